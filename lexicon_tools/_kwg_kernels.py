@@ -1,0 +1,475 @@
+"""Numba kernels that build, walk and verify a KWG (DAWG + GADDAG) node array.
+
+Plain arrays in and out; the Python API in :mod:`lexicon_tools.kwg` validates
+everything before it calls these. Node layout: see ``docs/kwg-format.md``.
+
+Building (Daciuk et al. 2000, "Incremental construction of minimal acyclic
+finite-state automata", the sorted-input variant): strings arrive sorted; the
+states on the path of the previous string that the new string does not share
+are final, so each is looked up in a register of unique states (a hash table)
+and replaced by its registered twin or registered itself. The DAWG and the
+GADDAG (Gordon 1994) share one register, so the GADDAG's suffix states after the
+separator merge with the DAWG's.
+
+A state is a list of arcs; an arc is (tile, accepts, child state). Strings are
+rows of a uint8 matrix holding ``tile + 1`` (separator 0 -> 1, letters 1..31 ->
+2..32) padded with 0, so that byte order sorts exactly like tile order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+ARC_MASK = np.uint32(0x3FFFFF)
+IS_END = np.uint32(0x400000)
+ACCEPTS = np.uint32(0x800000)
+MAX_DEPTH = 16
+MAX_ARCS = 32
+
+
+# ---------------------------------------------------------------------------
+# GADDAG strings
+# ---------------------------------------------------------------------------
+@njit(cache=True)
+def gaddag_rows(words, lengths, total):
+    """Expand words into GADDAG strings (Gordon 1994, wolges KWG convention).
+
+    For a word w of length n and each i in 1..n: reversed w[:i], then (if i < n)
+    the separator and w[i:].
+
+    Args:
+        words: uint8 (n_words, 16) tile codes, 0-padded.
+        lengths: int32 (n_words,) word lengths.
+        total: sum of lengths = number of rows produced.
+
+    Returns:
+        uint8 (total, 17) rows holding ``tile + 1`` (separator -> 1), 0-padded.
+    """
+    out = np.zeros((total, 17), dtype=np.uint8)
+    r = 0
+    for w in range(words.shape[0]):
+        n = lengths[w]
+        for i in range(1, n + 1):
+            k = 0
+            for j in range(i - 1, -1, -1):
+                out[r, k] = words[w, j] + 1
+                k += 1
+            if i < n:
+                out[r, k] = 1
+                k += 1
+                for j in range(i, n):
+                    out[r, k] = words[w, j] + 1
+                    k += 1
+            r += 1
+    return out
+
+
+@njit(cache=True)
+def pack_keys(rows):
+    """Pack rows of up to 20 bytes (values < 64) into two uint64 sort keys.
+
+    Returns:
+        (hi, lo) uint64 arrays; sorting by (hi, lo) sorts the rows as byte strings.
+    """
+    m, width = rows.shape
+    hi = np.zeros(m, dtype=np.uint64)
+    lo = np.zeros(m, dtype=np.uint64)
+    for r in range(m):
+        a = np.uint64(0)
+        b = np.uint64(0)
+        for j in range(10):
+            a = (a << np.uint64(6)) | np.uint64(rows[r, j] if j < width else 0)
+        for j in range(10, 20):
+            b = (b << np.uint64(6)) | np.uint64(rows[r, j] if j < width else 0)
+        hi[r] = a
+        lo[r] = b
+    return hi, lo
+
+
+# ---------------------------------------------------------------------------
+# Register of unique states
+# ---------------------------------------------------------------------------
+@njit(cache=True)
+def _state_hash(tiles, accs, childs, n):
+    h = np.uint64(1469598103934665603)
+    for i in range(n):
+        v = np.uint64(tiles[i]) | (np.uint64(accs[i]) << np.uint64(6)) | (np.uint64(childs[i] + 1) << np.uint64(7))
+        h = (h ^ v) * np.uint64(1099511628211)
+        h ^= h >> np.uint64(29)
+    return h
+
+
+@njit(cache=True)
+def _lookup_or_register(reg, table, tiles, accs, childs, n):
+    """Return the id of the registered state equal to the given arc list.
+
+    ``reg`` is a tuple of arrays (arc_tile, arc_acc, arc_child, st_start,
+    st_count, counters) where counters = [n_states, n_arcs, n_table_used].
+    """
+    arc_tile, arc_acc, arc_child, st_start, st_count, counters = reg
+    mask = np.uint64(table.shape[0] - 1)
+    h = _state_hash(tiles, accs, childs, n)
+    slot = h & mask
+    while True:
+        sid = table[slot]
+        if sid < 0:
+            break
+        if st_count[sid] == n:
+            s = st_start[sid]
+            same = True
+            for i in range(n):
+                if arc_tile[s + i] != tiles[i] or arc_acc[s + i] != accs[i] or arc_child[s + i] != childs[i]:
+                    same = False
+                    break
+            if same:
+                return sid
+        slot = (slot + np.uint64(1)) & mask
+    sid = counters[0]
+    s = counters[1]
+    for i in range(n):
+        arc_tile[s + i] = tiles[i]
+        arc_acc[s + i] = accs[i]
+        arc_child[s + i] = childs[i]
+    st_start[sid] = s
+    st_count[sid] = n
+    table[slot] = sid
+    counters[0] = sid + 1
+    counters[1] = s + n
+    counters[2] += 1
+    return sid
+
+
+@njit(cache=True)
+def _grow_table(reg, table):
+    arc_tile, arc_acc, arc_child, st_start, st_count, counters = reg
+    new = np.full(table.shape[0] * 2, -1, dtype=np.int32)
+    mask = np.uint64(new.shape[0] - 1)
+    for sid in range(counters[0]):
+        s = st_start[sid]
+        n = st_count[sid]
+        h = _state_hash(arc_tile[s:s + n], arc_acc[s:s + n], arc_child[s:s + n], n)
+        slot = h & mask
+        while new[slot] >= 0:
+            slot = (slot + np.uint64(1)) & mask
+        new[slot] = sid
+    return new
+
+
+@njit(cache=True)
+def build_states(rows, reg, table):
+    """Add a sorted, duplicate-free set of strings to the register.
+
+    Args:
+        rows: uint8 (m, width) strings as ``tile + 1``, 0-padded, sorted, unique.
+        reg: register arrays (see ``_lookup_or_register``).
+        table: int32 open-addressing hash table (power-of-two size, -1 = empty).
+
+    Returns:
+        (root state id, table) — the table may have been reallocated.
+    """
+    width = rows.shape[1]
+    p_tile = np.zeros((MAX_DEPTH + 2, MAX_ARCS), dtype=np.uint8)
+    p_acc = np.zeros((MAX_DEPTH + 2, MAX_ARCS), dtype=np.uint8)
+    p_child = np.full((MAX_DEPTH + 2, MAX_ARCS), -1, dtype=np.int32)
+    p_n = np.zeros(MAX_DEPTH + 2, dtype=np.int32)
+    prev_len = 0
+    prev = np.zeros(width, dtype=np.uint8)
+    counters = reg[5]
+    for r in range(rows.shape[0]):
+        row = rows[r]
+        n = 0
+        while n < width and row[n] != 0:
+            n += 1
+        lcp = 0
+        while lcp < n and lcp < prev_len and row[lcp] == prev[lcp]:
+            lcp += 1
+        # finalise states deeper than lcp on the previous path
+        for d in range(prev_len, lcp, -1):
+            if p_n[d] > 0:
+                if counters[2] * 2 >= table.shape[0]:
+                    table = _grow_table(reg, table)
+                sid = _lookup_or_register(reg, table, p_tile[d], p_acc[d], p_child[d], p_n[d])
+                p_child[d - 1, p_n[d - 1] - 1] = sid
+                p_n[d] = 0
+        for i in range(lcp, n):
+            k = p_n[i]
+            p_tile[i, k] = row[i] - 1
+            p_acc[i, k] = 1 if i == n - 1 else 0
+            p_child[i, k] = -1
+            p_n[i] = k + 1
+            p_n[i + 1] = 0
+        for i in range(n):
+            prev[i] = row[i]
+        prev_len = n
+    for d in range(prev_len, 0, -1):
+        if p_n[d] > 0:
+            if counters[2] * 2 >= table.shape[0]:
+                table = _grow_table(reg, table)
+            sid = _lookup_or_register(reg, table, p_tile[d], p_acc[d], p_child[d], p_n[d])
+            p_child[d - 1, p_n[d - 1] - 1] = sid
+            p_n[d] = 0
+    if counters[2] * 2 >= table.shape[0]:
+        table = _grow_table(reg, table)
+    root = _lookup_or_register(reg, table, p_tile[0], p_acc[0], p_child[0], p_n[0])
+    return root, table
+
+
+@njit(cache=True)
+def share_suffixes(reg):
+    """Find states whose arc list equals the tail of a longer state's list.
+
+    Such a state needs no arcs of its own: its list starts inside the longer
+    list (the IS_END of the host ends both). Hosts are chosen longest first.
+
+    Returns:
+        (host, offset) int32 arrays over states: ``host[s] == s`` for a state
+        laid out on its own, else the state whose list contains it at ``offset``.
+    """
+    arc_tile, arc_acc, arc_child, st_start, st_count, counters = reg
+    n_states = counters[0]
+    host = np.arange(n_states).astype(np.int32)
+    offset = np.zeros(n_states, dtype=np.int32)
+    order = np.argsort(-st_count[:n_states], kind="mergesort")
+    size = 1
+    while size < 4 * counters[1] + 16:
+        size *= 2
+    t_state = np.full(size, -1, dtype=np.int32)
+    t_off = np.zeros(size, dtype=np.int32)
+    mask = np.uint64(size - 1)
+    for q in range(n_states):
+        sid = order[q]
+        n = st_count[sid]
+        s = st_start[sid]
+        if n == 0:
+            continue
+        h = _state_hash(arc_tile[s:s + n], arc_acc[s:s + n], arc_child[s:s + n], n)
+        slot = h & mask
+        found = False
+        while t_state[slot] >= 0:
+            hs = t_state[slot]
+            ho = t_off[slot]
+            b = st_start[hs] + ho
+            if st_count[hs] - ho == n:
+                same = True
+                for i in range(n):
+                    if arc_tile[b + i] != arc_tile[s + i] or arc_acc[b + i] != arc_acc[s + i] \
+                            or arc_child[b + i] != arc_child[s + i]:
+                        same = False
+                        break
+                if same:
+                    host[sid] = hs
+                    offset[sid] = ho
+                    found = True
+                    break
+            slot = (slot + np.uint64(1)) & mask
+        if found:
+            continue
+        for o in range(n):
+            m = n - o
+            h = _state_hash(arc_tile[s + o:s + n], arc_acc[s + o:s + n], arc_child[s + o:s + n], m)
+            slot = h & mask
+            while t_state[slot] >= 0:
+                slot = (slot + np.uint64(1)) & mask
+            t_state[slot] = sid
+            t_off[slot] = o
+    return host, offset
+
+
+@njit(cache=True)
+def layout(reg, dawg_root, gaddag_root):
+    """Lay the registered states out as a KWG node array (breadth-first).
+
+    Node 0 points at the DAWG root's arc list, node 1 at the GADDAG root's.
+    Each state's arcs are contiguous; the last one carries IS_END; a state whose
+    list is the tail of another's points into that list (``share_suffixes``).
+    An arc with no child state has arc index 0.
+
+    Returns:
+        uint32 (n_nodes,) node array.
+    """
+    arc_tile, arc_acc, arc_child, st_start, st_count, counters = reg
+    n_states = counters[0]
+    host, offset = share_suffixes(reg)
+    pos = np.full(n_states, -1, dtype=np.int64)
+    queue = np.empty(n_states, dtype=np.int32)
+    qh = 0
+    qt = 0
+    nxt = 2
+    roots = np.array([dawg_root, gaddag_root])
+    for r in range(2):
+        root = roots[r]
+        h = host[root]
+        if st_count[root] > 0 and pos[h] < 0:
+            pos[h] = nxt
+            nxt += st_count[h]
+            queue[qt] = h
+            qt += 1
+    while qh < qt:
+        sid = queue[qh]
+        qh += 1
+        s = st_start[sid]
+        for i in range(st_count[sid]):
+            c = arc_child[s + i]
+            if c >= 0 and st_count[c] > 0:
+                h = host[c]
+                if pos[h] < 0:
+                    pos[h] = nxt
+                    nxt += st_count[h]
+                    queue[qt] = h
+                    qt += 1
+    nodes = np.zeros(nxt, dtype=np.uint32)
+    for r in range(2):
+        root = roots[r]
+        if st_count[root] > 0:
+            nodes[r] = IS_END | np.uint32(pos[host[root]] + offset[root])
+        else:
+            nodes[r] = IS_END
+    for q in range(qt):
+        sid = queue[q]
+        s = st_start[sid]
+        base = pos[sid]
+        m = st_count[sid]
+        for i in range(m):
+            v = np.uint32(arc_tile[s + i]) << np.uint32(24)
+            if arc_acc[s + i]:
+                v |= ACCEPTS
+            if i == m - 1:
+                v |= IS_END
+            c = arc_child[s + i]
+            if c >= 0 and st_count[c] > 0:
+                v |= np.uint32(pos[host[c]] + offset[c])
+            nodes[base + i] = v
+    return nodes
+
+
+# ---------------------------------------------------------------------------
+# Walking
+# ---------------------------------------------------------------------------
+@njit(cache=True, inline="always")
+def child_arc(kwg, p, tile):
+    """Index of the arc with ``tile`` in the arc list starting at ``p``, or -1."""
+    if p == 0:
+        return -1
+    while True:
+        v = kwg[p]
+        if (v >> 24) == tile:
+            return p
+        if v & IS_END:
+            return -1
+        p += 1
+
+
+@njit(cache=True)
+def accepts_path(kwg, start_node, tiles, n):
+    """True when the tile path ``tiles[:n]`` from node ``start_node``'s list is accepted."""
+    p = np.int64(kwg[start_node] & ARC_MASK)
+    a = -1
+    for i in range(n):
+        a = child_arc(kwg, p, tiles[i])
+        if a < 0:
+            return False
+        p = np.int64(kwg[a] & ARC_MASK)
+    return a >= 0 and (kwg[a] & ACCEPTS) != 0
+
+
+@njit(cache=True)
+def verify_words(kwg, words, lengths):
+    """Check every word through the DAWG and, from every split point, the GADDAG.
+
+    Returns:
+        index of the first word that fails, or -1 when all pass.
+    """
+    buf = np.zeros(17, dtype=np.uint8)
+    for w in range(words.shape[0]):
+        n = lengths[w]
+        if not accepts_path(kwg, 0, words[w], n):
+            return w
+        for i in range(1, n + 1):
+            k = 0
+            for j in range(i - 1, -1, -1):
+                buf[k] = words[w, j]
+                k += 1
+            if i < n:
+                buf[k] = 0
+                k += 1
+                for j in range(i, n):
+                    buf[k] = words[w, j]
+                    k += 1
+            if not accepts_path(kwg, 1, buf, k):
+                return w
+    return -1
+
+
+@njit(cache=True)
+def count_words(kwg, start_node):
+    """Number of accepted paths below node ``start_node`` (memoised per arc list).
+
+    Returns -1 when the graph is deeper than 60 arcs (a cycle: corrupted file).
+    """
+    n = kwg.shape[0]
+    memo = np.full(n, -1, dtype=np.int64)
+    stack = np.empty(64, dtype=np.int64)
+    # iterative post-order over arc lists
+    root = np.int64(kwg[start_node] & ARC_MASK)
+    if root == 0:
+        return 0
+    sp = 0
+    stack[0] = root
+    sp = 1
+    while sp > 0:
+        p = stack[sp - 1]
+        if memo[p] >= 0:
+            sp -= 1
+            continue
+        if sp >= 63:
+            return -1  # deeper than any word: the graph has a cycle
+        ready = True
+        i = p
+        while True:
+            c = np.int64(kwg[i] & ARC_MASK)
+            if c != 0 and memo[c] < 0:
+                stack[sp] = c
+                sp += 1
+                ready = False
+                break
+            if kwg[i] & IS_END:
+                break
+            i += 1
+        if ready:
+            total = 0
+            i = p
+            while True:
+                v = kwg[i]
+                if v & ACCEPTS:
+                    total += 1
+                c = np.int64(v & ARC_MASK)
+                if c != 0:
+                    total += memo[c]
+                if v & IS_END:
+                    break
+                i += 1
+            memo[p] = total
+            sp -= 1
+    return memo[root]
+
+
+@njit(cache=True)
+def check_structure(kwg):
+    """Structural check of a node array: every arc index inside the array and
+    every arc list terminated by IS_END before the end (tiles are checked by the
+    caller against the alphabet).
+
+    Returns:
+        index of the first bad node, or -1.
+    """
+    n = kwg.shape[0]
+    if n < 2:
+        return 0
+    for i in range(n):
+        c = kwg[i] & ARC_MASK
+        if c >= n or c == 1:
+            return i
+    if not (kwg[n - 1] & IS_END):
+        return n - 1
+    return -1

@@ -1,0 +1,370 @@
+"""Lexicon bundles: a KWG graph, a marisa-trie word store and metadata in one directory.
+
+A bundle is a directory (conventionally ``NAME.lex``) holding::
+
+    lexicon.kwg   the DAWG + GADDAG node array, little-endian uint32 (docs/kwg-format.md)
+    words.marisa  marisa-trie of the normalised words (membership, prefix, pattern)
+    meta.json     format, source file and hash, counts, alphabet, checksums
+
+Loading memory-maps the graph and the trie and checks both against the
+metadata, so a missing, truncated, corrupted or wrong-version file is reported
+with its name before any Numba kernel sees it.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import hashlib
+import json
+import os
+import re
+import shutil
+import tempfile
+import time
+from dataclasses import dataclass, field
+from functools import cached_property
+from importlib import resources
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import marisa_trie
+import numpy as np
+
+from . import kwg as _kwg
+from .alphabet import Alphabet, german
+
+FORMAT = "german-scrabble-lexicon"
+FORMAT_VERSION = 1
+KWG_FILE = "lexicon.kwg"
+TRIE_FILE = "words.marisa"
+META_FILE = "meta.json"
+DEFAULT_WORDS = "default_words.txt.xz"
+
+
+class LexiconError(ValueError):
+    """A lexicon bundle or graph file that cannot be used; the message names the file."""
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for chunk in iter(lambda: f.read(1 << 20), b""):
+            h.update(chunk)
+    return h.hexdigest()
+
+
+@dataclass
+class Lexicon:
+    """A loaded lexicon: graph for move generation, trie for look-ups.
+
+    Attributes:
+        path: the bundle directory (or the bare ``.kwg`` file).
+        kwg: uint32 ``(n_nodes,)`` node array, memory-mapped read-only.
+        alphabet: the tile set the graph is encoded with.
+        meta: the bundle's metadata (``{}`` for a bare ``.kwg``).
+        trie: marisa-trie of the words, or ``None`` for a bare ``.kwg``.
+    """
+
+    path: Path
+    kwg: np.ndarray
+    alphabet: Alphabet
+    meta: dict = field(default_factory=dict)
+    trie: marisa_trie.Trie | None = None
+
+    # -- loading --------------------------------------------------------------
+    @classmethod
+    def load(cls, path: str | os.PathLike, alphabet: Alphabet | None = None) -> "Lexicon":
+        """Load a bundle directory, or a bare ``.kwg`` file (e.g. made by wolges).
+
+        Raises:
+            LexiconError: missing path, missing/unreadable member file, unknown
+                format or version, size or checksum mismatch (truncated or
+                corrupted), or a graph that fails the structural check.
+        """
+        p = Path(path)
+        if not p.exists():
+            raise LexiconError(f"{p}: no such lexicon (build one with `python -m lexicon_tools build`)")
+        if p.is_file():
+            return cls._load_bare_kwg(p, alphabet or german())
+        meta_path = p / META_FILE
+        if not meta_path.is_file():
+            raise LexiconError(f"{p}: not a lexicon bundle ({META_FILE} missing)")
+        try:
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise LexiconError(f"{meta_path}: unreadable metadata ({exc})") from None
+        if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+            raise LexiconError(f"{meta_path}: not a {FORMAT} bundle")
+        if meta.get("format_version") != FORMAT_VERSION:
+            raise LexiconError(
+                f"{meta_path}: format version {meta.get('format_version')!r}, this program reads "
+                f"version {FORMAT_VERSION}; rebuild the lexicon with `python -m lexicon_tools build`"
+            )
+        try:
+            alphabet = alphabet or Alphabet.load(meta["alphabet"]["name"])
+            if list(alphabet.letters) != list(meta["alphabet"]["letters"]):
+                raise LexiconError(f"{meta_path}: alphabet differs from the {alphabet.name} tile set")
+            kmeta = meta["kwg"]
+            tmeta = meta["trie"]
+        except (KeyError, TypeError) as exc:
+            raise LexiconError(f"{meta_path}: metadata lacks {exc}") from None
+        kwg_path = p / KWG_FILE
+        kwg = cls._map_kwg(kwg_path, alphabet, expect_nodes=int(kmeta["nodes"]), expect_sha=kmeta["sha256"])
+        trie_path = p / TRIE_FILE
+        if not trie_path.is_file():
+            raise LexiconError(f"{trie_path}: missing")
+        if trie_path.stat().st_size != int(tmeta["bytes"]):
+            raise LexiconError(f"{trie_path}: {trie_path.stat().st_size} bytes, expected {tmeta['bytes']} (truncated?)")
+        if _sha256(trie_path) != tmeta["sha256"]:
+            raise LexiconError(f"{trie_path}: checksum mismatch (corrupted)")
+        trie = marisa_trie.Trie()
+        try:
+            trie.mmap(str(trie_path))
+        except Exception as exc:  # marisa raises RuntimeError/ValueError variants
+            raise LexiconError(f"{trie_path}: unreadable word store ({exc})") from None
+        return cls(path=p, kwg=kwg, alphabet=alphabet, meta=meta, trie=trie)
+
+    @classmethod
+    def _map_kwg(cls, path: Path, alphabet: Alphabet, expect_nodes: int | None = None,
+                 expect_sha: str | None = None) -> np.ndarray:
+        if not path.is_file():
+            raise LexiconError(f"{path}: missing")
+        size = path.stat().st_size
+        if size % 4 or size < 8:
+            raise LexiconError(f"{path}: {size} bytes is not a KWG node array (truncated?)")
+        if expect_nodes is not None and size != 4 * expect_nodes:
+            raise LexiconError(f"{path}: {size} bytes, expected {4 * expect_nodes} (truncated?)")
+        if expect_sha is not None and _sha256(path) != expect_sha:
+            raise LexiconError(f"{path}: checksum mismatch (corrupted)")
+        kwg = np.memmap(path, dtype="<u4", mode="r")
+        if kwg.dtype != np.uint32:  # big-endian host: convert
+            kwg = kwg.astype(np.uint32)
+        try:
+            _kwg.validate_kwg(np.asarray(kwg).view(np.uint32), alphabet, where=str(path))
+        except _kwg.GraphError as exc:
+            raise LexiconError(str(exc)) from None
+        return kwg
+
+    @classmethod
+    def _load_bare_kwg(cls, path: Path, alphabet: Alphabet) -> "Lexicon":
+        kwg = cls._map_kwg(path, alphabet)
+        return cls(path=path, kwg=kwg, alphabet=alphabet, meta={}, trie=None)
+
+    # -- queries ---------------------------------------------------------------
+    @cached_property
+    def graph(self) -> np.ndarray:
+        """The node array as a plain uint32 ndarray view (what kernels take)."""
+        return np.asarray(self.kwg).view(np.uint32)
+
+    @property
+    def word_count(self) -> int:
+        """Number of words (from the metadata, or counted in the graph)."""
+        if "word_count" in self.meta:
+            return int(self.meta["word_count"])
+        return _kwg.word_count(self.graph)
+
+    def __contains__(self, word: str) -> bool:
+        """True when the (normalised, uppercase) word is in the lexicon."""
+        if self.trie is not None:
+            return word in self.trie
+        return _kwg.contains(self.graph, word, self.alphabet)
+
+    def words(self) -> Iterable[str]:
+        """All words (trie order for bundles, tile order for bare graphs)."""
+        if self.trie is not None:
+            return self.trie.keys()
+        return _kwg.iter_words(self.graph, self.alphabet)
+
+    def prefixed(self, prefix: str) -> list[str]:
+        """Words starting with ``prefix``."""
+        if self.trie is not None:
+            return self.trie.keys(prefix)
+        return [w for w in self.words() if w.startswith(prefix)]
+
+    def pattern(self, pattern: str) -> list[str]:
+        """Words matching a pattern: ``?`` one letter, ``*`` any run of letters (also none).
+
+        Example: ``H?US*`` matches HAUS, HAUSE, HAUSTÜR.
+
+        Raises:
+            ValueError: a character that is neither a letter of the alphabet nor ``?``/``*``.
+        """
+        pat = pattern.upper()
+        for ch in pat:
+            if ch not in "?*" and not self.alphabet.is_word_chars(ch):
+                raise ValueError(f"pattern {pattern!r}: {ch!r} is not a letter, '?' or '*'")
+        prefix = re.split(r"[?*]", pat, maxsplit=1)[0]
+        rx = re.compile("".join("." if c == "?" else ".*" if c == "*" else re.escape(c) for c in pat) + r"\Z")
+        return sorted(w for w in self.prefixed(prefix) if rx.match(w))
+
+
+# ---------------------------------------------------------------------------
+# Building
+# ---------------------------------------------------------------------------
+def build_bundle(words: Sequence[str], out: str | os.PathLike, *, source_name: str = "",
+                 source_sha256: str = "", alphabet: Alphabet | None = None,
+                 verify: bool = True, progress=None) -> Lexicon:
+    """Build a lexicon bundle from normalised words and write it atomically.
+
+    The bundle is assembled in a temporary directory beside ``out`` and renamed
+    into place, so an error never leaves a partial bundle (an existing bundle at
+    ``out`` is replaced only after the new one is complete).
+
+    Args:
+        words: normalised uppercase words (2..15 letters, over the alphabet).
+        out: bundle directory to write.
+        source_name, source_sha256: recorded in the metadata.
+        verify: run :func:`lexicon_tools.kwg.verify_kwg` on the built graph.
+        progress: optional callable ``progress(step_name)`` called before each step.
+
+    Returns:
+        the loaded :class:`Lexicon`.
+
+    Raises:
+        ValueError: no words, or a word outside the alphabet.
+        LexiconError: the output location cannot be written.
+    """
+    alphabet = alphabet or german()
+    step = progress or (lambda name: None)
+    words = sorted(set(words))
+    if not words:
+        raise ValueError("no valid words: nothing to build")
+    out = Path(out)
+    parent = out.parent if str(out.parent) else Path(".")
+    if not parent.is_dir():
+        raise LexiconError(f"{out}: directory {parent} does not exist")
+    if out.exists() and not (out.is_dir() and (out / META_FILE).exists()):
+        raise LexiconError(f"{out}: exists and is not a lexicon bundle; refusing to overwrite")
+    step("graph")
+    t0 = time.perf_counter()
+    graph = _kwg.build_kwg(words, alphabet)
+    build_s = time.perf_counter() - t0
+    if verify:
+        step("verify")
+        samples = _non_word_samples(words, alphabet)
+        _kwg.verify_kwg(graph, words, alphabet, non_words=samples)
+    step("write")
+    try:
+        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=parent))
+    except OSError as exc:
+        raise LexiconError(f"{out}: cannot write ({exc.strerror})") from None
+    try:
+        kwg_path = tmp / KWG_FILE
+        graph.astype("<u4").tofile(kwg_path)
+        trie_path = tmp / TRIE_FILE
+        marisa_trie.Trie(words).save(str(trie_path))
+        lengths: dict[str, int] = {}
+        for w in words:
+            lengths[str(len(w))] = lengths.get(str(len(w)), 0) + 1
+        meta = {
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "source": {"name": source_name, "sha256": source_sha256},
+            "word_count": len(words),
+            "counts_per_length": dict(sorted(lengths.items(), key=lambda kv: int(kv[0]))),
+            "alphabet": {"name": alphabet.name, "letters": list(alphabet.letters)},
+            "build_date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+            "build_seconds": round(build_s, 3),
+            "kwg": {"file": KWG_FILE, "nodes": int(graph.shape[0]), "bytes": int(graph.nbytes),
+                    "sha256": _sha256(kwg_path)},
+            "trie": {"file": TRIE_FILE, "bytes": trie_path.stat().st_size, "sha256": _sha256(trie_path)},
+        }
+        (tmp / META_FILE).write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        if out.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old.", dir=parent))
+            os.replace(out, old / "x")
+            os.replace(tmp, out)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(tmp, out)
+    except OSError as exc:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise LexiconError(f"{out}: cannot write ({exc})") from None
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return Lexicon.load(out, alphabet)
+
+
+def _non_word_samples(words: Sequence[str], alphabet: Alphabet, n: int = 200) -> list[str]:
+    """Deterministic sample of strings over the alphabet that are not in ``words``."""
+    present = set(words)
+    rng = np.random.default_rng(12345)
+    out: list[str] = []
+    letters = alphabet.letters
+    # mutations of real words (hard cases) and random strings
+    for w in (words[int(i)] for i in rng.integers(0, len(words), size=4 * n)):
+        pos = int(rng.integers(0, len(w)))
+        cand = w[:pos] + letters[int(rng.integers(0, len(letters)))] + w[pos + 1:]
+        if cand not in present and 2 <= len(cand) <= 15:
+            out.append(cand)
+        if len(out) >= n:
+            break
+    return out
+
+
+# ---------------------------------------------------------------------------
+# The default lexicon
+# ---------------------------------------------------------------------------
+def default_words_path() -> Path:
+    """Path of the packaged default word list (xz-compressed, one word per line)."""
+    return Path(str(resources.files("lexicon_tools") / "data" / DEFAULT_WORDS))
+
+
+def read_packaged_words(path: Path | None = None) -> list[str]:
+    """The packaged default word list as a list of words."""
+    import lzma
+
+    path = path or default_words_path()
+    with lzma.open(path, "rt", encoding="utf-8") as f:
+        return f.read().split()
+
+
+def cache_dir() -> Path:
+    """Where built default lexicons are kept (``$GSE_CACHE_DIR`` or the XDG cache)."""
+    env = os.environ.get("GSE_CACHE_DIR")
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "german-scrabble-engine"
+
+
+_DEFAULT: dict[str, Lexicon] = {}
+
+
+def default_lexicon(progress=None) -> Lexicon:
+    """The default German lexicon, built from the packaged list on first use.
+
+    The built bundle is cached (:func:`cache_dir`) under a name that includes the
+    list's checksum, so a new packaged list is rebuilt automatically.
+
+    Raises:
+        LexiconError: the packaged list is missing or the cache is unwritable.
+    """
+    src = default_words_path()
+    if not src.is_file():
+        raise LexiconError(f"{src}: the packaged default word list is missing (broken installation)")
+    sha = _sha256(src)
+    key = sha[:12]
+    if key in _DEFAULT:
+        return _DEFAULT[key]
+    target = cache_dir() / f"default-{key}.lex"
+    lex = None
+    if target.exists():
+        try:
+            lex = Lexicon.load(target)
+        except LexiconError:
+            shutil.rmtree(target, ignore_errors=True)
+    if lex is None:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if progress:
+            progress("building the default lexicon (first use only)")
+        lex = build_bundle(read_packaged_words(src), target, source_name=f"packaged:{DEFAULT_WORDS}",
+                           source_sha256=sha)
+    _DEFAULT[key] = lex
+    return lex
+
+
+def load_lexicon(path: str | os.PathLike | None = None, progress=None) -> Lexicon:
+    """Load ``path`` (bundle or ``.kwg``), or the default lexicon when ``None``."""
+    return default_lexicon(progress) if path is None else Lexicon.load(path)

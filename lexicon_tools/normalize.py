@@ -1,0 +1,555 @@
+"""Word-list normalisation (SPEC.md "The word list (lexicon)").
+
+There is no built-in dictionary: players agree on a word list, and every entry
+is normalised to the board alphabet before use. This module implements those
+rules in pure Python (stdlib :mod:`unicodedata` only):
+
+* surrounding whitespace is stripped and the entry is uppercased;
+* ß and ẞ become ``SS`` (SCHLIESSEN);
+* Ä Ö Ü stay themselves, never AE OE UE (ÜBER, not UEBER) -- also when the
+  input is decomposed (NFD: ``U`` + combining diaeresis), because entries are
+  composed with NFC first;
+* other accents and diacritics are dropped: É→E, Ç→C, Ñ→N, Å→A; a stroke
+  counts as a diacritic too (Ø→O, Ł→L, Đ→D);
+* ligatures are split: Œ→OE, Æ→AE, Ĳ→IJ, ﬀ→FF, ﬁ→FI, ﬂ→FL, ﬃ→FFI, ﬄ→FFL,
+  ﬅ/ﬆ→ST (NFKC is applied to the Alphabetic Presentation Forms ligatures
+  only, so it never turns symbols such as ``™``, ``½`` or ``Ⓐ`` into letters);
+* an entry is rejected -- with a short fixed reason code -- when it is not a
+  single word of 2 to 15 tiles.
+
+Reason codes, in priority order (when an entry has several problems the
+*first* code of this list is reported, independent of where in the entry the
+problems occur, so the result is deterministic)::
+
+    empty       nothing left after stripping whitespace
+    hyphen      - ‐ ‑ ‒ – — ― ⁃ ﹣ － and the soft hyphen U+00AD
+    apostrophe  ' ’ ‘ ‛ ʼ ʻ ` ´ ′ ＇
+    dot         . … ․ ‥ 。 ．
+    digit       any numeric character (0-9, other scripts' digits, ², ½, Ⅻ)
+    space       whitespace inside the entry (also tab, no-break space)
+    symbol      any other non-letter, or a letter outside the tile set after
+                normalisation (Greek α, Cyrillic ж, Þ, fullwidth letters, ...)
+    too_short   fewer than 2 tiles after normalisation
+    too_long    more than 15 tiles after normalisation
+
+Proper names and abbreviations cannot be recognised from a single entry; word
+list builders must filter them (see ``scripts/build_default_lexicon.py``).
+
+Reading and writing helpers (:func:`read_lines`, :func:`write_atomic`,
+:func:`write_words`, :func:`write_rejects`) raise :class:`WordListError`, a
+:class:`ValueError`, with a message that names the file.
+"""
+
+from __future__ import annotations
+
+import codecs
+import gzip
+import lzma
+import os
+import re
+import tempfile
+import unicodedata
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .alphabet import Alphabet, german
+
+__all__ = [
+    "MAX_LEN",
+    "MIN_LEN",
+    "REASONS",
+    "NormalizeResult",
+    "WordListError",
+    "normalize_entry",
+    "normalize_file",
+    "normalize_lines",
+    "read_lines",
+    "write_atomic",
+    "write_rejects",
+    "write_words",
+]
+
+MIN_LEN = 2
+"""Shortest word, in tiles after normalisation (SPEC.md "The word list")."""
+MAX_LEN = 15
+"""Longest word, in tiles after normalisation (the board is 15 wide)."""
+
+REASONS: tuple[str, ...] = (
+    "empty",
+    "hyphen",
+    "apostrophe",
+    "dot",
+    "digit",
+    "space",
+    "symbol",
+    "too_short",
+    "too_long",
+)
+"""All rejection reason codes, in priority order (first applicable wins)."""
+
+_PRIORITY = {r: i for i, r in enumerate(REASONS)}
+
+_HYPHENS = frozenset("-\u00ad\u2010\u2011\u2012\u2013\u2014\u2015\u2043\ufe63\uff0d")
+_APOSTROPHES = frozenset("'\u2019\u2018\u201b\u02bc\u02bb`\u00b4\u2032\uff07")
+_DOTS = frozenset(".\u2026\u2024\u2025\u3002\uff0e")
+
+# Explicit replacements, applied before anything else (keys are single chars).
+_SPECIAL: dict[str, str] = {
+    "ß": "SS",
+    "ẞ": "SS",
+    "Œ": "OE",
+    "œ": "OE",
+    "Æ": "AE",
+    "æ": "AE",
+    "Ĳ": "IJ",
+    "ĳ": "IJ",
+    # Strokes are diacritics that Unicode does not decompose.
+    "Ø": "O",
+    "ø": "O",
+    "Ł": "L",
+    "ł": "L",
+    "Đ": "D",
+    "đ": "D",
+    "Ħ": "H",
+    "ħ": "H",
+    "Ŧ": "T",
+    "ŧ": "T",
+    "Ƶ": "Z",
+    "ƶ": "Z",
+}
+_DIAERESIS = "\u0308"
+_UMLAUT_BASES = frozenset("AOU")
+
+
+class WordListError(ValueError):
+    """A word list cannot be read or written (message names the file)."""
+
+
+# -- per-character translation ------------------------------------------------
+# A translation is either the replacement text (possibly "") or, for a character
+# that makes the entry invalid, a reason code wrapped in a 1-tuple.
+
+
+def _strip_marks(text: str) -> str:
+    """Drop combining marks, except a diaeresis directly on A, O or U."""
+    out: list[str] = []
+    prev = ""
+    for ch in unicodedata.normalize("NFD", text):
+        if unicodedata.combining(ch) or unicodedata.category(ch).startswith("M"):
+            if ch == _DIAERESIS and prev in _UMLAUT_BASES:
+                out.append(ch)
+                prev = ""  # only one diaeresis per base
+            continue
+        out.append(ch)
+        prev = ch
+    return unicodedata.normalize("NFC", "".join(out))
+
+
+def _translate_char(ch: str, letters: frozenset[str]):
+    """Translation of one character (after NFC of the entry); see module doc."""
+    if ch in letters:
+        return ch
+    if ch in _SPECIAL:
+        return _SPECIAL[ch]
+    if ch in _HYPHENS:
+        return ("hyphen",)
+    if ch in _APOSTROPHES:
+        return ("apostrophe",)
+    if ch in _DOTS:
+        return ("dot",)
+    if ch.isnumeric():
+        return ("digit",)
+    if ch.isspace():
+        return ("space",)
+    cat = unicodedata.category(ch)
+    if cat.startswith("M"):
+        # A combining mark NFC could not compose onto its base: drop it.
+        return ""
+    if not cat.startswith("L"):
+        return ("symbol",)
+    if "\ufb00" <= ch <= "\ufb06":
+        # Latin ligatures ﬀ ﬁ ﬂ ﬃ ﬄ ﬅ ﬆ: NFKC splits them (ﬅ → "st").
+        up = unicodedata.normalize("NFKC", ch).upper()
+    else:
+        up = ch.upper()
+    if all(c in letters for c in up):
+        return up
+    parts: list[str] = []
+    for c in up:
+        if c in letters:
+            parts.append(c)
+        elif c in _SPECIAL:
+            parts.append(_SPECIAL[c])
+        else:
+            parts.append(_strip_marks(c))
+    out = "".join(parts)
+    if out and all(c in letters for c in out):
+        return out
+    return ("symbol",)
+
+
+class _Normalizer:
+    """Cached per-alphabet state: the letter set, fast-path regex, char table."""
+
+    __slots__ = ("letters", "fast", "table")
+
+    def __init__(self, alphabet: Alphabet) -> None:
+        self.letters = frozenset(alphabet.letters)
+        cls = "".join(re.escape(c) for c in sorted(self.letters))
+        self.fast = re.compile(f"[{cls}]{{{MIN_LEN},{MAX_LEN}}}").fullmatch
+        self.table: dict[str, object] = {}
+
+    def __call__(self, raw: str) -> tuple[str | None, str | None]:
+        s = raw.strip()
+        if s and s[0] == "\ufeff":  # stray byte-order mark
+            s = s[1:].strip()
+        if not s:
+            return None, "empty"
+        up = s.upper()
+        if self.fast(up) is not None:
+            return up, None
+        table = self.table
+        letters = self.letters
+        parts: list[str] = []
+        worst = len(REASONS)
+        for ch in unicodedata.normalize("NFC", s):
+            t = table.get(ch)
+            if t is None:
+                t = table[ch] = _translate_char(ch, letters)
+            if type(t) is tuple:
+                p = _PRIORITY[t[0]]
+                if p < worst:
+                    worst = p
+            else:
+                parts.append(t)
+        if worst < len(REASONS):
+            return None, REASONS[worst]
+        word = "".join(parts)
+        if len(word) < MIN_LEN:
+            return None, "too_short"
+        if len(word) > MAX_LEN:
+            return None, "too_long"
+        return word, None
+
+
+_NORMALIZERS: dict[tuple[str, ...], _Normalizer] = {}
+
+
+def _normalizer(alphabet: Alphabet | None) -> _Normalizer:
+    alphabet = alphabet if alphabet is not None else german()
+    key = tuple(alphabet.letters)
+    norm = _NORMALIZERS.get(key)
+    if norm is None:
+        norm = _NORMALIZERS[key] = _Normalizer(alphabet)
+    return norm
+
+
+def normalize_entry(raw: str, alphabet: Alphabet | None = None) -> tuple[str | None, str | None]:
+    """Normalise one word-list entry (SPEC.md "The word list (lexicon)").
+
+    Args:
+        raw: the entry as found in the list (surrounding whitespace allowed).
+        alphabet: tile set whose letters words may use; default the German
+            set (:func:`lexicon_tools.alphabet.german`, A-Z plus Ä Ö Ü).
+
+    Returns:
+        ``(word, None)`` with ``word`` the uppercase normalised word
+        (``"schließen"`` → ``("SCHLIESSEN", None)``), or ``(None, reason)``
+        with ``reason`` one of :data:`REASONS` (``"Baden-Baden"`` →
+        ``(None, "hyphen")``). When several reasons apply the first in
+        :data:`REASONS` order is returned.
+
+    Raises:
+        Nothing for any ``str`` input (an invalid entry is a result, not an
+        error); ``AttributeError``/``TypeError`` if ``raw`` is not a string.
+    """
+    return _normalizer(alphabet)(raw)
+
+
+# -- reading --------------------------------------------------------------------
+_BINARY_PROBE = 8192
+
+
+def _read_bytes(path: Path) -> bytes:
+    if not path.exists():
+        raise WordListError(f"word list {str(path)!r}: no such file")
+    if path.is_dir():
+        raise WordListError(f"word list {str(path)!r}: is a directory, not a file")
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise WordListError(f"word list {str(path)!r}: cannot read ({exc.strerror or exc})") from None
+    try:
+        if data[:6] == b"\xfd7zXZ\x00":
+            data = lzma.decompress(data)
+        elif data[:2] == b"\x1f\x8b":
+            data = gzip.decompress(data)
+    except (lzma.LZMAError, OSError, EOFError) as exc:
+        raise WordListError(f"word list {str(path)!r}: corrupt compressed file ({exc})") from None
+    return data
+
+
+def _decode(data: bytes, path: Path, encoding: str | None) -> str:
+    wide = False
+    if encoding is not None:
+        try:
+            codec = codecs.lookup(encoding).name
+        except LookupError:
+            raise WordListError(f"word list {str(path)!r}: unknown encoding {encoding!r}") from None
+        wide = codec.startswith(("utf-16", "utf-32"))
+    if not wide and b"\x00" in data[:_BINARY_PROBE]:
+        raise WordListError(
+            f"word list {str(path)!r}: binary file (NUL bytes in the first 8 KiB), not a text word list"
+        )
+    if encoding is None:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = data.count(b"\n", 0, exc.start) + 1
+            raise WordListError(
+                f"word list {str(path)!r}: not valid UTF-8 (byte 0x{data[exc.start]:02x} on line {line}); "
+                "the file looks like Latin-1 (ISO-8859-1 / Windows-1252) or is binary -- "
+                "if it is Latin-1, pass --encoding latin-1 (encoding='latin-1')"
+            ) from None
+    else:
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError as exc:
+            line = data.count(b"\n", 0, exc.start) + 1
+            raise WordListError(
+                f"word list {str(path)!r}: cannot decode as {encoding} (line {line}: {exc.reason})"
+            ) from None
+    if text[:1] == "\ufeff":
+        text = text[1:]
+    return text
+
+
+def read_lines(path: str | os.PathLike, encoding: str | None = None) -> Iterator[tuple[int, str]]:
+    """Yield ``(line_number, entry)`` for every entry of a word-list file.
+
+    The whole file is read and decoded at once (a 10-million-line list is
+    fine). Line numbers are 1-based physical lines (``\\n``, ``\\r\\n``, or
+    ``\\r`` alone for old Mac files); each entry is stripped of surrounding
+    whitespace; blank lines and lines whose first non-blank character is
+    ``#`` are skipped. A leading byte-order mark is dropped. Files compressed
+    with xz or gzip (recognised by their magic bytes) are decompressed first.
+    Entries are *not* normalised: see :func:`normalize_lines` and SPEC.md
+    "The word list (lexicon)".
+
+    Args:
+        path: the word list.
+        encoding: ``None`` (default) for UTF-8 with or without BOM; otherwise
+            any Python codec name (``"latin-1"``, ``"cp1252"``, ``"utf-16"``).
+
+    Raises:
+        WordListError: the path does not exist, is a directory or cannot be
+            read; the file is binary (NUL bytes in its first 8 KiB); it is
+            not valid UTF-8 and no ``encoding`` was given (message suggests
+            ``--encoding latin-1``); it cannot be decoded with ``encoding``;
+            or ``encoding`` is unknown. Raised on the first ``next()``.
+    """
+    p = Path(path)
+    text = _decode(_read_bytes(p), p, encoding)
+    if "\n" in text:
+        lines = text.split("\n")
+    else:
+        lines = text.split("\r")
+    for i, line in enumerate(lines, 1):
+        entry = line.strip()
+        if entry and entry[0] != "#":
+            yield i, entry
+
+
+# -- normalising a whole list -----------------------------------------------------
+@dataclass
+class NormalizeResult:
+    """Outcome of normalising a word list (SPEC.md "The word list (lexicon)").
+
+    Attributes:
+        words: the distinct normalised words, sorted by Python string order
+            (code point order: A..Z, then Ä Ö Ü).
+        rejects: ``(raw_entry, line_number, reason)`` for every rejected
+            entry, in input order; ``reason`` is one of :data:`REASONS`.
+        reason_counts: rejected entries per reason code (only codes that
+            occurred, in :data:`REASONS` order).
+        duplicates: accepted entries that normalised to a word already seen
+            (``Straße`` after ``STRASSE``) and were merged.
+        lines: entries read (non-blank, non-comment lines).
+    """
+
+    words: list[str] = field(default_factory=list)
+    rejects: list[tuple[str, int, str]] = field(default_factory=list)
+    reason_counts: dict[str, int] = field(default_factory=dict)
+    duplicates: int = 0
+    lines: int = 0
+
+
+def normalize_lines(
+    lines: Iterable[tuple[int, str]], alphabet: Alphabet | None = None
+) -> NormalizeResult:
+    """Normalise ``(line_number, entry)`` pairs (as from :func:`read_lines`).
+
+    Each entry goes through :func:`normalize_entry`; accepted words are
+    de-duplicated and sorted, rejected entries are recorded with their line
+    number and reason (SPEC.md "The word list (lexicon)").
+
+    Args:
+        lines: iterable of ``(line_number, raw_entry)``.
+        alphabet: tile set; default the German set.
+
+    Returns:
+        A :class:`NormalizeResult`.
+
+    Raises:
+        WordListError: propagated from ``lines`` (e.g. :func:`read_lines`).
+    """
+    norm = _normalizer(alphabet)
+    seen: set[str] = set()
+    add = seen.add
+    rejects: list[tuple[str, int, str]] = []
+    n = 0
+    accepted = 0
+    for lineno, raw in lines:
+        n += 1
+        word, reason = norm(raw)
+        if word is None:
+            rejects.append((raw, lineno, reason))  # type: ignore[arg-type]
+        else:
+            accepted += 1
+            add(word)
+    counts: dict[str, int] = {}
+    for _, _, reason in rejects:
+        counts[reason] = counts.get(reason, 0) + 1
+    reason_counts = {r: counts[r] for r in REASONS if r in counts}
+    return NormalizeResult(
+        words=sorted(seen),
+        rejects=rejects,
+        reason_counts=reason_counts,
+        duplicates=accepted - len(seen),
+        lines=n,
+    )
+
+
+def normalize_file(
+    path: str | os.PathLike, encoding: str | None = None, alphabet: Alphabet | None = None
+) -> NormalizeResult:
+    """Read and normalise a word-list file: ``normalize_lines(read_lines(path, encoding))``.
+
+    See SPEC.md "The word list (lexicon)" for the rules.
+
+    Raises:
+        WordListError: as :func:`read_lines` (missing path, directory,
+            binary file, not UTF-8 without ``encoding``, undecodable).
+    """
+    return normalize_lines(read_lines(path, encoding), alphabet)
+
+
+# -- writing --------------------------------------------------------------------
+def _default_mode() -> int:
+    old = os.umask(0o022)
+    os.umask(old)
+    return 0o666 & ~old
+
+
+_FILE_MODE = _default_mode()
+
+
+def write_atomic(path: str | os.PathLike, text_or_lines: str | bytes | Iterable[str]) -> None:
+    """Write a file atomically: temp file in the same directory, then ``os.replace``.
+
+    Either the complete new file appears at ``path`` or (on any error) the old
+    file, if any, is left untouched and no temporary file remains.
+
+    Args:
+        path: destination file.
+        text_or_lines: ``str`` (written as UTF-8 exactly as given), ``bytes``
+            (written as is), or an iterable of lines (each written followed
+            by ``\\n``; lines must not contain newlines).
+
+    Raises:
+        WordListError: the directory does not exist or is not writable, or
+            ``path`` is a directory, or writing fails (message names the path).
+            Exceptions raised by a ``text_or_lines`` iterator propagate
+            unchanged (and nothing is written).
+    """
+    dest = Path(path)
+    parent = dest.parent if str(dest.parent) else Path(".")
+    if not parent.is_dir():
+        raise WordListError(f"cannot write {str(dest)!r}: directory {str(parent)!r} does not exist")
+    if dest.is_dir():
+        raise WordListError(f"cannot write {str(dest)!r}: it is a directory")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=parent, prefix=f".{dest.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise WordListError(
+            f"cannot write {str(dest)!r}: directory {str(parent)!r} is not writable ({exc.strerror or exc})"
+        ) from None
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            if isinstance(text_or_lines, bytes):
+                fh.write(text_or_lines)
+            elif isinstance(text_or_lines, str):
+                fh.write(text_or_lines.encode("utf-8"))
+            else:
+                buf: list[str] = []
+                for line in text_or_lines:
+                    buf.append(line)
+                    buf.append("\n")
+                    if len(buf) >= 65536:
+                        fh.write("".join(buf).encode("utf-8"))
+                        buf.clear()
+                fh.write("".join(buf).encode("utf-8"))
+            fh.flush()
+            os.fsync(fh.fileno())
+        try:
+            mode = dest.stat().st_mode & 0o7777 if dest.exists() else _FILE_MODE
+            os.chmod(tmp, mode)
+        except OSError:
+            pass
+        os.replace(tmp, dest)
+    except BaseException as exc:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        if isinstance(exc, OSError):
+            raise WordListError(f"cannot write {str(dest)!r}: {exc.strerror or exc}") from None
+        raise
+
+
+def write_words(path: str | os.PathLike, words: Iterable[str]) -> None:
+    """Write words one per line, UTF-8, ``\\n`` endings, trailing newline (atomically).
+
+    If ``path`` ends in ``.xz`` the file is xz-compressed (preset 9), the
+    format of ``lexicon_tools/data/default_words.txt.xz``; :func:`read_lines`
+    reads both.
+
+    Raises:
+        WordListError: as :func:`write_atomic`.
+    """
+    if str(path).endswith(".xz"):
+        text = "".join(w + "\n" for w in words)
+        write_atomic(path, lzma.compress(text.encode("utf-8"), preset=9))
+    else:
+        write_atomic(path, words)
+
+
+def _tsv_field(s: str) -> str:
+    if "\\" in s or "\t" in s or "\n" in s or "\r" in s:
+        s = s.replace("\\", "\\\\").replace("\t", "\\t").replace("\n", "\\n").replace("\r", "\\r")
+    return s
+
+
+def write_rejects(path: str | os.PathLike, rejects: Iterable[tuple[str, int, str]]) -> None:
+    """Write rejected entries as TSV (atomically): header ``entry<TAB>line<TAB>reason``.
+
+    One row per reject, as in :attr:`NormalizeResult.rejects`. Backslash, tab,
+    CR and LF inside an entry are escaped as ``\\\\``, ``\\t``, ``\\r``, ``\\n``.
+
+    Raises:
+        WordListError: as :func:`write_atomic`.
+    """
+    rows = ["entry\tline\treason"]
+    rows.extend(f"{_tsv_field(raw)}\t{lineno}\t{reason}" for raw, lineno, reason in rejects)
+    write_atomic(path, rows)
