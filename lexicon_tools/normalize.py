@@ -43,6 +43,7 @@ Reading and writing helpers (:func:`read_lines`, :func:`write_atomic`,
 from __future__ import annotations
 
 import codecs
+import functools
 import gzip
 import lzma
 import os
@@ -299,6 +300,10 @@ def _decode(data: bytes, path: Path, encoding: str | None) -> str:
             raise WordListError(f"word list {str(path)!r}: unknown encoding {encoding!r}") from None
         wide = codec.startswith(("utf-16", "utf-32"))
     if not wide and b"\x00" in data[:_BINARY_PROBE]:
+        if encoding is None and data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+            raise WordListError(
+                f"word list {str(path)!r}: looks like UTF-16 (byte-order mark); pass --encoding utf-16"
+            )
         raise WordListError(
             f"word list {str(path)!r}: binary file (NUL bytes in the first 8 KiB), not a text word list"
         )
@@ -446,13 +451,19 @@ def normalize_file(
 
 
 # -- writing --------------------------------------------------------------------
+@functools.cache
 def _default_mode() -> int:
+    """Mode for new files: 0o666 minus the process umask (like ``open()``)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as fh:
+            for line in fh:
+                if line.startswith("Umask:"):
+                    return 0o666 & ~int(line.split()[1], 8)
+    except (OSError, ValueError):
+        pass
     old = os.umask(0o022)
     os.umask(old)
     return 0o666 & ~old
-
-
-_FILE_MODE = _default_mode()
 
 
 def write_atomic(path: str | os.PathLike, text_or_lines: str | bytes | Iterable[str]) -> None:
@@ -503,7 +514,7 @@ def write_atomic(path: str | os.PathLike, text_or_lines: str | bytes | Iterable[
             fh.flush()
             os.fsync(fh.fileno())
         try:
-            mode = dest.stat().st_mode & 0o7777 if dest.exists() else _FILE_MODE
+            mode = dest.stat().st_mode & 0o7777 if dest.exists() else _default_mode()
             os.chmod(tmp, mode)
         except OSError:
             pass

@@ -345,3 +345,19 @@ def test_write_atomic_unwritable_directory(tmp_path):
 def test_write_atomic_target_is_directory(tmp_path):
     with pytest.raises(WordListError, match="directory"):
         write_atomic(tmp_path, "AAL\n")
+
+
+def test_utf16_hint_and_explicit_encoding(tmp_path):
+    p = tmp_path / "u16.txt"
+    p.write_bytes("Aal\nÜber\n".encode("utf-16"))
+    with pytest.raises(WordListError, match="utf-16"):
+        list(read_lines(p))
+    assert list(read_lines(p, encoding="utf-16")) == [(1, "Aal"), (2, "Über")]
+
+
+def test_written_file_mode_is_not_private(tmp_path):
+    p = tmp_path / "words.txt"
+    write_words(p, ["AAL"])
+    umask = os.umask(0o022)
+    os.umask(umask)
+    assert p.stat().st_mode & 0o777 == 0o666 & ~umask  # like open(), not mkstemp's 0o600
