@@ -1,0 +1,326 @@
+"""Numba kernels: cross-checks, cross-scores and GADDAG move generation.
+
+Plain arrays in and out; :mod:`engine.movegen` validates every input first.
+The algorithm is Gordon's GADDAG generator (Gordon 1994, "A faster Scrabble
+move generation algorithm") over anchors and cross-checks (Appel & Jacobson
+1988, "The world's fastest Scrabble program"): for each anchor square of a
+line, walk the GADDAG leftwards from the anchor, cross the separator and walk
+rightwards, placing rack tiles allowed by the cross-check of each empty square
+and following the tiles already on the board.
+
+Anchors (across; down is the same on the transposed board):
+
+* the rightmost tile of every horizontal run of tiles, and
+* every empty square with no horizontal neighbour and a vertical neighbour,
+* on an empty board only the centre square.
+
+Every move is generated from its leftmost anchor only: the leftward walk never
+steps onto the previous anchor of the line. A one-tile move that forms an
+across word is generated in the across pass only, so each placement appears
+once.
+
+Board arrays are ``(15, 15)``; tile codes 1..29 (0 = empty square); rack and
+value arrays are indexed by tile code (0 = blank).
+
+Output rows (int32, ``OUT_WIDTH`` columns): score, row, col (of the first
+square of the main word, 0-based), direction (0 across, 1 down), main word
+length, tiles placed, then one column per square of the main word: the placed
+letter code (``| BLANK_FLAG`` for a blank) or 0 for a tile already on the board.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+ARC_MASK = np.uint32(0x3FFFFF)
+IS_END = np.uint32(0x400000)
+ACCEPTS = np.uint32(0x800000)
+BLANK_FLAG = 0x40
+N = 15
+OUT_SCORE, OUT_ROW, OUT_COL, OUT_DIR, OUT_LEN, OUT_NTILES, OUT_TILES = 0, 1, 2, 3, 4, 5, 6
+OUT_WIDTH = OUT_TILES + N
+
+# rows of the per-line info array
+I_TILE, I_VAL, I_CS, I_XS, I_HX, I_LM, I_WM = 0, 1, 2, 3, 4, 5, 6
+
+
+@njit(cache=True, inline="always")
+def _child_arc(kwg, p, tile):
+    if p == 0:
+        return -1
+    while True:
+        v = kwg[p]
+        if (v >> 24) == tile:
+            return p
+        if v & IS_END:
+            return -1
+        p += 1
+
+
+@njit(cache=True)
+def cross_checks(kwg, tiles, tvals, all_mask):
+    """Cross-checks and cross-scores for the across direction (vertical words).
+
+    Args:
+        kwg: uint32 node array (DAWG at node 0).
+        tiles: uint8 (15, 15) tile codes, 0 = empty.
+        tvals: int32 (15, 15) points of the tile on each square (0 for blanks).
+        all_mask: uint32 with bits 1..n set (every letter allowed).
+
+    Returns:
+        ``(cs, xs, hx)``: uint32 (15, 15) bitmask of letters that form a valid
+        vertical word on each empty square (``all_mask`` where no vertical
+        neighbour; 0 on occupied squares), int32 (15, 15) sum of the vertical
+        neighbours' points, uint8 (15, 15) 1 where a vertical word is formed.
+    """
+    cs = np.zeros((N, N), dtype=np.uint32)
+    xs = np.zeros((N, N), dtype=np.int32)
+    hx = np.zeros((N, N), dtype=np.uint8)
+    root = np.int64(kwg[0] & ARC_MASK)
+    for c in range(N):
+        for r in range(N):
+            if tiles[r, c] != 0:
+                continue
+            top = r
+            while top > 0 and tiles[top - 1, c] != 0:
+                top -= 1
+            bot = r
+            while bot < N - 1 and tiles[bot + 1, c] != 0:
+                bot += 1
+            if top == r and bot == r:
+                cs[r, c] = all_mask
+                continue
+            hx[r, c] = 1
+            s = 0
+            for i in range(top, bot + 1):
+                if i != r:
+                    s += tvals[i, c]
+            xs[r, c] = s
+            p = root
+            ok = True
+            for i in range(top, r):
+                a = _child_arc(kwg, p, tiles[i, c])
+                if a < 0:
+                    ok = False
+                    break
+                p = np.int64(kwg[a] & ARC_MASK)
+            if not ok or p == 0:
+                continue
+            mask = np.uint32(0)
+            i = p
+            while True:
+                v = kwg[i]
+                letter = v >> 24
+                if bot == r:
+                    if v & ACCEPTS:
+                        mask |= np.uint32(1) << letter
+                else:
+                    q = np.int64(v & ARC_MASK)
+                    acc = False
+                    for j in range(r + 1, bot + 1):
+                        a = _child_arc(kwg, q, tiles[j, c])
+                        if a < 0:
+                            acc = False
+                            break
+                        acc = (kwg[a] & ACCEPTS) != 0
+                        q = np.int64(kwg[a] & ARC_MASK)
+                    if acc:
+                        mask |= np.uint32(1) << letter
+                if v & IS_END:
+                    break
+                i += 1
+            cs[r, c] = mask & all_mask
+    return cs, xs, hx
+
+
+@njit(cache=True)
+def _record(info, placed, out, cnt, left, right, tp, score, line, direction, skip_single_cross):
+    if skip_single_cross and tp == 1:
+        for c in range(left, right + 1):
+            if placed[c] != 0 and info[I_HX, c] != 0:
+                return
+    n = cnt[0]
+    cnt[0] = n + 1
+    if n >= out.shape[0]:
+        return
+    out[n, OUT_SCORE] = score
+    if direction == 0:
+        out[n, OUT_ROW] = line
+        out[n, OUT_COL] = left
+    else:
+        out[n, OUT_ROW] = left
+        out[n, OUT_COL] = line
+    out[n, OUT_DIR] = direction
+    out[n, OUT_LEN] = right - left + 1
+    out[n, OUT_NTILES] = tp
+    for c in range(left, right + 1):
+        out[n, OUT_TILES + c - left] = placed[c]
+    for k in range(right - left + 1, N):
+        out[n, OUT_TILES + k] = 0
+
+
+@njit(cache=True)
+def _gen(kwg, info, rack, vals, placed, out, cnt, params,
+         col, p, anchor, last_anchor, tp, main, wmul, cross, left, line):
+    """Choose the tile on square ``col`` from the arc list at ``p``."""
+    if p == 0:
+        return
+    t = info[I_TILE, col]
+    if t != 0:
+        a = _child_arc(kwg, p, t)
+        if a >= 0:
+            _go_on(kwg, info, rack, vals, placed, out, cnt, params,
+                   col, a, anchor, last_anchor, tp, main + info[I_VAL, col], wmul, cross, left, line)
+        return
+    if params[1] == 0:  # rack empty
+        return
+    mask = info[I_CS, col]
+    lm = info[I_LM, col]
+    wm = info[I_WM, col]
+    hx = info[I_HX, col]
+    xs = info[I_XS, col]
+    i = p
+    while True:
+        v = kwg[i]
+        letter = v >> 24
+        if letter != 0 and (mask >> letter) & 1:
+            if rack[letter] > 0:
+                rack[letter] -= 1
+                params[1] -= 1
+                placed[col] = letter
+                ls = vals[letter] * lm
+                cr = cross
+                if hx:
+                    cr += (xs + ls) * wm
+                _go_on(kwg, info, rack, vals, placed, out, cnt, params,
+                       col, i, anchor, last_anchor, tp + 1, main + ls, wmul * wm, cr, left, line)
+                params[1] += 1
+                rack[letter] += 1
+            if rack[0] > 0:
+                rack[0] -= 1
+                params[1] -= 1
+                placed[col] = letter | BLANK_FLAG
+                cr = cross
+                if hx:
+                    cr += xs * wm
+                _go_on(kwg, info, rack, vals, placed, out, cnt, params,
+                       col, i, anchor, last_anchor, tp + 1, main, wmul * wm, cr, left, line)
+                params[1] += 1
+                rack[0] += 1
+        if v & IS_END:
+            break
+        i += 1
+    placed[col] = 0
+
+
+@njit(cache=True)
+def _go_on(kwg, info, rack, vals, placed, out, cnt, params,
+           col, a, anchor, last_anchor, tp, main, wmul, cross, left, line):
+    v = kwg[a]
+    child = np.int64(v & ARC_MASK)
+    accepts = (v & ACCEPTS) != 0
+    if col <= anchor:
+        no_left = col == 0 or info[I_TILE, col - 1] == 0
+        if accepts and no_left and tp > 0:
+            score = main * wmul + cross
+            if tp == params[3]:
+                score += params[4]
+            _record(info, placed, out, cnt, col, anchor, tp, score, line, params[2], params[2] == 1)
+        if child == 0:
+            return
+        if col > 0 and col - 1 != last_anchor:
+            _gen(kwg, info, rack, vals, placed, out, cnt, params,
+                 col - 1, child, anchor, last_anchor, tp, main, wmul, cross, col, line)
+        if no_left and anchor < N - 1:
+            s = _child_arc(kwg, child, 0)
+            if s >= 0:
+                _gen(kwg, info, rack, vals, placed, out, cnt, params,
+                     anchor + 1, np.int64(kwg[s] & ARC_MASK), anchor, last_anchor, tp, main, wmul, cross, col, line)
+    else:
+        no_right = col == N - 1 or info[I_TILE, col + 1] == 0
+        if accepts and no_right and tp > 0:
+            score = main * wmul + cross
+            if tp == params[3]:
+                score += params[4]
+            _record(info, placed, out, cnt, left, col, tp, score, line, params[2], params[2] == 1)
+        if child != 0 and col < N - 1:
+            _gen(kwg, info, rack, vals, placed, out, cnt, params,
+                 col + 1, child, anchor, last_anchor, tp, main, wmul, cross, left, line)
+
+
+@njit(cache=True)
+def _gen_lines(kwg, tiles, tvals, cs, xs, hx, lm, wm, rack, vals, out, cnt, params, empty_board):
+    """Generate all moves of one direction (params[2]) line by line."""
+    info = np.zeros((7, N), dtype=np.int64)
+    placed = np.zeros(N, dtype=np.int64)
+    groot = np.int64(kwg[1] & ARC_MASK)
+    for line in range(N):
+        if empty_board and line != N // 2:
+            continue
+        for c in range(N):
+            info[I_TILE, c] = tiles[line, c]
+            info[I_VAL, c] = tvals[line, c]
+            info[I_CS, c] = cs[line, c]
+            info[I_XS, c] = xs[line, c]
+            info[I_HX, c] = hx[line, c]
+            info[I_LM, c] = lm[line, c]
+            info[I_WM, c] = wm[line, c]
+        last_anchor = -2
+        for c in range(N):
+            if empty_board:
+                is_anchor = c == N // 2
+            elif tiles[line, c] != 0:
+                is_anchor = c == N - 1 or tiles[line, c + 1] == 0
+            else:
+                is_anchor = (hx[line, c] != 0
+                             and (c == 0 or tiles[line, c - 1] == 0)
+                             and (c == N - 1 or tiles[line, c + 1] == 0))
+            if is_anchor:
+                _gen(kwg, info, rack, vals, placed, out, cnt, params,
+                     c, groot, c, last_anchor, 0, 0, 1, 0, c, line)
+                last_anchor = c
+
+
+@njit(cache=True)
+def generate(kwg, tiles, tvals, lm, wm, rack, vals, all_mask, bingo_tiles, bingo_bonus, out, cnt):
+    """Generate every legal placement of the rack on the board, scored.
+
+    Args:
+        kwg: uint32 (n,) KWG node array (validated).
+        tiles: uint8 (15, 15) tile codes on the board, 0 = empty.
+        tvals: int32 (15, 15) points of each board tile (0 for blanks and empty).
+        lm, wm: int32 (15, 15) letter and word multipliers of still-uncovered
+            premium squares (1 elsewhere).
+        rack: int64 (n_letters + 1,) tile counts, index 0 = blanks (restored on return).
+        vals: int64 (n_letters + 1,) points per tile code.
+        all_mask: uint32 with bits 1..n_letters set.
+        bingo_tiles, bingo_bonus: tiles for the bonus (7) and its points (50).
+        out: int32 (capacity, OUT_WIDTH) output rows.
+        cnt: int64 (1,) number of moves found (may exceed capacity: then call
+            again with a larger ``out``).
+    """
+    empty_board = True
+    for r in range(N):
+        for c in range(N):
+            if tiles[r, c] != 0:
+                empty_board = False
+    params = np.zeros(8, dtype=np.int64)
+    total = 0
+    for i in range(rack.shape[0]):
+        total += rack[i]
+    params[1] = total
+    params[3] = bingo_tiles
+    params[4] = bingo_bonus
+    cnt[0] = 0
+    # across: vertical cross-words
+    cs, xs, hx = cross_checks(kwg, tiles, tvals, all_mask)
+    params[2] = 0
+    _gen_lines(kwg, tiles, tvals, cs, xs, hx, lm, wm, rack, vals, out, cnt, params, empty_board)
+    # down: the transposed board
+    tT = tiles.T.copy()
+    vT = tvals.T.copy()
+    csT, xsT, hxT = cross_checks(kwg, tT, vT, all_mask)
+    params[2] = 1
+    _gen_lines(kwg, tT, vT, csT, xsT, hxT, lm.T.copy(), wm.T.copy(), rack, vals, out, cnt, params,
+               empty_board)

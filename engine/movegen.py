@@ -1,0 +1,112 @@
+"""Move generation API: validated inputs in, a :class:`~engine.moves.MoveList` out.
+
+The work happens in the Numba kernels of :mod:`engine._movegen` (GADDAG
+traversal, Gordon 1994; anchors and cross-checks, Appel & Jacobson 1988). This
+module checks the board, rack and lexicon, prepares plain arrays and wraps the
+result.
+"""
+
+from __future__ import annotations
+
+from itertools import product
+
+import numpy as np
+
+from lexicon_tools.alphabet import Alphabet
+from lexicon_tools.bundle import Lexicon
+
+from . import _movegen as K
+from .board import Board
+from .cgp import Position
+from .moves import MoveList
+
+_INITIAL_CAPACITY = 4096
+
+
+def _check_inputs(board: Board, rack: np.ndarray, lexicon: Lexicon) -> None:
+    a = board.alphabet
+    if lexicon.alphabet.letters != a.letters:
+        raise ValueError(f"lexicon {lexicon.path} uses the {lexicon.alphabet.name} alphabet, the board {a.name}")
+    if board.tiles.shape != (K.N, K.N) or board.tiles.dtype != np.uint8:
+        raise ValueError(f"board tiles must be uint8 ({K.N}, {K.N})")
+    if int(board.tiles.max(initial=0)) > a.size:
+        r, c = np.argwhere(board.tiles > a.size)[0]
+        raise ValueError(f"board square {r + 1}{'ABCDEFGHIJKLMNO'[c]}: tile code {board.tiles[r, c]} is not a letter")
+    if rack.shape != (a.size + 1,):
+        raise ValueError(f"rack must be a counts array of shape ({a.size + 1},)")
+    if (rack < 0).any() or int(rack.sum()) > a.rack_size:
+        raise ValueError(f"rack must hold 0..{a.rack_size} tiles")
+
+
+def generate_moves(board: Board, rack: np.ndarray, lexicon: Lexicon) -> MoveList:
+    """Every legal placement of ``rack`` on ``board``, scored (SPEC.md "A legal placement", "Scoring").
+
+    Args:
+        board: the position's board.
+        rack: int32 (n_letters + 1,) tile counts (index 0 = blanks), as from
+            :meth:`Alphabet.parse_rack`.
+        lexicon: the word list's graph.
+
+    Returns:
+        a :class:`MoveList` in generation order (use ``.sorted()`` / ``.top()``).
+
+    Raises:
+        ValueError: board, rack or lexicon that does not fit (wrong alphabet,
+            more than 7 tiles, unknown tile code).
+    """
+    _check_inputs(board, rack, lexicon)
+    a = board.alphabet
+    args = _kernel_args(board, rack, lexicon)
+    out = np.empty((_INITIAL_CAPACITY, K.OUT_WIDTH), dtype=np.int32)
+    cnt = np.zeros(1, dtype=np.int64)
+    K.generate(*args, out, cnt)
+    if cnt[0] > out.shape[0]:
+        out = np.empty((int(cnt[0]), K.OUT_WIDTH), dtype=np.int32)
+        K.generate(*args, out, cnt)
+    return MoveList(out[: int(cnt[0])].copy(), board, rack.astype(np.int32))
+
+
+def _kernel_args(board: Board, rack: np.ndarray, lexicon: Lexicon):
+    a = board.alphabet
+    lm, wm = board.open_premiums()
+    return (
+        lexicon.graph,
+        board.tiles,
+        board.tile_values(),
+        lm,
+        wm,
+        rack.astype(np.int64),
+        a.values.astype(np.int64),
+        np.uint32(((1 << (a.size + 1)) - 1) & ~1),
+        a.rack_size,
+        a.bingo_bonus,
+    )
+
+
+def position_moves(position: Position, lexicon: Lexicon) -> MoveList:
+    """:func:`generate_moves` for a parsed CGP position."""
+    return generate_moves(position.board, position.rack, lexicon)
+
+
+def exchanges(rack: np.ndarray, alphabet: Alphabet, bag_count: int | None) -> list[str]:
+    """Every distinct non-empty sub-multiset of the rack that may be exchanged.
+
+    Exchanges are allowed only while the bag holds at least 7 tiles
+    (SPEC.md "Turns"); otherwise the list is empty.
+
+    Returns:
+        rack strings in code order (blanks as ``?``), shortest first.
+    """
+    if bag_count is not None and bag_count < alphabet.rack_size:
+        return []
+    codes = [c for c in range(alphabet.size + 1) if rack[c] > 0]
+    out = []
+    for combo in product(*(range(int(rack[c]) + 1) for c in codes)):
+        if sum(combo) == 0:
+            continue
+        counts = np.zeros(alphabet.size + 1, dtype=np.int32)
+        for c, k in zip(codes, combo):
+            counts[c] = k
+        out.append(alphabet.rack_string(counts))
+    out.sort(key=lambda s: (len(s), [(-1 if ch == "?" else alphabet.code(ch)) for ch in s]))
+    return out

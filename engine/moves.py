@@ -1,0 +1,170 @@
+"""Moves and move lists.
+
+A :class:`MoveList` keeps the generator's output as one int32 array (one row
+per move, layout in :mod:`engine._movegen`), so millions of moves cost no Python
+objects; :class:`Move` objects are made only when asked for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from lexicon_tools.alphabet import Alphabet
+
+from . import _movegen as K
+from .board import ACROSS, DOWN, Board, format_start, square_name
+
+
+@dataclass(frozen=True)
+class Move:
+    """One tile placement.
+
+    Attributes:
+        row, col: 0-based start square of the main word.
+        direction: ``ACROSS`` (0) or ``DOWN`` (1).
+        word: the main word as written in notation letters: uppercase tiles,
+            lowercase blanks (tiles already on the board included).
+        through: per letter of ``word``, True when the tile was already on the board.
+        score: points (premiums, cross-words and the bingo bonus included).
+        leave: the tiles kept, as a rack string (``?`` = blank).
+    """
+
+    row: int
+    col: int
+    direction: int
+    word: str
+    through: tuple[bool, ...]
+    score: int
+    leave: str
+
+    @property
+    def notation(self) -> str:
+        """Standard notation: ``8H WO(R)D`` across, ``H8 WO(R)D`` down; blanks lowercase."""
+        out = []
+        inside = False
+        for ch, t in zip(self.word, self.through):
+            if t and not inside:
+                out.append("(")
+                inside = True
+            elif not t and inside:
+                out.append(")")
+                inside = False
+            out.append(ch)
+        if inside:
+            out.append(")")
+        return f"{format_start(self.row, self.col, self.direction)} {''.join(out)}"
+
+    @property
+    def tiles(self) -> list[tuple[int, int, str, bool]]:
+        """Newly placed tiles: ``(row, col, LETTER, is_blank)`` in board order, letter uppercase."""
+        dr, dc = (0, 1) if self.direction == ACROSS else (1, 0)
+        out = []
+        for i, (ch, t) in enumerate(zip(self.word, self.through)):
+            if not t:
+                out.append((self.row + dr * i, self.col + dc * i, ch.upper(), ch.islower()))
+        return out
+
+    @property
+    def tiles_played(self) -> int:
+        """Number of tiles taken from the rack."""
+        return len(self.word) - sum(self.through)
+
+    @property
+    def placements(self) -> str:
+        """Golden-list placement key: ``SQUARE:LETTER`` comma-separated in row-major order."""
+        return ",".join(f"{square_name(r, c)}:{ch.lower() if b else ch}" for r, c, ch, b in sorted(self.tiles))
+
+    def __str__(self) -> str:
+        return f"{self.notation} {self.score}"
+
+
+class MoveList:
+    """All generated placements of one position, backed by an int32 array.
+
+    Attributes:
+        rows: int32 (n_moves, OUT_WIDTH) generator output (see :mod:`engine._movegen`).
+        board: the position's board (needed to spell played-through tiles).
+        rack: int32 (n_letters + 1,) rack counts the moves were generated from.
+    """
+
+    def __init__(self, rows: np.ndarray, board: Board, rack: np.ndarray):
+        self.rows = rows
+        self.board = board
+        self.rack = rack
+
+    @property
+    def alphabet(self) -> Alphabet:
+        return self.board.alphabet
+
+    def __len__(self) -> int:
+        return int(self.rows.shape[0])
+
+    @property
+    def scores(self) -> np.ndarray:
+        """int32 (n_moves,) scores in list order."""
+        return self.rows[:, K.OUT_SCORE]
+
+    def __getitem__(self, i: int) -> Move:
+        if not -len(self) <= i < len(self):
+            raise IndexError(f"move {i} out of range ({len(self)} moves)")
+        return self.move(int(i) % max(len(self), 1))
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield self.move(i)
+
+    def move(self, i: int) -> Move:
+        """The :class:`Move` for row ``i``."""
+        r = self.rows[i]
+        row, col, d, length = int(r[K.OUT_ROW]), int(r[K.OUT_COL]), int(r[K.OUT_DIR]), int(r[K.OUT_LEN])
+        dr, dc = (0, 1) if d == ACROSS else (1, 0)
+        letters = self.alphabet.letters
+        word = []
+        through = []
+        leave = self.rack.copy()
+        for k in range(length):
+            t = int(r[K.OUT_TILES + k])
+            if t == 0:
+                word.append(self.board.letter_at(row + dr * k, col + dc * k))
+                through.append(True)
+            else:
+                code = t & ~K.BLANK_FLAG
+                blank = bool(t & K.BLANK_FLAG)
+                ch = letters[code - 1]
+                word.append(ch.lower() if blank else ch)
+                through.append(False)
+                leave[0 if blank else code] -= 1
+        return Move(row, col, d, "".join(word), tuple(through), int(r[K.OUT_SCORE]),
+                    self.alphabet.rack_string(leave))
+
+    @cached_property
+    def order(self) -> np.ndarray:
+        """Indices sorting the moves by score (descending), then notation."""
+        notations = [self.move(i).notation for i in range(len(self))]
+        return np.array(sorted(range(len(self)), key=lambda i: (-int(self.rows[i, K.OUT_SCORE]), notations[i])),
+                        dtype=np.int64)
+
+    def sorted(self) -> list[Move]:
+        """All moves as :class:`Move` objects, by score (descending) then notation."""
+        return [self.move(int(i)) for i in self.order]
+
+    def top(self, n: int = 1) -> list[Move]:
+        """The ``n`` best moves by score (ties by notation), without sorting the whole list."""
+        if len(self) == 0 or n <= 0:
+            return []
+        sc = self.scores
+        if n < len(self):
+            cutoff = np.partition(sc, len(sc) - n)[len(sc) - n]
+            idx = np.nonzero(sc >= cutoff)[0]
+        else:
+            idx = np.arange(len(self))
+        moves = [self.move(int(i)) for i in idx]
+        moves.sort(key=lambda m: (-m.score, m.notation))
+        return moves[:n]
+
+    def placement_set(self) -> set[tuple[str, int]]:
+        """``{(placements, score)}``: the golden lists' comparison key."""
+        return {(m.placements, m.score) for m in self}
