@@ -160,93 +160,145 @@ def _record(info, placed, out, cnt, left, right, tp, score, line, direction, ski
         out[n, OUT_TILES + k] = 0
 
 
+# stack frame fields of the iterative generator
+F_COL, F_P, F_CUR, F_PH, F_AL, F_AB, F_TP, F_MAIN, F_WMUL, F_CROSS, F_LEFT = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
+F_WIDTH = 11
+STACK = 64
+
+
+@njit(cache=True, inline="always")
+def _push(stack, sp, col, p, tp, main, wmul, cross, left):
+    stack[sp, F_COL] = col
+    stack[sp, F_P] = p
+    stack[sp, F_CUR] = p
+    stack[sp, F_PH] = 0
+    stack[sp, F_AL] = -1
+    stack[sp, F_AB] = 0
+    stack[sp, F_TP] = tp
+    stack[sp, F_MAIN] = main
+    stack[sp, F_WMUL] = wmul
+    stack[sp, F_CROSS] = cross
+    stack[sp, F_LEFT] = left
+    return sp + 1
+
+
 @njit(cache=True)
-def _gen(kwg, info, rack, vals, placed, out, cnt, params,
-         col, p, anchor, last_anchor, tp, main, wmul, cross, left, line):
-    """Choose the tile on square ``col`` from the arc list at ``p``."""
-    if p == 0:
-        return
-    t = info[I_TILE, col]
-    if t != 0:
-        a = _child_arc(kwg, p, t)
-        if a >= 0:
-            _go_on(kwg, info, rack, vals, placed, out, cnt, params,
-                   col, a, anchor, last_anchor, tp, main + info[I_VAL, col], wmul, cross, left, line)
-        return
-    if params[1] == 0:  # rack empty
-        return
-    mask = info[I_CS, col]
-    lm = info[I_LM, col]
-    wm = info[I_WM, col]
-    hx = info[I_HX, col]
-    xs = info[I_XS, col]
-    i = p
-    while True:
-        v = kwg[i]
-        letter = v >> 24
-        if letter != 0 and (mask >> letter) & 1:
-            if rack[letter] > 0:
+def _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, anchor, last_anchor, groot, line):
+    """All moves whose leftmost anchor is ``anchor`` (an explicit-stack GADDAG walk).
+
+    A frame chooses the tile for one square from an arc list: the board's tile
+    on an occupied square, else each rack tile (and the blank as each letter)
+    allowed by the square's cross-check. After a choice the walk records the
+    word when the GADDAG accepts it with free squares at both ends, then
+    continues leftwards (never onto the previous anchor) and, across the
+    separator, rightwards from the square after the anchor.
+    """
+    direction = params[2]
+    bingo_tiles = params[3]
+    bingo_bonus = params[4]
+    sp = _push(stack, 0, anchor, groot, 0, 0, 1, 0, anchor)
+    while sp > 0:
+        f = sp - 1
+        col = stack[f, F_COL]
+        al = stack[f, F_AL]
+        if al >= 0:
+            if stack[f, F_AB]:
+                rack[0] += 1
+            else:
+                rack[al] += 1
+            params[1] += 1
+            stack[f, F_AL] = -1
+        tp = stack[f, F_TP]
+        main = stack[f, F_MAIN]
+        wmul = stack[f, F_WMUL]
+        cross = stack[f, F_CROSS]
+        t = info[I_TILE, col]
+        a = -1
+        if t != 0:
+            if stack[f, F_CUR] >= 0:
+                a = _child_arc(kwg, stack[f, F_P], t)
+                stack[f, F_CUR] = -1
+            if a < 0:
+                sp -= 1
+                continue
+            main += info[I_VAL, col]
+        else:
+            cur = stack[f, F_CUR]
+            ph = stack[f, F_PH]
+            blank = False
+            letter = 0
+            if params[1] > 0:
+                mask = info[I_CS, col]
+                while cur >= 0:
+                    v = kwg[cur]
+                    letter = np.int64(v >> 24)
+                    ok = letter != 0 and ((mask >> letter) & 1) != 0
+                    if ph == 0:
+                        ph = 1
+                        if ok and rack[letter] > 0:
+                            a = cur
+                            break
+                    ph = 0
+                    here = cur
+                    if v & IS_END:
+                        cur = -1
+                    else:
+                        cur += 1
+                    if ok and rack[0] > 0:
+                        a = here
+                        blank = True
+                        break
+            stack[f, F_CUR] = cur
+            stack[f, F_PH] = ph
+            if a < 0:
+                placed[col] = 0
+                sp -= 1
+                continue
+            lm = info[I_LM, col]
+            wm = info[I_WM, col]
+            if blank:
+                rack[0] -= 1
+                stack[f, F_AB] = 1
+                placed[col] = letter | BLANK_FLAG
+                ls = 0
+            else:
                 rack[letter] -= 1
-                params[1] -= 1
+                stack[f, F_AB] = 0
                 placed[col] = letter
                 ls = vals[letter] * lm
-                cr = cross
-                if hx:
-                    cr += (xs + ls) * wm
-                _go_on(kwg, info, rack, vals, placed, out, cnt, params,
-                       col, i, anchor, last_anchor, tp + 1, main + ls, wmul * wm, cr, left, line)
-                params[1] += 1
-                rack[letter] += 1
-            if rack[0] > 0:
-                rack[0] -= 1
-                params[1] -= 1
-                placed[col] = letter | BLANK_FLAG
-                cr = cross
-                if hx:
-                    cr += xs * wm
-                _go_on(kwg, info, rack, vals, placed, out, cnt, params,
-                       col, i, anchor, last_anchor, tp + 1, main, wmul * wm, cr, left, line)
-                params[1] += 1
-                rack[0] += 1
-        if v & IS_END:
-            break
-        i += 1
-    placed[col] = 0
-
-
-@njit(cache=True)
-def _go_on(kwg, info, rack, vals, placed, out, cnt, params,
-           col, a, anchor, last_anchor, tp, main, wmul, cross, left, line):
-    v = kwg[a]
-    child = np.int64(v & ARC_MASK)
-    accepts = (v & ACCEPTS) != 0
-    if col <= anchor:
-        no_left = col == 0 or info[I_TILE, col - 1] == 0
-        if accepts and no_left and tp > 0:
-            score = main * wmul + cross
-            if tp == params[3]:
-                score += params[4]
-            _record(info, placed, out, cnt, col, anchor, tp, score, line, params[2], params[2] == 1)
-        if child == 0:
-            return
-        if col > 0 and col - 1 != last_anchor:
-            _gen(kwg, info, rack, vals, placed, out, cnt, params,
-                 col - 1, child, anchor, last_anchor, tp, main, wmul, cross, col, line)
-        if no_left and anchor < N - 1:
-            s = _child_arc(kwg, child, 0)
-            if s >= 0:
-                _gen(kwg, info, rack, vals, placed, out, cnt, params,
-                     anchor + 1, np.int64(kwg[s] & ARC_MASK), anchor, last_anchor, tp, main, wmul, cross, col, line)
-    else:
-        no_right = col == N - 1 or info[I_TILE, col + 1] == 0
-        if accepts and no_right and tp > 0:
-            score = main * wmul + cross
-            if tp == params[3]:
-                score += params[4]
-            _record(info, placed, out, cnt, left, col, tp, score, line, params[2], params[2] == 1)
-        if child != 0 and col < N - 1:
-            _gen(kwg, info, rack, vals, placed, out, cnt, params,
-                 col + 1, child, anchor, last_anchor, tp, main, wmul, cross, left, line)
+            params[1] -= 1
+            stack[f, F_AL] = letter
+            tp += 1
+            main += ls
+            wmul *= wm
+            if info[I_HX, col]:
+                cross += (info[I_XS, col] + ls) * wm
+        v = kwg[a]
+        child = np.int64(v & ARC_MASK)
+        accepts = (v & ACCEPTS) != 0
+        if col <= anchor:
+            no_left = col == 0 or info[I_TILE, col - 1] == 0
+            if accepts and no_left and tp > 0:
+                score = main * wmul + cross
+                if tp == bingo_tiles:
+                    score += bingo_bonus
+                _record(info, placed, out, cnt, col, anchor, tp, score, line, direction, direction == 1)
+            if child != 0:
+                if no_left and anchor < N - 1:
+                    s = _child_arc(kwg, child, 0)
+                    if s >= 0:
+                        sp = _push(stack, sp, anchor + 1, np.int64(kwg[s] & ARC_MASK), tp, main, wmul, cross, col)
+                if col > 0 and col - 1 != last_anchor:
+                    sp = _push(stack, sp, col - 1, child, tp, main, wmul, cross, col)
+        else:
+            no_right = col == N - 1 or info[I_TILE, col + 1] == 0
+            if accepts and no_right and tp > 0:
+                score = main * wmul + cross
+                if tp == bingo_tiles:
+                    score += bingo_bonus
+                _record(info, placed, out, cnt, stack[f, F_LEFT], col, tp, score, line, direction, direction == 1)
+            if child != 0 and col < N - 1:
+                sp = _push(stack, sp, col + 1, child, tp, main, wmul, cross, stack[f, F_LEFT])
 
 
 @njit(cache=True)
@@ -254,6 +306,7 @@ def _gen_lines(kwg, tiles, tvals, cs, xs, hx, lm, wm, rack, vals, out, cnt, para
     """Generate all moves of one direction (params[2]) line by line."""
     info = np.zeros((7, N), dtype=np.int64)
     placed = np.zeros(N, dtype=np.int64)
+    stack = np.zeros((STACK, F_WIDTH), dtype=np.int64)
     groot = np.int64(kwg[1] & ARC_MASK)
     for line in range(N):
         if empty_board and line != N // 2:
@@ -277,8 +330,7 @@ def _gen_lines(kwg, tiles, tvals, cs, xs, hx, lm, wm, rack, vals, out, cnt, para
                              and (c == 0 or tiles[line, c - 1] == 0)
                              and (c == N - 1 or tiles[line, c + 1] == 0))
             if is_anchor:
-                _gen(kwg, info, rack, vals, placed, out, cnt, params,
-                     c, groot, c, last_anchor, 0, 0, 1, 0, c, line)
+                _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, c, last_anchor, groot, line)
                 last_anchor = c
 
 
