@@ -376,3 +376,216 @@ def generate(kwg, tiles, tvals, lm, wm, rack, vals, all_mask, bingo_tiles, bingo
     params[2] = 1
     _gen_lines(kwg, tT, vT, csT, xsT, hxT, lm.T.copy(), wm.T.copy(), rack, vals, out, cnt, params,
                empty_board)
+
+
+# ---------------------------------------------------------------------------
+# Best-first: anchors in order of an upper bound on their moves' scores
+# ---------------------------------------------------------------------------
+@njit(cache=True)
+def _anchor_bound(tiles, tvals, cs, xs, hx, lm, wm, line, anchor, last_anchor, rack_vals, n_rack,
+                  rack_mask, has_blank, bingo_tiles, bingo_bonus):
+    """Upper bound on the score of any move generated from ``anchor`` (the "shadow").
+
+    For every span ``[l, r]`` the anchor's moves may cover (bounded by the
+    previous anchor on the left, ending next to empty squares, with 1..n_rack
+    empty squares whose cross-checks admit some rack tile), the bound pairs the
+    rack's highest tile values with the span's highest square coefficients
+    (rearrangement inequality): a new tile on square s is worth
+    ``lm_s * W`` in the main word (W = product of the span's open word
+    multipliers) plus ``lm_s * wm_s`` in its cross-word, if any. Played-through
+    tiles, cross-word tiles and the bingo bonus are added exactly.
+
+    ``rack_vals`` holds the rack's tile values sorted in descending order (0 for blanks).
+    """
+    best = -1
+    coef = np.zeros(8, dtype=np.int64)
+    lo = last_anchor + 1
+    for l in range(anchor, lo - 1, -1):
+        if l > 0 and tiles[line, l - 1] != 0 and l - 1 >= lo:
+            continue  # a span must start after an empty square (or the edge)
+        if l > 0 and tiles[line, l - 1] != 0:
+            break
+        # count empties on [l, anchor]
+        k_left = 0
+        ok = True
+        for c in range(l, anchor + 1):
+            if tiles[line, c] == 0:
+                k_left += 1
+                if not has_blank and (cs[line, c] & rack_mask) == 0:
+                    ok = False
+        if not ok:
+            break  # squares further left only add this blocked square again
+        if k_left > n_rack:
+            break
+        for r in range(anchor, N):
+            if r < N - 1 and tiles[line, r + 1] != 0:
+                continue
+            k = 0
+            wmul = 1
+            fixed = 0
+            cross_fixed = 0
+            valid = True
+            for c in range(l, r + 1):
+                if tiles[line, c] == 0:
+                    if not has_blank and (cs[line, c] & rack_mask) == 0:
+                        valid = False
+                        break
+                    k += 1
+                    wmul *= wm[line, c]
+                    if hx[line, c]:
+                        cross_fixed += xs[line, c] * wm[line, c]
+                else:
+                    fixed += tvals[line, c]
+            if not valid or k > n_rack:
+                break
+            if k == 0:
+                continue
+            if r == l:
+                continue
+            # coefficients of the empty squares, sorted descending (insertion sort, k <= 7)
+            m = 0
+            for c in range(l, r + 1):
+                if tiles[line, c] == 0:
+                    v = lm[line, c] * wmul
+                    if hx[line, c]:
+                        v += lm[line, c] * wm[line, c]
+                    j = m
+                    while j > 0 and coef[j - 1] < v:
+                        coef[j] = coef[j - 1]
+                        j -= 1
+                    coef[j] = v
+                    m += 1
+            total = fixed * wmul + cross_fixed
+            for j in range(k):
+                total += coef[j] * rack_vals[j]
+            if k == bingo_tiles:
+                total += bingo_bonus
+            if total > best:
+                best = total
+    return best
+
+
+@njit(cache=True)
+def generate_best(kwg, tiles, tvals, lm, wm, rack, vals, all_mask, bingo_tiles, bingo_bonus, n_best, out, cnt):
+    """Moves from the anchors that can still hold one of the ``n_best`` top scores.
+
+    Anchors of both directions are ranked by :func:`_anchor_bound` and expanded
+    best bound first; expansion stops when the next bound is below the
+    ``n_best``-th best score found so far. Every move scoring at least that
+    score is in ``out`` (ties included), so the caller's top ``n_best`` equal
+    those of the full list. Arguments as :func:`generate`.
+
+    Returns:
+        number of anchors expanded (for statistics).
+    """
+    empty_board = True
+    for r in range(N):
+        for c in range(N):
+            if tiles[r, c] != 0:
+                empty_board = False
+    params = np.zeros(8, dtype=np.int64)
+    total = 0
+    for i in range(rack.shape[0]):
+        total += rack[i]
+    params[1] = total
+    params[3] = bingo_tiles
+    params[4] = bingo_bonus
+    cnt[0] = 0
+    # rack summary for the bounds
+    rack_vals = np.zeros(8, dtype=np.int64)
+    nv = 0
+    rack_mask = np.uint32(0)
+    for t in range(rack.shape[0]):
+        for _ in range(rack[t]):
+            v = vals[t] if t != 0 else 0
+            j = nv
+            while j > 0 and rack_vals[j - 1] < v:
+                rack_vals[j] = rack_vals[j - 1]
+                j -= 1
+            rack_vals[j] = v
+            nv += 1
+        if t != 0 and rack[t] > 0:
+            rack_mask |= np.uint32(1) << np.uint32(t)
+    has_blank = rack[0] > 0
+    tT = tiles.T.copy()
+    vT = tvals.T.copy()
+    lmT = lm.T.copy()
+    wmT = wm.T.copy()
+    cs0, xs0, hx0 = cross_checks(kwg, tiles, tvals, all_mask)
+    cs1, xs1, hx1 = cross_checks(kwg, tT, vT, all_mask)
+    # anchors: (direction, line, col, last_anchor, bound)
+    an = np.zeros((2 * N * N, 4), dtype=np.int64)
+    bounds = np.zeros(2 * N * N, dtype=np.int64)
+    na = 0
+    for d in range(2):
+        T = tiles if d == 0 else tT
+        V = tvals if d == 0 else vT
+        CS = cs0 if d == 0 else cs1
+        XS = xs0 if d == 0 else xs1
+        HX = hx0 if d == 0 else hx1
+        LM = lm if d == 0 else lmT
+        WM = wm if d == 0 else wmT
+        for line in range(N):
+            if empty_board and line != N // 2:
+                continue
+            last_anchor = -2
+            for c in range(N):
+                if empty_board:
+                    is_anchor = c == N // 2
+                elif T[line, c] != 0:
+                    is_anchor = c == N - 1 or T[line, c + 1] == 0
+                else:
+                    is_anchor = (HX[line, c] != 0 and (c == 0 or T[line, c - 1] == 0)
+                                 and (c == N - 1 or T[line, c + 1] == 0))
+                if is_anchor:
+                    an[na, 0] = d
+                    an[na, 1] = line
+                    an[na, 2] = c
+                    an[na, 3] = last_anchor
+                    bounds[na] = _anchor_bound(T, V, CS, XS, HX, LM, WM, line, c, last_anchor, rack_vals, nv,
+                                               rack_mask, has_blank, bingo_tiles, bingo_bonus)
+                    na += 1
+                    last_anchor = c
+    order = np.argsort(-bounds[:na], kind="mergesort")
+    info = np.zeros((7, N), dtype=np.int64)
+    placed = np.zeros(N, dtype=np.int64)
+    stack = np.zeros((STACK, F_WIDTH), dtype=np.int64)
+    groot = np.int64(kwg[1] & ARC_MASK)
+    top = np.full(n_best, -1, dtype=np.int64)  # ascending: top[0] is the n-th best so far
+    expanded = 0
+    seen = 0
+    for q in range(na):
+        k = order[q]
+        if bounds[k] < 0 or bounds[k] < top[0]:
+            break
+        d = an[k, 0]
+        line = an[k, 1]
+        T = tiles if d == 0 else tT
+        V = tvals if d == 0 else vT
+        CS = cs0 if d == 0 else cs1
+        XS = xs0 if d == 0 else xs1
+        HX = hx0 if d == 0 else hx1
+        LM = lm if d == 0 else lmT
+        WM = wm if d == 0 else wmT
+        for c in range(N):
+            info[I_TILE, c] = T[line, c]
+            info[I_VAL, c] = V[line, c]
+            info[I_CS, c] = CS[line, c]
+            info[I_XS, c] = XS[line, c]
+            info[I_HX, c] = HX[line, c]
+            info[I_LM, c] = LM[line, c]
+            info[I_WM, c] = WM[line, c]
+        params[2] = d
+        _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, an[k, 2], an[k, 3], groot, line)
+        expanded += 1
+        stop = min(cnt[0], out.shape[0])
+        for i in range(seen, stop):
+            s = out[i, OUT_SCORE]
+            if s > top[0]:
+                j = 0
+                while j + 1 < n_best and top[j + 1] < s:
+                    top[j] = top[j + 1]
+                    j += 1
+                top[j] = s
+        seen = stop
+    return expanded

@@ -20,7 +20,7 @@ from .board import Board
 from .cgp import Position
 from .moves import MoveList
 
-_INITIAL_CAPACITY = 4096
+_INITIAL_CAPACITY = 32768
 
 
 def _check_inputs(board: Board, rack: np.ndarray, lexicon: Lexicon) -> None:
@@ -81,6 +81,39 @@ def _kernel_args(board: Board, rack: np.ndarray, lexicon: Lexicon):
         a.rack_size,
         a.bingo_bonus,
     )
+
+
+def best_moves(board: Board, rack: np.ndarray, lexicon: Lexicon, n: int = 1) -> list:
+    """The ``n`` top-scoring moves without generating every move (best-first).
+
+    Anchors are expanded in the order of an upper bound on their moves' scores
+    (the "shadow" idea of wolges and Macondo; bound in
+    :func:`engine._movegen._anchor_bound`) until no remaining anchor can beat
+    the ``n``-th best score found. Ties are broken by notation, as in
+    :meth:`MoveList.sorted`, so the result equals ``generate_moves(...).top(n)``.
+
+    Returns:
+        list of up to ``n`` :class:`~engine.moves.Move`, best first.
+
+    Raises:
+        ValueError: as :func:`generate_moves`, or ``n < 1``.
+    """
+    if n < 1:
+        raise ValueError(f"n must be at least 1, got {n}")
+    return best_move_list(board, rack, lexicon, n).top(n)
+
+
+def best_move_list(board: Board, rack: np.ndarray, lexicon: Lexicon, n: int = 1) -> MoveList:
+    """The moves of every anchor best-first expansion visited (a superset of the top ``n``)."""
+    _check_inputs(board, rack, lexicon)
+    args = _kernel_args(board, rack, lexicon)
+    out = np.empty((_INITIAL_CAPACITY, K.OUT_WIDTH), dtype=np.int32)
+    cnt = np.zeros(1, dtype=np.int64)
+    K.generate_best(*args, n, out, cnt)
+    if cnt[0] > out.shape[0]:
+        out = np.empty((int(cnt[0]), K.OUT_WIDTH), dtype=np.int32)
+        K.generate_best(*args, n, out, cnt)
+    return MoveList(out[: int(cnt[0])].copy(), board, rack.astype(np.int32))
 
 
 def position_moves(position: Position, lexicon: Lexicon) -> MoveList:

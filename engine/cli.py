@@ -1,0 +1,147 @@
+"""Command line: ``python -m engine`` (also installed as ``scrabble-engine``).
+
+Subcommands:
+
+* ``moves --cgp CGP [--lexicon L] [--top N] [--json]`` — every legal move, by score then notation;
+* ``best --cgp CGP [--lexicon L] [--json]`` — the top-scoring move;
+* ``score --cgp CGP MOVE [--lexicon L] [--json]`` — the word checker: tiles placed,
+  words formed with their scores, total, or why the move is illegal (exit 1).
+
+Errors (bad CGP, unknown lexicon, ...) print ``error: ...`` and exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+from lexicon_tools.bundle import LexiconError, load_lexicon
+
+from .cgp import CGPError, Position, parse_cgp
+
+
+def _lexicon(args):
+    def note(msg: str) -> None:
+        print(f"note: {msg}", file=sys.stderr)
+
+    return load_lexicon(args.lexicon, progress=note)
+
+
+def _position(args) -> Position:
+    return parse_cgp(args.cgp)
+
+
+def _move_json(scored) -> dict:
+    m = scored.move
+    return {
+        "move": m.notation,
+        "score": scored.score,
+        "tiles": [[r, c, ch, bool(b)] for r, c, ch, b in scored.tiles],
+        "words": [[w, s] for w, s in scored.words],
+        "leave": m.leave,
+    }
+
+
+def _scored(pos: Position, move, lexicon):
+    from .scorer import score_placement
+
+    return score_placement(pos.board, move.tiles, lexicon=None, rack=pos.rack, alphabet=pos.alphabet)
+
+
+def cmd_moves(args, top: int | None = None) -> int:
+    from .movegen import best_move_list, exchanges, generate_moves
+
+    lex = _lexicon(args)
+    pos = _position(args)
+    n = top if top is not None else args.top
+    if n is not None and n < 1:
+        raise ValueError(f"--top must be at least 1, got {n}")
+    t0 = time.perf_counter()
+    ml = best_move_list(pos.board, pos.rack, lex, n) if n else generate_moves(pos.board, pos.rack, lex)
+    elapsed = time.perf_counter() - t0
+    moves = ml.top(n) if n else ml.sorted()
+    exch = exchanges(pos.rack, pos.alphabet, pos.bag_count)
+    if args.json:
+        out = {"moves": [_move_json(_scored(pos, m, lex)) for m in moves], "exchanges": exch, "pass": True}
+        json.dump(out, sys.stdout, ensure_ascii=False)
+        sys.stdout.write("\n")
+        return 0
+    if not moves:
+        print("no legal placement; pass" + (" or exchange" if exch else ""))
+    for m in moves:
+        print(f"{m.notation:<24} {m.score:>4}  leave {m.leave or '-'}")
+    if not n:
+        print(f"# {len(ml)} placements, {len(exch)} exchanges, pass; generated in {elapsed * 1000:.2f} ms",
+              file=sys.stderr)
+    return 0
+
+
+def cmd_best(args) -> int:
+    return cmd_moves(args, top=1)
+
+
+def cmd_score(args) -> int:
+    from .scorer import IllegalMove, check_move
+
+    lex = _lexicon(args)
+    pos = _position(args)
+    try:
+        scored = check_move(pos.board, args.move, lex, rack=pos.rack if pos.rack.sum() else None)
+    except IllegalMove as exc:
+        reason = getattr(exc, "reason", str(exc))
+        if args.json:
+            print(json.dumps({"legal": False, "reason": reason}, ensure_ascii=False))
+        else:
+            print(f"illegal: {reason}")
+        return 1
+    if args.json:
+        out = {"legal": True, "score": scored.score,
+               "tiles": [[r, c, ch, bool(b)] for r, c, ch, b in scored.tiles],
+               "words": [[w, s] for w, s in scored.words]}
+        print(json.dumps(out, ensure_ascii=False))
+        return 0
+    print(f"{scored.move.notation}: {scored.score} points")
+    for w, s in scored.words:
+        print(f"  {w:<16} {s:>4}")
+    if scored.bingo:
+        print("  bingo             +50")
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m engine", description="German Scrabble move generator and analysis.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    def common(sp):
+        sp.add_argument("--cgp", required=True, help="position in CGP notation (quote it)")
+        sp.add_argument("--lexicon", help="lexicon bundle from `python -m lexicon_tools build` (default: the packaged German list)")
+        sp.add_argument("--json", action="store_true", help="print one JSON object")
+
+    sp = sub.add_parser("moves", help="list every legal move, by score then notation")
+    common(sp)
+    sp.add_argument("--top", type=int, default=None, metavar="N", help="only the N best moves")
+    sp.set_defaults(func=cmd_moves)
+    sp = sub.add_parser("best", help="the top-scoring move")
+    common(sp)
+    sp.set_defaults(func=cmd_best)
+    sp = sub.add_parser("score", help="check and score a move typed as `8H HAUS` / `H8 HA(U)S`")
+    common(sp)
+    sp.add_argument("move", help="start square and whole word, e.g. '8H HA(U)S' (blank lowercase)")
+    sp.set_defaults(func=cmd_score)
+    return p
+
+
+def main(argv=None) -> int:
+    """Run the CLI; returns the exit code (0 ok, 1 illegal move, 2 error)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except (CGPError, LexiconError, ValueError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 2

@@ -1,0 +1,50 @@
+"""Shared fixtures: lexicons built once per test session from test data."""
+
+from __future__ import annotations
+
+import lzma
+from pathlib import Path
+
+import pytest
+
+from lexicon_tools.bundle import Lexicon, build_bundle
+
+DATA = Path(__file__).parent / "data"
+
+
+def golden_words() -> list[str]:
+    """The 300,579-word list the golden move lists were computed with."""
+    with lzma.open(DATA / "golden_words.txt.xz", "rt", encoding="utf-8") as f:
+        return f.read().split()
+
+
+def golden_positions() -> list[tuple[str, str]]:
+    """``[(id, cgp), ...]`` from tests/data/positions.tsv."""
+    out = []
+    for line in (DATA / "positions.tsv").read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            pid, cgp = line.split("\t")
+            out.append((pid, cgp))
+    return out
+
+
+def golden_moves(pid: str) -> list[tuple[str, int, str]]:
+    """``[(notation, score, placements), ...]`` of one golden position."""
+    out = []
+    for line in (DATA / "golden_moves" / f"{pid}.tsv").read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            n, s, p = line.split("\t")
+            out.append((n, int(s), p))
+    return out
+
+
+@pytest.fixture(scope="session")
+def golden_words_list() -> list[str]:
+    return golden_words()
+
+
+@pytest.fixture(scope="session")
+def golden_lexicon(tmp_path_factory, golden_words_list) -> Lexicon:
+    """Bundle built from the golden word list (the list the golden moves use)."""
+    out = tmp_path_factory.mktemp("lex") / "golden.lex"
+    return build_bundle(golden_words_list, out, source_name="golden_words.txt")
