@@ -59,27 +59,31 @@ def _child_arc(kwg, p, tile):
 
 
 @njit(cache=True)
-def cross_checks(kwg, tiles, tvals, all_mask):
-    """Cross-checks and cross-scores for the across direction (vertical words).
+def cross_checks_into(kwg, tiles, tvals, all_mask, cs, xs, hx, col_mask):
+    """Recompute the across-direction cross-checks of the columns where ``col_mask`` is set.
+
+    For each empty square with a vertical neighbour: the letters that make the
+    vertical run through it a word (walk the tiles above in the DAWG, then each
+    candidate letter and the tiles below), and the sum of the run's other
+    tiles. Squares without vertical neighbours allow every letter.
 
     Args:
         kwg: uint32 node array (DAWG at node 0).
         tiles: uint8 (15, 15) tile codes, 0 = empty.
         tvals: int32 (15, 15) points of the tile on each square (0 for blanks).
         all_mask: uint32 with bits 1..n set (every letter allowed).
-
-    Returns:
-        ``(cs, xs, hx)``: uint32 (15, 15) bitmask of letters that form a valid
-        vertical word on each empty square (``all_mask`` where no vertical
-        neighbour; 0 on occupied squares), int32 (15, 15) sum of the vertical
-        neighbours' points, uint8 (15, 15) 1 where a vertical word is formed.
+        cs, xs, hx: outputs, uint32 / int32 / uint8 (15, 15): letter bitmask
+            (0 on occupied squares), cross-score, 1 where a vertical word forms.
+        col_mask: uint8 (15,), which columns to recompute.
     """
-    cs = np.zeros((N, N), dtype=np.uint32)
-    xs = np.zeros((N, N), dtype=np.int32)
-    hx = np.zeros((N, N), dtype=np.uint8)
     root = np.int64(kwg[0] & ARC_MASK)
     for c in range(N):
+        if not col_mask[c]:
+            continue
         for r in range(N):
+            cs[r, c] = 0
+            xs[r, c] = 0
+            hx[r, c] = 0
             if tiles[r, c] != 0:
                 continue
             top = r
@@ -131,7 +135,6 @@ def cross_checks(kwg, tiles, tvals, all_mask):
                     break
                 i += 1
             cs[r, c] = mask & all_mask
-    return cs, xs, hx
 
 
 @njit(cache=True)
@@ -335,6 +338,72 @@ def _gen_lines(kwg, tiles, tvals, cs, xs, hx, lm, wm, rack, vals, out, cnt, para
 
 
 @njit(cache=True)
+def _is_empty(tiles):
+    for r in range(N):
+        for c in range(N):
+            if tiles[r, c] != 0:
+                return False
+    return True
+
+
+@njit(cache=True)
+def _params(rack, bingo_tiles, bingo_bonus):
+    params = np.zeros(8, dtype=np.int64)
+    total = 0
+    for i in range(rack.shape[0]):
+        total += rack[i]
+    params[1] = total
+    params[3] = bingo_tiles
+    params[4] = bingo_bonus
+    return params
+
+
+@njit(cache=True)
+def generate_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx, out, cnt):
+    """:func:`generate` with precomputed cross-checks.
+
+    Args:
+        cs, xs, hx: (2, 15, 15) cross-check bitmasks, cross-scores and
+            cross-word flags; ``[0]`` for across moves in board coordinates,
+            ``[1]`` for down moves in transposed coordinates (line = column).
+        Other arguments as :func:`generate`.
+    """
+    empty_board = _is_empty(tiles)
+    params = _params(rack, bingo_tiles, bingo_bonus)
+    cnt[0] = 0
+    params[2] = 0
+    _gen_lines(kwg, tiles, tvals, cs[0], xs[0], hx[0], lm, wm, rack, vals, out, cnt, params, empty_board)
+    params[2] = 1
+    _gen_lines(kwg, tiles.T.copy(), tvals.T.copy(), cs[1], xs[1], hx[1], lm.T.copy(), wm.T.copy(), rack, vals,
+               out, cnt, params, empty_board)
+
+
+@njit(cache=True)
+def all_cross_checks(kwg, tiles, tvals, all_mask):
+    """Cross-checks of both directions: (2, 15, 15) arrays cs, xs, hx (see :func:`generate_checked`)."""
+    cs = np.zeros((2, N, N), dtype=np.uint32)
+    xs = np.zeros((2, N, N), dtype=np.int32)
+    hx = np.zeros((2, N, N), dtype=np.uint8)
+    every = np.ones(N, dtype=np.uint8)
+    cross_checks_into(kwg, tiles, tvals, all_mask, cs[0], xs[0], hx[0], every)
+    cross_checks_into(kwg, tiles.T.copy(), tvals.T.copy(), all_mask, cs[1], xs[1], hx[1], every)
+    return cs, xs, hx
+
+
+@njit(cache=True)
+def update_cross_checks(kwg, tiles, tvals, all_mask, cs, xs, hx, rows, cols):
+    """Recompute the cross-checks of the lines a move touched.
+
+    Args:
+        rows, cols: uint8 (15,) masks of the board rows and columns that hold a
+            newly placed tile. Across checks depend on vertical runs, so the
+            touched columns are recomputed; down checks (transposed) the touched rows.
+    """
+    cross_checks_into(kwg, tiles, tvals, all_mask, cs[0], xs[0], hx[0], cols)
+    cross_checks_into(kwg, tiles.T.copy(), tvals.T.copy(), all_mask, cs[1], xs[1], hx[1], rows)
+
+
+@njit(cache=True)
 def generate(kwg, tiles, tvals, lm, wm, rack, vals, all_mask, bingo_tiles, bingo_bonus, out, cnt):
     """Generate every legal placement of the rack on the board, scored.
 
@@ -352,30 +421,8 @@ def generate(kwg, tiles, tvals, lm, wm, rack, vals, all_mask, bingo_tiles, bingo
         cnt: int64 (1,) number of moves found (may exceed capacity: then call
             again with a larger ``out``).
     """
-    empty_board = True
-    for r in range(N):
-        for c in range(N):
-            if tiles[r, c] != 0:
-                empty_board = False
-    params = np.zeros(8, dtype=np.int64)
-    total = 0
-    for i in range(rack.shape[0]):
-        total += rack[i]
-    params[1] = total
-    params[3] = bingo_tiles
-    params[4] = bingo_bonus
-    cnt[0] = 0
-    # across: vertical cross-words
-    cs, xs, hx = cross_checks(kwg, tiles, tvals, all_mask)
-    params[2] = 0
-    _gen_lines(kwg, tiles, tvals, cs, xs, hx, lm, wm, rack, vals, out, cnt, params, empty_board)
-    # down: the transposed board
-    tT = tiles.T.copy()
-    vT = tvals.T.copy()
-    csT, xsT, hxT = cross_checks(kwg, tT, vT, all_mask)
-    params[2] = 1
-    _gen_lines(kwg, tT, vT, csT, xsT, hxT, lm.T.copy(), wm.T.copy(), rack, vals, out, cnt, params,
-               empty_board)
+    cs, xs, hx = all_cross_checks(kwg, tiles, tvals, all_mask)
+    generate_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx, out, cnt)
 
 
 # ---------------------------------------------------------------------------
@@ -467,6 +514,15 @@ def _anchor_bound(tiles, tvals, cs, xs, hx, lm, wm, line, anchor, last_anchor, r
 
 @njit(cache=True)
 def generate_best(kwg, tiles, tvals, lm, wm, rack, vals, all_mask, bingo_tiles, bingo_bonus, n_best, out, cnt):
+    """:func:`generate_best_checked` computing the cross-checks first."""
+    cs, xs, hx = all_cross_checks(kwg, tiles, tvals, all_mask)
+    return generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx,
+                                 n_best, out, cnt)
+
+
+@njit(cache=True)
+def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx,
+                          n_best, out, cnt):
     """Moves from the anchors that can still hold one of the ``n_best`` top scores.
 
     Anchors of both directions are ranked by :func:`_anchor_bound` and expanded
@@ -478,18 +534,8 @@ def generate_best(kwg, tiles, tvals, lm, wm, rack, vals, all_mask, bingo_tiles, 
     Returns:
         number of anchors expanded (for statistics).
     """
-    empty_board = True
-    for r in range(N):
-        for c in range(N):
-            if tiles[r, c] != 0:
-                empty_board = False
-    params = np.zeros(8, dtype=np.int64)
-    total = 0
-    for i in range(rack.shape[0]):
-        total += rack[i]
-    params[1] = total
-    params[3] = bingo_tiles
-    params[4] = bingo_bonus
+    empty_board = _is_empty(tiles)
+    params = _params(rack, bingo_tiles, bingo_bonus)
     cnt[0] = 0
     # rack summary for the bounds
     rack_vals = np.zeros(8, dtype=np.int64)
@@ -511,8 +557,8 @@ def generate_best(kwg, tiles, tvals, lm, wm, rack, vals, all_mask, bingo_tiles, 
     vT = tvals.T.copy()
     lmT = lm.T.copy()
     wmT = wm.T.copy()
-    cs0, xs0, hx0 = cross_checks(kwg, tiles, tvals, all_mask)
-    cs1, xs1, hx1 = cross_checks(kwg, tT, vT, all_mask)
+    cs0, xs0, hx0 = cs[0], xs[0], hx[0]
+    cs1, xs1, hx1 = cs[1], xs[1], hx[1]
     # anchors: (direction, line, col, last_anchor, bound)
     an = np.zeros((2 * N * N, 4), dtype=np.int64)
     bounds = np.zeros(2 * N * N, dtype=np.int64)

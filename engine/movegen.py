@@ -38,7 +38,45 @@ def _check_inputs(board: Board, rack: np.ndarray, lexicon: Lexicon) -> None:
         raise ValueError(f"rack must hold 0..{a.rack_size} tiles")
 
 
-def generate_moves(board: Board, rack: np.ndarray, lexicon: Lexicon) -> MoveList:
+class CrossChecks:
+    """Cross-checks (cross-sets) and cross-scores of a board, both directions.
+
+    Attributes:
+        cs: uint32 (2, 15, 15) bit ``t`` set when tile code ``t`` may go on the
+            square (forms a valid perpendicular word, or has no perpendicular
+            neighbour); 0 on occupied squares.
+        xs: int32 (2, 15, 15) points of the perpendicular neighbours' run.
+        hx: uint8 (2, 15, 15) 1 where a perpendicular word is formed.
+
+    Index 0 is for across moves (vertical cross-words) in board coordinates
+    ``[row, col]``; index 1 for down moves in transposed coordinates ``[col, row]``.
+    After a move, :meth:`update` recomputes only the lines the move touched.
+    """
+
+    def __init__(self, board: Board, lexicon: Lexicon):
+        self.lexicon = lexicon
+        self._all = np.uint32(((1 << (board.alphabet.size + 1)) - 1) & ~1)
+        self.cs, self.xs, self.hx = K.all_cross_checks(lexicon.graph, board.tiles, board.tile_values(), self._all)
+
+    def update(self, board: Board, tiles) -> None:
+        """Recompute after ``tiles`` (iterable of ``(row, col, ...)``) were placed on ``board``."""
+        rows = np.zeros(K.N, dtype=np.uint8)
+        cols = np.zeros(K.N, dtype=np.uint8)
+        for t in tiles:
+            rows[t[0]] = 1
+            cols[t[1]] = 1
+        K.update_cross_checks(self.lexicon.graph, board.tiles, board.tile_values(), self._all,
+                              self.cs, self.xs, self.hx, rows, cols)
+
+    def copy(self) -> "CrossChecks":
+        c = object.__new__(CrossChecks)
+        c.lexicon, c._all = self.lexicon, self._all
+        c.cs, c.xs, c.hx = self.cs.copy(), self.xs.copy(), self.hx.copy()
+        return c
+
+
+def generate_moves(board: Board, rack: np.ndarray, lexicon: Lexicon,
+                   checks: CrossChecks | None = None) -> MoveList:
     """Every legal placement of ``rack`` on ``board``, scored (SPEC.md "A legal placement", "Scoring").
 
     Args:
@@ -46,6 +84,8 @@ def generate_moves(board: Board, rack: np.ndarray, lexicon: Lexicon) -> MoveList
         rack: int32 (n_letters + 1,) tile counts (index 0 = blanks), as from
             :meth:`Alphabet.parse_rack`.
         lexicon: the word list's graph.
+        checks: the board's cross-checks if already known (kept up to date
+            by a game); computed here otherwise.
 
     Returns:
         a :class:`MoveList` in generation order (use ``.sorted()`` / ``.top()``).
@@ -55,14 +95,20 @@ def generate_moves(board: Board, rack: np.ndarray, lexicon: Lexicon) -> MoveList
             more than 7 tiles, unknown tile code).
     """
     _check_inputs(board, rack, lexicon)
-    a = board.alphabet
     args = _kernel_args(board, rack, lexicon)
     out = np.empty((_INITIAL_CAPACITY, K.OUT_WIDTH), dtype=np.int32)
     cnt = np.zeros(1, dtype=np.int64)
-    K.generate(*args, out, cnt)
-    if cnt[0] > out.shape[0]:
-        out = np.empty((int(cnt[0]), K.OUT_WIDTH), dtype=np.int32)
+    if checks is None:
         K.generate(*args, out, cnt)
+        if cnt[0] > out.shape[0]:
+            out = np.empty((int(cnt[0]), K.OUT_WIDTH), dtype=np.int32)
+            K.generate(*args, out, cnt)
+    else:
+        kargs = args[:7] + args[8:] + (checks.cs, checks.xs, checks.hx)
+        K.generate_checked(*kargs, out, cnt)
+        if cnt[0] > out.shape[0]:
+            out = np.empty((int(cnt[0]), K.OUT_WIDTH), dtype=np.int32)
+            K.generate_checked(*kargs, out, cnt)
     return MoveList(out[: int(cnt[0])].copy(), board, rack.astype(np.int32))
 
 
@@ -83,7 +129,8 @@ def _kernel_args(board: Board, rack: np.ndarray, lexicon: Lexicon):
     )
 
 
-def best_moves(board: Board, rack: np.ndarray, lexicon: Lexicon, n: int = 1) -> list:
+def best_moves(board: Board, rack: np.ndarray, lexicon: Lexicon, n: int = 1,
+               checks: CrossChecks | None = None) -> list:
     """The ``n`` top-scoring moves without generating every move (best-first).
 
     Anchors are expanded in the order of an upper bound on their moves' scores
@@ -100,19 +147,25 @@ def best_moves(board: Board, rack: np.ndarray, lexicon: Lexicon, n: int = 1) -> 
     """
     if n < 1:
         raise ValueError(f"n must be at least 1, got {n}")
-    return best_move_list(board, rack, lexicon, n).top(n)
+    return best_move_list(board, rack, lexicon, n, checks).top(n)
 
 
-def best_move_list(board: Board, rack: np.ndarray, lexicon: Lexicon, n: int = 1) -> MoveList:
+def best_move_list(board: Board, rack: np.ndarray, lexicon: Lexicon, n: int = 1,
+                   checks: CrossChecks | None = None) -> MoveList:
     """The moves of every anchor best-first expansion visited (a superset of the top ``n``)."""
     _check_inputs(board, rack, lexicon)
+    if n < 1:
+        raise ValueError(f"n must be at least 1, got {n}")
     args = _kernel_args(board, rack, lexicon)
+    if checks is None:
+        checks = CrossChecks(board, lexicon)
+    kargs = args[:7] + args[8:] + (checks.cs, checks.xs, checks.hx, n)
     out = np.empty((_INITIAL_CAPACITY, K.OUT_WIDTH), dtype=np.int32)
     cnt = np.zeros(1, dtype=np.int64)
-    K.generate_best(*args, n, out, cnt)
+    K.generate_best_checked(*kargs, out, cnt)
     if cnt[0] > out.shape[0]:
         out = np.empty((int(cnt[0]), K.OUT_WIDTH), dtype=np.int32)
-        K.generate_best(*args, n, out, cnt)
+        K.generate_best_checked(*kargs, out, cnt)
     return MoveList(out[: int(cnt[0])].copy(), board, rack.astype(np.int32))
 
 
