@@ -13,6 +13,8 @@ Errors (bad CGP, unknown lexicon, ...) print ``error: ...`` and exit 2.
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
 import json
 import sys
 import time
@@ -20,6 +22,16 @@ import time
 from lexicon_tools.bundle import LexiconError, load_lexicon
 
 from .cgp import CGPError, Position, parse_cgp
+
+
+PLUGINS = (
+    "engine.game_cli",        # selfplay (issue: full game)
+    "engine.compare",         # compare, baselines (issue: cross-generator checker)
+    "engine.director.cli",    # simultan (issue: simultaneous Scrabble director)
+    "engine.analysis_cli",    # analyze, practice (issue: equity and simulation)
+)
+"""Modules that add subcommands: each defines ``add_parser(subparsers)`` registering
+its parsers with ``set_defaults(func=handler)``; ``handler(args) -> int``."""
 
 
 def _lexicon(args):
@@ -130,6 +142,9 @@ def build_parser() -> argparse.ArgumentParser:
     common(sp)
     sp.add_argument("move", help="start square and whole word, e.g. '8H HA(U)S' (blank lowercase)")
     sp.set_defaults(func=cmd_score)
+    for name in PLUGINS:
+        if importlib.util.find_spec(name) is not None:
+            importlib.import_module(name).add_parser(sub)
     return p
 
 
