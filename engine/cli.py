@@ -143,7 +143,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("move", help="start square and whole word, e.g. '8H HA(U)S' (blank lowercase)")
     sp.set_defaults(func=cmd_score)
     for name in PLUGINS:
-        if importlib.util.find_spec(name) is not None:
+        parent = name.rpartition(".")[0]
+        if importlib.util.find_spec(parent) is not None and importlib.util.find_spec(name) is not None:
             importlib.import_module(name).add_parser(sub)
     return p
 
