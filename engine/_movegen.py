@@ -167,6 +167,7 @@ def _record(info, placed, out, cnt, left, right, tp, score, line, direction, ski
 F_COL, F_P, F_CUR, F_PH, F_AL, F_AB, F_TP, F_MAIN, F_WMUL, F_CROSS, F_LEFT = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
 F_WIDTH = 11
 STACK = 64
+SPAN_WALKS = 3  # best-first: walk an anchor span by span when at most this many spans can still win
 
 
 @njit(cache=True, inline="always")
@@ -186,7 +187,8 @@ def _push(stack, sp, col, p, tp, main, wmul, cross, left):
 
 
 @njit(cache=True)
-def _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, anchor, last_anchor, groot, line):
+def _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, anchor, last_anchor, groot, line,
+                span_l, span_r):
     """All moves whose leftmost anchor is ``anchor`` (an explicit-stack GADDAG walk).
 
     A frame chooses the tile for one square from an arc list: the board's tile
@@ -195,6 +197,10 @@ def _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, anchor, 
     word when the GADDAG accepts it with free squares at both ends, then
     continues leftwards (never onto the previous anchor) and, across the
     separator, rightwards from the square after the anchor.
+
+    With ``span_l, span_r >= 0`` only moves whose main word covers exactly
+    squares ``span_l..span_r`` are walked and recorded (best-first mode);
+    ``-1, -1`` means every move of the anchor.
     """
     direction = params[2]
     bingo_tiles = params[3]
@@ -281,26 +287,27 @@ def _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, anchor, 
         accepts = (v & ACCEPTS) != 0
         if col <= anchor:
             no_left = col == 0 or info[I_TILE, col - 1] == 0
-            if accepts and no_left and tp > 0:
+            at_left = span_l < 0 or col == span_l
+            if accepts and no_left and tp > 0 and at_left and (span_r < 0 or span_r == anchor):
                 score = main * wmul + cross
                 if tp == bingo_tiles:
                     score += bingo_bonus
                 _record(info, placed, out, cnt, col, anchor, tp, score, line, direction, direction == 1)
             if child != 0:
-                if no_left and anchor < N - 1:
+                if no_left and anchor < N - 1 and at_left and (span_r < 0 or span_r > anchor):
                     s = _child_arc(kwg, child, 0)
                     if s >= 0:
                         sp = _push(stack, sp, anchor + 1, np.int64(kwg[s] & ARC_MASK), tp, main, wmul, cross, col)
-                if col > 0 and col - 1 != last_anchor:
+                if col > 0 and col - 1 != last_anchor and (span_l < 0 or col > span_l):
                     sp = _push(stack, sp, col - 1, child, tp, main, wmul, cross, col)
         else:
             no_right = col == N - 1 or info[I_TILE, col + 1] == 0
-            if accepts and no_right and tp > 0:
+            if accepts and no_right and tp > 0 and (span_r < 0 or col == span_r):
                 score = main * wmul + cross
                 if tp == bingo_tiles:
                     score += bingo_bonus
                 _record(info, placed, out, cnt, stack[f, F_LEFT], col, tp, score, line, direction, direction == 1)
-            if child != 0 and col < N - 1:
+            if child != 0 and col < N - 1 and (span_r < 0 or col < span_r):
                 sp = _push(stack, sp, col + 1, child, tp, main, wmul, cross, stack[f, F_LEFT])
 
 
@@ -333,7 +340,8 @@ def _gen_lines(kwg, tiles, tvals, cs, xs, hx, lm, wm, rack, vals, out, cnt, para
                              and (c == 0 or tiles[line, c - 1] == 0)
                              and (c == N - 1 or tiles[line, c + 1] == 0))
             if is_anchor:
-                _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, c, last_anchor, groot, line)
+                _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, c, last_anchor, groot, line,
+                            -1, -1)
                 last_anchor = c
 
 
@@ -429,40 +437,31 @@ def generate(kwg, tiles, tvals, lm, wm, rack, vals, all_mask, bingo_tiles, bingo
 # Best-first: anchors in order of an upper bound on their moves' scores
 # ---------------------------------------------------------------------------
 @njit(cache=True)
-def _anchor_bound(tiles, tvals, cs, xs, hx, lm, wm, line, anchor, last_anchor, rack_vals, n_rack,
-                  rack_mask, has_blank, bingo_tiles, bingo_bonus):
-    """Upper bound on the score of any move generated from ``anchor`` (the "shadow").
+def _anchor_spans(tiles, tvals, cs, xs, hx, lm, wm, line, anchor, last_anchor, rack_vals, n_rack,
+                  rack_mask, has_blank, bingo_tiles, bingo_bonus, span_bound, span_l, span_r, ns):
+    """Append every span an anchor's moves may cover, with an upper bound on their scores.
 
-    For every span ``[l, r]`` the anchor's moves may cover (bounded by the
-    previous anchor on the left, ending next to empty squares, with 1..n_rack
-    empty squares whose cross-checks admit some rack tile), the bound pairs the
-    rack's highest tile values with the span's highest square coefficients
-    (rearrangement inequality): a new tile on square s is worth
-    ``lm_s * W`` in the main word (W = product of the span's open word
-    multipliers) plus ``lm_s * wm_s`` in its cross-word, if any. Played-through
-    tiles, cross-word tiles and the bingo bonus are added exactly.
+    A span ``[l, r]`` is the extent of a main word: it contains the anchor,
+    starts after the previous anchor, has empty squares (or the edge) on both
+    sides, holds 1..n_rack empty squares, and every empty square's
+    cross-check admits some rack tile. Its bound (the "shadow" of wolges and
+    Macondo, here per span) pairs the rack's highest tile values with the
+    span's highest square coefficients (rearrangement inequality): a new tile
+    on square s is worth ``lm_s * W`` in the main word (W = product of the
+    span's open word multipliers) plus ``lm_s * wm_s`` in its cross-word, if
+    any. Played-through tiles, cross-word tiles and the bingo bonus are exact.
 
     ``rack_vals`` holds the rack's tile values sorted in descending order (0 for blanks).
+
+    Returns:
+        the new number of spans ``ns`` (entries written to span_bound/l/r).
     """
-    best = -1
     coef = np.zeros(8, dtype=np.int64)
     lo = last_anchor + 1
-    for l in range(anchor, lo - 1, -1):
-        if l > 0 and tiles[line, l - 1] != 0 and l - 1 >= lo:
-            continue  # a span must start after an empty square (or the edge)
+    for l in range(anchor, max(lo, 0) - 1, -1):
         if l > 0 and tiles[line, l - 1] != 0:
-            break
-        # count empties on [l, anchor]
-        k_left = 0
-        ok = True
-        for c in range(l, anchor + 1):
-            if tiles[line, c] == 0:
-                k_left += 1
-                if not has_blank and (cs[line, c] & rack_mask) == 0:
-                    ok = False
-        if not ok:
-            break  # squares further left only add this blocked square again
-        if k_left > n_rack:
+            if l - 1 >= lo:
+                continue  # the word would extend further left
             break
         for r in range(anchor, N):
             if r < N - 1 and tiles[line, r + 1] != 0:
@@ -485,11 +484,8 @@ def _anchor_bound(tiles, tvals, cs, xs, hx, lm, wm, line, anchor, last_anchor, r
                     fixed += tvals[line, c]
             if not valid or k > n_rack:
                 break
-            if k == 0:
+            if k == 0 or r == l:
                 continue
-            if r == l:
-                continue
-            # coefficients of the empty squares, sorted descending (insertion sort, k <= 7)
             m = 0
             for c in range(l, r + 1):
                 if tiles[line, c] == 0:
@@ -507,9 +503,11 @@ def _anchor_bound(tiles, tvals, cs, xs, hx, lm, wm, line, anchor, last_anchor, r
                 total += coef[j] * rack_vals[j]
             if k == bingo_tiles:
                 total += bingo_bonus
-            if total > best:
-                best = total
-    return best
+            span_bound[ns] = total
+            span_l[ns] = l
+            span_r[ns] = r
+            ns += 1
+    return ns
 
 
 @njit(cache=True)
@@ -523,21 +521,22 @@ def generate_best(kwg, tiles, tvals, lm, wm, rack, vals, all_mask, bingo_tiles, 
 @njit(cache=True)
 def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx,
                           n_best, out, cnt):
-    """Moves from the anchors that can still hold one of the ``n_best`` top scores.
+    """Moves of the spans that can still hold one of the ``n_best`` top scores.
 
-    Anchors of both directions are ranked by :func:`_anchor_bound` and expanded
-    best bound first; expansion stops when the next bound is below the
-    ``n_best``-th best score found so far. Every move scoring at least that
-    score is in ``out`` (ties included), so the caller's top ``n_best`` equal
-    those of the full list. Arguments as :func:`generate`.
+    Every (anchor, span) of both directions gets an upper bound
+    (:func:`_anchor_spans`); spans are walked best bound first, each walk
+    restricted to main words covering exactly that span, until the next bound
+    is below the ``n_best``-th best score found so far. An anchor with more
+    than ``SPAN_WALKS`` promising spans is walked whole, once, instead. Every move scoring at
+    least that score is in ``out`` (ties included), so the caller's top
+    ``n_best`` equal those of the full list. Arguments as :func:`generate_checked`.
 
     Returns:
-        number of anchors expanded (for statistics).
+        number of spans walked (for statistics).
     """
     empty_board = _is_empty(tiles)
     params = _params(rack, bingo_tiles, bingo_bonus)
     cnt[0] = 0
-    # rack summary for the bounds
     rack_vals = np.zeros(8, dtype=np.int64)
     nv = 0
     rack_mask = np.uint32(0)
@@ -553,24 +552,24 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
         if t != 0 and rack[t] > 0:
             rack_mask |= np.uint32(1) << np.uint32(t)
     has_blank = rack[0] > 0
-    tT = tiles.T.copy()
-    vT = tvals.T.copy()
-    lmT = lm.T.copy()
-    wmT = wm.T.copy()
-    cs0, xs0, hx0 = cs[0], xs[0], hx[0]
-    cs1, xs1, hx1 = cs[1], xs[1], hx[1]
-    # anchors: (direction, line, col, last_anchor, bound)
+    if nv == 0:
+        return 0
+    boards = (tiles, tiles.T.copy())
+    vboards = (tvals, tvals.T.copy())
+    lms = (lm, lm.T.copy())
+    wms = (wm, wm.T.copy())
+    # anchors: (direction, line, col, last_anchor); spans: (bound, anchor index, l, r)
     an = np.zeros((2 * N * N, 4), dtype=np.int64)
-    bounds = np.zeros(2 * N * N, dtype=np.int64)
+    cap = 2 * N * N * 8
+    sb = np.zeros(cap, dtype=np.int64)
+    sl = np.zeros(cap, dtype=np.int64)
+    sr = np.zeros(cap, dtype=np.int64)
+    sa = np.zeros(cap, dtype=np.int64)
     na = 0
+    ns = 0
     for d in range(2):
-        T = tiles if d == 0 else tT
-        V = tvals if d == 0 else vT
-        CS = cs0 if d == 0 else cs1
-        XS = xs0 if d == 0 else xs1
-        HX = hx0 if d == 0 else hx1
-        LM = lm if d == 0 else lmT
-        WM = wm if d == 0 else wmT
+        T = boards[d]
+        HX = hx[d]
         for line in range(N):
             if empty_board and line != N // 2:
                 continue
@@ -588,42 +587,83 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
                     an[na, 1] = line
                     an[na, 2] = c
                     an[na, 3] = last_anchor
-                    bounds[na] = _anchor_bound(T, V, CS, XS, HX, LM, WM, line, c, last_anchor, rack_vals, nv,
-                                               rack_mask, has_blank, bingo_tiles, bingo_bonus)
+                    if ns + N * N > cap:
+                        cap *= 2
+                        sb2 = np.zeros(cap, dtype=np.int64)
+                        sl2 = np.zeros(cap, dtype=np.int64)
+                        sr2 = np.zeros(cap, dtype=np.int64)
+                        sa2 = np.zeros(cap, dtype=np.int64)
+                        sb2[:ns] = sb[:ns]
+                        sl2[:ns] = sl[:ns]
+                        sr2[:ns] = sr[:ns]
+                        sa2[:ns] = sa[:ns]
+                        sb, sl, sr, sa = sb2, sl2, sr2, sa2
+                    ns0 = ns
+                    ns = _anchor_spans(T, vboards[d], cs[d], xs[d], HX, lms[d], wms[d], line, c, last_anchor,
+                                       rack_vals, nv, rack_mask, has_blank, bingo_tiles, bingo_bonus,
+                                       sb, sl, sr, ns)
+                    for i in range(ns0, ns):
+                        sa[i] = na
                     na += 1
                     last_anchor = c
-    order = np.argsort(-bounds[:na], kind="mergesort")
+    order = np.argsort(-sb[:ns], kind="mergesort")
+    # per anchor: first span index, span count, mode (0 undecided, 1 whole anchor walked, 2 span by span)
+    a_first = np.zeros(na + 1, dtype=np.int64)
+    for i in range(ns - 1, -1, -1):
+        a_first[sa[i]] = i
+    a_count = np.zeros(na, dtype=np.int64)
+    for i in range(ns):
+        a_count[sa[i]] += 1
+    mode = np.zeros(na, dtype=np.int64)
     info = np.zeros((7, N), dtype=np.int64)
     placed = np.zeros(N, dtype=np.int64)
     stack = np.zeros((STACK, F_WIDTH), dtype=np.int64)
     groot = np.int64(kwg[1] & ARC_MASK)
     top = np.full(n_best, -1, dtype=np.int64)  # ascending: top[0] is the n-th best so far
-    expanded = 0
+    walked = 0
     seen = 0
-    for q in range(na):
+    cur_anchor = -1
+    for q in range(ns):
         k = order[q]
-        if bounds[k] < 0 or bounds[k] < top[0]:
+        if sb[k] < top[0]:
             break
-        d = an[k, 0]
-        line = an[k, 1]
-        T = tiles if d == 0 else tT
-        V = tvals if d == 0 else vT
-        CS = cs0 if d == 0 else cs1
-        XS = xs0 if d == 0 else xs1
-        HX = hx0 if d == 0 else hx1
-        LM = lm if d == 0 else lmT
-        WM = wm if d == 0 else wmT
-        for c in range(N):
-            info[I_TILE, c] = T[line, c]
-            info[I_VAL, c] = V[line, c]
-            info[I_CS, c] = CS[line, c]
-            info[I_XS, c] = XS[line, c]
-            info[I_HX, c] = HX[line, c]
-            info[I_LM, c] = LM[line, c]
-            info[I_WM, c] = WM[line, c]
+        ai = sa[k]
+        d = an[ai, 0]
+        line = an[ai, 1]
+        if ai != cur_anchor:
+            T = boards[d]
+            V = vboards[d]
+            CS = cs[d]
+            XS = xs[d]
+            HX = hx[d]
+            LM = lms[d]
+            WM = wms[d]
+            for c in range(N):
+                info[I_TILE, c] = T[line, c]
+                info[I_VAL, c] = V[line, c]
+                info[I_CS, c] = CS[line, c]
+                info[I_XS, c] = XS[line, c]
+                info[I_HX, c] = HX[line, c]
+                info[I_LM, c] = LM[line, c]
+                info[I_WM, c] = WM[line, c]
+            cur_anchor = ai
         params[2] = d
-        _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, an[k, 2], an[k, 3], groot, line)
-        expanded += 1
+        if mode[ai] == 1:
+            continue
+        if mode[ai] == 0:
+            # few promising spans: walk them one by one; many: walk the whole anchor once
+            live = 0
+            for i in range(a_first[ai], a_first[ai] + a_count[ai]):
+                if sb[i] >= top[0]:
+                    live += 1
+            mode[ai] = 2 if live <= SPAN_WALKS else 1
+        if mode[ai] == 1:
+            _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, an[ai, 2], an[ai, 3], groot,
+                        line, -1, -1)
+        else:
+            _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, an[ai, 2], an[ai, 3], groot,
+                        line, sl[k], sr[k])
+        walked += 1
         stop = min(cnt[0], out.shape[0])
         for i in range(seen, stop):
             s = out[i, OUT_SCORE]
@@ -634,4 +674,4 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
                     j += 1
                 top[j] = s
         seen = stop
-    return expanded
+    return walked
