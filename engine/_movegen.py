@@ -77,6 +77,7 @@ def cross_checks_into(kwg, tiles, tvals, all_mask, cs, xs, hx, col_mask):
         col_mask: uint8 (15,), which columns to recompute.
     """
     root = np.int64(kwg[0] & ARC_MASK)
+    groot = np.int64(kwg[1] & ARC_MASK)
     for c in range(N):
         if not col_mask[c]:
             continue
@@ -101,6 +102,27 @@ def cross_checks_into(kwg, tiles, tvals, all_mask, cs, xs, hx, col_mask):
                 if i != r:
                     s += tvals[i, c]
             xs[r, c] = s
+            if top == r:
+                # tiles below only: the GADDAG holds reverse(L + below) = reverse(below) + L,
+                # so walk the tiles below from the bottom up and read the accepting arcs
+                p = groot
+                for i in range(bot, r, -1):
+                    a = _child_arc(kwg, p, tiles[i, c])
+                    if a < 0:
+                        p = 0
+                        break
+                    p = np.int64(kwg[a] & ARC_MASK)
+                mask = np.uint32(0)
+                i = p
+                while i != 0:
+                    v = kwg[i]
+                    if v & ACCEPTS:
+                        mask |= np.uint32(1) << (v >> 24)
+                    if v & IS_END:
+                        break
+                    i += 1
+                cs[r, c] = mask & all_mask
+                continue
             p = root
             ok = True
             for i in range(top, r):
