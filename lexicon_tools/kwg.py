@@ -109,7 +109,7 @@ def build_kwg(words: Sequence[str], alphabet: Alphabet | None = None) -> np.ndar
     dawg_rows[:, :16] = np.where(codes > 0, codes + 1, 0)
     dawg_rows = _sort_rows(dawg_rows)
     gaddag = _sort_rows(K.gaddag_rows(codes, lengths, int(lengths.sum())))
-    cap_arcs = int(dawg_rows.shape[0] + gaddag.shape[0]) * 2 + 64
+    cap_arcs = int(np.count_nonzero(dawg_rows)) + int(np.count_nonzero(gaddag)) + 64  # >= arcs ever registered
     cap_states = cap_arcs
     reg = (
         np.zeros(cap_arcs, dtype=np.uint8),
