@@ -106,16 +106,20 @@ class Lexicon:
                 raise LexiconError(f"{meta_path}: alphabet differs from the {alphabet.name} tile set")
             kmeta = meta["kwg"]
             tmeta = meta["trie"]
-        except (KeyError, TypeError) as exc:
-            raise LexiconError(f"{meta_path}: metadata lacks {exc}") from None
+            expect_nodes, expect_kwg_sha = int(kmeta["nodes"]), str(kmeta["sha256"])
+            expect_trie_bytes, expect_trie_sha = int(tmeta["bytes"]), str(tmeta["sha256"])
+        except LexiconError:
+            raise
+        except (KeyError, TypeError, ValueError) as exc:
+            raise LexiconError(f"{meta_path}: metadata lacks or garbles {exc}") from None
         kwg_path = p / KWG_FILE
-        kwg = cls._map_kwg(kwg_path, alphabet, expect_nodes=int(kmeta["nodes"]), expect_sha=kmeta["sha256"])
+        kwg = cls._map_kwg(kwg_path, alphabet, expect_nodes=expect_nodes, expect_sha=expect_kwg_sha)
         trie_path = p / TRIE_FILE
         if not trie_path.is_file():
             raise LexiconError(f"{trie_path}: missing")
-        if trie_path.stat().st_size != int(tmeta["bytes"]):
-            raise LexiconError(f"{trie_path}: {trie_path.stat().st_size} bytes, expected {tmeta['bytes']} (truncated?)")
-        if _sha256(trie_path) != tmeta["sha256"]:
+        if trie_path.stat().st_size != expect_trie_bytes:
+            raise LexiconError(f"{trie_path}: {trie_path.stat().st_size} bytes, expected {expect_trie_bytes} (truncated?)")
+        if _sha256(trie_path) != expect_trie_sha:
             raise LexiconError(f"{trie_path}: checksum mismatch (corrupted)")
         trie = marisa_trie.Trie()
         try:
@@ -356,7 +360,11 @@ def default_lexicon(progress=None) -> Lexicon:
         except LexiconError:
             shutil.rmtree(target, ignore_errors=True)
     if lex is None:
-        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise LexiconError(f"{target.parent}: cannot create the lexicon cache ({exc.strerror}); "
+                               f"set GSE_CACHE_DIR to a writable directory") from None
         if progress:
             progress("building the default lexicon (first use only)")
         lex = build_bundle(read_packaged_words(src), target, source_name=f"packaged:{DEFAULT_WORDS}",
