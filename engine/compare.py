@@ -426,6 +426,12 @@ def run_compare(positions: list[tuple[str, str]], peer, lexicon: Lexicon, *, rep
 SUMMARY_HEADER = ("id", "tiles_on_board", "rack", "bag", "placements", "exchanges", "top_score", "top_move")
 
 
+def _summary_rack(pos: Position) -> str:
+    """The rack as the golden summary writes it: letters in Unicode order (A-Z, then Ä Ö Ü), blanks last."""
+    rack = pos.rack_string
+    return "".join(sorted(ch for ch in rack if ch != "?")) + "?" * rack.count("?")
+
+
 def write_baselines(positions: list[tuple[str, str]], lexicon: Lexicon, outdir: str | Path,
                     progress=None) -> list[tuple]:
     """Write complete move lists in the golden format: ``OUTDIR/ID.tsv`` and ``OUTDIR/summary.tsv``.
@@ -433,7 +439,8 @@ def write_baselines(positions: list[tuple[str, str]], lexicon: Lexicon, outdir: 
     Each ``ID.tsv`` line is ``NOTATION<TAB>SCORE<TAB>PLACEMENTS``, sorted by score
     (descending), then notation (Python string order, as the golden lists);
     a position without a placement gets an empty file. ``summary.tsv`` has the
-    columns of :data:`SUMMARY_HEADER` (top score 0 and top move ``-`` when there is
+    columns of :data:`SUMMARY_HEADER` (the rack's letters in Unicode order, A-Z then
+    Ä Ö Ü, blanks last, as in the golden summary; top score 0 and top move ``-`` when there is
     no placement; ``bag`` empty when the CGP does not say and it cannot be computed).
 
     Raises:
@@ -457,7 +464,7 @@ def write_baselines(positions: list[tuple[str, str]], lexicon: Lexicon, outdir: 
         bag = pos.bag_count
         exch = exchanges(pos.rack, pos.alphabet, bag)
         top = moves[0] if moves else None
-        rows.append((pid, pos.board.tile_count, pos.rack_string, "" if bag is None else bag, len(moves), len(exch),
+        rows.append((pid, pos.board.tile_count, _summary_rack(pos), "" if bag is None else bag, len(moves), len(exch),
                      top.score if top else 0, top.notation if top else "-"))
         if progress:
             progress(f"{pid}: {len(moves)} placements")

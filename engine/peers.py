@@ -131,6 +131,12 @@ def placements_string(tiles) -> str:
     return ",".join(f"{square_name(r, c)}:{ch.lower() if b else ch.upper()}" for r, c, ch, b in sorted(tiles))
 
 
+def _is_letter(letter, alphabet: Alphabet) -> bool:
+    """One character that is a letter of the tile set in either case (``ß`` is not: it uppercases to SS)."""
+    return (isinstance(letter, str) and len(letter) == 1 and len(letter.upper()) == 1
+            and alphabet.is_word_chars(letter.upper()))
+
+
 _SQUARE = re.compile(r"^([A-Oa-o])(\d{1,2})$")
 
 
@@ -151,7 +157,7 @@ def parse_placements(text: str, alphabet: Alphabet) -> frozenset:
         col, row = COLUMNS.index(m.group(1).upper()), int(m.group(2)) - 1
         if not 0 <= row < N:
             raise ValueError(f"placement {part!r}: row {row + 1} is off the board")
-        if not alphabet.is_word_chars(letter.upper()):
+        if not _is_letter(letter, alphabet):
             raise ValueError(f"placement {part!r}: {letter!r} is not a letter of the {alphabet.name} tile set")
         if (row, col) in seen:
             raise ValueError(f"placement {part!r}: square {sq} appears twice")
@@ -373,7 +379,7 @@ def _check_tiles(tiles, alphabet: Alphabet) -> frozenset:
         r, c, letter, blank = t
         if not (0 <= r < N and 0 <= c < N):
             raise ValueError(f"square (row {r}, col {c}) is off the board (0-based)")
-        if not isinstance(letter, str) or len(letter) != 1 or not alphabet.is_word_chars(letter.upper()):
+        if not _is_letter(letter, alphabet):
             raise ValueError(f"{letter!r} is not a letter of the {alphabet.name} tile set")
         if (r, c) in seen:
             raise ValueError(f"two tiles on {square_name(r, c)}")
