@@ -460,7 +460,7 @@ def generate(kwg, tiles, tvals, lm, wm, rack, vals, all_mask, bingo_tiles, bingo
 # ---------------------------------------------------------------------------
 @njit(cache=True)
 def _anchor_spans(tiles, tvals, cs, xs, hx, lm, wm, line, anchor, last_anchor, rack_vals, n_rack,
-                  rack_mask, has_blank, bingo_tiles, bingo_bonus, span_bound, span_l, span_r, ns):
+                  rack_mask, has_blank, bingo_tiles, bingo_bonus, lvmax, span_bound, span_l, span_r, ns):
     """Append every span an anchor's moves may cover, with an upper bound on their scores.
 
     A span ``[l, r]`` is the extent of a main word: it contains the anchor,
@@ -474,6 +474,9 @@ def _anchor_spans(tiles, tvals, cs, xs, hx, lm, wm, line, anchor, last_anchor, r
     any. Played-through tiles, cross-word tiles and the bingo bonus are exact.
 
     ``rack_vals`` holds the rack's tile values sorted in descending order (0 for blanks).
+    ``lvmax[k]`` is the largest value the ranking adds for any leave after
+    playing ``k`` tiles (0 when ranking by score; the best leave value when
+    ranking by equity); it is added to the span's bound.
 
     Returns:
         the new number of spans ``ns`` (entries written to span_bound/l/r).
@@ -525,7 +528,7 @@ def _anchor_spans(tiles, tvals, cs, xs, hx, lm, wm, line, anchor, last_anchor, r
                 total += coef[j] * rack_vals[j]
             if k == bingo_tiles:
                 total += bingo_bonus
-            span_bound[ns] = total
+            span_bound[ns] = total + lvmax[k]
             span_l[ns] = l
             span_r[ns] = r
             ns += 1
@@ -536,14 +539,22 @@ def _anchor_spans(tiles, tvals, cs, xs, hx, lm, wm, line, anchor, last_anchor, r
 def generate_best(kwg, tiles, tvals, lm, wm, rack, vals, all_mask, bingo_tiles, bingo_bonus, n_best, out, cnt):
     """:func:`generate_best_checked` computing the cross-checks first."""
     cs, xs, hx = all_cross_checks(kwg, tiles, tvals, all_mask)
+    radix = np.zeros(rack.shape[0], dtype=np.int64)
     return generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx,
-                                 n_best, out, cnt)
+                                 radix, np.zeros(1), np.zeros(8), n_best, out, cnt)
 
 
 @njit(cache=True)
 def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx,
-                          n_best, out, cnt):
-    """Moves of the spans that can still hold one of the ``n_best`` top scores.
+                          radix, lv, lvmax, n_best, out, cnt):
+    """Moves of the spans that can still hold one of the ``n_best`` top-ranked moves.
+
+    The ranking is score plus a value that depends only on which rack tiles a
+    move uses (the leave): ``lv[sum(radix[t] for each used tile t)]``, with
+    ``radix`` a mixed-radix numbering of the sub-multisets of the rack (blank
+    = index 0) and ``lvmax[k]`` the largest ``lv`` over moves of ``k`` tiles.
+    Pass zeros (``lv`` of length 1) to rank by score alone, or leave values
+    to rank by equity (score + leave value).
 
     Every (anchor, span) of both directions gets an upper bound
     (:func:`_anchor_spans`); spans are walked best bound first, each walk
@@ -551,7 +562,8 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
     is below the ``n_best``-th best score found so far. An anchor with more
     than ``SPAN_WALKS`` promising spans is walked whole, once, instead. Every move scoring at
     least that score is in ``out`` (ties included), so the caller's top
-    ``n_best`` equal those of the full list. Arguments as :func:`generate_checked`.
+    ``n_best`` equal those of the full list. Other arguments as
+    :func:`generate_checked`.
 
     Returns:
         number of spans walked (for statistics).
@@ -583,7 +595,7 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
     # anchors: (direction, line, col, last_anchor); spans: (bound, anchor index, l, r)
     an = np.zeros((2 * N * N, 4), dtype=np.int64)
     cap = 2 * N * N * 8
-    sb = np.zeros(cap, dtype=np.int64)
+    sb = np.zeros(cap, dtype=np.float64)
     sl = np.zeros(cap, dtype=np.int64)
     sr = np.zeros(cap, dtype=np.int64)
     sa = np.zeros(cap, dtype=np.int64)
@@ -611,7 +623,7 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
                     an[na, 3] = last_anchor
                     if ns + N * N > cap:
                         cap *= 2
-                        sb2 = np.zeros(cap, dtype=np.int64)
+                        sb2 = np.zeros(cap, dtype=np.float64)
                         sl2 = np.zeros(cap, dtype=np.int64)
                         sr2 = np.zeros(cap, dtype=np.int64)
                         sa2 = np.zeros(cap, dtype=np.int64)
@@ -623,7 +635,7 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
                     ns0 = ns
                     ns = _anchor_spans(T, vboards[d], cs[d], xs[d], HX, lms[d], wms[d], line, c, last_anchor,
                                        rack_vals, nv, rack_mask, has_blank, bingo_tiles, bingo_bonus,
-                                       sb, sl, sr, ns)
+                                       lvmax, sb, sl, sr, ns)
                     for i in range(ns0, ns):
                         sa[i] = na
                     na += 1
@@ -641,7 +653,7 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
     placed = np.zeros(N, dtype=np.int64)
     stack = np.zeros((STACK, F_WIDTH), dtype=np.int64)
     groot = np.int64(kwg[1] & ARC_MASK)
-    top = np.full(n_best, -1, dtype=np.int64)  # ascending: top[0] is the n-th best so far
+    top = np.full(n_best, -1e18)  # ascending: top[0] is the n-th best so far
     walked = 0
     seen = 0
     cur_anchor = -1
@@ -688,7 +700,12 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
         walked += 1
         stop = min(cnt[0], out.shape[0])
         for i in range(seen, stop):
-            s = out[i, OUT_SCORE]
+            u = 0
+            for j in range(out[i, OUT_LEN]):
+                t = out[i, OUT_TILES + j]
+                if t != 0:
+                    u += radix[0] if t & BLANK_FLAG else radix[t]
+            s = out[i, OUT_SCORE] + lv[u]
             if s > top[0]:
                 j = 0
                 while j + 1 < n_best and top[j + 1] < s:

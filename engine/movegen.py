@@ -8,7 +8,9 @@ result.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from itertools import product
+from typing import Callable
 
 import numpy as np
 
@@ -129,44 +131,95 @@ def _kernel_args(board: Board, rack: np.ndarray, lexicon: Lexicon):
     )
 
 
-def best_moves(board: Board, rack: np.ndarray, lexicon: Lexicon, n: int = 1,
-               checks: CrossChecks | None = None) -> list:
-    """The ``n`` top-scoring moves without generating every move (best-first).
+LeaveValue = Callable[[np.ndarray], float]
+"""A function from a leave (int32 counts array, index 0 = blanks) to its value in points."""
 
-    Anchors are expanded in the order of an upper bound on their moves' scores
-    (the "shadow" idea of wolges and Macondo; bound in
-    :func:`engine._movegen._anchor_bound`) until no remaining anchor can beat
-    the ``n``-th best score found. Ties are broken by notation, as in
-    :meth:`MoveList.sorted`, so the result equals ``generate_moves(...).top(n)``.
+
+def leave_arrays(rack: np.ndarray, leave_value: LeaveValue | None):
+    """Values of every leave of ``rack`` for the best-first kernel.
 
     Returns:
-        list of up to ``n`` :class:`~engine.moves.Move`, best first.
+        ``(radix, lv, lvmax)``: int64 (n_letters + 1,) place values numbering
+        the sub-multisets of the rack by the tiles a move uses; float64
+        ``lv[index]`` the leave's value; float64 (8,) ``lvmax[k]`` the best
+        leave value after playing ``k`` tiles. All zeros without ``leave_value``.
+    """
+    if leave_value is None:
+        return np.zeros(rack.shape[0], dtype=np.int64), np.zeros(1), np.zeros(8)
+    codes = [c for c in range(rack.shape[0]) if rack[c] > 0]
+    radix = np.zeros(rack.shape[0], dtype=np.int64)
+    size = 1
+    for c in codes:
+        radix[c] = size
+        size *= int(rack[c]) + 1
+    lv = np.zeros(size)
+    lvmax = np.full(8, -np.inf)
+    for used in product(*(range(int(rack[c]) + 1) for c in codes)):
+        leave = rack.astype(np.int32).copy()
+        idx = 0
+        for c, u in zip(codes, used):
+            leave[c] -= u
+            idx += u * radix[c]
+        val = float(leave_value(leave))
+        lv[idx] = val
+        k = sum(used)
+        lvmax[k] = max(lvmax[k], val)
+    lvmax[~np.isfinite(lvmax)] = 0.0
+    return radix, lv, lvmax
+
+
+def best_moves(board: Board, rack: np.ndarray, lexicon: Lexicon, n: int = 1,
+               checks: CrossChecks | None = None, leave_value: LeaveValue | None = None) -> list:
+    """The ``n`` top moves without generating every move (best-first).
+
+    Ranked by score, or by equity = score + ``leave_value(leave)`` when a leave
+    function is given. Spans of anchors are walked in the order of an upper
+    bound on their moves' rank (the "shadow" idea of wolges and Macondo; bound
+    in :func:`engine._movegen._anchor_spans`) until none can beat the ``n``-th
+    best found. Ties are broken by notation, so with score ranking the result
+    equals ``generate_moves(...).top(n)``.
+
+    Returns:
+        list of up to ``n`` :class:`~engine.moves.Move`, best first (with
+        ``equity`` set when ranked by equity).
 
     Raises:
         ValueError: as :func:`generate_moves`, or ``n < 1``.
     """
-    if n < 1:
-        raise ValueError(f"n must be at least 1, got {n}")
-    return best_move_list(board, rack, lexicon, n, checks).top(n)
+    ml, radix, lv = _best_walk(board, rack, lexicon, n, checks, leave_value)
+    if leave_value is None:
+        return ml.top(n)
+    eq = ml.scores + lv[ml.used_index(radix)]
+    if len(ml) == 0:
+        return []
+    cutoff = np.sort(eq)[::-1][min(n, len(eq)) - 1]
+    cand = [(float(eq[i]), ml.move(int(i))) for i in np.nonzero(eq >= cutoff)[0]]
+    cand.sort(key=lambda em: (-em[0], em[1].notation))
+    return [replace(m, equity=e) for e, m in cand[:n]]
 
 
 def best_move_list(board: Board, rack: np.ndarray, lexicon: Lexicon, n: int = 1,
                    checks: CrossChecks | None = None) -> MoveList:
-    """The moves of every anchor best-first expansion visited (a superset of the top ``n``)."""
+    """The moves of every span best-first expansion walked (a superset of the top ``n`` by score)."""
+    return _best_walk(board, rack, lexicon, n, checks, None)[0]
+
+
+def _best_walk(board, rack, lexicon, n, checks, leave_value):
     _check_inputs(board, rack, lexicon)
     if n < 1:
         raise ValueError(f"n must be at least 1, got {n}")
     args = _kernel_args(board, rack, lexicon)
     if checks is None:
         checks = CrossChecks(board, lexicon)
-    kargs = args[:7] + args[8:] + (checks.cs, checks.xs, checks.hx, n)
+    radix, lv, lvmax = leave_arrays(rack, leave_value)
+    kargs = args[:7] + args[8:] + (checks.cs, checks.xs, checks.hx, radix, lv, lvmax, n)
     out = np.empty((_INITIAL_CAPACITY, K.OUT_WIDTH), dtype=np.int32)
     cnt = np.zeros(1, dtype=np.int64)
     K.generate_best_checked(*kargs, out, cnt)
     if cnt[0] > out.shape[0]:
         out = np.empty((int(cnt[0]), K.OUT_WIDTH), dtype=np.int32)
         K.generate_best_checked(*kargs, out, cnt)
-    return MoveList(out[: int(cnt[0])].copy(), board, rack.astype(np.int32))
+    return MoveList(out[: int(cnt[0])].copy(), board, rack.astype(np.int32)), radix, lv
 
 
 def position_moves(position: Position, lexicon: Lexicon) -> MoveList:

@@ -30,6 +30,7 @@ class Move:
         through: per letter of ``word``, True when the tile was already on the board.
         score: points (premiums, cross-words and the bingo bonus included).
         leave: the tiles kept, as a rack string (``?`` = blank).
+        equity: score + leave value when the move was ranked by equity, else ``None``.
     """
 
     row: int
@@ -39,6 +40,7 @@ class Move:
     through: tuple[bool, ...]
     score: int
     leave: str
+    equity: float | None = None
 
     @property
     def notation(self) -> str:
@@ -164,6 +166,17 @@ class MoveList:
         moves = [self.move(int(i)) for i in idx]
         moves.sort(key=lambda m: (-m.score, m.notation))
         return moves[:n]
+
+    def used_index(self, radix: np.ndarray) -> np.ndarray:
+        """int64 (n_moves,) mixed-radix number of the rack tiles each move uses.
+
+        ``radix[t]`` is the place value of tile code ``t`` (blank = 0), as made
+        by :func:`engine.movegen.leave_arrays`.
+        """
+        tiles = self.rows[:, K.OUT_TILES:]
+        codes = np.where(tiles & K.BLANK_FLAG, 0, tiles)
+        contrib = np.where(tiles != 0, radix[codes], 0)
+        return contrib.sum(axis=1)
 
     def placement_set(self) -> set[tuple[str, int]]:
         """``{(placements, score)}``: the golden lists' comparison key."""

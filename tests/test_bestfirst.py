@@ -57,3 +57,33 @@ def test_empty_rack_and_bad_n(golden_lexicon):
     assert best_moves(b, empty, golden_lexicon, 1) == []
     with pytest.raises(ValueError):
         best_moves(b, empty, golden_lexicon, 0)
+
+
+def _toy_leave_value(leave: np.ndarray) -> float:
+    """An arbitrary but fixed leave function (independent of the engine): keeping
+    an S or a blank is good, duplicates and heavy tiles are bad."""
+    a = german()
+    v = 0.0
+    for code in range(a.size + 1):
+        k = int(leave[code])
+        if not k:
+            continue
+        if code == 0:
+            v += 12.5 * k
+        elif a.letters[code - 1] == "S":
+            v += 7.25 * k
+        else:
+            v -= 0.5 * float(a.values[code]) * k + 2.0 * (k - 1)
+    return v
+
+
+@pytest.mark.parametrize("pid", ["p001", "p002", "p006", "p011", "p_ref1", "p_ref2", "p_ref3", "p050"])
+def test_best_first_by_equity_equals_full_ranking(golden_lexicon, pid):
+    a = german()
+    pos = parse_cgp(dict(POSITIONS)[pid])
+    full = generate_moves(pos.board, pos.rack, golden_lexicon)
+    ranked = sorted(((m.score + _toy_leave_value(a.parse_rack(m.leave)), m.notation) for m in full),
+                    key=lambda en: (-en[0], en[1]))
+    for n in (1, 5):
+        got = best_moves(pos.board, pos.rack, golden_lexicon, n, leave_value=_toy_leave_value)
+        assert [(m.equity, m.notation) for m in got] == ranked[:n]
