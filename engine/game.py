@@ -760,6 +760,8 @@ class Game:
         from .scorer import IllegalMove, ScoredMove, check_move, score_placement
 
         self._check_live()
+        if isinstance(challenge, bool):
+            raise GameError("challenge= takes the challenger's index, not True/False")
         rack = self.racks[self.to_move]
         if isinstance(move, str):
             scored = check_move(self.board, move, None, rack=rack)
@@ -810,6 +812,8 @@ class Game:
         self._check_live()
         if self.keep_undo:
             self._snapshot()
+        if getattr(move, "equity", None) is not None:
+            move = replace(move, equity=None)  # the record keeps what the score pad shows
         return self._apply_play(move, (), seconds)
 
     def exchange(self, tiles: str, seconds: float | None = None) -> Turn:
