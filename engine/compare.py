@@ -38,12 +38,14 @@ __all__ = [
     "PositionResult",
     "add_parser",
     "compare_moves",
+    "compare_position",
     "format_position",
     "format_summary",
     "our_moves",
     "position_class",
     "read_positions",
     "run_compare",
+    "summary_dict",
     "write_baselines",
 ]
 
