@@ -428,7 +428,10 @@ def _counts(text: str, alphabet: Alphabet) -> np.ndarray:
     """Counts of a tile string of any length (``?`` = blank; lowercase letters are letters)."""
     counts = np.zeros(alphabet.size + 1, dtype=np.int32)
     for ch in text:
-        counts[BLANK if ch == "?" else alphabet.code(ch.upper())] += 1
+        up = ch.upper()
+        if ch != "?" and (len(up) != 1 or not alphabet.is_word_chars(up)):
+            raise ValueError(f"{text!r}: {ch!r} is not a tile of the {alphabet.name} set")
+        counts[BLANK if ch == "?" else alphabet.code(up)] += 1
     return counts
 
 
@@ -517,7 +520,7 @@ class GameRecord:
             scores[t.player] = t.total
             if t.kind == Kind.PLAY:
                 board.place(_placements(t.move, code))
-                zero = 0
+                zero = 0 if t.score else zero + 1
             elif t.kind in Kind.TURNS:
                 zero += 1
         if k < len(moves_idx):

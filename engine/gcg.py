@@ -163,7 +163,7 @@ class _Reader:
         for ch in text:
             if ch == "?":
                 counts[BLANK] += 1
-            elif a.is_word_chars(ch.upper()):
+            elif len(ch.upper()) == 1 and a.is_word_chars(ch.upper()):
                 counts[a.code(ch.upper())] += 1
             else:
                 raise GCGError(ln, f"{what} {text!r}: {ch!r} is not a letter of the {a.name} tile set")

@@ -1,0 +1,279 @@
+"""GCG read/write: German letters, blanks, played-through tiles, exchanges, passes, challenges,
+end-of-game adjustments, round trips, CGP of any position, and clear errors for bad files."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.cgp import parse_cgp
+from engine.game import TOURNAMENT, Game, Kind
+from engine.gcg import GCGError, read_gcg, read_gcg_file, write_gcg, write_gcg_file
+from engine.movegen import exchanges, generate_moves
+from engine.selfplay import game_seed, play_game
+from lexicon_tools.alphabet import german
+from lexicon_tools.bundle import build_bundle
+
+A = german()
+WORDS = ["SCORE", "SCORES", "ÜBER", "HAUS", "HAUSE", "ZUHAUSE", "ES", "AB", "ER", "EH", "QUAL", "HEXE",
+         "TRAUBEN", "GÖRE", "HAUSTÜR", "DU", "DA", "JA", "OH", "ZU"]
+
+HAND = """#character-encoding UTF-8
+#player1 ana Ana Beispiel
+#player2 ben Ben
+#lexicon small
+>ana: CEORSXY 8F SCORE +18 18
+>ben: BEKLMNÜ I5 ÜBE. +12 12
+>ana: ADHIUXY -XY +0 18
+>ben: EKLMNST K7 ES +12 24
+>ana: AABDHIU (challenge) -5 13
+>ana: AABDHIU 4H AB +19 32
+>ana: AABDHIU -- -19 13
+>ben: EKLMNT? - +0 24
+>ana: AABDHIU - +0 13
+>ben: EKLMNT? - +0 24
+>ana: AABDHIU (AABDHIU) -10 3
+>ben: EKLMNT? (EKLMNT?) -12 12
+"""
+
+
+@pytest.fixture(scope="module")
+def small_lex(tmp_path_factory):
+    return build_bundle(WORDS, tmp_path_factory.mktemp("lex") / "small.lex", source_name="test")
+
+
+def test_read_hand_written_game(small_lex):
+    rec = read_gcg(HAND, small_lex)
+    assert rec.players == ["ana", "ben"] and rec.names == ["Ana Beispiel", "Ben"]
+    kinds = [(t.kind, t.player, t.score, t.total) for t in rec.turns]
+    assert kinds == [
+        (Kind.PLAY, 0, 18, 18), (Kind.PLAY, 1, 12, 12), (Kind.EXCHANGE, 0, 0, 18), (Kind.PLAY, 1, 12, 24),
+        (Kind.CHALLENGE, 0, -5, 13), (Kind.WITHDRAWN, 0, 0, 13), (Kind.PASS, 1, 0, 24), (Kind.PASS, 0, 0, 13),
+        (Kind.PASS, 1, 0, 24), (Kind.RACK, 0, -10, 3), (Kind.RACK, 1, -12, 12)]
+    assert rec.turns[1].move.notation == "I5 ÜBE(R)"
+    assert rec.turns[2].exchanged == "XY"
+    assert rec.turns[5].move.score == 19 and rec.turns[5].line == 10
+    assert sorted(w for w, _ in rec.turns[3].words) == ["ES", "SCORES"]
+    assert rec.end_reason == "passes" and rec.scores == [3, 12]
+    assert rec.result().winners == (1,)
+    assert rec.final_racks == ["AABDHIU", "EKLMNT?"]
+
+
+def test_write_back_identical_apart_from_header(small_lex):
+    rec = read_gcg(HAND, small_lex)
+    text = write_gcg(rec)
+    body = [ln for ln in text.splitlines() if ln.startswith(">")]
+    assert body == [ln for ln in HAND.splitlines() if ln.startswith(">")]
+    assert read_gcg(text, small_lex).turns == rec.turns
+
+
+def test_blanks_parentheses_and_plain_through(small_lex):
+    text = """#player1 a A
+#player2 b B
+>a: AHRTUÜ? 8D HAUsTÜR +78 78
+>b: ESUZ 8B ZU.......E +17 17
+"""
+    # ZU + HAUSTÜR + E is not a word of the small list: the file must not be accepted
+    with pytest.raises(GCGError, match=r"line 4: illegal move 8B ZU\.{7}E: ZUHAUSTÜRE is not in the word list"):
+        read_gcg(text, small_lex)
+    rec = read_gcg(text, None)  # no word check: placement and scores only
+    assert rec.turns[0].move.word == "HAUsTÜR" and rec.turns[0].score == 78  # (4+1+1+0+1+6+1) x 2 + 50
+    assert rec.turns[0].bingo
+    assert rec.turns[1].move.notation == "8B ZU(HAUsTÜR)E" and rec.turns[1].score == 17  # 3+1+12+1
+    for word in ("ZU(HAUsTÜR)E", "ZU(HAUSTÜR)E", "ZUHAUsTÜRE"):
+        assert read_gcg(text.replace("ZU.......E", word), None).turns == rec.turns
+    assert write_gcg(rec).splitlines()[-1] == ">b: ESUZ 8B ZU.......E +17 17"
+
+
+def test_zuhause_through_tiles_all_notations(small_lex):
+    base = """#player1 a A
+#player2 b B
+>a: AHSU 8E HAUS +10 10
+>b: EUZ 8C {} +11 11
+"""
+    for word in ("ZU....E", "ZU(HAUS)E", "ZUHAUSE", "ZU(HA)..E"):
+        rec = read_gcg(base.format(word), small_lex)
+        assert rec.turns[1].move.notation == "8C ZU(HAUS)E"
+        assert rec.turns[1].score == 11  # Z3 + U on d 2 + HAUS 5 + E1, SPEC example 11
+        assert write_gcg(rec).splitlines()[-1] == ">b: EUZ 8C ZU....E +11 11"
+
+
+def test_end_out_entries_round_trip(small_lex):
+    g = Game(["Ana", "Ben", "Cal"], small_lex, seed=1, first=0)
+    for p in range(3):
+        g.set_rack(p, "")
+    for p, r in enumerate(["HAUS", "QE", "AB"]):
+        g.set_rack(p, r)
+    g.bag.draw(len(g.bag))
+    g.play("8E HAUS")
+    text = write_gcg(g)
+    assert text.splitlines()[-3:] == [">Ben: EQ (EQ) -11 -11", ">Cal: AB (AB) -4 -4", ">Ana: (ABEQ) +15 25"]
+    assert "#player3 Cal Cal" in text
+    rec = read_gcg(text, small_lex)
+    assert rec.turns == g.turns and rec.end_reason == "out" and rec.scores == [25, -11, -4]
+
+
+def test_out_bonus_must_not_be_doubled(small_lex):
+    text = """#player1 a A
+#player2 b B
+>a: AHSU 8E HAUS +10 10
+>b: EQ (EQ) -11 -11
+>a: (EQ) +22 32
+"""
+    with pytest.raises(GCGError, match=r"line 5: tiles EQ are worth 11: the player who went out gains \+11 "
+                                       r"\(not doubled\), not \+22"):
+        read_gcg(text, small_lex)
+    ok = text.replace("+22 32", "+11 21")
+    assert read_gcg(ok, small_lex).scores == [21, -11]
+
+
+def test_tournament_challenge_and_time_entries(small_lex):
+    g = Game(2, small_lex, rules=TOURNAMENT, seed=3, first=0)
+    for p in range(2):
+        g.set_rack(p, "")
+    g.set_rack(0, "SCOREXY")
+    g.set_rack(1, "ESKLMNP")
+    g.play("8F SCORE", seconds=20 * 60)
+    g.play("K7 ES", challenge=0, seconds=100)
+    g.pass_turn(seconds=11 * 60 + 30)  # player 0: 31:30 used -> 2 started minutes over
+    g.end_by_agreement()
+    text = write_gcg(g)
+    assert ">p1: XY????? (challenge) -20 -2".replace("XY?????", g.turns[2].rack) in text
+    assert "(time) -20" in text and "#rules tournament" in text
+    rec = read_gcg(text, small_lex)
+    assert rec.turns == g.turns and rec.rules == TOURNAMENT and rec.end_reason == "agreement"
+    bad = text.replace("(challenge) -20 -2", "(challenge) -5 13")
+    with pytest.raises(GCGError, match="challenge penalty -5: under tournament rules"):
+        read_gcg(bad, small_lex)
+
+
+# -- bad input -------------------------------------------------------------------------------
+BAD = [
+    (">ana: CEORSXY 8F SCORE +20 20", "line 5: wrong score for 8F SCORE: the file says \\+20, the engine scores 18 \\(SCORE 18\\)"),
+    (">ana: CEORSXY 8F SCORE +18 19", "line 5: running total 19 for ana does not match 0 \\+18 = 18"),
+    (">ana: CEORSXY 8A SCORE +18 18", "line 5: illegal move 8A SCORE: the first move must cover the centre star"),
+    (">ana: CEORSXY 8F SCHORE +18 18", "line 5: illegal move 8F SCHORE: tile H is not on the rack"),
+    (">ana: CEORSXß 8F SCORE +18 18", "line 5: rack 'CEORSXß': 'ß' is not a letter of the german tile set"),
+    (">ana: CEORSXY 8F SCORß +18 18", r"line 5: illegal move 8F SCORß: .*'ß' is not a letter"),
+    (">ana: CEORSXY 8F SCORE +18", "line 5: cannot read 'CEORSXY 8F SCORE \\+18'.*truncated"),
+    (">ana: CEORSXY 8F", "line 5: cannot read.*truncated"),
+    (">ana: CEORSXYAB 8F SCORE +18 18", "line 5: rack 'CEORSXYAB': 9 tiles, at most 7"),
+    (">bob: CEORSXY 8F SCORE +18 18", "line 5: player 'bob' is not declared"),
+    (">ana: CEORSXY 8F SCORE +18 18\n>ana: AB - +0 18", "line 6: ana moves out of turn \\(expected ben\\)"),
+    (">ana: CEORSXY 8F SCORE +18 18\n>ben: BEKLMNÜ I5 ÜB.. +12 12", "line 6: I5 ÜB\\.\\.: '\\.' at letter 3 marks an empty square"),
+    (">ana: CEORSXY 8F CORE +16 16", "line 5: illegal move 8F CORE: CORE is not in the word list"),
+    (">ana: CEORSXY -XY +3 3", "line 5: an exchange scores 0, not \\+3"),
+    (">ana: QQ - +0 0", "line 5: rack QQ: 2 × Q but only 1 of the 1 are not on the board"),
+    (">ana: CEORSXY 8F SCORE +18 18\n>ben: BEKLMNÜ -- -0 0", "line 6: '--' \\(play withdrawn\\) must follow"),
+    (">ana: CEORSXY 8F SCORE +18 18\n>ben: EQ (EQ) -10 -10", "line 6: remaining tiles EQ are worth 11"),
+    (">ana: CEORSXY 8F SCORE +18 18\n>ben: AB - +0 0\n>ana: ABC - +0 18",
+     "line 7: rack ABC does not hold the tiles ana kept on line 5 \\(XY\\)"),
+]
+
+
+@pytest.mark.parametrize("lines,message", BAD, ids=[str(i) for i in range(len(BAD))])
+def test_bad_files_name_the_line(small_lex, lines, message):
+    text = "#character-encoding UTF-8\n#player1 ana Ana\n#player2 ben Ben\n#lexicon small\n" + lines + "\n"
+    with pytest.raises(GCGError, match=message) as exc:
+        read_gcg(text, small_lex)
+    assert isinstance(exc.value, ValueError) and exc.value.line >= 5
+
+
+def test_wrong_score_never_accepted_without_lexicon():
+    text = "#player1 a A\n#player2 b B\n>a: AHSU 8E HAUS +11 11\n"
+    with pytest.raises(GCGError, match="the file says \\+11, the engine scores 10 \\(HAUS 10\\)"):
+        read_gcg(text, None)
+
+
+def test_header_errors(small_lex):
+    with pytest.raises(GCGError, match="#player1 and #player2"):
+        read_gcg("#player1 a A\n", small_lex)
+    with pytest.raises(GCGError, match="line 2: #player3 out of order"):
+        read_gcg("#player1 a A\n#player3 b B\n", small_lex)
+    with pytest.raises(GCGError, match="unknown #rules"):
+        read_gcg("#player1 a A\n#player2 b B\n#rules blitz\n", small_lex)
+    with pytest.raises(GCGError, match="line 3: cannot read"):
+        read_gcg("#player1 a A\n#player2 b B\nhello\n", small_lex)
+
+
+def test_file_io_and_latin1(tmp_path, small_lex):
+    rec = read_gcg(HAND, small_lex)
+    p = write_gcg_file(tmp_path / "g.gcg", rec)
+    assert read_gcg_file(p, small_lex).turns == rec.turns
+    latin = tmp_path / "latin.gcg"
+    latin.write_bytes(HAND.replace("UTF-8", "ISO-8859-1").encode("latin-1"))
+    assert read_gcg_file(latin, small_lex).turns == rec.turns
+    broken = tmp_path / "broken.gcg"
+    broken.write_bytes(HAND.encode("utf-8")[:-30])
+    with pytest.raises(GCGError, match="broken.gcg: line 16: cannot read"):
+        read_gcg_file(broken, small_lex)
+    with pytest.raises(GCGError, match="cannot read"):
+        read_gcg_file(tmp_path / "missing.gcg", small_lex)
+
+
+# -- engine games: round trips and positions -----------------------------------------------
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_selfplay_round_trip(golden_lexicon, players):
+    for i in range(3):
+        g = play_game(golden_lexicon, game_seed(5, i), players, lexicon_name="golden")
+        text = write_gcg(g)
+        rec = read_gcg(text, golden_lexicon)
+        assert rec.turns == g.turns
+        assert rec.seed == g.seed and rec.lexicon == "golden" and rec.end_reason == g.end_reason
+        assert rec.final_racks == [A.rack_string(r) for r in g.racks] or g.end_reason != "out"
+        assert write_gcg(rec) == text
+
+
+def test_positions_of_a_read_game_match_the_live_game(golden_lexicon):
+    g = Game(2, golden_lexicon, seed=99, keep_undo=True, lexicon_name="golden")
+    live = []
+    while not g.over:
+        live.append(g.position().to_cgp())
+        ms = g.best_moves(1)
+        if ms:
+            g.play_generated(ms[0])
+        else:
+            g.pass_turn()
+    rec = read_gcg(write_gcg(g), golden_lexicon)
+    for k, cgp in enumerate(live):
+        pos = rec.position(k)
+        want = parse_cgp(cgp)
+        assert pos.board == want.board
+        assert pos.rack_string == want.rack_string
+        assert A.rack_string(pos.opponent_rack) == A.rack_string(want.opponent_rack)
+        assert pos.scores == want.scores and pos.zero_turns == want.zero_turns
+        assert parse_cgp(pos.to_cgp()).to_cgp() == pos.to_cgp()
+        assert pos.bag_count == int(want.opcodes["bag"])
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2 ** 32), rnd=st.randoms(use_true_random=False), players=st.integers(2, 4),
+       tournament=st.booleans())
+def test_random_games_round_trip(golden_lexicon, seed, rnd, players, tournament):
+    rules = TOURNAMENT if tournament else None
+    if tournament:
+        players = 2
+    g = Game(players, golden_lexicon, seed=seed, **({"rules": rules} if rules else {}))
+    while not g.over and len(g.turns) < 150:
+        r = rnd.random()
+        rack = g.racks[g.to_move]
+        if r < 0.08:
+            g.pass_turn(seconds=rnd.uniform(0, 200))
+        elif r < 0.15 and len(g.bag) >= 7:
+            g.exchange(rnd.choice(exchanges(rack, A, len(g.bag))))
+        else:
+            ml = generate_moves(g.board, rack, golden_lexicon)
+            if not len(ml):
+                g.pass_turn()
+                continue
+            m = ml[rnd.randrange(len(ml))]
+            if r < 0.25:
+                g.play(m, challenge=(g.to_move + 1) % players, seconds=rnd.uniform(0, 100))
+            else:
+                g.play_generated(m, seconds=rnd.uniform(0, 60))
+    text = write_gcg(g)
+    rec = read_gcg(text, golden_lexicon)
+    assert rec.turns == g.turns
+    assert write_gcg(rec) == text
+    assert rec.scores == g.scores
