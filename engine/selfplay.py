@@ -1,0 +1,204 @@
+"""Self-play: the engine against itself with static best-score players.
+
+Each player plays the top-scoring placement (:func:`engine.movegen.best_moves`,
+ties by notation); without a placement it exchanges its whole rack while the
+bag allows it (at least 7 tiles) and the game is not stuck, else it passes.
+Every game is reproducible from its seed: game ``i`` of a run with seed ``S``
+uses the bag seed :func:`game_seed` ``(S, i)``, written to its GCG file as
+``#seed``.
+
+The per-move work is one best-first generator call plus bookkeeping
+(:meth:`engine.game.Game.play_generated`, cross-checks updated incrementally).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from .game import HOME, Game, Kind, Rules
+from .movegen import best_moves
+
+__all__ = ["game_seed", "play_game", "SelfPlayStats", "selfplay"]
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The bag seed of game ``index`` in a run seeded ``seed`` (a 63-bit int from numpy's SeedSequence)."""
+    ss = np.random.SeedSequence([int(seed) & 0xFFFFFFFFFFFFFFFF, int(index)])
+    return int(ss.generate_state(1, np.uint64)[0] >> np.uint64(1))
+
+
+def play_game(lexicon, seed: int, players: int = 2, rules: Rules = HOME, names=None,
+              keep_undo: bool = False, max_turns: int = 1000, lexicon_name: str | None = None) -> Game:
+    """Play one game between static best-score players.
+
+    Args:
+        lexicon: the word list (:class:`lexicon_tools.bundle.Lexicon`).
+        seed: the bag's seed (who starts and every draw follow from it).
+        players: 2–4 (the rules' range).
+        rules: the variant (affects only the end of the game here; nobody challenges).
+        names: player nicknames (default ``p1``, ``p2``, ...).
+        keep_undo: keep undo snapshots (off by default: faster).
+        max_turns: safety stop; the players agree to end the game after this many entries.
+        lexicon_name: name written to the record.
+
+    Returns:
+        the finished :class:`~engine.game.Game`.
+    """
+    g = Game(names or players, lexicon, rules=rules, seed=seed, keep_undo=keep_undo, lexicon_name=lexicon_name)
+    checks = g.checks
+    board = g.board
+    racks = g.racks
+    bag = g.bag
+    min_bag = rules.min_bag_for_exchange
+    stuck = rules.end_pass_rounds * g.n
+    while not g.over:
+        rack = racks[g.to_move]
+        moves = best_moves(board, rack, lexicon, 1, checks)
+        if moves:
+            g.play_generated(moves[0])
+        elif len(bag) >= min_bag and g.scoreless_turns < stuck:
+            g.exchange_all()
+        else:
+            g.pass_turn()
+        if len(g.turns) >= max_turns and not g.over:
+            g.end_by_agreement()
+    return g
+
+
+@dataclass
+class SelfPlayStats:
+    """Totals of a self-play run.
+
+    Attributes:
+        games: games played.
+        players: players per game.
+        seconds: wall time of the games (GCG writing included), seconds.
+        score_sum: per seat, the sum of final scores.
+        wins: per seat, wins (a draw counts ``rules.draw_value``).
+        draws: games with a shared top score.
+        bingos: standing plays of all 7 tiles.
+        turns: player turns (plays, exchanges, passes).
+        plays: placements.
+        end_reasons: ``{"out": n, "passes": n, ...}``.
+    """
+
+    games: int = 0
+    players: int = 2
+    seconds: float = 0.0
+    score_sum: list = field(default_factory=list)
+    wins: list = field(default_factory=list)
+    draws: int = 0
+    bingos: int = 0
+    turns: int = 0
+    plays: int = 0
+    end_reasons: dict = field(default_factory=dict)
+
+    def add(self, g: Game) -> None:
+        """Count one finished game."""
+        if not self.score_sum:
+            self.score_sum = [0] * g.n
+            self.wins = [0.0] * g.n
+        r = g.result()
+        self.games += 1
+        for p in range(g.n):
+            self.score_sum[p] += r.scores[p]
+            self.wins[p] += r.wins[p]
+        self.draws += r.draw
+        for t in g.turns:
+            if t.kind in Kind.TURNS:
+                self.turns += 1
+                if t.kind == Kind.PLAY:
+                    self.plays += 1
+                    if t.move.tiles_played == g.alphabet.rack_size:
+                        self.bingos += 1
+        self.end_reasons[r.end_reason] = self.end_reasons.get(r.end_reason, 0) + 1
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.seconds if self.seconds > 0 else 0.0
+
+    def summary(self) -> dict:
+        """The figures as a JSON-ready dict (means per game)."""
+        n = max(self.games, 1)
+        return {
+            "games": self.games,
+            "players": self.players,
+            "mean_score": [round(s / n, 2) for s in self.score_sum],
+            "wins": [round(w, 2) for w in self.wins],
+            "draws": self.draws,
+            "bingos_per_game": round(self.bingos / n, 3),
+            "moves_per_game": round(self.turns / n, 2),
+            "plays_per_game": round(self.plays / n, 2),
+            "end_reasons": dict(sorted(self.end_reasons.items())),
+            "seconds": round(self.seconds, 3),
+            "games_per_second": round(self.games_per_second, 1),
+        }
+
+    def format(self) -> str:
+        """The summary as a few lines of text."""
+        s = self.summary()
+        lines = [f"{s['games']} games, {s['players']} players, {s['seconds']:.2f} s "
+                 f"({s['games_per_second']:.1f} games/s)"]
+        for p in range(len(self.score_sum)):
+            lines.append(f"  p{p + 1}: mean score {s['mean_score'][p]:.1f}, wins {s['wins'][p]:g}")
+        lines.append(f"  draws {s['draws']}, bingos/game {s['bingos_per_game']:.2f}, "
+                     f"moves/game {s['moves_per_game']:.1f} (plays {s['plays_per_game']:.1f})")
+        lines.append("  ended by " + ", ".join(f"{k} {v}" for k, v in s["end_reasons"].items()))
+        return "\n".join(lines)
+
+
+def selfplay(lexicon, games: int, seed: int = 0, players: int = 2, rules: Rules = HOME,
+             out_dir: str | Path | None = None, progress: bool | None = False,
+             on_game: Callable[[int, Game], None] | None = None, lexicon_name: str | None = None) -> SelfPlayStats:
+    """Play ``games`` games and collect :class:`SelfPlayStats`.
+
+    Args:
+        lexicon: the word list.
+        games: number of games (>= 1).
+        seed: run seed; game ``i`` uses :func:`game_seed` ``(seed, i)``.
+        players: 2–4.
+        rules: the variant.
+        out_dir: write ``game_00000.gcg`` ... there (created if missing).
+        progress: show a tqdm progress bar on stderr (``None``: only on a terminal).
+        on_game: called with ``(index, game)`` after each game.
+        lexicon_name: name for the records' ``#lexicon``.
+
+    Raises:
+        ValueError: ``games < 1`` or a player count the rules do not allow.
+        OSError: ``out_dir`` cannot be written.
+    """
+    if games < 1:
+        raise ValueError(f"--games must be at least 1, got {games}")
+    if not rules.min_players <= players <= rules.max_players:
+        raise ValueError(f"{rules.name} rules: {rules.min_players} to {rules.max_players} players, got {players}")
+    from tqdm import tqdm
+
+    from .gcg import write_gcg
+
+    out = None
+    if out_dir is not None:
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+    stats = SelfPlayStats(players=players)
+    bar = tqdm(total=games, unit="game", disable=(None if progress is None else not progress), leave=False)
+    t0 = time.perf_counter()
+    try:
+        for i in range(games):
+            g = play_game(lexicon, game_seed(seed, i), players, rules, lexicon_name=lexicon_name)
+            stats.add(g)
+            if out is not None:
+                rec = g.record()
+                rec.notes["description"] = f"engine self-play, run seed {seed}, game {i}"
+                (out / f"game_{i:05d}.gcg").write_text(write_gcg(rec), encoding="utf-8")
+            if on_game is not None:
+                on_game(i, g)
+            bar.update(1)
+    finally:
+        bar.close()
+    stats.seconds = time.perf_counter() - t0
+    return stats
