@@ -189,7 +189,6 @@ def _record(info, placed, out, cnt, left, right, tp, score, line, direction, ski
 F_COL, F_P, F_CUR, F_PH, F_AL, F_AB, F_TP, F_MAIN, F_WMUL, F_CROSS, F_LEFT = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
 F_WIDTH = 11
 STACK = 64
-SPAN_WALKS = 3  # best-first: walk an anchor span by span when at most this many spans can still win
 
 
 @njit(cache=True, inline="always")
@@ -210,7 +209,7 @@ def _push(stack, sp, col, p, tp, main, wmul, cross, left):
 
 @njit(cache=True)
 def _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, anchor, last_anchor, groot, line,
-                span_l, span_r):
+                spans, maxr, lmin):
     """All moves whose leftmost anchor is ``anchor`` (an explicit-stack GADDAG walk).
 
     A frame chooses the tile for one square from an arc list: the board's tile
@@ -220,9 +219,10 @@ def _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, anchor, 
     continues leftwards (never onto the previous anchor) and, across the
     separator, rightwards from the square after the anchor.
 
-    With ``span_l, span_r >= 0`` only moves whose main word covers exactly
-    squares ``span_l..span_r`` are walked and recorded (best-first mode);
-    ``-1, -1`` means every move of the anchor.
+    With ``lmin >= 0`` (best-first mode) only moves whose main word covers
+    exactly a span ``[l, r]`` with ``spans[l, r] != 0`` are walked and recorded;
+    ``maxr[l]`` is the largest allowed ``r`` for a start ``l`` (-1: none) and
+    ``lmin`` the smallest allowed ``l``. ``lmin = -1`` means every move.
     """
     direction = params[2]
     bingo_tiles = params[3]
@@ -309,27 +309,26 @@ def _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, anchor, 
         accepts = (v & ACCEPTS) != 0
         if col <= anchor:
             no_left = col == 0 or info[I_TILE, col - 1] == 0
-            at_left = span_l < 0 or col == span_l
-            if accepts and no_left and tp > 0 and at_left and (span_r < 0 or span_r == anchor):
+            if accepts and no_left and tp > 0 and (lmin < 0 or spans[col, anchor] != 0):
                 score = main * wmul + cross
                 if tp == bingo_tiles:
                     score += bingo_bonus
                 _record(info, placed, out, cnt, col, anchor, tp, score, line, direction, direction == 1)
             if child != 0:
-                if no_left and anchor < N - 1 and at_left and (span_r < 0 or span_r > anchor):
+                if no_left and anchor < N - 1 and (lmin < 0 or maxr[col] > anchor):
                     s = _child_arc(kwg, child, 0)
                     if s >= 0:
                         sp = _push(stack, sp, anchor + 1, np.int64(kwg[s] & ARC_MASK), tp, main, wmul, cross, col)
-                if col > 0 and col - 1 != last_anchor and (span_l < 0 or col > span_l):
+                if col > 0 and col - 1 != last_anchor and col > lmin:
                     sp = _push(stack, sp, col - 1, child, tp, main, wmul, cross, col)
         else:
             no_right = col == N - 1 or info[I_TILE, col + 1] == 0
-            if accepts and no_right and tp > 0 and (span_r < 0 or col == span_r):
+            if accepts and no_right and tp > 0 and (lmin < 0 or spans[stack[f, F_LEFT], col] != 0):
                 score = main * wmul + cross
                 if tp == bingo_tiles:
                     score += bingo_bonus
                 _record(info, placed, out, cnt, stack[f, F_LEFT], col, tp, score, line, direction, direction == 1)
-            if child != 0 and col < N - 1 and (span_r < 0 or col < span_r):
+            if child != 0 and col < N - 1 and (lmin < 0 or maxr[stack[f, F_LEFT]] > col):
                 sp = _push(stack, sp, col + 1, child, tp, main, wmul, cross, stack[f, F_LEFT])
 
 
@@ -340,6 +339,8 @@ def _gen_lines(kwg, tiles, tvals, cs, xs, hx, lm, wm, rack, vals, out, cnt, para
     placed = np.zeros(N, dtype=np.int64)
     stack = np.zeros((STACK, F_WIDTH), dtype=np.int64)
     groot = np.int64(kwg[1] & ARC_MASK)
+    no_spans = np.zeros((1, 1), dtype=np.uint8)
+    no_maxr = np.zeros(1, dtype=np.int64)
     for line in range(N):
         if empty_board and line != N // 2:
             continue
@@ -363,7 +364,7 @@ def _gen_lines(kwg, tiles, tvals, cs, xs, hx, lm, wm, rack, vals, out, cnt, para
                              and (c == N - 1 or tiles[line, c + 1] == 0))
             if is_anchor:
                 _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, c, last_anchor, groot, line,
-                            -1, -1)
+                            no_spans, no_maxr, -1)
                 last_anchor = c
 
 
@@ -482,57 +483,157 @@ def _anchor_spans(tiles, tvals, cs, xs, hx, lm, wm, line, anchor, last_anchor, r
         the new number of spans ``ns`` (entries written to span_bound/l/r).
     """
     coef = np.zeros(8, dtype=np.int64)
+    sq_lm = np.zeros(8, dtype=np.int64)
+    sq_x = np.zeros(8, dtype=np.int64)
     lo = last_anchor + 1
     for l in range(anchor, max(lo, 0) - 1, -1):
         if l > 0 and tiles[line, l - 1] != 0:
             if l - 1 >= lo:
                 continue  # the word would extend further left
             break
-        for r in range(anchor, N):
-            if r < N - 1 and tiles[line, r + 1] != 0:
+        k = 0
+        wmul = 1
+        fixed = 0
+        cross_fixed = 0
+        blocked = False
+        for c in range(l, N):
+            if tiles[line, c] == 0:
+                if not has_blank and (cs[line, c] & rack_mask) == 0:
+                    blocked = True
+                    break
+                if k == n_rack:
+                    break
+                sq_lm[k] = lm[line, c]
+                sq_x[k] = lm[line, c] * wm[line, c] if hx[line, c] else 0
+                k += 1
+                wmul *= wm[line, c]
+                if hx[line, c]:
+                    cross_fixed += xs[line, c] * wm[line, c]
+            else:
+                fixed += tvals[line, c]
+            if c < anchor or c == l or (c < N - 1 and tiles[line, c + 1] != 0) or k == 0:
                 continue
-            k = 0
-            wmul = 1
-            fixed = 0
-            cross_fixed = 0
-            valid = True
-            for c in range(l, r + 1):
-                if tiles[line, c] == 0:
-                    if not has_blank and (cs[line, c] & rack_mask) == 0:
-                        valid = False
-                        break
-                    k += 1
-                    wmul *= wm[line, c]
-                    if hx[line, c]:
-                        cross_fixed += xs[line, c] * wm[line, c]
-                else:
-                    fixed += tvals[line, c]
-            if not valid or k > n_rack:
-                break
-            if k == 0 or r == l:
-                continue
-            m = 0
-            for c in range(l, r + 1):
-                if tiles[line, c] == 0:
-                    v = lm[line, c] * wmul
-                    if hx[line, c]:
-                        v += lm[line, c] * wm[line, c]
-                    j = m
-                    while j > 0 and coef[j - 1] < v:
-                        coef[j] = coef[j - 1]
-                        j -= 1
-                    coef[j] = v
-                    m += 1
+            # coefficients of the span's empty squares, sorted descending (insertion sort, k <= 7)
+            for m in range(k):
+                v = sq_lm[m] * wmul + sq_x[m]
+                q = m
+                while q > 0 and coef[q - 1] < v:
+                    coef[q] = coef[q - 1]
+                    q -= 1
+                coef[q] = v
             total = fixed * wmul + cross_fixed
-            for j in range(k):
-                total += coef[j] * rack_vals[j]
+            for q in range(k):
+                total += coef[q] * rack_vals[q]
             if k == bingo_tiles:
                 total += bingo_bonus
             span_bound[ns] = total + lvmax[k]
             span_l[ns] = l
-            span_r[ns] = r
+            span_r[ns] = c
             ns += 1
+        if blocked and k == 0 and l < anchor:
+            pass
     return ns
+
+
+@njit(cache=True)
+def _anchor_coarse_bound(tiles, tvals, cs, xs, hx, lm, wm, line, anchor, last_anchor, rack_vals, n_rack,
+                         rack_mask, has_blank, bingo_tiles, bingo_bonus, lvmax_all):
+    """A cheap bound at least as large as every span bound of the anchor.
+
+    Takes the whole region the anchor's spans can reach (up to ``n_rack``
+    empty squares each side, not past the previous anchor or a square no rack
+    tile fits) with all its word multipliers, tiles and cross-words at once.
+    """
+    lo = max(last_anchor + 1, 0)
+    left = anchor
+    k = 1 if tiles[line, anchor] == 0 else 0
+    if k and not has_blank and (cs[line, anchor] & rack_mask) == 0:
+        return -1e18
+    while left > lo:
+        c = left - 1
+        if tiles[line, c] == 0:
+            if k >= n_rack or (not has_blank and (cs[line, c] & rack_mask) == 0):
+                break
+            k += 1
+        left = c
+    right = anchor
+    k = 1 if tiles[line, anchor] == 0 else 0
+    while right < N - 1:
+        c = right + 1
+        if tiles[line, c] == 0:
+            if k >= n_rack or (not has_blank and (cs[line, c] & rack_mask) == 0):
+                break
+            k += 1
+        right = c
+    coef = np.zeros(2 * N, dtype=np.int64)
+    wmul = 1
+    fixed = 0
+    cross_fixed = 0
+    m = 0
+    for c in range(left, right + 1):
+        if tiles[line, c] == 0:
+            wmul *= wm[line, c]
+            m += 1
+            if hx[line, c]:
+                cross_fixed += xs[line, c] * wm[line, c]
+        else:
+            fixed += tvals[line, c]
+    if m == 0:
+        return -1e18
+    q = 0
+    for c in range(left, right + 1):
+        if tiles[line, c] == 0:
+            v = lm[line, c] * wmul
+            if hx[line, c]:
+                v += lm[line, c] * wm[line, c]
+            j = q
+            while j > 0 and coef[j - 1] < v:
+                coef[j] = coef[j - 1]
+                j -= 1
+            coef[j] = v
+            q += 1
+    total = fixed * wmul + cross_fixed
+    for j in range(min(m, n_rack)):
+        total += coef[j] * rack_vals[j]
+    if m >= bingo_tiles and n_rack >= bingo_tiles:
+        total += bingo_bonus
+    return total + lvmax_all
+
+
+@njit(cache=True, inline="always")
+def _heap_push(hb, hi, n, bound, item):
+    i = n
+    hb[i] = bound
+    hi[i] = item
+    while i > 0:
+        p = (i - 1) // 2
+        if hb[p] >= hb[i]:
+            break
+        hb[p], hb[i] = hb[i], hb[p]
+        hi[p], hi[i] = hi[i], hi[p]
+        i = p
+    return n + 1
+
+
+@njit(cache=True, inline="always")
+def _heap_pop(hb, hi, n):
+    n -= 1
+    hb[0] = hb[n]
+    hi[0] = hi[n]
+    i = 0
+    while True:
+        l = 2 * i + 1
+        if l >= n:
+            break
+        c = l
+        if l + 1 < n and hb[l + 1] > hb[l]:
+            c = l + 1
+        if hb[i] >= hb[c]:
+            break
+        hb[c], hb[i] = hb[i], hb[c]
+        hi[c], hi[i] = hi[i], hi[c]
+        i = c
+    return n
 
 
 @njit(cache=True)
@@ -556,17 +657,19 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
     Pass zeros (``lv`` of length 1) to rank by score alone, or leave values
     to rank by equity (score + leave value).
 
-    Every (anchor, span) of both directions gets an upper bound
-    (:func:`_anchor_spans`); spans are walked best bound first, each walk
-    restricted to main words covering exactly that span, until the next bound
-    is below the ``n_best``-th best score found so far. An anchor with more
-    than ``SPAN_WALKS`` promising spans is walked whole, once, instead. Every move scoring at
-    least that score is in ``out`` (ties included), so the caller's top
+    Anchors wait in a max-heap keyed by an upper bound on their moves' rank:
+    first a cheap bound over the whole region the anchor reaches
+    (:func:`_anchor_coarse_bound`); when an anchor comes to the top it gets the
+    exact per-span bounds (:func:`_anchor_spans`) and goes back with the best
+    of them; when it comes to the top again it is walked once, restricted to
+    the spans whose bound still reaches the ``n_best``-th best found so far.
+    The search stops when the top bound is below that. Every move ranking at
+    least that high is in ``out`` (ties included), so the caller's top
     ``n_best`` equal those of the full list. Other arguments as
     :func:`generate_checked`.
 
     Returns:
-        number of spans walked (for statistics).
+        number of anchors walked (for statistics).
     """
     empty_board = _is_empty(tiles)
     params = _params(rack, bingo_tiles, bingo_bonus)
@@ -588,19 +691,19 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
     has_blank = rack[0] > 0
     if nv == 0:
         return 0
+    lvmax_all = lvmax[1]
+    for k in range(2, nv + 1):
+        lvmax_all = max(lvmax_all, lvmax[k])
     boards = (tiles, tiles.T.copy())
     vboards = (tvals, tvals.T.copy())
     lms = (lm, lm.T.copy())
     wms = (wm, wm.T.copy())
-    # anchors: (direction, line, col, last_anchor); spans: (bound, anchor index, l, r)
-    an = np.zeros((2 * N * N, 4), dtype=np.int64)
-    cap = 2 * N * N * 8
-    sb = np.zeros(cap, dtype=np.float64)
-    sl = np.zeros(cap, dtype=np.int64)
-    sr = np.zeros(cap, dtype=np.int64)
-    sa = np.zeros(cap, dtype=np.int64)
+    # anchors: (direction, line, col, last_anchor, refined); heap of (bound, anchor)
+    an = np.zeros((2 * N * N, 7), dtype=np.int64)  # ..., refined, first span, span count
+    hb = np.zeros(2 * N * N, dtype=np.float64)
+    hi = np.zeros(2 * N * N, dtype=np.int64)
+    nh = 0
     na = 0
-    ns = 0
     for d in range(2):
         T = boards[d]
         HX = hx[d]
@@ -621,34 +724,20 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
                     an[na, 1] = line
                     an[na, 2] = c
                     an[na, 3] = last_anchor
-                    if ns + N * N > cap:
-                        cap *= 2
-                        sb2 = np.zeros(cap, dtype=np.float64)
-                        sl2 = np.zeros(cap, dtype=np.int64)
-                        sr2 = np.zeros(cap, dtype=np.int64)
-                        sa2 = np.zeros(cap, dtype=np.int64)
-                        sb2[:ns] = sb[:ns]
-                        sl2[:ns] = sl[:ns]
-                        sr2[:ns] = sr[:ns]
-                        sa2[:ns] = sa[:ns]
-                        sb, sl, sr, sa = sb2, sl2, sr2, sa2
-                    ns0 = ns
-                    ns = _anchor_spans(T, vboards[d], cs[d], xs[d], HX, lms[d], wms[d], line, c, last_anchor,
-                                       rack_vals, nv, rack_mask, has_blank, bingo_tiles, bingo_bonus,
-                                       lvmax, sb, sl, sr, ns)
-                    for i in range(ns0, ns):
-                        sa[i] = na
+                    b = _anchor_coarse_bound(T, vboards[d], cs[d], xs[d], HX, lms[d], wms[d], line, c, last_anchor,
+                                             rack_vals, nv, rack_mask, has_blank, bingo_tiles, bingo_bonus,
+                                             lvmax_all)
+                    if b > -1e17:
+                        nh = _heap_push(hb, hi, nh, b, na)
                     na += 1
                     last_anchor = c
-    order = np.argsort(-sb[:ns], kind="mergesort")
-    # per anchor: first span index, span count, mode (0 undecided, 1 whole anchor walked, 2 span by span)
-    a_first = np.zeros(na + 1, dtype=np.int64)
-    for i in range(ns - 1, -1, -1):
-        a_first[sa[i]] = i
-    a_count = np.zeros(na, dtype=np.int64)
-    for i in range(ns):
-        a_count[sa[i]] += 1
-    mode = np.zeros(na, dtype=np.int64)
+    cap = 4 * N * N
+    sb = np.zeros(cap, dtype=np.float64)
+    sl = np.zeros(cap, dtype=np.int64)
+    sr = np.zeros(cap, dtype=np.int64)
+    ns = 0
+    spans = np.zeros((N, N), dtype=np.uint8)
+    maxr = np.full(N, -1, dtype=np.int64)
     info = np.zeros((7, N), dtype=np.int64)
     placed = np.zeros(N, dtype=np.int64)
     stack = np.zeros((STACK, F_WIDTH), dtype=np.int64)
@@ -656,47 +745,68 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
     top = np.full(n_best, -1e18)  # ascending: top[0] is the n-th best so far
     walked = 0
     seen = 0
-    cur_anchor = -1
-    for q in range(ns):
-        k = order[q]
-        if sb[k] < top[0]:
+    while nh > 0:
+        bound = hb[0]
+        ai = hi[0]
+        if bound < top[0]:
             break
-        ai = sa[k]
+        nh = _heap_pop(hb, hi, nh)
         d = an[ai, 0]
         line = an[ai, 1]
-        if ai != cur_anchor:
-            T = boards[d]
-            V = vboards[d]
-            CS = cs[d]
-            XS = xs[d]
-            HX = hx[d]
-            LM = lms[d]
-            WM = wms[d]
-            for c in range(N):
-                info[I_TILE, c] = T[line, c]
-                info[I_VAL, c] = V[line, c]
-                info[I_CS, c] = CS[line, c]
-                info[I_XS, c] = XS[line, c]
-                info[I_HX, c] = HX[line, c]
-                info[I_LM, c] = LM[line, c]
-                info[I_WM, c] = WM[line, c]
-            cur_anchor = ai
-        params[2] = d
-        if mode[ai] == 1:
+        if an[ai, 4] == 0:
+            # refine: exact per-span bounds, back into the heap with the best of them
+            an[ai, 4] = 1
+            if ns + N * N > cap:
+                cap = 2 * cap + N * N
+                sb2 = np.zeros(cap, dtype=np.float64)
+                sl2 = np.zeros(cap, dtype=np.int64)
+                sr2 = np.zeros(cap, dtype=np.int64)
+                sb2[:ns] = sb[:ns]
+                sl2[:ns] = sl[:ns]
+                sr2[:ns] = sr[:ns]
+                sb, sl, sr = sb2, sl2, sr2
+            first = ns
+            ns = _anchor_spans(boards[d], vboards[d], cs[d], xs[d], hx[d], lms[d], wms[d], line, an[ai, 2],
+                               an[ai, 3], rack_vals, nv, rack_mask, has_blank, bingo_tiles, bingo_bonus,
+                               lvmax, sb, sl, sr, ns)
+            an[ai, 5] = first
+            an[ai, 6] = ns - first
+            best = -1e18
+            for i in range(first, ns):
+                if sb[i] > best:
+                    best = sb[i]
+            if ns > first and best >= top[0]:
+                nh = _heap_push(hb, hi, nh, best, ai)
             continue
-        if mode[ai] == 0:
-            # few promising spans: walk them one by one; many: walk the whole anchor once
-            live = 0
-            for i in range(a_first[ai], a_first[ai] + a_count[ai]):
-                if sb[i] >= top[0]:
-                    live += 1
-            mode[ai] = 2 if live <= SPAN_WALKS else 1
-        if mode[ai] == 1:
-            _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, an[ai, 2], an[ai, 3], groot,
-                        line, -1, -1)
-        else:
-            _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, an[ai, 2], an[ai, 3], groot,
-                        line, sl[k], sr[k])
+        # walk once, restricted to the anchor's spans that can still reach the top n
+        T = boards[d]
+        V = vboards[d]
+        CS = cs[d]
+        XS = xs[d]
+        HX = hx[d]
+        LM = lms[d]
+        WM = wms[d]
+        for c in range(N):
+            info[I_TILE, c] = T[line, c]
+            info[I_VAL, c] = V[line, c]
+            info[I_CS, c] = CS[line, c]
+            info[I_XS, c] = XS[line, c]
+            info[I_HX, c] = HX[line, c]
+            info[I_LM, c] = LM[line, c]
+            info[I_WM, c] = WM[line, c]
+            maxr[c] = -1
+        spans[:, :] = 0
+        lmin = N
+        for i in range(an[ai, 5], an[ai, 5] + an[ai, 6]):
+            if sb[i] >= top[0]:
+                spans[sl[i], sr[i]] = 1
+                if sr[i] > maxr[sl[i]]:
+                    maxr[sl[i]] = sr[i]
+                if sl[i] < lmin:
+                    lmin = sl[i]
+        params[2] = d
+        _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, an[ai, 2], an[ai, 3], groot, line,
+                    spans, maxr, lmin)
         walked += 1
         stop = min(cnt[0], out.shape[0])
         for i in range(seen, stop):
