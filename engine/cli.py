@@ -76,7 +76,8 @@ def cmd_moves(args, top: int | None = None) -> int:
     moves = ml.top(n) if n else ml.sorted()
     exch = exchanges(pos.rack, pos.alphabet, pos.bag_count)
     if args.json:
-        out = {"moves": [_move_json(_scored(pos, m, lex)) for m in moves], "exchanges": exch, "pass": True}
+        out = {"moves": [_move_json(_scored(pos, m, lex)) for m in moves], "exchanges": exch, "pass": True,
+               "time_ms": round(elapsed * 1000, 4)}
         json.dump(out, sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")
         return 0
