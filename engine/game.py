@@ -798,10 +798,11 @@ class Game:
         self._snapshot()
         if any(w not in self.lexicon for w in challenged):
             return self._apply_withdrawn(scored.move, words, seconds)
-        turn = self._apply_play(scored.move, words, seconds, check_end=False)
+        turn = self._apply_play(scored.move, words, None, check_end=False)
         per = len(challenged) if self.rules.penalty_per_word else 1
         self._adjust(Kind.CHALLENGE, challenge, -self.rules.challenge_penalty * per,
                      self.alphabet.rack_string(self.racks[challenge]))
+        self._add_time(turn.player, seconds)
         self._after_play(turn.player)
         return turn
 
