@@ -474,6 +474,7 @@ class GameRecord:
 
     @property
     def n_players(self) -> int:
+        """Number of players (2–4)."""
         return len(self.players)
 
     @property
@@ -580,7 +581,8 @@ class GameRecord:
                     what = "passt 0"
                 label = f"{num:>3}"
             else:
-                what = f"{labels[t.kind]} {t.score:+d}"
+                sign = "-" if t.score < 0 or t.kind == Kind.RACK else "+"
+                what = f"{labels[t.kind]} {sign}{abs(t.score)}"
                 label = "   "
             what = f"{self.players[t.player]}: {what}"
             lines.append(f"{label} {what:<28}" + "".join(f"{v:>{width}}" for v in totals))

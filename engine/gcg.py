@@ -119,7 +119,7 @@ def write_gcg(game) -> str:
         elif t.kind == Kind.TIME:
             out.append(f">{nick}: {t.rack} (time) {t.score:+d} {t.total}")
         elif t.kind == Kind.RACK:
-            out.append(f">{nick}: {t.rack} ({t.rack}) {t.score:+d} {t.total}")
+            out.append(f">{nick}: {t.rack} ({t.rack}) -{-t.score} {t.total}")  # '-0' for blanks only
         elif t.kind == Kind.OUT:
             out.append(f">{nick}: ({t.rack}) {t.score:+d} {t.total}")
         else:  # pragma: no cover - all kinds handled

@@ -120,6 +120,7 @@ class SelfPlayStats:
 
     @property
     def games_per_second(self) -> float:
+        """Games per second of wall time (0 before any game)."""
         return self.games / self.seconds if self.seconds > 0 else 0.0
 
     def summary(self) -> dict:

@@ -89,6 +89,7 @@ class TogetherMove:
 
     @property
     def notation(self) -> str:
+        """The move in standard notation (``8H HA(U)S``)."""
         return self.move.notation
 
 
