@@ -38,3 +38,43 @@ def test_cgp_parse(benchmark):
     parse_cgp(cgp)
     pos = benchmark(parse_cgp, cgp)
     assert pos.board.tile_count == 53
+
+
+@pytest.mark.parametrize("pid", ["p001", "p004", "p011", "p029", "p_ref1", "p_ref2", "p_ref3"])
+def test_best_first_top_move(benchmark, golden_lexicon, pid):
+    from engine.movegen import best_moves
+
+    pos = parse_cgp(dict(POSITIONS)[pid])
+    want = generate_moves(pos.board, pos.rack, golden_lexicon).top(1)
+    best_moves(pos.board, pos.rack, golden_lexicon, 1)
+    if pid in PEERS:
+        benchmark.extra_info["wolges_ms"] = PEERS[pid]["wolges_ms"]
+    got = benchmark.pedantic(best_moves, args=(pos.board, pos.rack, golden_lexicon, 1), rounds=30, iterations=1,
+                             warmup_rounds=2)
+    assert [(m.notation, m.score) for m in got] == [(m.notation, m.score) for m in want]
+
+
+def test_cross_check_update_after_move(benchmark, golden_lexicon):
+    """Incremental cross-check update after the top move of p_ref3 (two lines recomputed)."""
+    from engine.movegen import CrossChecks
+
+    pos = parse_cgp(dict(POSITIONS)["p_ref3"])
+    board = pos.board.copy()
+    move = generate_moves(board, pos.rack, golden_lexicon).top(1)[0]
+    a = board.alphabet
+    placed = [(r, c, a.code(ch), b) for r, c, ch, b in move.tiles]
+    board.place(placed)
+    checks = CrossChecks(pos.board, golden_lexicon)
+    checks.update(board, placed)
+    benchmark(checks.update, board, placed)
+    full = CrossChecks(board, golden_lexicon)
+    assert (checks.cs == full.cs).all()
+
+
+def test_cross_check_full(benchmark, golden_lexicon):
+    """Full cross-check computation (both directions) on p_ref3, for comparison with the update."""
+    from engine.movegen import CrossChecks
+
+    pos = parse_cgp(dict(POSITIONS)["p_ref3"])
+    CrossChecks(pos.board, golden_lexicon)
+    benchmark(CrossChecks, pos.board, golden_lexicon)
