@@ -532,23 +532,22 @@ class GameRecord:
             mover = (last + 1) % self.n_players
             rack = self.final_racks[mover] if self.final_racks else ""
         opp = (mover + 1) % self.n_players
-        opp_rack = None
-        if self.n_players == 2:
-            for t in self.turns[stop:]:
-                if t.player == opp and (t.kind in Kind.TURNS or t.kind == Kind.RACK):
-                    opp_rack = t.rack
-                    break
-            else:
-                if self.final_racks:
-                    opp_rack = self.final_racks[opp]
+        later = {}  # each other player's rack at this point: their next recorded rack (it changes only on their turn)
+        for t in self.turns[stop:]:
+            if t.player != mover and t.player not in later and (t.kind in Kind.TURNS or t.kind == Kind.RACK):
+                later[t.player] = t.rack
+        for p in range(self.n_players):
+            if p != mover and p not in later and self.final_racks:
+                later[p] = self.final_racks[p]
+        opp_rack = later.get(opp) if self.n_players == 2 else None
         opcodes = {}
         name = lexicon_name if lexicon_name is not None else self.lexicon
         if name:
             opcodes["lex"] = name
         rack_c = a.parse_rack(rack) if rack else np.zeros(a.size + 1, dtype=np.int32)
         if self.n_players > 2:
-            seen = board.tile_count + int(rack_c.sum())
-            opcodes["bag"] = str(max(0, a.total_tiles - seen - a.rack_size * (self.n_players - 1)))
+            others = sum(len(later[p]) if p in later else a.rack_size for p in range(self.n_players) if p != mover)
+            opcodes["bag"] = str(max(0, a.total_tiles - board.tile_count - int(rack_c.sum()) - others))
         return Position(board, rack_c, a.parse_rack(opp_rack) if opp_rack is not None else None,
                         (scores[mover], scores[opp]), zero, opcodes)
 
