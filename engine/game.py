@@ -985,7 +985,7 @@ class Game:
         p = self.to_move
         a = self.alphabet
         rack = self.racks[p]
-        before = a.rack_string(rack)
+        before = _rack_str(rack, a.letters)
         placed = _placements(move, self._code)
         self.board.place(placed)
         if self._checks is not None:
@@ -1067,6 +1067,12 @@ class Game:
                 pts, _lost = time_penalty(self.time_used[p] - limit, self.rules)
                 if pts:
                     self._adjust(Kind.TIME, p, -pts, self.alphabet.rack_string(self.racks[p]))
+
+
+def _rack_str(rack: np.ndarray, letters: Sequence[str]) -> str:
+    """``Alphabet.rack_string`` without its per-letter loop (hot path of self-play)."""
+    t = rack.tolist()
+    return "".join([letters[c - 1] * k for c, k in enumerate(t) if k and c]) + "?" * t[0]
 
 
 def _tile_string(codes: Iterable[int], alphabet: Alphabet) -> str:
