@@ -43,7 +43,7 @@ import numpy as np
 
 from lexicon_tools.alphabet import BLANK, Alphabet, german
 
-from .board import Board, parse_start
+from .board import Board, format_start, parse_start
 from .game import RULES, GameRecord, Kind, Rules, Turn, _counts, rack_value
 
 __all__ = ["GCGError", "read_gcg", "read_gcg_file", "write_gcg", "write_gcg_file"]
@@ -76,8 +76,6 @@ def _gcg_word(move) -> str:
 
 
 def _start(move) -> str:
-    from .board import format_start
-
     return format_start(move.row, move.col, move.direction)
 
 
