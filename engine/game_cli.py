@@ -35,6 +35,9 @@ def cmd_selfplay(args) -> int:
     rules = rules_by_name(args.rules)
     if args.games < 1:
         raise ValueError(f"--games must be at least 1, got {args.games}")
+    if not rules.min_players <= args.players <= rules.max_players:
+        raise ValueError(f"{rules.name} rules: {rules.min_players} to {rules.max_players} players, "
+                         f"got {args.players}")
     lex = _lexicon(args.lexicon)
     stats = selfplay(lex, args.games, args.seed, players=args.players, rules=rules, out_dir=args.out,
                      progress=False if args.no_progress else None)
