@@ -16,6 +16,7 @@ import argparse
 import importlib
 import importlib.util
 import json
+import os
 import sys
 import time
 
@@ -156,11 +157,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
-    """Run the CLI; returns the exit code (0 ok, 1 illegal move, 2 error)."""
+    """Run the CLI; returns the exit code (0 ok, 1 illegal move, 2 error, 141 reader closed the pipe)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return args.func(args)
+        try:
+            return args.func(args)
+        finally:
+            sys.stdout.flush()
+    except BrokenPipeError:
+        # the reader went away (e.g. `| head`): stop quietly like other Unix tools
+        sys.stdout = open(os.devnull, "w")
+        return 141
     except (CGPError, LexiconError, ValueError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
