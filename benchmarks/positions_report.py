@@ -10,7 +10,6 @@ moves, cross-checks included) and ``best_moves(n=1)``.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -20,20 +19,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import numpy as np  # noqa: E402
 
 from conftest import golden_words  # noqa: E402
+from peer_table import median_ms  # noqa: E402
 from engine.cgp import parse_cgp  # noqa: E402
 from engine.movegen import best_moves, generate_moves  # noqa: E402
 from lexicon_tools.bundle import Lexicon, build_bundle, load_lexicon  # noqa: E402
 from test_bench_positions import load_set  # noqa: E402
-
-
-def med(fn, rounds):
-    fn()
-    ts = []
-    for _ in range(rounds):
-        t = time.perf_counter()
-        fn()
-        ts.append(time.perf_counter() - t)
-    return statistics.median(ts)
 
 
 def main() -> int:
@@ -53,8 +43,8 @@ def main() -> int:
             pos = parse_cgp(cgp)
             lex = golden if pid.startswith("g_") else default
             nm += len(generate_moves(pos.board, pos.rack, lex))
-            ta.append(med(lambda: generate_moves(pos.board, pos.rack, lex), args.rounds))
-            tb.append(med(lambda: best_moves(pos.board, pos.rack, lex, 1), args.rounds))
+            ta.append(median_ms(lambda: generate_moves(pos.board, pos.rack, lex), args.rounds) / 1e3)
+            tb.append(median_ms(lambda: best_moves(pos.board, pos.rack, lex, 1), args.rounds) / 1e3)
         s = sum(ta)
         tot_t += s
         tot_n += len(items)

@@ -37,12 +37,14 @@ def default_lexicon():
     return load_lexicon(None)
 
 
+def jobs_of(cls, golden_lexicon, default_lexicon):
+    """``[(position, lexicon), ...]`` of a class: golden positions use the golden word list."""
+    return [(parse_cgp(cgp), golden_lexicon if pid.startswith("g_") else default_lexicon) for pid, cgp in SET[cls]]
+
+
 @pytest.mark.parametrize("cls", sorted(SET))
 def test_class_all_moves(benchmark, cls, golden_lexicon, default_lexicon):
-    jobs = []
-    for pid, cgp in SET[cls]:
-        pos = parse_cgp(cgp)
-        jobs.append((pos, golden_lexicon if pid.startswith("g_") else default_lexicon))
+    jobs = jobs_of(cls, golden_lexicon, default_lexicon)
 
     def run():
         return sum(len(generate_moves(p.board, p.rack, lex)) for p, lex in jobs)
@@ -55,10 +57,7 @@ def test_class_all_moves(benchmark, cls, golden_lexicon, default_lexicon):
 
 @pytest.mark.parametrize("cls", sorted(SET))
 def test_class_best_move(benchmark, cls, golden_lexicon, default_lexicon):
-    jobs = []
-    for pid, cgp in SET[cls]:
-        pos = parse_cgp(cgp)
-        jobs.append((pos, golden_lexicon if pid.startswith("g_") else default_lexicon))
+    jobs = jobs_of(cls, golden_lexicon, default_lexicon)
 
     def run():
         return [best_moves(p.board, p.rack, lex, 1) for p, lex in jobs]

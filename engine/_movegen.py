@@ -33,6 +33,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from lexicon_tools._kwg_kernels import child_arc as _child_arc
+
 ARC_MASK = np.uint32(0x3FFFFF)
 IS_END = np.uint32(0x400000)
 ACCEPTS = np.uint32(0x800000)
@@ -43,19 +45,6 @@ OUT_WIDTH = OUT_TILES + N
 
 # rows of the per-line info array
 I_TILE, I_VAL, I_CS, I_XS, I_HX, I_LM, I_WM = 0, 1, 2, 3, 4, 5, 6
-
-
-@njit(cache=True, inline="always")
-def _child_arc(kwg, p, tile):
-    if p == 0:
-        return -1
-    while True:
-        v = kwg[p]
-        if (v >> 24) == tile:
-            return p
-        if v & IS_END:
-            return -1
-        p += 1
 
 
 @njit(cache=True)
@@ -332,6 +321,30 @@ def _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, anchor, 
                 sp = _push(stack, sp, col + 1, child, tp, main, wmul, cross, stack[f, F_LEFT])
 
 
+@njit(cache=True, inline="always")
+def _load_line(info, tiles, tvals, cs, xs, hx, lm, wm, line):
+    """Copy one line's tiles, values, cross-checks and premiums into ``info`` (7, 15)."""
+    for c in range(N):
+        info[I_TILE, c] = tiles[line, c]
+        info[I_VAL, c] = tvals[line, c]
+        info[I_CS, c] = cs[line, c]
+        info[I_XS, c] = xs[line, c]
+        info[I_HX, c] = hx[line, c]
+        info[I_LM, c] = lm[line, c]
+        info[I_WM, c] = wm[line, c]
+
+
+@njit(cache=True, inline="always")
+def _is_anchor(tiles, hx, line, c, empty_board):
+    """Anchor test (module docstring): the centre on an empty board; the last tile of a
+    run; an empty square with a perpendicular neighbour and no neighbour in the line."""
+    if empty_board:
+        return c == N // 2
+    if tiles[line, c] != 0:
+        return c == N - 1 or tiles[line, c + 1] == 0
+    return hx[line, c] != 0 and (c == 0 or tiles[line, c - 1] == 0) and (c == N - 1 or tiles[line, c + 1] == 0)
+
+
 @njit(cache=True)
 def _gen_lines(kwg, tiles, tvals, cs, xs, hx, lm, wm, rack, vals, out, cnt, params, empty_board):
     """Generate all moves of one direction (params[2]) line by line."""
@@ -344,25 +357,10 @@ def _gen_lines(kwg, tiles, tvals, cs, xs, hx, lm, wm, rack, vals, out, cnt, para
     for line in range(N):
         if empty_board and line != N // 2:
             continue
-        for c in range(N):
-            info[I_TILE, c] = tiles[line, c]
-            info[I_VAL, c] = tvals[line, c]
-            info[I_CS, c] = cs[line, c]
-            info[I_XS, c] = xs[line, c]
-            info[I_HX, c] = hx[line, c]
-            info[I_LM, c] = lm[line, c]
-            info[I_WM, c] = wm[line, c]
+        _load_line(info, tiles, tvals, cs, xs, hx, lm, wm, line)
         last_anchor = -2
         for c in range(N):
-            if empty_board:
-                is_anchor = c == N // 2
-            elif tiles[line, c] != 0:
-                is_anchor = c == N - 1 or tiles[line, c + 1] == 0
-            else:
-                is_anchor = (hx[line, c] != 0
-                             and (c == 0 or tiles[line, c - 1] == 0)
-                             and (c == N - 1 or tiles[line, c + 1] == 0))
-            if is_anchor:
+            if _is_anchor(tiles, hx, line, c, empty_board):
                 _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, c, last_anchor, groot, line,
                             no_spans, no_maxr, -1)
                 last_anchor = c
@@ -712,14 +710,7 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
                 continue
             last_anchor = -2
             for c in range(N):
-                if empty_board:
-                    is_anchor = c == N // 2
-                elif T[line, c] != 0:
-                    is_anchor = c == N - 1 or T[line, c + 1] == 0
-                else:
-                    is_anchor = (HX[line, c] != 0 and (c == 0 or T[line, c - 1] == 0)
-                                 and (c == N - 1 or T[line, c + 1] == 0))
-                if is_anchor:
+                if _is_anchor(T, HX, line, c, empty_board):
                     an[na, 0] = d
                     an[na, 1] = line
                     an[na, 2] = c
@@ -779,22 +770,8 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
                 nh = _heap_push(hb, hi, nh, best, ai)
             continue
         # walk once, restricted to the anchor's spans that can still reach the top n
-        T = boards[d]
-        V = vboards[d]
-        CS = cs[d]
-        XS = xs[d]
-        HX = hx[d]
-        LM = lms[d]
-        WM = wms[d]
-        for c in range(N):
-            info[I_TILE, c] = T[line, c]
-            info[I_VAL, c] = V[line, c]
-            info[I_CS, c] = CS[line, c]
-            info[I_XS, c] = XS[line, c]
-            info[I_HX, c] = HX[line, c]
-            info[I_LM, c] = LM[line, c]
-            info[I_WM, c] = WM[line, c]
-            maxr[c] = -1
+        _load_line(info, boards[d], vboards[d], cs[d], xs[d], hx[d], lms[d], wms[d], line)
+        maxr[:] = -1
         spans[:, :] = 0
         lmin = N
         for i in range(an[ai, 5], an[ai, 5] + an[ai, 6]):

@@ -176,13 +176,15 @@ def build_states(rows, reg, table):
     prev_len = 0
     prev = np.zeros(width, dtype=np.uint8)
     counters = reg[5]
-    for r in range(rows.shape[0]):
-        row = rows[r]
+    m = rows.shape[0]
+    for r in range(m + 1):
+        # one extra, empty string at the end finalises the whole last path
         n = 0
-        while n < width and row[n] != 0:
-            n += 1
+        if r < m:
+            while n < width and rows[r, n] != 0:
+                n += 1
         lcp = 0
-        while lcp < n and lcp < prev_len and row[lcp] == prev[lcp]:
+        while lcp < n and lcp < prev_len and rows[r, lcp] == prev[lcp]:
             lcp += 1
         # finalise states deeper than lcp on the previous path
         for d in range(prev_len, lcp, -1):
@@ -194,21 +196,14 @@ def build_states(rows, reg, table):
                 p_n[d] = 0
         for i in range(lcp, n):
             k = p_n[i]
-            p_tile[i, k] = row[i] - 1
+            p_tile[i, k] = rows[r, i] - 1
             p_acc[i, k] = 1 if i == n - 1 else 0
             p_child[i, k] = -1
             p_n[i] = k + 1
             p_n[i + 1] = 0
         for i in range(n):
-            prev[i] = row[i]
+            prev[i] = rows[r, i]
         prev_len = n
-    for d in range(prev_len, 0, -1):
-        if p_n[d] > 0:
-            if counters[2] * 2 >= table.shape[0]:
-                table = _grow_table(reg, table)
-            sid = _lookup_or_register(reg, table, p_tile[d], p_acc[d], p_child[d], p_n[d])
-            p_child[d - 1, p_n[d - 1] - 1] = sid
-            p_n[d] = 0
     if counters[2] * 2 >= table.shape[0]:
         table = _grow_table(reg, table)
     root = _lookup_or_register(reg, table, p_tile[0], p_acc[0], p_child[0], p_n[0])
