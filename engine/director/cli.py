@@ -1,0 +1,478 @@
+"""CLI plug-in (see :data:`engine.cli.PLUGINS`): ``python -m engine simultan ...``.
+
+Sub-commands (the event directory is the first positional argument or ``--event DIR``)::
+
+    new DIR --players Ana Ben Cal [--seed S] [--round-time 3:00] [rules ...]
+    round DIR [--start] [--json]          the open round: board, rack, clock, moves entered
+    submit DIR PLAYER "8H WORT" [--round N]   a player's move (again to replace it; "-" = no move)
+    close DIR [--choose MOVE] [--round N] place the top move, score everyone, open the next round
+    standings DIR [--round N] [--json]
+    undo DIR                              take back the last submit / start / close
+    export DIR [--out OUT]                CSV, JSON, GCG, SVG, HTML (also rewritten after every change)
+    auto --seed S --out DIR               the whole master game, top move every round
+
+Exit codes: 0 done; 1 submission rejected (``rejected: ...``; nothing
+changes); 2 any other error (one ``error: ...`` line; nothing changes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+
+__all__ = ["add_parser", "handler"]
+
+
+def _note(msg: str) -> None:
+    print(f"note: {msg}", file=sys.stderr)
+
+
+class _Usage(ValueError):
+    pass
+
+
+# ---------------------------------------------------------------------------
+# helpers
+# ---------------------------------------------------------------------------
+def _event_and_rest(args) -> tuple[str, list[str]]:
+    """The event directory and the remaining positionals."""
+    pos = list(args.positional or [])
+    if args.event:
+        return args.event, pos
+    if not pos:
+        raise _Usage("name the event directory (first argument, or --event DIR)")
+    return pos[0], pos[1:]
+
+
+def _dir(args, lexicon=None):
+    from .store import EventDir
+
+    lex = lexicon
+    if lex is None and getattr(args, "lexicon", None):
+        from lexicon_tools.bundle import load_lexicon
+
+        lex = load_lexicon(args.lexicon, progress=_note)
+    return EventDir(args.event_dir, lexicon=lex, notes=_note)
+
+
+def _clock(t: float | None) -> str:
+    return time.strftime("%H:%M:%S", time.localtime(t)) if t else "-"
+
+
+def _rules_from_args(args, alphabet):
+    from .rules import SimultanRules, parse_time
+
+    kwargs = {"round_time": parse_time(args.round_time)}
+    if args.tie_break:
+        kwargs["tie_break"] = args.tie_break
+    if args.vc_rounds is not None:
+        kwargs["vc_rounds"] = args.vc_rounds
+    for name, attr in (("early", "early"), ("late", "late")):
+        val = getattr(args, attr)
+        if val:
+            try:
+                v, c = (int(x) for x in val.split(","))
+            except ValueError:
+                raise _Usage(f"--{name} {val!r}: write VOWELS,CONSONANTS, e.g. 2,2") from None
+            kwargs[f"{name}_vowels"], kwargs[f"{name}_consonants"] = v, c
+    if args.solo_bonus is not None:
+        kwargs["solo_bonus"] = args.solo_bonus
+    if args.solo_min_players is not None:
+        kwargs["solo_min_players"] = args.solo_min_players
+    return SimultanRules.for_alphabet(alphabet, **kwargs)
+
+
+def _players(values) -> list[str]:
+    out = []
+    for v in values or []:
+        out.extend(x for x in (p.strip() for p in v.split(",")) if x)
+    return out
+
+
+def _submission_line(sub) -> str:
+    if sub is None:
+        return "-"
+    if sub.text == "-":
+        return "no move"
+    if sub.valid:
+        return f"{sub.notation} {sub.score}"
+    would = f", would score {sub.would_score}" if sub.would_score is not None else ""
+    return f"{sub.notation or sub.text} invalid: {sub.reason}{would}"
+
+
+def _print_board(ev) -> None:
+    print(ev.board.to_text(), end="")
+
+
+def _tops_lines(rnd, tie_break, limit: int = 10) -> list[str]:
+    from .rules import TIE_BREAKS
+
+    lines = []
+    if len(rnd.tops) > 1:
+        lines.append(f"  {len(rnd.tops)} moves tie at {rnd.top_score}; tie-break "
+                     f"({', '.join(TIE_BREAKS[k] for k in tie_break)}) decided by: "
+                     f"{TIE_BREAKS.get(rnd.decided_by, rnd.decided_by)}")
+        for i, t in enumerate(rnd.tops[:limit], 1):
+            mark = "  <- top" if rnd.top is not None and t.notation == rnd.top.notation else ""
+            lines.append(f"   {i:2d}. {t.notation:<24} {t.score:>4}  blanks {t.blanks}  duplicates kept "
+                         f"{t.duplicates}  tiles {t.tiles}  leave {t.leave or '-'}{mark}")
+        if len(rnd.tops) > limit:
+            lines.append(f"   ... and {len(rnd.tops) - limit} more (results.json lists them all)")
+    return lines
+
+
+# ---------------------------------------------------------------------------
+# commands
+# ---------------------------------------------------------------------------
+def cmd_new(args) -> int:
+    """``new``: create the event, draw round 1."""
+    from lexicon_tools.bundle import load_lexicon
+
+    from .store import EventDir
+
+    players = _players(args.players)
+    lex = load_lexicon(args.lexicon, progress=_note)
+    rules = _rules_from_args(args, lex.alphabet)
+    d = EventDir.create(args.event_dir, players, seed=args.seed, rules=rules, name=args.name,
+                        lexicon_path=args.lexicon, lexicon=lex, notes=_note)
+    ev = d.load()
+    print(f"event {ev.settings.name!r} created in {args.event_dir}: {len(players)} players "
+          f"({', '.join(players) or 'none'}), seed {ev.settings.seed}, round time "
+          f"{_fmt_time(ev.rules.round_time)}")
+    _print_open(ev, args.event_dir)
+    return 0
+
+
+def _fmt_time(s) -> str:
+    from .rules import format_time
+
+    return format_time(s)
+
+
+def _print_open(ev, event_dir) -> None:
+    cur = ev.current
+    if cur is None:
+        print(f"the event is over: {ev.end_reason}")
+        return
+    rej = f" ({len(cur.rejected)} rejected draw{'s' * (len(cur.rejected) != 1)}: " \
+          f"{', '.join(r[0] for r in cur.rejected)})" if cur.rejected else ""
+    print(f"round {cur.number}: rack {' '.join(cur.rack)}{rej}; {cur.bag} tiles in the bag")
+    print(f"projector page: {event_dir}/export/current.html")
+
+
+def cmd_round(args) -> int:
+    """``round``: show the open round (and start its clock with ``--start``)."""
+    from .rules import rack_balance
+
+    d = _dir(args)
+    if args.start:
+        d.start()
+    ev = d.load()
+    cur = ev.current
+    if args.json:
+        out = {"event": ev.settings.name, "over": ev.over, "end_reason": ev.end_reason,
+               "board": ev.board.rows_text(), "round_time": ev.rules.round_time}
+        if cur is not None:
+            left = None
+            if cur.started_at is not None:
+                left = round(cur.started_at + ev.rules.round_time - time.time(), 1)
+            out.update({"round": cur.number, "rack": cur.rack, "bag": cur.bag,
+                        "rejected": [list(r) for r in cur.rejected], "started_at": cur.started_at,
+                        "seconds_left": left,
+                        "submissions": {p: (None if s is None else {"move": s.text, "notation": s.notation,
+                                                                     "valid": s.valid, "score": s.score,
+                                                                     "reason": s.reason})
+                                        for p, s in ((p, cur.submissions.get(p)) for p in ev.players)}})
+        print(json.dumps(out, ensure_ascii=False))
+        return 0
+    if cur is None:
+        _print_board(ev)
+        print(f"the event is over after {len(ev.closed_rounds)} rounds: {ev.end_reason}")
+        print(f"master total {sum(r.top.score for r in ev.closed_rounds)}; see `standings` and `export`")
+        return 0
+    if cur.started_at is None:
+        clock = f"round time {_fmt_time(ev.rules.round_time)}, clock not started (`round --start`)"
+    else:
+        left = cur.started_at + ev.rules.round_time - time.time()
+        clock = (f"round time {_fmt_time(ev.rules.round_time)}, started {_clock(cur.started_at)}, "
+                 + (f"{_fmt_time(left)} left" if left > 0 else f"time is up ({_fmt_time(-left)} ago)"))
+    print(f"{ev.settings.name} - round {cur.number} - {clock}")
+    _print_board(ev)
+    a = ev.alphabet
+    v, c, b = rack_balance(ev.rack, a, ev.rules.vowels)
+    rej = f"; {len(cur.rejected)} rejected draw(s) before it: {', '.join(r[0] for r in cur.rejected)}" \
+        if cur.rejected else ""
+    print(f"rack: {' '.join(cur.rack)}   ({v} vowels, {c} consonants, {b} blanks{rej})")
+    print(f"bag: {cur.bag} tiles")
+    if ev.players:
+        print("moves entered:")
+        w = max(len(p) for p in ev.players)
+        for p in ev.players:
+            print(f"  {p:<{w}}  {_submission_line(cur.submissions.get(p))}")
+    print(f"projector page: {args.event_dir}/export/current.html")
+    return 0
+
+
+def cmd_submit(args) -> int:
+    """``submit``: check and record one player's move for the open round."""
+    if len(args.rest) < 2:
+        raise _Usage('submit needs a player and a move: submit DIR PLAYER "8H WORT" (or "-" for no move)')
+    player, move = args.rest[0], " ".join(args.rest[1:])
+    d = _dir(args)
+    before = d.load()
+    cur = before.current
+    old = cur.submissions.get(before.find_player(player)) if cur is not None and player_known(before, player) else None
+    sub = d.submit(player, move, args.round)
+    replaced = f" (replaces {_submission_line(old)})" if old is not None else ""
+    if sub.valid:
+        words = " + ".join(f"{w} {s}" for w, s in sub.words)
+        bingo = sub.score - sum(s for _w, s in sub.words)
+        if bingo:
+            words += f" + bingo {bingo}"
+        print(f"{sub.player}, round {sub.round}: {sub.notation} {sub.score} points ({words}){replaced}")
+    elif sub.text == "-":
+        print(f"{sub.player}, round {sub.round}: no move, 0 points{replaced}")
+    else:
+        would = f" (it would score {sub.would_score})" if sub.would_score is not None else ""
+        print(f"{sub.player}, round {sub.round}: {sub.notation or sub.text} recorded as invalid, 0 points: "
+              f"{sub.reason}{would}{replaced}")
+    return 0
+
+
+def player_known(ev, name: str) -> bool:
+    """True when ``name`` is one of the event's players (ignoring case)."""
+    try:
+        ev.find_player(name)
+        return True
+    except ValueError:
+        return False
+
+
+def cmd_close(args) -> int:
+    """``close``: place the top move, score the round, open the next one."""
+    d = _dir(args)
+    rnd = d.close(args.choose, args.round)
+    ev = d.load()
+    how = " (chosen by the director)" if rnd.chosen_by == "director" else ""
+    words = " + ".join(f"{w} {s}" for w, s in rnd.words)
+    print(f"round {rnd.number} closed. top: {rnd.top.notation} {rnd.top.score} points ({words}){how}")
+    for line in _tops_lines(rnd, ev.rules.tie_break):
+        print(line)
+    if ev.players:
+        w = max(len(p) for p in ev.players)
+        from .event import percent
+
+        for p in ev.players:
+            sub = rnd.submissions.get(p)
+            pts = rnd.total(p)
+            tag = ""
+            if rnd.scores.get(p, 0) == rnd.top.score:
+                tag = "  TOP"
+            if rnd.bonus.get(p):
+                tag += f"  SOLO +{rnd.bonus[p]}"
+            print(f"  {p:<{w}}  {pts:>4}  {percent(pts, rnd.top.score):6.2f}%  {_submission_line(sub)}{tag}")
+    _print_open(ev, args.event_dir)
+    return 0
+
+
+def cmd_standings(args) -> int:
+    """``standings``: ranking with points, percentage of the top, tops and solos."""
+    ev = _dir(args).load()
+    upto = args.round
+    rows = ev.standings(upto)
+    closed = [r for r in ev.closed_rounds if upto is None or r.number <= upto]
+    master = sum(r.top.score for r in closed)
+    if args.json:
+        print(json.dumps({"after_round": closed[-1].number if closed else 0, "master_total": master,
+                          "over": ev.over, "standings": [s.__dict__ for s in rows]}, ensure_ascii=False))
+        return 0
+    state = ("final" if ev.over and upto is None else
+             f"after round {closed[-1].number}" if closed else "before the first round closes")
+    print(f"{ev.settings.name} - standings {state} (master total {master})")
+    if not rows:
+        print("  no players (a master game only)")
+        return 0
+    w = max(6, max(len(s.player) for s in rows))
+    print(f"  rank  {'player':<{w}}  points  % of top  tops  solos  invalid  missing")
+    for s in rows:
+        print(f"  {s.rank:>4}  {s.player:<{w}}  {s.total:>6}  {s.percent:>7.2f}%  {s.tops:>4}  {s.solos:>5}  "
+              f"{s.invalid:>7}  {s.missing:>7}")
+    return 0
+
+
+def cmd_undo(args) -> int:
+    """``undo``: take back the director's last action."""
+    rec = _dir(args).undo()
+    print(f"undone: {rec['what']}")
+    ev = _dir(args).load()
+    _print_open(ev, args.event_dir)
+    return 0
+
+
+def cmd_export(args) -> int:
+    """``export``: write CSV, JSON, GCG, SVG and HTML."""
+    from pathlib import Path
+
+    from .export import write_exports
+
+    ev = _dir(args).load()
+    out = Path(args.out) if args.out else Path(args.event_dir) / "export"
+    files = write_exports(ev, out)
+    print(f"{len(files)} files written to {out} (index.html, current.html, master.gcg, results.json, "
+          f"rounds.csv, standings.csv, round-NN.svg/html)")
+    return 0
+
+
+def cmd_auto(args) -> int:
+    """``auto``: play the whole master game (top move every round) into ``--out``."""
+    from lexicon_tools.bundle import load_lexicon
+
+    from .store import play_master
+
+    lex = load_lexicon(args.lexicon, progress=_note)
+    rules = _rules_from_args(args, lex.alphabet)
+    shown = [0]
+
+    def progress(ev):
+        if args.quiet or args.json:
+            return
+        for rnd in ev.closed_rounds[shown[0]:]:
+            total = sum(r.top.score for r in ev.closed_rounds if r.number <= rnd.number)
+            rej = f"  ({len(rnd.rejected)} rejected)" if rnd.rejected else ""
+            ties = f"  [{len(rnd.tops)} tied]" if len(rnd.tops) > 1 else ""
+            print(f"{rnd.number:>3}  {rnd.rack:<8} {rnd.top.notation:<26} {rnd.top.score:>4} {total:>6}{ties}{rej}")
+        shown[0] = len(ev.closed_rounds)
+
+    ev = play_master(args.out, args.seed, lexicon=lex, lexicon_path=args.lexicon, rules=rules, name=args.name,
+                     progress=progress)
+    total = sum(r.top.score for r in ev.closed_rounds)
+    if args.json:
+        from .export import results_dict
+
+        d = results_dict(ev)
+        print(json.dumps({"seed": args.seed, "rounds": len(ev.closed_rounds), "master_total": total,
+                          "end_reason": ev.end_reason,
+                          "moves": [{"round": r["round"], "rack": r["rack"], "top": r["top"]["notation"],
+                                     "score": r["top"]["score"]} for r in d["rounds"]]}, ensure_ascii=False))
+    else:
+        print(f"master game, seed {args.seed}: {len(ev.closed_rounds)} rounds, {total} points; "
+              f"ended: {ev.end_reason}")
+        print(f"files in {args.out}/export (master.gcg, results.json, round-NN.svg/html, index.html)")
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# registration
+# ---------------------------------------------------------------------------
+def handler(args) -> int:
+    """Run a ``simultan`` sub-command: 0 ok, 1 rejected submission, 2 error (one ``error:`` line)."""
+    from lexicon_tools.bundle import LexiconError
+
+    from .event import DirectorError, Rejected
+    from .journal import JournalError
+
+    try:
+        if args.action not in ("new", "auto"):
+            args.event_dir, args.rest = _event_and_rest(args)
+            if args.action != "submit" and args.rest:
+                raise _Usage(f"unexpected argument(s) {' '.join(args.rest)!r}")
+        elif args.action == "new":
+            args.event_dir, rest = _event_and_rest(args)
+            if rest:
+                raise _Usage(f"unexpected argument(s) {' '.join(rest)!r} (players go after --players)")
+        return args.func2(args)
+    except Rejected as exc:
+        print(f"rejected: {exc.reason}", file=sys.stderr)
+        return 1
+    except (_Usage, DirectorError, JournalError, LexiconError, ValueError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 2
+    except BrokenPipeError:  # output piped into `head`: what was done is done
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except OSError:
+            pass
+        return 0
+    except Exception as exc:  # never a traceback for the director
+        print(f"error: internal error ({type(exc).__name__}: {exc})", file=sys.stderr)
+        return 2
+
+
+def _rules_options(sp) -> None:
+    from .rules import TIE_BREAKS
+
+    g = sp.add_argument_group("rules (fixed for the whole event)")
+    g.add_argument("--round-time", default="180", metavar="TIME", help="time per round: 180, 3:00 or 3m (default 3:00)")
+    g.add_argument("--tie-break", metavar="KEYS",
+                   help=f"order of tie-breaks among equal top scores, comma-separated from {', '.join(TIE_BREAKS)} "
+                        "(default fewer-blanks,fewer-duplicates,notation; notation always ends the list)")
+    g.add_argument("--vc-rounds", type=int, metavar="N", help="rounds 1..N use the early minimum (default 15)")
+    g.add_argument("--early", metavar="V,C", help="minimum vowels,consonants in the early rounds (default 2,2)")
+    g.add_argument("--late", metavar="V,C", help="minimum vowels,consonants after them (default 1,1)")
+    g.add_argument("--solo-bonus", type=int, metavar="PTS", help="bonus for the only player to reach the top (default 0: none)")
+    g.add_argument("--solo-min-players", type=int, metavar="N", help="the solo bonus needs at least N players (default 16)")
+
+
+def add_parser(subparsers) -> None:
+    """Register ``simultan`` and its sub-commands with the engine CLI."""
+    p = subparsers.add_parser("simultan", help="simultaneous (duplicate) Scrabble director",
+                              description="Simultaneous Scrabble: same rack for everyone, the top move each round. "
+                                          "See docs/director.md.")
+    sub = p.add_subparsers(dest="action", required=True)
+
+    def cmd(name, func, help_text, positional="[DIR]"):
+        sp = sub.add_parser(name, help=help_text)
+        sp.add_argument("--event", metavar="DIR", help="the event directory (instead of the first argument)")
+        sp.add_argument("--lexicon", help="lexicon bundle (new/auto: default the packaged German list; other "
+                                          "commands: override the path the event recorded)")
+        sp.set_defaults(func=handler, func2=func)
+        return sp
+
+    sp = cmd("new", cmd_new, "create an event: players, seed, rules, round time; draws round 1")
+    sp.add_argument("positional", nargs="*", metavar="DIR", help="the new event directory")
+    sp.add_argument("--players", nargs="+", default=[], metavar="NAME", help="player names (space or comma separated)")
+    sp.add_argument("--seed", type=int, help="bag seed (default: random; recorded)")
+    sp.add_argument("--name", help="event name (default: the directory name)")
+    _rules_options(sp)
+
+    sp = cmd("round", cmd_round, "show the open round: board, rack, round number, clock, moves entered")
+    sp.add_argument("positional", nargs="*", metavar="DIR")
+    sp.add_argument("--start", action="store_true", help="start the round's clock now (recorded)")
+    sp.add_argument("--json", action="store_true", help="one JSON object")
+
+    sp = cmd("submit", cmd_submit, 'enter a player\'s move: submit DIR PLAYER "8H WORT" ("-" = no move)')
+    sp.add_argument("positional", nargs="*", metavar="ARG", help="[DIR] PLAYER MOVE")
+    sp.add_argument("--round", type=int, metavar="N", help="refuse unless round N is the open round")
+
+    sp = cmd("close", cmd_close, "close the round: place the top move, score everyone, draw the next rack")
+    sp.add_argument("positional", nargs="*", metavar="DIR")
+    sp.add_argument("--choose", metavar="MOVE", help="place this one of the tied top moves instead of the tie-break's")
+    sp.add_argument("--round", type=int, metavar="N", help="refuse unless round N is the open round")
+
+    sp = cmd("standings", cmd_standings, "standings: points, percentage of the top, tops, solos")
+    sp.add_argument("positional", nargs="*", metavar="DIR")
+    sp.add_argument("--round", type=int, metavar="N", help="standings after round N")
+    sp.add_argument("--json", action="store_true", help="one JSON object")
+
+    sp = cmd("undo", cmd_undo, "take back the director's last action (submit, start or close)")
+    sp.add_argument("positional", nargs="*", metavar="DIR")
+
+    sp = cmd("export", cmd_export, "write results (CSV, JSON), master game (GCG), pictures (SVG, HTML)")
+    sp.add_argument("positional", nargs="*", metavar="DIR")
+    sp.add_argument("--out", metavar="OUT", help="output directory (default DIR/export)")
+
+    sp = cmd("auto", cmd_auto, "play a whole master game by itself (top move every round)")
+    sp.add_argument("--seed", type=int, required=True, help="bag seed (new --seed S gives the same game)")
+    sp.add_argument("--out", required=True, metavar="DIR", help="new directory for the event and its exports")
+    sp.add_argument("--name", help="event name (default: the directory name)")
+    sp.add_argument("--json", action="store_true", help="print a JSON summary")
+    sp.add_argument("--quiet", action="store_true", help="no per-round lines")
+    sp.set_defaults(positional=[])
+    _rules_options(sp)

@@ -1,0 +1,743 @@
+"""A simultaneous Scrabble event in memory: rounds, submissions, the top move, scores, standings.
+
+An :class:`Event` is rebuilt from its journal records (:mod:`engine.director.journal`).
+Every change is first *planned* (``plan_*`` returns the journal record, the
+state is not touched; bad input raises :class:`Rejected` or
+:class:`DirectorError`), then the record is written and *applied*
+(:meth:`Event.apply`). Replaying the journal applies the same records, so a
+rebuilt event equals the live one exactly (board, bag with its RNG state,
+racks, submissions, scores).
+
+Record types (every record also has ``seq``, ``type`` and ``time``):
+
+``new``
+    ``settings`` (players, seed, rules, lexicon) and ``open`` (round 1).
+``submit``
+    ``round``, ``player``, ``move`` (as typed) and ``result`` (valid, notation,
+    score, reason, words). The latest submission of a player counts.
+``start``
+    ``round``: the round clock starts.
+``close``
+    ``round``, ``top`` (notation), ``chosen_by`` (``tie-break`` or
+    ``director``) and ``open`` (the next round, or the end of the event).
+``undo``
+    ``undoes``: the ``seq`` of the action taken back (the last one not yet undone).
+
+``open`` holds the round number, the rack, every rejected draw, the tied top
+moves (computed when the round opens, so closing is instant and a replay need
+not regenerate moves), the number of legal moves and the tiles left in the
+bag; or ``end`` with the reason the event ends. Racks are re-drawn from the
+seeded bag on replay and compared with the journal.
+"""
+
+from __future__ import annotations
+
+import copy
+import time as _time
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from lexicon_tools.alphabet import BLANK, Alphabet
+
+from engine.board import Board
+from engine.game import Bag
+from engine.scorer import IllegalMove, check_move, parse_move, score_placement
+
+from .journal import JournalError
+from .rules import SimultanRules, draw_rack
+from .topmove import TopCandidate, top_moves
+
+__all__ = [
+    "DirectorError",
+    "Rejected",
+    "Settings",
+    "Submission",
+    "Round",
+    "Standing",
+    "Event",
+    "replay",
+    "percent",
+    "rank_standings",
+    "lexicon_id",
+]
+
+NO_MOVE = "-"
+"""What ``submit`` takes for "no move handed in" (0 points)."""
+
+
+class DirectorError(ValueError):
+    """A director's command that cannot be carried out (no open round, nothing to undo, ...)."""
+
+
+class Rejected(ValueError):
+    """A submission refused as bad input (unknown player, closed round, unreadable notation,
+    tiles not on the rack): nothing in the event changes.
+
+    Attributes:
+        reason: the explanation (also ``str(exc)``).
+    """
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+def lexicon_id(lexicon) -> str:
+    """A fingerprint of a lexicon (the SHA-256 of its graph), stored in the journal."""
+    sha = (getattr(lexicon, "meta", None) or {}).get("kwg", {}).get("sha256")
+    if sha:
+        return str(sha)
+    import hashlib
+
+    return hashlib.sha256(np.asarray(lexicon.graph).tobytes()).hexdigest()
+
+
+@dataclass
+class Settings:
+    """What ``new`` fixes for the whole event.
+
+    Attributes:
+        name: the event's name (shown on pages and in exports).
+        players: player names in the order given.
+        seed: the bag's seed (every rack follows from it).
+        rules: the :class:`~engine.director.rules.SimultanRules`.
+        lexicon: path of the lexicon bundle, ``None`` for the packaged default.
+        lexicon_id: fingerprint of the lexicon (:func:`lexicon_id`).
+        alphabet: tile set name.
+    """
+
+    name: str
+    players: list[str]
+    seed: int
+    rules: SimultanRules
+    lexicon: str | None
+    lexicon_id: str
+    alphabet: str = "german"
+
+    def to_dict(self) -> dict:
+        """JSON-ready dict (the ``new`` record's ``settings``)."""
+        return {"name": self.name, "players": list(self.players), "seed": self.seed,
+                "rules": self.rules.to_dict(), "lexicon": self.lexicon, "lexicon_id": self.lexicon_id,
+                "alphabet": self.alphabet}
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "Settings":
+        """Inverse of :meth:`to_dict`."""
+        return cls(name=d["name"], players=list(d["players"]), seed=int(d["seed"]),
+                   rules=SimultanRules.from_dict(d["rules"]), lexicon=d.get("lexicon"),
+                   lexicon_id=d["lexicon_id"], alphabet=d.get("alphabet", "german"))
+
+
+@dataclass
+class Submission:
+    """One player's move for one round, as checked.
+
+    Attributes:
+        seq: journal entry number.
+        round: round number.
+        player: the player's name.
+        text: the move as typed (``-`` for no move).
+        time: when it was entered (Unix time).
+        valid: True when the move is legal and every word is in the list.
+        notation: the move in standard notation (``""`` for no move).
+        score: points (0 when not valid).
+        reason: why it scores 0 (``""`` when valid).
+        words: words formed with their points (valid moves).
+        would_score: for a move refused only for its words or placement, the
+            points it would have made (shown to the director), else ``None``.
+    """
+
+    seq: int
+    round: int
+    player: str
+    text: str
+    time: float
+    valid: bool
+    notation: str
+    score: int
+    reason: str = ""
+    words: list = field(default_factory=list)
+    would_score: int | None = None
+
+    def result(self) -> dict:
+        """The journal's ``result`` dict."""
+        return {"valid": self.valid, "notation": self.notation, "score": self.score, "reason": self.reason,
+                "words": [list(w) for w in self.words], "would_score": self.would_score}
+
+
+@dataclass
+class Round:
+    """One round: its rack, top moves, submissions and (once closed) scores.
+
+    Attributes:
+        number: 1-based.
+        rack: the round's rack (``?`` = blank).
+        rejected: rejected draws before this rack, ``[(rack, reason), ...]``.
+        tops: every top-scoring move, tie-break order (see :mod:`engine.director.topmove`).
+        decided_by: tie-break key that put the first top ahead of the second.
+        n_moves: number of legal placements.
+        bag: tiles left in the bag after the rack was drawn.
+        board: the position (board) of the round, before the top move.
+        opened_at, started_at, closed_at: Unix times (``started_at`` from ``round --start``).
+        submissions: the counting submission per player.
+        history: every submission in order (resubmissions included).
+        closed: True once the top move is placed.
+        top: the top move placed (a member of ``tops``).
+        chosen_by: ``"tie-break"`` or ``"director"`` (``close --choose``).
+        words: words the top move formed, with points.
+        scores: points per player this round (0 for no or invalid move), bonus excluded.
+        bonus: solo bonus per player (only players who got one).
+    """
+
+    number: int
+    rack: str
+    rejected: list
+    tops: list
+    decided_by: str
+    n_moves: int
+    bag: int
+    board: Board
+    opened_at: float
+    started_at: float | None = None
+    submissions: dict = field(default_factory=dict)
+    history: list = field(default_factory=list)
+    closed: bool = False
+    top: TopCandidate | None = None
+    chosen_by: str = ""
+    words: list = field(default_factory=list)
+    scores: dict = field(default_factory=dict)
+    bonus: dict = field(default_factory=dict)
+    closed_at: float | None = None
+
+    @property
+    def top_score(self) -> int:
+        """Points of the top move."""
+        return self.tops[0].score if self.tops else 0
+
+    def total(self, player: str) -> int:
+        """The player's points this round including the solo bonus."""
+        return self.scores.get(player, 0) + self.bonus.get(player, 0)
+
+    def to_dict(self) -> dict:
+        """JSON-ready dict (board as 15 text rows)."""
+        return {
+            "round": self.number, "rack": self.rack, "rejected": [list(r) for r in self.rejected],
+            "tops": [t.to_dict() for t in self.tops], "decided_by": self.decided_by, "n_moves": self.n_moves,
+            "bag": self.bag, "board": self.board.rows_text(), "opened_at": self.opened_at,
+            "started_at": self.started_at, "closed": self.closed,
+            "top": self.top.to_dict() if self.top else None, "chosen_by": self.chosen_by,
+            "words": [list(w) for w in self.words], "scores": dict(self.scores), "bonus": dict(self.bonus),
+            "closed_at": self.closed_at,
+            "submissions": {p: asdict(s) for p, s in self.submissions.items()},
+            "history": [asdict(s) for s in self.history],
+        }
+
+
+@dataclass
+class Standing:
+    """One line of the standings.
+
+    Attributes:
+        rank: 1-based; equal totals share a rank (1, 1, 3).
+        player: name.
+        total: points including bonuses.
+        points: points from moves.
+        bonus: solo bonuses.
+        percent: ``100 * total / top_total`` (two decimals), 0 before the first round closes.
+        top_total: the master game's points over the same rounds.
+        tops: rounds in which the player reached the top score.
+        solos: rounds in which the player alone reached it (counted even without a bonus).
+        invalid: rounds with an invalid move (0 points).
+        missing: rounds without a move.
+    """
+
+    rank: int
+    player: str
+    total: int
+    points: int
+    bonus: int
+    percent: float
+    top_total: int
+    tops: int
+    solos: int
+    invalid: int
+    missing: int
+
+
+def percent(points: int, top: int) -> float:
+    """``points`` as a percentage of ``top``, rounded to two decimals (0.0 when ``top`` is 0)."""
+    return round(100.0 * points / top, 2) if top else 0.0
+
+
+def rank_standings(totals: dict[str, int], order: list[str]) -> list[tuple[int, str]]:
+    """``[(rank, player), ...]`` by total descending, equal totals sharing a rank (1, 1, 3), seat order within."""
+    players = sorted(order, key=lambda p: (-totals[p], order.index(p)))
+    return [(1 + sum(1 for q in order if totals[q] > totals[p]), p) for p in players]
+
+
+class Event:
+    """The state of a simultaneous event, rebuilt record by record.
+
+    Attributes:
+        settings: the event's :class:`Settings`.
+        lexicon: the word list.
+        alphabet: the tile set.
+        board: the current board (after the last closed round).
+        bag: the seeded bag (its RNG state included).
+        rounds: every round opened so far; the last is open unless the event is over.
+        over: True once no further round can be played.
+        end_reason: why the event ended.
+        end_rejected: rejected draws of the round that could not be opened.
+        seq: the last journal entry applied.
+        actions: the records applied after ``new`` and not undone (what ``undo`` takes back).
+        created: Unix time of ``new``.
+    """
+
+    def __init__(self, settings: Settings, lexicon, alphabet: Alphabet | None = None):
+        from lexicon_tools.alphabet import Alphabet as _A
+
+        self.settings = settings
+        self.lexicon = lexicon
+        self.alphabet = alphabet or getattr(lexicon, "alphabet", None) or _A.load(settings.alphabet)
+        self.board = Board(self.alphabet)
+        self.bag = Bag(self.alphabet, settings.seed)
+        self.rounds: list[Round] = []
+        self.over = False
+        self.end_reason = ""
+        self.end_rejected: list = []
+        self.seq = 0
+        self.actions: list[dict] = []
+        self.created = 0.0
+        self._rack = np.zeros(self.alphabet.size + 1, dtype=np.int32)
+        self._last: dict | None = None
+
+    # -- queries ----------------------------------------------------------------------
+    @property
+    def rules(self) -> SimultanRules:
+        """The event's rules."""
+        return self.settings.rules
+
+    @property
+    def players(self) -> list[str]:
+        """Player names in seat order."""
+        return self.settings.players
+
+    @property
+    def current(self) -> Round | None:
+        """The open round, ``None`` when the event is over."""
+        if self.rounds and not self.rounds[-1].closed:
+            return self.rounds[-1]
+        return None
+
+    @property
+    def closed_rounds(self) -> list[Round]:
+        """The rounds whose top move is placed."""
+        return [r for r in self.rounds if r.closed]
+
+    @property
+    def rack(self) -> np.ndarray:
+        """Counts of the open round's rack (a copy)."""
+        return self._rack.copy()
+
+    def find_player(self, name: str) -> str:
+        """The player's name as entered at ``new`` (matching ignores case).
+
+        Raises:
+            Rejected: unknown player (the message lists the players).
+        """
+        for p in self.players:
+            if p == name:
+                return p
+        for p in self.players:
+            if p.casefold() == name.casefold():
+                return p
+        raise Rejected(f"unknown player {name!r} (players: {', '.join(self.players) or 'none'})")
+
+    def standings(self, upto: int | None = None) -> list[Standing]:
+        """The standings after the closed rounds (up to round ``upto``), best first."""
+        rounds = [r for r in self.closed_rounds if upto is None or r.number <= upto]
+        top_total = sum(r.top.score for r in rounds)
+        totals = {p: sum(r.total(p) for r in rounds) for p in self.players}
+        out = []
+        for rank, p in rank_standings(totals, self.players):
+            subs = [r.submissions.get(p) for r in rounds]
+            out.append(Standing(
+                rank=rank, player=p, total=totals[p],
+                points=sum(r.scores.get(p, 0) for r in rounds),
+                bonus=sum(r.bonus.get(p, 0) for r in rounds),
+                percent=percent(totals[p], top_total), top_total=top_total,
+                tops=sum(1 for r in rounds if r.scores.get(p, 0) == r.top.score),
+                solos=sum(1 for r in rounds if _solo(r, self.players) == p),
+                invalid=sum(1 for s in subs if s is not None and not s.valid and s.text != NO_MOVE),
+                missing=sum(1 for s in subs if s is None or s.text == NO_MOVE),
+            ))
+        return out
+
+    def snapshot(self) -> dict:
+        """The whole state as plain data (for comparing a live event with a replayed one)."""
+        tiles, rng = self.bag.state()
+        return {
+            "settings": self.settings.to_dict(), "seq": self.seq, "board": self.board.rows_text(),
+            "bag": sorted(tiles), "bag_order": list(tiles), "rng": repr(rng), "rack": self._rack.tolist(),
+            "rounds": [r.to_dict() for r in self.rounds], "over": self.over, "end_reason": self.end_reason,
+            "end_rejected": [list(r) for r in self.end_rejected], "actions": [a["seq"] for a in self.actions],
+        }
+
+    def tile_check(self) -> None:
+        """Assert tile conservation: board + rack + bag = the full tile set.
+
+        Raises:
+            AssertionError: tiles were lost or duplicated.
+        """
+        a = self.alphabet
+        on_board = np.bincount(np.where(self.board.blanks, 0, self.board.tiles)[self.board.tiles != 0],
+                               minlength=a.size + 1)
+        total = on_board + self._rack + self.bag.counts()
+        assert total.tolist() == a.counts.tolist(), "tiles lost or duplicated"
+
+    # -- planning ----------------------------------------------------------------------
+    @classmethod
+    def plan_new(cls, settings: Settings, lexicon, now: float | None = None) -> dict:
+        """The ``new`` record: settings and the first round (drawn and solved here)."""
+        now = _time.time() if now is None else now
+        ev = cls(settings, lexicon)
+        rec = {"type": "new", "format": "simultan-journal", "version": 1, "time": now,
+               "settings": settings.to_dict()}
+        rec["open"] = ev._open_round(1, np.zeros(ev.alphabet.size + 1, dtype=np.int32), None, now)
+        return rec
+
+    def plan_submit(self, player: str, text: str, round_no: int | None = None, now: float | None = None) -> dict:
+        """The ``submit`` record for a player's move in the open round.
+
+        An illegal placement or a word not in the list is accepted and scores 0
+        (the reason is recorded).
+
+        Raises:
+            Rejected: unknown player, the event is over, ``round_no`` is not the
+                open round, unreadable notation, or tiles not on the round's rack.
+        """
+        now = _time.time() if now is None else now
+        p = self.find_player(player)
+        cur = self.current
+        if cur is None:
+            raise Rejected(f"the event is over ({self.end_reason}); no round is open")
+        if round_no is not None and round_no != cur.number:
+            if round_no < cur.number:
+                raise Rejected(f"round {round_no} is closed (the open round is {cur.number})")
+            raise Rejected(f"round {round_no} is not open yet (the open round is {cur.number})")
+        result = self._evaluate(text)
+        return {"type": "submit", "time": now, "round": cur.number, "player": p, "move": text.strip(),
+                "result": result}
+
+    def plan_start(self, now: float | None = None) -> dict:
+        """The ``start`` record: the open round's clock starts.
+
+        Raises:
+            DirectorError: no open round, or its clock already runs.
+        """
+        now = _time.time() if now is None else now
+        cur = self._need_open()
+        if cur.started_at is not None:
+            raise DirectorError(f"round {cur.number} already started at {_clock(cur.started_at)}")
+        return {"type": "start", "time": now, "round": cur.number}
+
+    def plan_close(self, choose: str | None = None, now: float | None = None) -> dict:
+        """The ``close`` record: the top move (tie-break, or ``choose`` among the tied tops)
+        and the next round (drawn and solved on copies of board and bag).
+
+        Raises:
+            DirectorError: no open round; ``choose`` is not one of the tied top moves.
+        """
+        now = _time.time() if now is None else now
+        cur = self._need_open()
+        top = cur.tops[0]
+        chosen_by = "tie-break"
+        if choose:
+            try:
+                scored = check_move(self.board, choose, self.lexicon, rack=self._rack)
+            except IllegalMove as exc:
+                raise DirectorError(f"--choose {choose!r}: {exc.reason}") from None
+            match = [t for t in cur.tops if t.notation == scored.move.notation]
+            if not match:
+                raise DirectorError(f"--choose {choose!r} scores {scored.score}; only a top move "
+                                    f"({cur.top_score} points) can be chosen: "
+                                    f"{', '.join(t.notation for t in cur.tops[:10])}")
+            top = match[0]
+            chosen_by = "director" if top is not cur.tops[0] else "tie-break"
+        rec = {"type": "close", "time": now, "round": cur.number, "top": top.notation, "score": top.score,
+               "chosen_by": chosen_by}
+        scratch = self._scratch()
+        leave = scratch._close(rec)
+        rec["open"] = scratch._open_round(cur.number + 1, leave, None, now)
+        return rec
+
+    def plan_undo(self, now: float | None = None) -> dict:
+        """The ``undo`` record taking back the last action not yet undone.
+
+        Raises:
+            DirectorError: nothing to undo (``new`` cannot be undone).
+        """
+        now = _time.time() if now is None else now
+        if not self.actions:
+            raise DirectorError("nothing to undo (the event has no action after `new`)")
+        last = self.actions[-1]
+        return {"type": "undo", "time": now, "undoes": last["seq"], "what": describe_action(last)}
+
+    # -- applying ----------------------------------------------------------------------
+    def apply(self, rec: dict, recompute: bool = False) -> None:
+        """Apply one journal record (not ``new`` or ``undo``: see :func:`replay`).
+
+        Args:
+            rec: the record.
+            recompute: regenerate the next round's top moves and compare them
+                with the journal (slower; tests and ``--verify``).
+
+        Raises:
+            JournalError: the record does not fit the state (wrong round,
+                different rack or score than the seed and lexicon give).
+        """
+        t = rec.get("type")
+        seq = rec.get("seq", self.seq + 1)
+        try:
+            if t == "submit":
+                self._apply_submit(rec, seq)
+            elif t == "start":
+                cur = self._round_of(rec)
+                cur.started_at = float(rec["time"])
+            elif t == "close":
+                self._round_of(rec)
+                leave = self._close(rec)
+                self._open_round(int(rec["round"]) + 1, leave, rec["open"], float(rec["time"]), recompute)
+            else:
+                raise JournalError(f"journal entry {seq}: unknown type {t!r}")
+        except (KeyError, TypeError) as exc:
+            raise JournalError(f"journal entry {seq}: malformed {t} entry ({exc})") from None
+        except (DirectorError, Rejected) as exc:
+            raise JournalError(f"journal entry {seq}: {exc}") from None
+        self.seq = seq
+        self.actions.append(rec)
+        self._last = rec
+
+    def _apply_submit(self, rec: dict, seq: int) -> None:
+        cur = self._round_of(rec)
+        p = rec["player"]
+        if p not in self.players:
+            raise JournalError(f"journal entry {seq}: unknown player {p!r}")
+        try:
+            result = self._evaluate(rec["move"])
+        except Rejected as exc:
+            raise JournalError(f"journal entry {seq}: {p}'s move {rec['move']!r} no longer reads: {exc}") from None
+        if result != rec["result"]:
+            raise JournalError(f"journal entry {seq}: {p}'s move {rec['move']!r} now checks as {result}, "
+                               f"the journal recorded {rec['result']} (different lexicon?)")
+        sub = Submission(seq=seq, round=cur.number, player=p, text=rec["move"], time=float(rec["time"]),
+                         valid=result["valid"], notation=result["notation"], score=result["score"],
+                         reason=result["reason"], words=[tuple(w) for w in result["words"]],
+                         would_score=result["would_score"])
+        cur.submissions[p] = sub
+        cur.history.append(sub)
+
+    def _round_of(self, rec: dict) -> Round:
+        cur = self.current
+        if cur is None or cur.number != int(rec["round"]):
+            raise JournalError(f"journal entry {rec.get('seq')}: {rec['type']} for round {rec['round']}, but "
+                               f"{'the event is over' if cur is None else f'round {cur.number} is open'}")
+        return cur
+
+    def _need_open(self) -> Round:
+        cur = self.current
+        if cur is None:
+            raise DirectorError(f"the event is over ({self.end_reason}); no round is open" if self.over
+                                else "no round is open")
+        return cur
+
+    def _scratch(self) -> "Event":
+        ev = Event(self.settings, self.lexicon, self.alphabet)
+        ev.board = self.board.copy()
+        ev.bag = self.bag.copy()
+        ev.rounds = copy.deepcopy(self.rounds)
+        ev._rack = self._rack.copy()
+        return ev
+
+    def _evaluate(self, text: str) -> dict:
+        text = text.strip()
+        if text == NO_MOVE:
+            return {"valid": False, "notation": "", "score": 0, "reason": "no move handed in", "words": [],
+                    "would_score": None}
+        a = self.alphabet
+        try:
+            placement = parse_move(self.board, text)
+        except IllegalMove as exc:
+            raise Rejected(f"cannot read {text!r}: {exc.reason}") from None
+        need = np.zeros(a.size + 1, dtype=np.int32)
+        for _r, _c, ch, blank in placement.tiles:
+            need[BLANK if blank else a.code(ch)] += 1
+        short = np.nonzero(need > self._rack)[0]
+        if len(short):
+            k = int(short[0])
+            name = "a blank (?)" if k == BLANK else a.letter(k)
+            hint = " (lowercase letters stand for blanks)" if k == BLANK and any(c.islower() for c in text) else ""
+            times = f" {int(need[k])} times" if self._rack[k] else ""
+            raise Rejected(f"{text}: uses {name}{times}, but the round's rack is "
+                           f"{a.rack_string(self._rack)}{hint}")
+        try:
+            scored = score_placement(self.board, placement.tiles, self.lexicon, rack=self._rack)
+        except IllegalMove as exc:
+            notation, would = placement.notation, None
+            try:
+                loose = score_placement(self.board, placement.tiles, None, rack=self._rack)
+                notation, would = loose.move.notation, loose.score
+            except IllegalMove:
+                pass
+            return {"valid": False, "notation": notation, "score": 0, "reason": exc.reason, "words": [],
+                    "would_score": would}
+        return {"valid": True, "notation": scored.move.notation, "score": scored.score, "reason": "",
+                "words": [[w, s] for w, s in scored.words], "would_score": None}
+
+    def _close(self, rec: dict) -> np.ndarray:
+        """Place the record's top move, score the round; returns the leave."""
+        cur = self.current
+        match = [t for t in cur.tops if t.notation == rec["top"]]
+        if not match:
+            raise JournalError(f"journal entry {rec.get('seq')}: {rec['top']} is not a top move of round "
+                               f"{cur.number}")
+        top = match[0]
+        try:
+            scored = check_move(self.board, top.notation, self.lexicon, rack=self._rack)
+        except IllegalMove as exc:
+            raise JournalError(f"journal entry {rec.get('seq')}: top move {top.notation} of round {cur.number} "
+                               f"is illegal here ({exc.reason}); different lexicon?") from None
+        if scored.score != top.score or ("score" in rec and rec["score"] != top.score):
+            raise JournalError(f"journal entry {rec.get('seq')}: top move {top.notation} scores {scored.score}, "
+                               f"the journal says {top.score}")
+        a = self.alphabet
+        placed = [(r, c, a.code(ch), b) for r, c, ch, b in scored.tiles]
+        self.board.place(placed)
+        for _r, _c, code, b in placed:
+            self._rack[BLANK if b else code] -= 1
+        leave = self._rack.copy()
+        self._rack[:] = 0
+        cur.closed = True
+        cur.top = top
+        cur.chosen_by = rec.get("chosen_by", "tie-break")
+        cur.words = [tuple(w) for w in scored.words]
+        cur.closed_at = float(rec["time"])
+        cur.scores = {p: (cur.submissions[p].score if p in cur.submissions else 0) for p in self.players}
+        cur.bonus = {}
+        solo = _solo(cur, self.players)
+        r = self.rules
+        if solo is not None and r.solo_bonus and len(self.players) >= r.solo_min_players:
+            cur.bonus[solo] = r.solo_bonus
+        return leave
+
+    def _open_round(self, number: int, leave: np.ndarray, expect: dict | None, now: float,
+                    recompute: bool = False) -> dict:
+        """Draw round ``number``'s rack and set it up. Live (``expect`` None): solve it and
+        return the ``open`` dict. Replay: check the draw against ``expect`` and take its tops."""
+        a = self.alphabet
+        draw = draw_rack(self.bag, leave, number, self.rules)
+        rejected = [list(r) for r in draw.rejected]
+        rack_s = a.rack_string(draw.rack) if draw.rack is not None else ""
+        if expect is not None:
+            if [list(r) for r in expect.get("rejected", [])] != rejected or expect.get("rack", "") != rack_s:
+                raise JournalError(f"round {number}: the seeded bag draws {rack_s or 'no rack'} "
+                                   f"(rejected {[r[0] for r in rejected]}), the journal says "
+                                   f"{expect.get('rack') or 'no rack'} (rejected "
+                                   f"{[r[0] for r in expect.get('rejected', [])]})")
+        if draw.rack is None:
+            self.over, self.end_reason, self.end_rejected = True, draw.end, rejected
+            return {"round": number, "rack": "", "rejected": rejected, "end": draw.end}
+        if expect is None or recompute:
+            choice = top_moves(self.board, draw.rack, self.lexicon, self.rules.tie_break)
+            out = {"round": number, "rack": rack_s, "rejected": rejected,
+                   "tops": [t.to_dict() for t in choice.candidates], "decided_by": choice.decided_by,
+                   "n_moves": choice.n_moves, "bag": len(self.bag), "end": ""}
+            if not choice.candidates:
+                out["end"] = f"no move is possible with the rack {rack_s}"
+            if expect is not None and (out["tops"] != expect.get("tops") or out["end"] != expect.get("end", "")):
+                raise JournalError(f"round {number}: the top moves computed now differ from the journal's "
+                                   f"(different lexicon or engine version?)")
+        else:
+            out = expect
+        if out.get("end"):
+            self.bag.put_back(c for c in range(a.size + 1) for _ in range(int(draw.rack[c])))
+            self.over, self.end_reason, self.end_rejected = True, out["end"], rejected
+            return out
+        self._rack = draw.rack.astype(np.int32)
+        tops = [TopCandidate.from_dict(t) for t in out["tops"]]
+        self.rounds.append(Round(number=number, rack=rack_s, rejected=[tuple(r) for r in rejected], tops=tops,
+                                 decided_by=out.get("decided_by", ""), n_moves=int(out.get("n_moves", 0)),
+                                 bag=int(out.get("bag", len(self.bag))), board=self.board.copy(), opened_at=now))
+        return out
+
+
+def _solo(rnd: Round, players: list[str]) -> str | None:
+    """The only player who reached the top score of a closed round, else None."""
+    if not rnd.closed or rnd.top is None:
+        return None
+    hit = [p for p in players if rnd.scores.get(p, 0) == rnd.top.score]
+    return hit[0] if len(hit) == 1 else None
+
+
+def _clock(t: float) -> str:
+    return _time.strftime("%H:%M:%S", _time.localtime(t))
+
+
+def describe_action(rec: dict) -> str:
+    """A short description of a journal action for people."""
+    t = rec.get("type")
+    if t == "submit":
+        return f"{rec['player']}'s move {rec['move']} in round {rec['round']}"
+    if t == "close":
+        return f"closing round {rec['round']} (top {rec['top']})"
+    if t == "start":
+        return f"starting the clock of round {rec['round']}"
+    return str(t)
+
+
+def replay(records: list[dict], lexicon, recompute: bool = False) -> Event:
+    """Rebuild an event from its journal records.
+
+    ``undo`` records take back the last action not yet undone; the remaining
+    actions are applied in order to a fresh event made from the ``new`` record.
+
+    Args:
+        records: the journal's records in order (``seq`` 1, 2, ...).
+        lexicon: the event's word list.
+        recompute: regenerate every round's top moves and compare with the journal.
+
+    Raises:
+        JournalError: the records do not make a consistent event.
+    """
+    if not records or records[0].get("type") != "new":
+        raise JournalError("the journal does not start with a `new` entry")
+    new = records[0]
+    if new.get("format") != "simultan-journal" or new.get("version") != 1:
+        raise JournalError(f"journal format {new.get('format')!r} version {new.get('version')!r}: "
+                           f"this program reads simultan-journal version 1")
+    effective: list[dict] = []
+    for rec in records[1:]:
+        if rec.get("type") == "undo":
+            if not effective or effective[-1]["seq"] != rec.get("undoes"):
+                raise JournalError(f"journal entry {rec.get('seq')}: undoes entry {rec.get('undoes')}, which is "
+                                   f"not the last action")
+            effective.pop()
+        elif rec.get("type") == "new":
+            raise JournalError(f"journal entry {rec.get('seq')}: a second `new`")
+        else:
+            effective.append(rec)
+    try:
+        settings = Settings.from_dict(new["settings"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise JournalError(f"journal entry 1: bad settings ({exc})") from None
+    ev = Event(settings, lexicon)
+    ev.created = float(new.get("time", 0.0))
+    ev._open_round(1, np.zeros(ev.alphabet.size + 1, dtype=np.int32), new["open"], ev.created, recompute)
+    ev.seq = 1
+    ev._last = new
+    for rec in effective:
+        ev.apply(rec, recompute)
+    ev.seq = records[-1]["seq"]
+    ev._last = records[-1]
+    return ev

@@ -1,0 +1,270 @@
+"""Exports of a simultaneous event: results as CSV and JSON, the master game as GCG, pictures.
+
+:func:`write_exports` writes into one directory (``EVENT/export`` by default)::
+
+    rounds.csv       one row per closed round and player: move, points, % of the top, running total
+    master.csv       one row per closed round: rack, rejected draws, top move, tied tops, master total
+    standings.csv    the standings after the last closed round (final once the event is over)
+    results.json     everything: settings, every round (rack, rejected draws, tied tops,
+                     every player's move), standings after each round, final standings
+    master.gcg       the master game (the top moves) as GCG, one player "Top"
+    round-NN.svg     board after round NN's top move (highlighted), caption and rack
+    round-NN.html    the same as a page to project (board, round, rack, top move)
+    current.svg/html the open round: board, rack, clock, the last top move (reloads every 5 s)
+    index.html       all rounds and the standings
+
+Files are written to a temporary name and renamed, so a browser or another
+program never reads a half-written file. Pictures of rounds that no longer
+exist (after ``undo``) are removed.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import re
+from pathlib import Path
+
+from engine.board import Board
+from engine.game import GameRecord, Kind, Rules, Turn
+from engine.gcg import write_gcg
+from engine.scorer import check_move
+
+from .event import NO_MOVE, Event, Round, percent
+from .render import board_svg, index_page, round_page
+from .rules import format_time
+
+__all__ = ["write_exports", "master_record", "results_dict", "round_rows", "master_rows", "standings_rows"]
+
+MASTER = "Top"
+"""The master game's player name in GCG."""
+
+
+def _write(path: Path, text: str) -> None:
+    tmp = path.with_name(f".{path.name}.tmp")
+    with open(tmp, "w", encoding="utf-8", newline="") as f:
+        f.write(text)
+    os.replace(tmp, path)
+
+
+def _scored_top(ev: Event, rnd: Round):
+    return check_move(rnd.board, rnd.top.notation, None, rack=rnd.rack)
+
+
+def _board_after(ev: Event, rnd: Round) -> tuple[Board, list]:
+    scored = _scored_top(ev, rnd)
+    b = rnd.board.copy()
+    a = ev.alphabet
+    b.place([(r, c, a.code(ch), bl) for r, c, ch, bl in scored.tiles])
+    return b, scored.tiles
+
+
+def master_record(ev: Event) -> GameRecord:
+    """The master game (the top move of every closed round) as a one-player :class:`GameRecord`."""
+    turns = []
+    total = 0
+    for rnd in ev.closed_rounds:
+        scored = _scored_top(ev, rnd)
+        total += rnd.top.score
+        turns.append(Turn(Kind.PLAY, 0, rnd.rack, rnd.top.score, total, move=scored.move,
+                          words=tuple(scored.words)))
+    lex = Path(ev.settings.lexicon).name if ev.settings.lexicon else "default"
+    for suffix in (".lex", ".kwg"):
+        if lex.endswith(suffix):
+            lex = lex[: -len(suffix)]
+    notes = {"description": f"Simultan master game: {ev.settings.name}"}
+    return GameRecord(players=[MASTER], names=[f"{MASTER} (master game)"], turns=turns,
+                      rules=Rules(name="simultan", min_players=1, max_players=1), alphabet=ev.alphabet,
+                      lexicon=lex, seed=ev.settings.seed, notes=notes)
+
+
+def round_rows(ev: Event) -> list[dict]:
+    """One dict per closed round and player (the rows of ``rounds.csv``)."""
+    rows = []
+    cum = {p: 0 for p in ev.players}
+    master = 0
+    for rnd in ev.closed_rounds:
+        master += rnd.top.score
+        for p in ev.players:
+            sub = rnd.submissions.get(p)
+            cum[p] += rnd.total(p)
+            rows.append({
+                "round": rnd.number, "rack": rnd.rack, "top_move": rnd.top.notation, "top_score": rnd.top.score,
+                "player": p, "move": "" if sub is None or sub.text == NO_MOVE else sub.notation or sub.text,
+                "valid": "" if sub is None or sub.text == NO_MOVE else ("yes" if sub.valid else "no"),
+                "reason": "no move" if sub is None else sub.reason,
+                "score": rnd.scores.get(p, 0), "bonus": rnd.bonus.get(p, 0),
+                "percent_of_top": f"{percent(rnd.total(p), rnd.top.score):.2f}",
+                "top": "yes" if rnd.scores.get(p, 0) == rnd.top.score else "no",
+                "total": cum[p], "master_total": master,
+                "percent_total": f"{percent(cum[p], master):.2f}",
+            })
+    return rows
+
+
+def master_rows(ev: Event) -> list[dict]:
+    """One dict per closed round (the rows of ``master.csv``)."""
+    rows = []
+    total = 0
+    for rnd in ev.closed_rounds:
+        total += rnd.top.score
+        rows.append({
+            "round": rnd.number, "rack": rnd.rack,
+            "rejected_draws": " ".join(r[0] for r in rnd.rejected),
+            "top_move": rnd.top.notation, "score": rnd.top.score, "master_total": total,
+            "tied_tops": len(rnd.tops), "decided_by": rnd.decided_by if len(rnd.tops) > 1 else "",
+            "chosen_by": rnd.chosen_by,
+            "other_tops": " | ".join(t.notation for t in rnd.tops if t.notation != rnd.top.notation),
+            "moves": rnd.n_moves, "bag": rnd.bag,
+        })
+    return rows
+
+
+def standings_rows(ev: Event, upto: int | None = None) -> list[dict]:
+    """The standings as dicts (the rows of ``standings.csv``)."""
+    return [{"rank": s.rank, "player": s.player, "total": s.total, "points": s.points, "bonus": s.bonus,
+             "percent": s.percent, "top_total": s.top_total, "tops": s.tops, "solos": s.solos,
+             "invalid": s.invalid, "missing": s.missing} for s in ev.standings(upto)]
+
+
+def status_line(ev: Event) -> str:
+    """One line about the event's state (German, for the pages)."""
+    closed = len(ev.closed_rounds)
+    if ev.over:
+        return f"Partie beendet nach {closed} Runden ({ev.end_reason})"
+    return f"Runde {ev.current.number} läuft · {closed} Runden gespielt"
+
+
+def results_dict(ev: Event) -> dict:
+    """Everything about the event as one JSON-ready dict (``results.json``)."""
+    rounds = []
+    for rnd in ev.closed_rounds:
+        players = {}
+        for p in ev.players:
+            sub = rnd.submissions.get(p)
+            players[p] = {
+                "move": None if sub is None else sub.text, "notation": None if sub is None else sub.notation,
+                "valid": None if sub is None else sub.valid, "reason": "no move" if sub is None else sub.reason,
+                "would_score": None if sub is None else sub.would_score,
+                "score": rnd.scores.get(p, 0), "bonus": rnd.bonus.get(p, 0),
+                "percent_of_top": percent(rnd.total(p), rnd.top.score),
+                "submissions": [{"move": s.text, "score": s.score, "valid": s.valid, "time": s.time}
+                                for s in rnd.history if s.player == p],
+            }
+        rounds.append({
+            "round": rnd.number, "rack": rnd.rack,
+            "rejected_draws": [{"rack": r[0], "reason": r[1]} for r in rnd.rejected],
+            "top": rnd.top.to_dict(), "words": [list(w) for w in rnd.words], "chosen_by": rnd.chosen_by,
+            "tied_tops": [t.to_dict() for t in rnd.tops], "decided_by": rnd.decided_by if len(rnd.tops) > 1 else "",
+            "moves": rnd.n_moves, "bag": rnd.bag, "opened_at": rnd.opened_at, "started_at": rnd.started_at,
+            "closed_at": rnd.closed_at, "players": players,
+            "standings": standings_rows(ev, rnd.number),
+        })
+    cur = ev.current
+    return {
+        "event": {"name": ev.settings.name, "players": ev.players, "seed": ev.settings.seed,
+                  "lexicon": ev.settings.lexicon or "default", "rules": ev.settings.rules.to_dict(),
+                  "created": ev.created},
+        "status": {"over": ev.over, "end_reason": ev.end_reason, "rounds_closed": len(ev.closed_rounds),
+                   "open_round": cur.number if cur else None,
+                   "rejected_draws_at_end": [{"rack": r[0], "reason": r[1]} for r in ev.end_rejected]},
+        "master_total": sum(r.top.score for r in ev.closed_rounds),
+        "rounds": rounds,
+        "standings": standings_rows(ev),
+    }
+
+
+def _csv(rows: list[dict], fields: list[str]) -> str:
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
+    w.writeheader()
+    for r in rows:
+        w.writerow(r)
+    return buf.getvalue()
+
+
+_ROUND_FIELDS = ["round", "rack", "top_move", "top_score", "player", "move", "valid", "reason", "score", "bonus",
+                 "percent_of_top", "top", "total", "master_total", "percent_total"]
+_MASTER_FIELDS = ["round", "rack", "rejected_draws", "top_move", "score", "master_total", "tied_tops", "decided_by",
+                  "chosen_by", "other_tops", "moves", "bag"]
+_STANDING_FIELDS = ["rank", "player", "total", "points", "bonus", "percent", "top_total", "tops", "solos",
+                    "invalid", "missing"]
+
+
+def write_exports(ev: Event, out: str | os.PathLike) -> list[Path]:
+    """Write every export of ``ev`` into ``out`` (created if needed).
+
+    Returns:
+        the files written.
+    """
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+
+    def put(name: str, text: str) -> None:
+        _write(out / name, text)
+        written.append(out / name)
+
+    put("rounds.csv", _csv(round_rows(ev), _ROUND_FIELDS))
+    put("master.csv", _csv(master_rows(ev), _MASTER_FIELDS))
+    put("standings.csv", _csv(standings_rows(ev), _STANDING_FIELDS))
+    put("results.json", json.dumps(results_dict(ev), ensure_ascii=False, indent=1) + "\n")
+    put("master.gcg", write_gcg(master_record(ev)))
+
+    name = ev.settings.name
+    closed = ev.closed_rounds
+    keep = set()
+    index_rows = []
+    total = 0
+    last_after = None
+    for i, rnd in enumerate(closed):
+        after, tiles = _board_after(ev, rnd)
+        last_after = (after, tiles, rnd)
+        total += rnd.top.score
+        stem = f"round-{rnd.number:02d}"
+        keep.update({f"{stem}.svg", f"{stem}.html"})
+        caption = [f"Runde {rnd.number} · Top ", ("move", rnd.top.notation), f" · {rnd.top.score} Punkte"]
+        put(f"{stem}.svg", board_svg(after, tiles, caption=caption, rack=rnd.rack))
+        nav = {"index": "index.html",
+               "prev": f"round-{closed[i - 1].number:02d}.html" if i > 0 else None,
+               "next": f"round-{closed[i + 1].number:02d}.html" if i + 1 < len(closed) else "current.html"}
+        others = len(rnd.tops) - 1
+        note = ""
+        if others == 1:
+            note = "1 weiterer Zug mit gleicher Punktzahl"
+        elif others:
+            note = f"{others} weitere Züge mit gleicher Punktzahl"
+        note = (note + " · " if note else "") + f"Summe Top: {total}"
+        put(f"{stem}.html", round_page(name, after, rnd.number, rnd.rack, new_tiles=tiles,
+                                       top=(rnd.top.notation, rnd.top.score, rnd.words), bag=rnd.bag,
+                                       note=note, nav=nav))
+        index_rows.append({"round": rnd.number, "rack": rnd.rack, "top": rnd.top.notation,
+                           "score": rnd.top.score, "cumulative": total, "href": f"{stem}.html"})
+    for stale in out.glob("round-*.*"):
+        if re.fullmatch(r"round-\d+\.(svg|html)", stale.name) and stale.name not in keep:
+            stale.unlink()
+
+    cur = ev.current
+    prev = (last_after[2].top.notation, last_after[2].top.score, last_after[2].words) if last_after else None
+    tiles = last_after[1] if last_after else ()
+    nav = {"index": "index.html",
+           "prev": f"round-{closed[-1].number:02d}.html" if closed else None}
+    if cur is not None:
+        label = f"Top Runde {closed[-1].number}" if closed else "Top"
+        put("current.svg", board_svg(ev.board, tiles, caption=f"Runde {cur.number}", rack=cur.rack))
+        put("current.html", round_page(name, ev.board, cur.number, cur.rack, new_tiles=tiles, top=prev,
+                                       top_label=label,
+                                       clock={"start": cur.started_at, "seconds": ev.rules.round_time},
+                                       bag=cur.bag, note=f"Bedenkzeit {format_time(ev.rules.round_time)}",
+                                       nav=nav, refresh=True))
+    else:
+        note = f"Partie beendet nach {len(closed)} Runden · Summe Top: {total}"
+        put("current.svg", board_svg(ev.board, tiles, caption=note))
+        put("current.html", round_page(name, ev.board, 0, "", new_tiles=tiles, top=prev,
+                                       top_label=f"Top Runde {closed[-1].number}" if closed else "Top",
+                                       note=note, nav=nav, refresh=True, standings=standings_rows(ev)))
+    standings = standings_rows(ev)
+    put("index.html", index_page(name, index_rows, standings, status_line(ev)))
+    return written

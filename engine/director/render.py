@@ -1,0 +1,345 @@
+"""Board pictures (SVG) and projector pages (HTML) for a simultaneous event.
+
+* :func:`board_svg` — the 15×15 board with premium squares, coordinates,
+  tiles with their values, blanks as dashed tiles (as the German rule leaflet
+  draws them) and the newly placed tiles of the top move highlighted;
+  optionally a caption and the rack underneath (the per-round picture).
+* :func:`round_page` — one HTML page to project: the board as large as the
+  screen allows, the round number, the rack, the clock and the top move.
+  Labels are German (the players read them).
+* :func:`index_page` — every round and the standings, linking the round pages.
+
+Pages are self-contained (inline SVG and CSS, no network); sizes are in
+viewport units so they fill any projector.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+
+from lexicon_tools.alphabet import Alphabet
+
+from engine.board import COLUMNS, N, Board
+
+__all__ = ["board_svg", "rack_html", "notation_html", "round_page", "index_page"]
+
+CELL = 40
+MARGIN = 30
+PAD = 8
+SIZE = MARGIN + N * CELL + PAD
+
+_SQUARES = {  # (letter_mult, word_mult) -> (fill, label, label colour)
+    (1, 3): ("#c8323c", "3W", "#ffffff"),
+    (1, 2): ("#f6a8a8", "2W", "#5a1a1a"),
+    (3, 1): ("#2f6db5", "3B", "#ffffff"),
+    (2, 1): ("#a9d3f2", "2B", "#12385e"),
+    (1, 1): ("#e9e4d4", "", ""),
+}
+TILE = "#f5dc9a"
+TILE_EDGE = "#a88a3c"
+NEW_TILE = "#ffc22e"
+NEW_EDGE = "#c0392b"
+FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+
+
+def _esc(text) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _tile_svg(x: float, y: float, size: float, letter: str, value: int | None, blank: bool, new: bool) -> str:
+    inset = size * 0.05
+    w = size - 2 * inset
+    fill = NEW_TILE if new else ("#fffdf6" if blank else TILE)
+    edge = NEW_EDGE if new else ("#7b7b7b" if blank else TILE_EDGE)
+    dash = ' stroke-dasharray="4 3"' if blank else ""
+    sw = 2.6 if new else (1.6 if blank else 1.2)
+    out = [f'<rect x="{x + inset:.1f}" y="{y + inset:.1f}" width="{w:.1f}" height="{w:.1f}" rx="{size * 0.12:.1f}" '
+           f'fill="{fill}" stroke="{edge}" stroke-width="{sw}"{dash}/>']
+    colour = "#6b6b6b" if blank else "#1b1b1b"
+    out.append(f'<text x="{x + size * 0.46:.1f}" y="{y + size * 0.70:.1f}" font-size="{size * 0.58:.1f}" '
+               f'font-weight="bold" text-anchor="middle" fill="{colour}">{_esc(letter)}</text>')
+    if value is not None and not blank:
+        out.append(f'<text x="{x + size * 0.86:.1f}" y="{y + size * 0.88:.1f}" font-size="{size * 0.24:.1f}" '
+                   f'text-anchor="end" fill="#1b1b1b">{value}</text>')
+    return "".join(out)
+
+
+def _caption_tspans(caption) -> str:
+    """Caption text: a string, or a list of strings and ``("move", notation)`` parts whose
+    blanks (lowercase letters) are drawn as grey underlined capitals."""
+    if isinstance(caption, str):
+        return _esc(caption)
+    out = []
+    for part in caption:
+        if isinstance(part, tuple):
+            for ch in part[1]:
+                if ch.islower():
+                    out.append(f'<tspan fill="#8a8a8a" text-decoration="underline">{_esc(ch.upper())}</tspan>')
+                else:
+                    out.append(_esc(ch))
+        else:
+            out.append(_esc(part))
+    return "".join(out)
+
+
+def board_svg(board: Board, new_tiles=(), caption: str | None = None, rack: str | None = None,
+              standalone: bool = True) -> str:
+    """The board as SVG.
+
+    Args:
+        board: the position to draw.
+        new_tiles: squares ``(row, col)`` (or tiles ``(row, col, ...)``) to highlight as just placed.
+        caption: a line of text under the board: a string, or a list of strings and
+            ``("move", notation)`` parts (blanks in the move drawn as grey underlined capitals).
+        rack: a rack to draw under the board (``?`` = blank).
+        standalone: include the XML declaration (a ``.svg`` file) rather than inline use.
+
+    Returns:
+        the SVG text.
+    """
+    a: Alphabet = board.alphabet
+    new = {(int(t[0]), int(t[1])) for t in new_tiles}
+    extra = 0
+    if caption:
+        extra += 44
+    if rack:
+        extra += 64
+    width, height = SIZE, SIZE + extra
+    out = []
+    if standalone:
+        out.append('<?xml version="1.0" encoding="UTF-8"?>\n')
+    out.append(f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+               f'width="{width}" height="{height}" font-family="{FONT}" role="img">')
+    out.append(f'<rect x="0" y="0" width="{width}" height="{height}" fill="#ffffff"/>')
+    out.append(f'<rect x="{MARGIN - 3}" y="{MARGIN - 3}" width="{N * CELL + 6}" height="{N * CELL + 6}" '
+               f'fill="#3d5a45" rx="4"/>')
+    for i in range(N):
+        cx = MARGIN + i * CELL + CELL / 2
+        out.append(f'<text x="{cx:.0f}" y="{MARGIN - 9}" font-size="15" font-weight="bold" text-anchor="middle" '
+                   f'fill="#333">{COLUMNS[i]}</text>')
+        out.append(f'<text x="{MARGIN - 7}" y="{MARGIN + i * CELL + CELL * 0.64:.0f}" font-size="15" '
+                   f'font-weight="bold" text-anchor="end" fill="#333">{i + 1}</text>')
+    lm, wm = board.layout.letter_mult, board.layout.word_mult
+    for r in range(N):
+        for c in range(N):
+            x, y = MARGIN + c * CELL, MARGIN + r * CELL
+            code = int(board.tiles[r, c])
+            if code:
+                blank = bool(board.blanks[r, c])
+                out.append(f'<rect x="{x + 1}" y="{y + 1}" width="{CELL - 2}" height="{CELL - 2}" fill="#e9e4d4"/>')
+                out.append(_tile_svg(x, y, CELL, a.letters[code - 1], int(a.values[code]), blank, (r, c) in new))
+                continue
+            fill, label, colour = _SQUARES.get((int(lm[r, c]), int(wm[r, c])), _SQUARES[(1, 1)])
+            out.append(f'<rect x="{x + 1}" y="{y + 1}" width="{CELL - 2}" height="{CELL - 2}" fill="{fill}"/>')
+            if (r, c) == (N // 2, N // 2):
+                out.append(f'<text x="{x + CELL / 2:.0f}" y="{y + CELL * 0.72:.0f}" font-size="26" '
+                           f'text-anchor="middle" fill="#7a1f1f">★</text>')
+            elif label:
+                out.append(f'<text x="{x + CELL / 2:.0f}" y="{y + CELL * 0.63:.0f}" font-size="13" '
+                           f'font-weight="bold" text-anchor="middle" fill="{colour}">{label}</text>')
+    y = SIZE
+    if caption:
+        out.append(f'<text x="{width / 2:.0f}" y="{y + 30}" font-size="24" font-weight="bold" '
+                   f'text-anchor="middle" fill="#1b1b1b">{_caption_tspans(caption)}</text>')
+        y += 44
+    if rack:
+        size = 52
+        x0 = width / 2 - len(rack) * (size + 6) / 2
+        for i, ch in enumerate(rack):
+            blank = ch == "?"
+            val = None if blank else int(a.values[a.code(ch)])
+            out.append(_tile_svg(x0 + i * (size + 6), y + 4, size, "" if blank else ch, val, blank, False))
+    out.append("</svg>\n")
+    return "".join(out)
+
+
+def rack_html(rack: str, alphabet: Alphabet) -> str:
+    """The rack as big HTML tiles (letters with values; a blank as an empty dashed tile)."""
+    out = ['<div class="rack">']
+    for ch in rack:
+        if ch == "?":
+            out.append('<div class="tile blank" title="Blanko"><span class="l"></span></div>')
+        else:
+            out.append(f'<div class="tile"><span class="l">{_esc(ch)}</span>'
+                       f'<span class="v">{int(alphabet.values[alphabet.code(ch)])}</span></div>')
+    out.append("</div>")
+    return "".join(out)
+
+
+_CSS = """
+*{box-sizing:border-box}
+:root{--b:min(96vh,62vw);--s:calc(100vw - var(--b) - 8vw)}
+html,body{margin:0;height:100%;background:#f4f1e8;color:#1b1b1b;font-family:"DejaVu Sans",Verdana,Arial,sans-serif}
+.wrap{display:flex;height:100vh;width:100vw;align-items:center;gap:3vw;padding:2vh 2vw}
+.board{height:var(--b);width:var(--b);flex:none}
+.board svg{width:100%;height:100%;display:block}
+.side{width:var(--s);max-height:96vh;display:flex;flex-direction:column;justify-content:center;
+ gap:min(3.2vh,calc(var(--s)*.05))}
+.event{font-size:min(2.6vh,calc(var(--s)*.045));color:#555}
+.round{font-size:min(10vh,calc(var(--s)*.18));font-weight:bold;line-height:1}
+.label{font-size:min(2.6vh,calc(var(--s)*.042));color:#555;text-transform:uppercase;letter-spacing:.15em;
+ margin-bottom:.8vh}
+.rack{display:flex;gap:min(1vh,calc(var(--s)*.014));flex-wrap:nowrap}
+.tile{--t:min(9.5vh,calc(var(--s)*.125));position:relative;width:var(--t);height:var(--t);flex:none;
+ background:#f5dc9a;border:calc(var(--t)*.04) solid #a88a3c;border-radius:calc(var(--t)*.13);
+ display:flex;align-items:center;justify-content:center;box-shadow:0 .4vh .6vh rgba(0,0,0,.25)}
+.tile .l{font-size:calc(var(--t)*.66);font-weight:bold;margin-right:calc(var(--t)*.08)}
+.tile .v{position:absolute;right:calc(var(--t)*.08);bottom:calc(var(--t)*.03);font-size:calc(var(--t)*.24)}
+.tile.blank{background:#fffdf6;border-style:dashed;border-color:#7b7b7b}
+.time{font-size:min(13vh,calc(var(--s)*.3));font-weight:bold;font-variant-numeric:tabular-nums;line-height:1}
+.time.low{color:#c0392b}
+.time.idle{color:#777}
+.top{font-weight:bold;line-height:1.15;overflow-wrap:anywhere}
+.top .pts{display:block;color:#c0392b}
+.top .bl{border:.12em dashed #7b7b7b;border-radius:.12em;padding:0 .06em;color:#555}
+.small{font-size:min(2.6vh,calc(var(--s)*.05));color:#444;line-height:1.35}
+.st{border-collapse:collapse;font-size:min(3vh,calc(var(--s)*.055))}
+.st td{padding:.3vh .8vw .3vh 0}.st td.n{text-align:right;font-variant-numeric:tabular-nums}
+.nav{font-size:min(2.2vh,calc(var(--s)*.04));color:#777}
+.nav a{color:#2f6db5;text-decoration:none;margin-right:2vw;display:inline-block}
+@media (max-aspect-ratio:5/4){:root{--b:94vw;--s:94vw}.wrap{flex-direction:column;height:auto}
+ .side{max-height:none}}
+"""
+
+_CLOCK_JS = """
+(function(){
+ var el=document.getElementById('clock'); if(!el) return;
+ var start=parseFloat(el.dataset.start), len=parseFloat(el.dataset.len);
+ function fmt(s){s=Math.max(0,Math.ceil(s));return Math.floor(s/60)+':'+('0'+(s%60)).slice(-2);}
+ function tick(){ if(isNaN(start)){el.textContent=fmt(len);el.className='time idle';return;}
+  var left=start+len-Date.now()/1000;
+  if(left<=0){el.textContent='Zeit!';el.className='time low';return;}
+  el.textContent=fmt(left); el.className='time'+(left<=30?' low':''); }
+ tick(); setInterval(tick,250);
+})();
+"""
+
+
+def _page(title: str, body: str, refresh: bool = False, script: str = "") -> str:
+    reload_js = "setTimeout(function(){location.reload();},5000);" if refresh else ""
+    return ("<!DOCTYPE html>\n<html lang=\"de\">\n<head>\n<meta charset=\"utf-8\">\n"
+            f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{_esc(title)}</title>\n"
+            f"<style>{_CSS}</style>\n</head>\n<body>\n{body}\n<script>{_CLOCK_JS}{script}{reload_js}</script>\n"
+            "</body>\n</html>\n")
+
+
+def notation_html(notation: str) -> str:
+    """A move's notation for people: blanks (lowercase) as uppercase letters in a dashed box."""
+    out = []
+    for ch in notation:
+        if ch.islower():
+            out.append(f'<span class="bl" title="Blanko">{_esc(ch.upper())}</span>')
+        else:
+            out.append(_esc(ch))
+    return "".join(out)
+
+
+def _top_html(label: str, notation: str, score: int, words=()) -> str:
+    w = " + ".join(f"{_esc(x)} {s}" for x, s in words)
+    extra = ""
+    if words:
+        bonus = score - sum(s for _x, s in words)
+        if bonus:
+            w += f" + Bonus {bonus}"
+        extra = f'<div class="small">{w}</div>'
+    if any(ch.islower() for ch in notation):
+        extra += '<div class="small">gestrichelt: Blanko</div>'
+    # font size: the longest line (the notation) fills at most the panel's width
+    factor = min(0.16, 1.0 / (0.7 * max(len(notation), 6)))
+    size = f"min(7vh,calc(var(--s)*{factor:.4f}))"
+    return (f'<div><div class="label">{_esc(label)}</div>'
+            f'<div class="top" style="font-size:{size}">{notation_html(notation)}'
+            f'<span class="pts">{score}&nbsp;Punkte</span></div>{extra}</div>')
+
+
+def round_page(event_name: str, board: Board, round_no: int, rack: str, *, new_tiles=(), top=None,
+               top_label: str = "Top", clock: dict | None = None, bag: int | None = None, note: str = "",
+               nav: dict | None = None, refresh: bool = False, standings: list[dict] | None = None) -> str:
+    """An HTML page to project: board, round number, rack, clock and top move.
+
+    Args:
+        event_name: shown small at the top.
+        board: the board to draw.
+        round_no: the round shown.
+        rack: the round's rack.
+        new_tiles: squares to highlight (the top move just placed).
+        top: ``(notation, score, words)`` of the top move to show, or ``None``.
+        top_label: heading over the top move ("Top" or "Top Runde 6").
+        clock: ``{"start": unix time or None, "seconds": round time}`` for a
+            countdown (runs in the browser from the start time), or ``None``.
+        bag: tiles left in the bag.
+        note: a line of small text (e.g. the end of the event).
+        nav: links ``{"prev": href, "next": href, "index": href}`` (arrow keys follow them).
+        refresh: reload the page every 5 s (the live page).
+        standings: ``{"rank", "player", "total", "percent"}`` rows to show (the first 10).
+    """
+    parts = [f'<div class="wrap"><div class="board">{board_svg(board, new_tiles, standalone=False)}</div>',
+             '<div class="side">', f'<div class="event">{_esc(event_name)}</div>']
+    if round_no:
+        parts.append(f'<div class="round">Runde {round_no}</div>')
+    if rack:
+        parts.append(f'<div><div class="label">Buchstaben</div>{rack_html(rack, board.alphabet)}</div>')
+    if clock is not None:
+        start = "" if clock.get("start") is None else f"{clock['start']:.3f}"
+        parts.append(f'<div><div class="label">Zeit</div><div id="clock" class="time" data-start="{start}" '
+                     f'data-len="{int(clock["seconds"])}"></div></div>')
+    if top is not None:
+        parts.append(_top_html(top_label, top[0], top[1], top[2] if len(top) > 2 else ()))
+    info = []
+    if bag is not None:
+        info.append(f"Im Beutel: {bag} Steine")
+    if note:
+        info.append(_esc(note))
+    if info:
+        parts.append(f'<div class="small">{"<br>".join(info)}</div>')
+    if standings:
+        rows = "".join(f'<tr><td class="n">{r["rank"]}.</td><td>{_esc(r["player"])}</td>'
+                       f'<td class="n">{r["total"]}</td><td class="n">{r["percent"]:.2f}&nbsp;%</td></tr>'
+                       for r in standings[:10])
+        parts.append(f'<div><div class="label">Stand</div><table class="st">{rows}</table></div>')
+    script = ""
+    if nav:
+        links = []
+        for key, text in (("prev", "← vorige Runde"), ("index", "Übersicht"), ("next", "nächste Runde →")):
+            if nav.get(key):
+                links.append(f'<a href="{_esc(nav[key])}">{text}</a>')
+        parts.append(f'<div class="nav">{"".join(links)}</div>')
+        script = ("document.addEventListener('keydown',function(e){var m={ArrowLeft:%s,ArrowRight:%s};"
+                  "if(m[e.key])location.href=m[e.key];});"
+                  % (json.dumps(nav.get("prev")), json.dumps(nav.get("next"))))
+    parts.append("</div></div>")
+    title = f"Runde {round_no} – {event_name}" if round_no else event_name
+    return _page(title, "\n".join(parts), refresh=refresh, script=script)
+
+
+def index_page(event_name: str, rounds: list[dict], standings: list[dict], status: str) -> str:
+    """Overview page: every round (rack, top move, score, running total) and the standings.
+
+    Args:
+        event_name: heading.
+        rounds: ``{"round", "rack", "top", "score", "cumulative", "href"}`` per closed round.
+        standings: ``{"rank", "player", "total", "percent", "tops"}`` per player.
+        status: a line about the event's state.
+    """
+    css = (_CSS + "body{padding:3vh 4vw;height:auto}h1{font-size:5vh;margin:0 0 1vh}"
+           "table{border-collapse:collapse;font-size:2.6vh;margin:2vh 0 4vh}"
+           "td,th{padding:.6vh 1.4vw;border-bottom:1px solid #ccc;text-align:left}"
+           "td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}a{color:#2f6db5}")
+    rows = "".join(
+        f'<tr><td class="n"><a href="{_esc(r["href"])}">{r["round"]}</a></td><td>{_esc(r["rack"])}</td>'
+        f'<td>{_esc(r["top"])}</td><td class="n">{r["score"]}</td><td class="n">{r["cumulative"]}</td></tr>'
+        for r in rounds)
+    srows = "".join(
+        f'<tr><td class="n">{s["rank"]}</td><td>{_esc(s["player"])}</td><td class="n">{s["total"]}</td>'
+        f'<td class="n">{s["percent"]:.2f}&nbsp;%</td><td class="n">{s["tops"]}</td></tr>'
+        for s in standings)
+    body = (f"<h1>{_esc(event_name)}</h1><div class=\"small\">{_esc(status)} · "
+            f"<a href=\"current.html\">aktuelle Runde</a></div>")
+    if standings:
+        body += ("<table><tr><th class=\"n\">Platz</th><th>Spieler</th><th class=\"n\">Punkte</th>"
+                 f"<th class=\"n\">% vom Top</th><th class=\"n\">Tops</th></tr>{srows}</table>")
+    body += ("<table><tr><th class=\"n\">Runde</th><th>Buchstaben</th><th>Top</th><th class=\"n\">Punkte</th>"
+             f"<th class=\"n\">Summe</th></tr>{rows}</table>")
+    return ("<!DOCTYPE html>\n<html lang=\"de\">\n<head>\n<meta charset=\"utf-8\">\n"
+            f"<title>{_esc(event_name)}</title>\n<style>{css}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n")

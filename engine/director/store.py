@@ -1,0 +1,257 @@
+"""An event directory: the journal, the lock and the event rebuilt from them.
+
+Every command goes through :class:`EventDir`: it takes the lock (shared to
+read, exclusive to change), reads the journal, rebuilds the
+:class:`~engine.director.event.Event`, plans the change against that state,
+appends the record (fsynced) and applies it. Nothing is written for a
+refused command.
+
+Layout of an event directory::
+
+    journal.jsonl   the event (append-only; see engine.director.journal)
+    lock            the lock file
+    journal.torn    bytes of interrupted writes removed from the journal (if any)
+    export/         derived files, rewritten after every change (see engine.director.export)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sys
+import time as _time
+from pathlib import Path
+from typing import Callable
+
+from .event import DirectorError, Event, Settings, lexicon_id, replay
+from .journal import Journal, JournalError, event_lock
+from .rules import SimultanRules
+
+__all__ = ["EventDir", "load_event_lexicon"]
+
+
+def load_event_lexicon(path: str | None, progress=None):
+    """The lexicon named in an event's settings (``None`` = the packaged default)."""
+    from lexicon_tools.bundle import load_lexicon
+
+    return load_lexicon(path, progress=progress)
+
+
+def _note(msg: str) -> None:
+    print(f"note: {msg}", file=sys.stderr)
+
+
+class EventDir:
+    """One event directory.
+
+    Args:
+        path: the directory.
+        lexicon: the word list to use (must be the one the event was created
+            with: its fingerprint is checked); default: load the one the
+            journal names.
+        now: clock function (Unix time), replaceable in tests.
+        export: rewrite ``export/`` after each change.
+        notes: where progress notes go (default stderr; ``None`` silences them).
+    """
+
+    def __init__(self, path: str | os.PathLike, lexicon=None, now: Callable[[], float] = _time.time,
+                 export: bool = True, notes: Callable[[str], None] | None = _note):
+        self.path = Path(path)
+        self.journal = Journal(self.path)
+        self._lexicon = lexicon
+        self.now = now
+        self.export = export
+        self.notes = notes
+        self._event: Event | None = None
+
+    # -- creation ---------------------------------------------------------------------
+    @classmethod
+    def create(cls, path: str | os.PathLike, players: list[str], seed: int | None = None,
+               rules: SimultanRules | None = None, name: str | None = None, lexicon_path: str | None = None,
+               lexicon=None, now: Callable[[], float] = _time.time, export: bool = True,
+               notes: Callable[[str], None] | None = _note) -> "EventDir":
+        """Create an event: write the ``new`` record (settings and round 1).
+
+        Args:
+            path: a new or empty directory.
+            players: player names (unique, ignoring case; none for a master game alone).
+            seed: the bag's seed (default: a random one, recorded).
+            rules: the :class:`SimultanRules` (default rules for the tile set).
+            name: the event's name (default: the directory's name).
+            lexicon_path: lexicon bundle (``None`` = the packaged default); stored as an absolute path.
+            lexicon: the loaded lexicon (default: load ``lexicon_path``).
+
+        Raises:
+            DirectorError: bad players, or the directory already holds an event.
+        """
+        path = Path(path)
+        if (path / "journal.jsonl").exists():
+            raise DirectorError(f"{path} already holds an event; choose another directory")
+        names = [p.strip() for p in players]
+        for p in names:
+            if not p or p.startswith("-") or any(ch in p for ch in "\n\r\t"):
+                raise DirectorError(f"player name {p!r}: must be non-empty, without tabs or line breaks, "
+                                    f"and not start with '-'")
+        folded = [p.casefold() for p in names]
+        dup = {p for p in folded if folded.count(p) > 1}
+        if dup:
+            raise DirectorError(f"player name {sorted(dup)[0]!r} given twice")
+        if lexicon_path is not None:
+            lexicon_path = str(Path(lexicon_path).resolve())
+        if lexicon is None:
+            lexicon = load_event_lexicon(lexicon_path, progress=notes)
+        rules = rules or SimultanRules.for_alphabet(lexicon.alphabet)
+        if seed is None:
+            seed = random.SystemRandom().randrange(2 ** 31)
+        settings = Settings(name=name or path.resolve().name, players=names, seed=int(seed), rules=rules,
+                            lexicon=lexicon_path, lexicon_id=lexicon_id(lexicon), alphabet=lexicon.alphabet.name)
+        rec = Event.plan_new(settings, lexicon, now())
+        rec["seq"] = 1
+        journal = Journal(path)
+        journal.create(rec)
+        d = cls(path, lexicon, now, export, notes)
+        d._after_change()
+        return d
+
+    # -- reading --------------------------------------------------------------------
+    @property
+    def lexicon(self):
+        """The event's lexicon (loaded on first use)."""
+        return self._lexicon
+
+    def _records(self) -> list[dict]:
+        records = self.journal.read()
+        if self.journal.torn and self.notes:
+            self.notes(f"ignoring an incomplete last journal entry ({len(self.journal.torn)} bytes, "
+                       f"an interrupted write)")
+        return records
+
+    def _rebuild(self, records: list[dict]) -> Event:
+        if not records:
+            raise JournalError(f"{self.journal.path}: empty journal")
+        ev = self._event
+        n = ev.seq if ev is not None else 0
+        if (ev is not None and 0 < n <= len(records) and records[n - 1] == ev._last
+                and not any(r.get("type") == "undo" for r in records[n:])):
+            for rec in records[n:]:
+                ev.apply(rec)
+            return ev
+        settings = records[0].get("settings") or {}
+        if self._lexicon is None:
+            self._lexicon = load_event_lexicon(settings.get("lexicon"), progress=self.notes)
+        want = settings.get("lexicon_id")
+        have = lexicon_id(self._lexicon)
+        if want != have:
+            raise DirectorError(f"the lexicon {settings.get('lexicon') or '(packaged default)'} is not the one "
+                                f"this event was created with (fingerprint {have[:12]}, the event has "
+                                f"{str(want)[:12]}); the event cannot be rebuilt with it")
+        self._event = replay(records, self._lexicon)
+        return self._event
+
+    def load(self) -> Event:
+        """The event as the journal has it now (under the shared lock)."""
+        with event_lock(self.path, exclusive=False):
+            return self._rebuild(self._records())
+
+    # -- changing ---------------------------------------------------------------------
+    def _change(self, plan: Callable[[Event], dict]) -> tuple[Event, dict]:
+        with event_lock(self.path, exclusive=True):
+            records = self.journal.read()
+            if self.journal.repair_tail() and self.notes:
+                self.notes("removed an incomplete last journal entry left by an interrupted write "
+                           "(kept in journal.torn)")
+            ev = self._rebuild(records)
+            rec = plan(ev)
+            rec["seq"] = len(records) + 1
+            rec = json.loads(json.dumps(rec, ensure_ascii=False))  # apply exactly what a replay reads
+            self.journal.append(rec)
+            if rec["type"] == "undo":
+                self._event = None
+                ev = self._rebuild(records + [rec])
+            else:
+                ev.apply(rec)
+                ev.seq, ev._last = rec["seq"], rec
+            self._after_change(ev)
+            return ev, rec
+
+    def _after_change(self, ev: Event | None = None) -> None:
+        if not self.export:
+            return
+        try:
+            from .export import write_exports
+
+            if ev is None:
+                with event_lock(self.path, exclusive=False):
+                    ev = self._rebuild(self._records())
+            write_exports(ev, self.path / "export")
+        except Exception as exc:  # the journal is written; a picture must not fail the command
+            if self.notes:
+                self.notes(f"could not update {self.path / 'export'}: {exc}")
+
+    def submit(self, player: str, move: str, round_no: int | None = None):
+        """Enter a player's move for the open round (a resubmission replaces the earlier one).
+
+        Returns:
+            the :class:`~engine.director.event.Submission` recorded.
+
+        Raises:
+            Rejected: bad input (nothing is written).
+        """
+        ev, rec = self._change(lambda e: e.plan_submit(player, move, round_no, self.now()))
+        return ev.rounds[-1].submissions[rec["player"]] if ev.current else None
+
+    def start(self):
+        """Start the open round's clock. Returns the round."""
+        ev, _rec = self._change(lambda e: e.plan_start(self.now()))
+        return ev.current
+
+    def close(self, choose: str | None = None, expect_round: int | None = None):
+        """Close the open round: place the top move, score everyone, open the next round.
+
+        Args:
+            choose: one of the tied top moves instead of the tie-break's choice.
+            expect_round: refuse unless this is the open round (guards against a
+                second director closing the same round twice).
+
+        Returns:
+            the closed :class:`~engine.director.event.Round`.
+        """
+        def plan(e: Event) -> dict:
+            if expect_round is not None and (e.current is None or e.current.number != expect_round):
+                raise DirectorError(f"round {expect_round} is not the open round "
+                                    f"({'the event is over' if e.current is None else f'round {e.current.number} is open'})")
+            return e.plan_close(choose, self.now())
+
+        ev, rec = self._change(plan)
+        return next(r for r in ev.rounds if r.number == rec["round"])
+
+    def undo(self) -> dict:
+        """Take back the director's last action (submission, start or close). Returns the ``undo`` record."""
+        _ev, rec = self._change(lambda e: e.plan_undo(self.now()))
+        return rec
+
+
+def play_master(path: str | os.PathLike, seed: int, lexicon=None, lexicon_path: str | None = None,
+                rules: SimultanRules | None = None, name: str | None = None, players: list[str] | None = None,
+                progress: Callable[[Event], None] | None = None, now: Callable[[], float] = _time.time) -> Event:
+    """``simultan auto``: create an event and close every round with the top move until it ends.
+
+    Exports are written once at the end. The same seed, lexicon and rules give
+    the same master game as an event created with ``new --seed``.
+
+    Returns:
+        the finished :class:`Event`.
+    """
+    d = EventDir.create(path, players or [], seed=seed, rules=rules, name=name, lexicon_path=lexicon_path,
+                        lexicon=lexicon, now=now, export=False)
+    ev = d.load()
+    while not ev.over:
+        d.close()
+        ev = d.load()
+        if progress:
+            progress(ev)
+    from .export import write_exports
+
+    write_exports(ev, Path(path) / "export")
+    return ev
