@@ -114,7 +114,7 @@ def _tops_lines(rnd, tie_break, limit: int = 10) -> list[str]:
     if len(rnd.tops) > 1:
         lines.append(f"  {len(rnd.tops)} moves tie at {rnd.top_score}; tie-break "
                      f"({', '.join(TIE_BREAKS[k] for k in tie_break)}) decided by: "
-                     f"{TIE_BREAKS.get(rnd.decided_by, rnd.decided_by)}")
+                     f"{', then '.join(TIE_BREAKS.get(k, k) for k in rnd.decided_by)}")
         for i, t in enumerate(rnd.tops[:limit], 1):
             mark = "  <- top" if rnd.top is not None and t.notation == rnd.top.notation else ""
             lines.append(f"   {i:2d}. {t.notation:<24} {t.score:>4}  blanks {t.blanks}  duplicates kept "

@@ -175,7 +175,7 @@ class Round:
         rack: the round's rack (``?`` = blank).
         rejected: rejected draws before this rack, ``[(rack, reason), ...]``.
         tops: every top-scoring move, tie-break order (see :mod:`engine.director.topmove`).
-        decided_by: tie-break key that put the first top ahead of the second.
+        decided_by: the tie-break keys that narrowed the tied tops down to the top.
         n_moves: number of legal placements.
         bag: tiles left in the bag after the rack was drawn.
         board: the position (board) of the round, before the top move.
@@ -194,7 +194,7 @@ class Round:
     rack: str
     rejected: list
     tops: list
-    decided_by: str
+    decided_by: list
     n_moves: int
     bag: int
     board: Board
@@ -223,7 +223,7 @@ class Round:
         """JSON-ready dict (board as 15 text rows)."""
         return {
             "round": self.number, "rack": self.rack, "rejected": [list(r) for r in self.rejected],
-            "tops": [t.to_dict() for t in self.tops], "decided_by": self.decided_by, "n_moves": self.n_moves,
+            "tops": [t.to_dict() for t in self.tops], "decided_by": list(self.decided_by), "n_moves": self.n_moves,
             "bag": self.bag, "board": self.board.rows_text(), "opened_at": self.opened_at,
             "started_at": self.started_at, "closed": self.closed,
             "top": self.top.to_dict() if self.top else None, "chosen_by": self.chosen_by,
@@ -667,7 +667,7 @@ class Event:
         self._rack = draw.rack.astype(np.int32)
         tops = [TopCandidate.from_dict(t) for t in out["tops"]]
         self.rounds.append(Round(number=number, rack=rack_s, rejected=[tuple(r) for r in rejected], tops=tops,
-                                 decided_by=out.get("decided_by", ""), n_moves=int(out.get("n_moves", 0)),
+                                 decided_by=list(out.get("decided_by", [])), n_moves=int(out.get("n_moves", 0)),
                                  bag=int(out.get("bag", len(self.bag))), board=self.board.copy(), opened_at=now))
         return out
 

@@ -98,13 +98,13 @@ class TopChoice:
 
     Attributes:
         candidates: every move with the top score, in tie-break order (the first is the top).
-        decided_by: the tie-break key that put the first ahead of the second
-            (``""`` when there is only one top move).
+        decided_by: the tie-break keys that narrowed the tied moves down to the
+            top, in order (empty when there is only one top move).
         n_moves: number of legal placements of the position.
     """
 
     candidates: list[TopCandidate] = field(default_factory=list)
-    decided_by: str = ""
+    decided_by: list = field(default_factory=list)
     n_moves: int = 0
 
     @property
@@ -119,15 +119,23 @@ class TopChoice:
 
 
 def rank_candidates(cands, tie_break) -> TopChoice:
-    """Sort tied candidates by the tie-break; name the key that decided between the first two."""
+    """Sort tied candidates by the tie-break and name the keys that decided.
+
+    ``decided_by`` lists, in order, each key that narrowed the field: starting
+    from all candidates, a key counts when keeping only the best under it
+    removes someone; it stops when one candidate is left.
+    """
     ranked = sorted(cands, key=lambda c: c.key(tie_break))
-    decided = ""
-    if len(ranked) > 1:
-        k0, k1 = ranked[0].key(tie_break), ranked[1].key(tie_break)
-        for name, a, b in zip(tie_break, k0, k1):
-            if a != b:
-                decided = name
-                break
+    decided: list[str] = []
+    field_ = list(ranked)
+    for i, name in enumerate(tie_break):
+        if len(field_) <= 1:
+            break
+        best = min(c.key(tie_break)[i] for c in field_)
+        kept = [c for c in field_ if c.key(tie_break)[i] == best]
+        if len(kept) < len(field_):
+            decided.append(name)
+        field_ = kept
     return TopChoice(list(ranked), decided)
 
 
@@ -150,7 +158,7 @@ def top_moves(board: Board, rack: np.ndarray, lexicon, tie_break=("fewer-blanks"
             raise ValueError(f"unknown tie-break {k!r}")
     ml = generate_moves(board, rack, lexicon, checks)
     if len(ml) == 0:
-        return TopChoice([], "", 0)
+        return TopChoice([], [], 0)
     scores = ml.scores
     best = int(scores.max())
     cands = [candidate_of(ml.move(int(i))) for i in np.nonzero(scores == best)[0]]
