@@ -387,12 +387,6 @@ def handler(args) -> int:
     except Rejected as exc:
         print(f"rejected: {exc.reason}", file=sys.stderr)
         return 1
-    except (_Usage, DirectorError, JournalError, LexiconError, ValueError, OSError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("error: interrupted", file=sys.stderr)
-        return 2
     except BrokenPipeError:  # output piped into `head`: what was done is done
         try:
             devnull = os.open(os.devnull, os.O_WRONLY)
@@ -400,6 +394,12 @@ def handler(args) -> int:
         except OSError:
             pass
         return 0
+    except (_Usage, DirectorError, JournalError, LexiconError, ValueError, OSError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 2
     except Exception as exc:  # never a traceback for the director
         print(f"error: internal error ({type(exc).__name__}: {exc})", file=sys.stderr)
         return 2

@@ -325,10 +325,11 @@ def index_page(event_name: str, rounds: list[dict], standings: list[dict], statu
     css = (_CSS + "body{padding:3vh 4vw;height:auto}h1{font-size:5vh;margin:0 0 1vh}"
            "table{border-collapse:collapse;font-size:2.6vh;margin:2vh 0 4vh}"
            "td,th{padding:.6vh 1.4vw;border-bottom:1px solid #ccc;text-align:left}"
-           "td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}a{color:#2f6db5}")
+           "td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}a{color:#2f6db5}"
+           ".bl{border:.1em dashed #7b7b7b;border-radius:.1em;padding:0 .05em;color:#555}")
     rows = "".join(
         f'<tr><td class="n"><a href="{_esc(r["href"])}">{r["round"]}</a></td><td>{_esc(r["rack"])}</td>'
-        f'<td>{_esc(r["top"])}</td><td class="n">{r["score"]}</td><td class="n">{r["cumulative"]}</td></tr>'
+        f'<td>{notation_html(r["top"])}</td><td class="n">{r["score"]}</td><td class="n">{r["cumulative"]}</td></tr>'
         for r in rounds)
     srows = "".join(
         f'<tr><td class="n">{s["rank"]}</td><td>{_esc(s["player"])}</td><td class="n">{s["total"]}</td>'

@@ -172,7 +172,8 @@ class EventDir:
             else:
                 ev.apply(rec)
                 ev.seq, ev._last = rec["seq"], rec
-            self._after_change(ev)
+            if rec["type"] != "submit":  # a submission shows on no page until the round closes
+                self._after_change(ev)
             return ev, rec
 
     def _after_change(self, ev: Event | None = None) -> None:
