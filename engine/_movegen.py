@@ -635,12 +635,12 @@ def _heap_pop(hb, hi, n):
 
 
 @njit(cache=True)
-def generate_best(kwg, tiles, tvals, lm, wm, rack, vals, all_mask, bingo_tiles, bingo_bonus, n_best, out, cnt):
+def generate_best(kwg, tiles, tvals, lm, wm, rack, vals, all_mask, bingo_tiles, bingo_bonus, radix, lv, lvmax,
+                  n_best, out, cnt):
     """:func:`generate_best_checked` computing the cross-checks first."""
     cs, xs, hx = all_cross_checks(kwg, tiles, tvals, all_mask)
-    radix = np.zeros(rack.shape[0], dtype=np.int64)
     return generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx,
-                                 radix, np.zeros(1), np.zeros(8), n_best, out, cnt)
+                                 radix, lv, lvmax, n_best, out, cnt)
 
 
 @njit(cache=True)

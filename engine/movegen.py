@@ -114,9 +114,23 @@ def generate_moves(board: Board, rack: np.ndarray, lexicon: Lexicon,
     return MoveList(out[: int(cnt[0])].copy(), board, rack.astype(np.int32))
 
 
+_VALUES: dict[int, tuple] = {}
+
+
+def _alphabet_consts(a: Alphabet) -> tuple:
+    """``(values as int64, mask of every letter)`` of an alphabet, computed once."""
+    key = id(a)
+    hit = _VALUES.get(key)
+    if hit is None or hit[0] is not a:
+        hit = (a, a.values.astype(np.int64), np.uint32(((1 << (a.size + 1)) - 1) & ~1))
+        _VALUES[key] = hit
+    return hit[1], hit[2]
+
+
 def _kernel_args(board: Board, rack: np.ndarray, lexicon: Lexicon):
     a = board.alphabet
     lm, wm = board.open_premiums()
+    values, all_mask = _alphabet_consts(a)
     return (
         lexicon.graph,
         board.tiles,
@@ -124,8 +138,8 @@ def _kernel_args(board: Board, rack: np.ndarray, lexicon: Lexicon):
         lm,
         wm,
         rack.astype(np.int64),
-        a.values.astype(np.int64),
-        np.uint32(((1 << (a.size + 1)) - 1) & ~1),
+        values,
+        all_mask,
         a.rack_size,
         a.bingo_bonus,
     )
@@ -209,16 +223,19 @@ def _best_walk(board, rack, lexicon, n, checks, leave_value):
     if n < 1:
         raise ValueError(f"n must be at least 1, got {n}")
     args = _kernel_args(board, rack, lexicon)
-    if checks is None:
-        checks = CrossChecks(board, lexicon)
     radix, lv, lvmax = leave_arrays(rack, leave_value)
-    kargs = args[:7] + args[8:] + (checks.cs, checks.xs, checks.hx, radix, lv, lvmax, n)
+    if checks is None:  # the kernel computes the cross-checks itself
+        kernel = K.generate_best
+        kargs = args + (radix, lv, lvmax, n)
+    else:
+        kernel = K.generate_best_checked
+        kargs = args[:7] + args[8:] + (checks.cs, checks.xs, checks.hx, radix, lv, lvmax, n)
     out = np.empty((_INITIAL_CAPACITY, K.OUT_WIDTH), dtype=np.int32)
     cnt = np.zeros(1, dtype=np.int64)
-    K.generate_best_checked(*kargs, out, cnt)
+    kernel(*kargs, out, cnt)
     if cnt[0] > out.shape[0]:
         out = np.empty((int(cnt[0]), K.OUT_WIDTH), dtype=np.int32)
-        K.generate_best_checked(*kargs, out, cnt)
+        kernel(*kargs, out, cnt)
     return MoveList(out[: int(cnt[0])].copy(), board, rack.astype(np.int32)), radix, lv
 
 
