@@ -1,0 +1,1060 @@
+"""Monte Carlo simulation of candidate moves (the "sim" of Quackle, Macondo and MAGPIE).
+
+For each of the top candidates of a position, many *iterations* are played:
+the opponent's rack is drawn at random from the tiles the side to move cannot
+see, the candidate is placed, and then ``plies`` more moves are played by
+static equity players (each plays the placement with the highest
+score + leave value). Every iteration yields a *spread* and a *win* value; the
+means over the iterations, with confidence intervals, rank the candidates.
+Candidates that are clearly behind are dropped after each batch of
+iterations, so the budget goes to the ones still in contention.
+
+The same task function (:func:`run_chunk`) computes whole iterations in this
+process (``backend="local"``), in a pool of worker processes
+(``"process"``) or on a Ray cluster (``"ray"``, :mod:`engine._sim_ray`).
+Each iteration's random numbers come from its own
+``numpy.random.SeedSequence((seed, stream, iteration))``, results are stored
+by (candidate, iteration) and reduced in index order, so one seed gives
+bit-identical numbers whatever the backend, the number of workers or the
+order in which tasks finish.
+
+Definitions (see ``docs/simulation.md`` for the long form):
+
+* **iteration**: opponent rack and bag order drawn from the unseen tiles;
+  the candidate is played and the mover draws; then ``plies`` moves follow,
+  opponent first, alternating; the game may end inside (a player goes out
+  with the bag empty, or four passes in a row).
+* **spread** of an iteration: points the side to move gained minus points
+  the opponent gained during the iteration (the candidate's score included;
+  end-of-game rack settlement included when the game ended), plus the leave
+  value of the side to move's last leave minus that of the opponent's last
+  leave (the "leftover"; only when the game did not end and a leave function
+  is used). With ``plies=0`` and no game end this is the static equity.
+* **win** of an iteration: if the game ended, 1 / 0.5 / 0 by the final score
+  (the CGP's scores plus what happened); otherwise the :class:`WinModel`
+  probability of winning from the final lead (CGP lead + spread) with the
+  tiles still off the board.
+
+Example::
+
+    from engine.cgp import parse_cgp
+    from engine.simulation import simulate
+    res = simulate(parse_cgp(cgp), lexicon, n_candidates=10, plies=2, iterations=2000, seed=1, workers=2)
+    print(res.format())
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+import uuid
+from dataclasses import dataclass, field
+from statistics import NormalDist
+from typing import Callable, Iterator, Sequence
+
+import numpy as np
+
+from lexicon_tools.alphabet import BLANK, Alphabet
+
+from .board import Board, Layout
+from .cgp import Position
+from .moves import Move
+
+__all__ = [
+    "WinModel",
+    "DEFAULT_WIN_MODEL",
+    "CandidateResult",
+    "SimResult",
+    "SimContext",
+    "SimMove",
+    "LeavePlayer",
+    "EquityPlayer",
+    "simulate",
+    "iteration_rng",
+    "run_chunk",
+    "normal_interval",
+    "wilson_interval",
+    "prepare_candidates",
+]
+
+LeaveValue = Callable[[np.ndarray], float]
+
+_SEED_MASK = 0xFFFFFFFFFFFFFFFF
+_PHI = NormalDist()
+
+
+# ---------------------------------------------------------------------------
+# Statistics
+# ---------------------------------------------------------------------------
+def _z(confidence: float) -> float:
+    if not 0.0 < confidence < 1.0:
+        raise ValueError(f"confidence must be between 0 and 1, got {confidence}")
+    return _PHI.inv_cdf(0.5 + confidence / 2.0)
+
+
+def normal_interval(values: np.ndarray, confidence: float = 0.95) -> tuple[float, float, float, float]:
+    """Mean, standard error and the normal-approximation confidence interval of a sample.
+
+    Returns:
+        ``(mean, stderr, low, high)``; the standard error uses the sample
+        standard deviation (``ddof=1``) and is ``inf`` for fewer than 2 values
+        (``nan`` mean for none). A sample with no spread has ``stderr == 0``
+        and ``low == high == mean``.
+    """
+    v = np.asarray(values, dtype=np.float64)
+    n = v.shape[0]
+    if n == 0:
+        return math.nan, math.inf, -math.inf, math.inf
+    mean = float(v.mean())
+    if n < 2:
+        return mean, math.inf, -math.inf, math.inf
+    se = float(v.std(ddof=1)) / math.sqrt(n)
+    h = _z(confidence) * se
+    return mean, se, mean - h, mean + h
+
+
+def wilson_interval(successes: float, n: int, confidence: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval for a proportion ``successes / n``.
+
+    ``successes`` may be fractional (draws count half, unfinished games their
+    modelled win probability); the interval is then the Wilson interval of
+    that mean. ``(0.0, 1.0)`` for ``n == 0``.
+    """
+    if n <= 0:
+        return 0.0, 1.0
+    z = _z(confidence)
+    p = min(1.0, max(0.0, successes / n))
+    z2 = z * z
+    denom = 1.0 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = z * math.sqrt(p * (1.0 - p) / n + z2 / (4 * n * n)) / denom
+    lo = 0.0 if p == 0.0 else max(0.0, centre - half)
+    hi = 1.0 if p == 1.0 else min(1.0, centre + half)
+    return lo, hi
+
+
+# ---------------------------------------------------------------------------
+# Win probability of an unfinished game
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class WinModel:
+    """Probability of winning an unfinished game from the lead and the tiles left.
+
+    The rest of the game's spread is modelled as normal: the player on turn
+    gains ``turn_bonus(T) = min(turn_bonus, turn_bonus_per_tile * T)`` points on
+    average, and the variance is ``var_per_tile * T + var_per_tile2 * T**2``,
+    where ``T`` is the number of tiles not on the board (bag and both racks).
+    So ``P(win) = Phi((lead ± turn_bonus(T)) / sigma(T))`` (+ when the player
+    whose lead it is is on turn, − otherwise).
+
+    The defaults were fitted to 41,922 positions of 1,500 self-play games of
+    static best-score players on the 300,579-word golden list (final spread
+    minus current spread of the player to move: mean 7 points for ``T <= 7``,
+    13-17 above; variance / T from 53 at the end to 80 at the start).
+    """
+
+    var_per_tile: float = 52.0
+    var_per_tile2: float = 0.335
+    turn_bonus: float = 15.0
+    turn_bonus_per_tile: float = 1.5
+
+    def probability(self, lead: float, tiles_left: int, on_turn: bool) -> float:
+        """P(win) for the player ``lead`` points ahead (negative: behind), draws counted half."""
+        t = max(int(tiles_left), 0)
+        bonus = min(self.turn_bonus, self.turn_bonus_per_tile * t)
+        mu = lead + (bonus if on_turn else -bonus)
+        var = self.var_per_tile * t + self.var_per_tile2 * t * t
+        if var <= 0.0:
+            return 1.0 if mu > 0 else (0.5 if mu == 0 else 0.0)
+        return 0.5 * (1.0 + math.erf(mu / math.sqrt(2.0 * var)))
+
+
+DEFAULT_WIN_MODEL = WinModel()
+"""The win model used unless ``simulate(win_model=...)`` says otherwise."""
+
+
+# ---------------------------------------------------------------------------
+# Static players
+# ---------------------------------------------------------------------------
+PLAY, EXCHANGE, PASS = "play", "exchange", "pass"
+
+
+@dataclass(frozen=True)
+class SimMove:
+    """A candidate or a simulated player's decision.
+
+    Attributes:
+        kind: ``"play"``, ``"exchange"`` or ``"pass"``.
+        move: the placement for plays (:class:`~engine.moves.Move`), else ``None``.
+        exchanged: the tiles put back for exchanges (rack string, ``?`` = blank).
+        leave: the tiles kept (rack string).
+        equity: static equity when the candidate list was ranked by one, else ``None``.
+    """
+
+    kind: str
+    move: Move | None = None
+    exchanged: str = ""
+    leave: str = ""
+    equity: float | None = None
+
+    @property
+    def score(self) -> int:
+        return self.move.score if self.move is not None else 0
+
+    @property
+    def notation(self) -> str:
+        """``8H WO(R)D``; ``-ABC`` for an exchange (GCG style); ``-`` for a pass."""
+        if self.kind == PLAY:
+            return self.move.notation
+        return f"-{self.exchanged}" if self.kind == EXCHANGE else "-"
+
+
+class LeavePlayer:
+    """The default static player: the placement with the best score + ``leave_value(leave)``.
+
+    ``leave_value=None`` is the pure score player of :mod:`engine.selfplay`
+    (ties by notation). Without a placement the player exchanges its whole
+    rack while the bag holds at least 7 tiles, else passes. The leave term of
+    a move (for the spread's leftover) is ``leave_value(leave)``, whatever the
+    bag holds. Picklable when ``leave_value`` is (for the ``process`` backend:
+    a module-level function or an object such as :class:`engine.leaves.LeaveTable`).
+    """
+
+    def __init__(self, leave_value: LeaveValue | None = None):
+        self.leave_value = leave_value
+
+    def candidates(self, position: Position, lexicon, n: int, bag: int) -> list[SimMove]:
+        from .movegen import best_moves
+
+        return [SimMove(PLAY, m, leave=m.leave, equity=m.equity)
+                for m in best_moves(position.board, position.rack, lexicon, n, leave_value=self.leave_value)]
+
+    def decide(self, st: "_State", board: Board, checks, rack: np.ndarray, bag: int, opp_value: int):
+        """``(kind, placements, score, exchanged_counts)`` for the rack to move."""
+        from .movegen import best_move_list, best_moves
+
+        if self.leave_value is None:
+            # the score player: the same move as best_moves(..., 1), read straight from the
+            # generator's rows unless several moves share the top score (then ties by notation)
+            ml = best_move_list(board, rack, st.lexicon, 1, checks)
+            if len(ml):
+                sc = ml.scores
+                top = int(sc.max())
+                hits = np.flatnonzero(sc == top)
+                if hits.shape[0] == 1:
+                    return PLAY, _row_placements(ml.rows[int(hits[0])]), top, None
+                m = ml.top(1)[0]
+                code = st.code
+                return PLAY, [(r, c, code[ch], b) for r, c, ch, b in m.tiles], m.score, None
+        else:
+            moves = best_moves(board, rack, st.lexicon, 1, checks, self.leave_value)
+            if moves:
+                m = moves[0]
+                code = st.code
+                return PLAY, [(r, c, code[ch], b) for r, c, ch, b in m.tiles], m.score, None
+        if bag >= st.ctx.min_bag_exchange and rack.any():
+            return EXCHANGE, None, 0, rack.copy()
+        return PASS, None, 0, None
+
+    def leave_term(self, leave: np.ndarray, bag: int, opp_value: int) -> float:
+        """Value of a leave kept with ``bag`` tiles in the bag before the move."""
+        return 0.0 if self.leave_value is None else float(self.leave_value(leave))
+
+
+class EquityPlayer:
+    """A static player using :mod:`engine.equity`: score + bag-aware leave term, exchanges included.
+
+    Each decision is ``engine.equity.best_equity(board, rack, lexicon, bag=...,
+    n=1, table=..., bonus=...)`` (the going-out bonus, with an empty bag, is
+    twice the opponent's rack); the leftover uses ``engine.equity.leave_term``
+    with the same bag and bonus. ``table=None`` loads the packaged table
+    (``engine.leaves.default_table()``) in each worker.
+    """
+
+    def __init__(self, table=None, params=None):
+        self.table = table
+        self.params = params
+        self._loaded = table
+
+    def __getstate__(self):
+        return {"table": self.table, "params": self.params}
+
+    def __setstate__(self, state):
+        self.table, self.params = state["table"], state["params"]
+        self._loaded = self.table
+
+    def _table(self):
+        if self._loaded is None:
+            from .leaves import default_table
+
+            self._loaded = default_table()
+        return self._loaded
+
+    def candidates(self, position: Position, lexicon, n: int, bag: int) -> list[SimMove]:
+        from .equity import best_equity, out_bonus
+
+        bonus = out_bonus(position.board, position.rack, position.unseen()) if bag <= 0 else 0.0
+        out = []
+        for c in best_equity(position.board, position.rack, lexicon, bag=bag, n=n, table=self._table(),
+                             bonus=bonus, params=self.params):
+            out.append(_from_candidate(c))
+        return out
+
+    def decide(self, st: "_State", board: Board, checks, rack: np.ndarray, bag: int, opp_value: int):
+        from .equity import best_equity
+
+        c = best_equity(board, rack, st.lexicon, bag=bag, n=1, table=self._table(), checks=checks,
+                        bonus=2.0 * opp_value if bag <= 0 else 0.0, params=self.params,
+                        exchanges=bag >= st.ctx.min_bag_exchange)[0]
+        if c.kind == PLAY:
+            code = st.code
+            return PLAY, [(r, col, code[ch], b) for r, col, ch, b in c.move.tiles], c.move.score, None
+        if c.kind == EXCHANGE:
+            return EXCHANGE, None, 0, _tile_counts(c.exchanged, st.ctx.alphabet)
+        return PASS, None, 0, None
+
+    def leave_term(self, leave: np.ndarray, bag: int, opp_value: int) -> float:
+        from .equity import leave_term
+
+        return float(leave_term(self._table(), leave, bag, 2.0 * opp_value if bag <= 0 else 0.0, self.params))
+
+
+def _row_placements(row: np.ndarray) -> list[tuple[int, int, int, bool]]:
+    """Placed tiles ``(row, col, code, is_blank)`` of one generator output row (layout in :mod:`engine._movegen`)."""
+    from . import _movegen as K
+
+    r0, c0, d, n = int(row[K.OUT_ROW]), int(row[K.OUT_COL]), int(row[K.OUT_DIR]), int(row[K.OUT_LEN])
+    dr, dc = (0, 1) if d == 0 else (1, 0)
+    out = []
+    for k in range(n):
+        t = int(row[K.OUT_TILES + k])
+        if t:
+            out.append((r0 + dr * k, c0 + dc * k, t & ~K.BLANK_FLAG, bool(t & K.BLANK_FLAG)))
+    return out
+
+
+def _tile_counts(text: str, alphabet: Alphabet) -> np.ndarray:
+    counts = np.zeros(alphabet.size + 1, dtype=np.int32)
+    for ch in text:
+        counts[BLANK if ch == "?" else alphabet.code(ch.upper())] += 1
+    return counts
+
+
+def _from_candidate(c) -> SimMove:
+    """A :class:`SimMove` from an ``engine.equity.Candidate`` (duck-typed: kind, move, exchanged, leave, equity)."""
+    kind = getattr(c, "kind")
+    if kind not in (PLAY, EXCHANGE, PASS):
+        raise ValueError(f"unknown candidate kind {kind!r}")
+    eq = getattr(c, "equity", None)
+    return SimMove(kind, getattr(c, "move", None) if kind == PLAY else None, getattr(c, "exchanged", "") or "",
+                   getattr(c, "leave", "") or "", None if eq is None else float(eq))
+
+
+# ---------------------------------------------------------------------------
+# The task: whole iterations for one candidate
+# ---------------------------------------------------------------------------
+@dataclass
+class SimContext:
+    """Everything a worker needs to run iterations, as plain picklable data.
+
+    Built once per :func:`simulate` call; shipped once to each worker (pool
+    initializer, Ray object store) and cached there by ``key``.
+
+    Attributes:
+        key: unique id of this simulation (worker-side cache key).
+        lexicon_path: where workers load the lexicon from (memory-mapped).
+        alphabet, layout: tile set and board layout.
+        tiles, blanks: the board (uint8 / bool (15, 15)).
+        rack: int32 counts of the side to move.
+        pool: int32 counts of the tiles the opponent's rack and the bag are drawn from.
+        opponent_rack: int32 counts when the opponent's rack is taken as known, else ``None``.
+        scores: the CGP's (side to move, opponent) scores.
+        candidates: per candidate ``(kind, placements, score, exchanged_counts)``,
+            placements ``((row, col, code, is_blank), ...)`` for plays.
+        plies: moves played after the candidate.
+        seed: the run's seed (non-negative int).
+        common_random_numbers: iteration ``i`` draws the same racks for every candidate.
+        player: the static player (:class:`LeavePlayer`, :class:`EquityPlayer` or alike).
+        win_model: the :class:`WinModel` of unfinished games.
+        min_bag_exchange: exchanges need this many tiles in the bag (7).
+        end_passes: consecutive passes that end the game (2 rounds of 2 players).
+    """
+
+    key: str
+    lexicon_path: str | None
+    alphabet: Alphabet
+    layout: Layout
+    tiles: np.ndarray
+    blanks: np.ndarray
+    rack: np.ndarray
+    pool: np.ndarray
+    opponent_rack: np.ndarray | None
+    scores: tuple[int, int]
+    candidates: tuple
+    plies: int
+    seed: int
+    common_random_numbers: bool = True
+    player: object = None
+    win_model: WinModel = DEFAULT_WIN_MODEL
+    min_bag_exchange: int = 7
+    end_passes: int = 4
+
+
+def iteration_rng(seed: int, stream: int, iteration: int) -> np.random.Generator:
+    """The random generator of one iteration: PCG64 seeded by ``SeedSequence([seed, stream, iteration])``.
+
+    ``stream`` is 0 for common random numbers (all candidates see the same
+    racks in iteration ``i``), else the candidate index + 1.
+    """
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence([int(seed) & _SEED_MASK, stream, iteration])))
+
+
+class _State:
+    """A worker's prepared copy of a :class:`SimContext`: lexicon, board, cross-checks."""
+
+    def __init__(self, ctx: SimContext, lexicon=None):
+        from .movegen import CrossChecks
+
+        if lexicon is None:
+            from lexicon_tools.bundle import Lexicon
+
+            if ctx.lexicon_path is None:
+                raise ValueError("the lexicon has no path: workers cannot load it")
+            lexicon = Lexicon.load(ctx.lexicon_path, ctx.alphabet)
+        self.ctx = ctx
+        self.lexicon = lexicon
+        board = Board(ctx.alphabet, ctx.layout)
+        board.tiles[:] = ctx.tiles
+        board.blanks[:] = ctx.blanks
+        self.board = board
+        self.checks = CrossChecks(board, lexicon)
+        self.pool = np.repeat(np.arange(ctx.pool.shape[0], dtype=np.int64), ctx.pool)
+        self.values = ctx.alphabet.values.astype(np.int64)
+        self.code = {ch: i + 1 for i, ch in enumerate(ctx.alphabet.letters)}
+        self.size = ctx.alphabet.size + 1
+        self.rack_size = ctx.alphabet.rack_size
+        self.player = ctx.player if ctx.player is not None else LeavePlayer()
+
+
+_STATES: dict[str, _State] = {}
+_MAX_STATES = 4
+
+
+def _state(ctx: SimContext, lexicon=None) -> _State:
+    st = _STATES.get(ctx.key)
+    if st is None:
+        while len(_STATES) >= _MAX_STATES:
+            _STATES.pop(next(iter(_STATES)))
+        st = _STATES[ctx.key] = _State(ctx, lexicon)
+    return st
+
+
+def run_chunk(ctx: SimContext, cand: int, start: int, stop: int, lexicon=None) -> np.ndarray:
+    """Run iterations ``start .. stop-1`` of candidate ``cand``: the task every backend runs.
+
+    Args:
+        ctx: the simulation (cached per process by ``ctx.key``).
+        cand: candidate index into ``ctx.candidates``.
+        start, stop: iteration indices (each has its own RNG, :func:`iteration_rng`).
+        lexicon: the loaded lexicon (in-process runs); ``None`` loads ``ctx.lexicon_path``.
+
+    Returns:
+        float64 ``(stop - start, 2)``: per iteration the spread and the win value.
+    """
+    st = _state(ctx, lexicon)
+    out = np.empty((stop - start, 2), dtype=np.float64)
+    for k, it in enumerate(range(start, stop)):
+        out[k] = _iteration(st, cand, it)
+    return out
+
+
+def _iteration(st: _State, cand: int, it: int) -> tuple[float, float]:
+    """One iteration of one candidate: ``(spread, win)`` (module docstring)."""
+    ctx = st.ctx
+    rng = iteration_rng(ctx.seed, 0 if ctx.common_random_numbers else cand + 1, it)
+    bag = rng.permutation(st.pool)
+    size, rack_size, values = st.size, st.rack_size, st.values
+    if ctx.opponent_rack is None:
+        k = min(rack_size, bag.shape[0])
+        opp = np.bincount(bag[:k], minlength=size).astype(np.int32)
+        bp = k
+    else:
+        opp = ctx.opponent_rack.copy()
+        bp = 0
+    nbag = bag.shape[0]
+    board = st.board.copy()
+    checks = st.checks.copy()
+    racks = [ctx.rack.copy(), opp]
+    pts = [0, 0]
+    last: list = [None, None]  # per player: (leave, bag before the move, opponent's rack value)
+    player_obj = st.player
+    passes = 0
+    over = False
+
+    kind, placements, score, out = ctx.candidates[cand]
+    who = 0
+    for ply in range(ctx.plies + 1):
+        rack = racks[who]
+        left = nbag - bp
+        opp_value = int(np.dot(racks[1 - who], values)) if left == 0 else 0
+        if ply:
+            kind, placements, score, out = player_obj.decide(st, board, checks, rack, left, opp_value)
+        if kind == PLAY:
+            board.place(placements)
+            checks.update(board, placements)
+            for _r, _c, t, b in placements:
+                rack[BLANK if b else t] -= 1
+            last[who] = (rack.copy(), left, opp_value)
+            pts[who] += score
+            passes = 0
+            need = rack_size - int(rack.sum())
+            if need > 0 and bp < nbag:
+                take = bag[bp:bp + need]
+                bp += take.shape[0]
+                for t in take:
+                    rack[t] += 1
+            if bp >= nbag and not rack.any():
+                v = int(np.dot(racks[1 - who], values))
+                pts[who] += v
+                pts[1 - who] -= v
+                over = True
+                break
+        elif kind == EXCHANGE:
+            # new tiles are drawn first, then the old ones go back and the bag is mixed
+            n = int(out.sum())
+            new = bag[bp:bp + n]
+            back = np.repeat(np.arange(size, dtype=np.int64), out)
+            rest = np.concatenate((bag[bp + n:], back))
+            rng.shuffle(rest)
+            bag, bp, nbag = rest, 0, rest.shape[0]
+            rack -= out
+            last[who] = (rack.copy(), left, opp_value)
+            for t in new:
+                rack[t] += 1
+            passes = 0
+        else:
+            last[who] = (rack.copy(), left, opp_value)
+            passes += 1
+            if passes >= ctx.end_passes:
+                pts[0] -= int(np.dot(racks[0], values))
+                pts[1] -= int(np.dot(racks[1], values))
+                over = True
+                break
+        who = 1 - who
+
+    raw = pts[0] - pts[1]
+    lead = ctx.scores[0] - ctx.scores[1] + raw
+    if over:
+        return float(raw), (1.0 if lead > 0 else (0.5 if lead == 0 else 0.0))
+    spread = float(raw)
+    for p, sign in ((0, 1.0), (1, -1.0)):
+        if last[p] is not None:
+            spread += sign * player_obj.leave_term(*last[p])
+    tiles_left = (nbag - bp) + int(racks[0].sum()) + int(racks[1].sum())
+    # after the loop ``who`` is the player on turn
+    win = ctx.win_model.probability(ctx.scores[0] - ctx.scores[1] + spread, tiles_left, who == 0)
+    return spread, win
+
+
+# ---------------------------------------------------------------------------
+# Results
+# ---------------------------------------------------------------------------
+@dataclass
+class CandidateResult:
+    """One candidate's statistics.
+
+    Attributes:
+        index: position in the candidate list (0 = best by static equity).
+        candidate: the :class:`SimMove` (kind, placement or exchanged tiles, leave, static equity).
+        iterations: iterations run.
+        mean_spread: mean spread (module docstring, ``docs/simulation.md``).
+        stderr: its standard error (sample sd / sqrt(n)).
+        ci: ``(low, high)`` normal-approximation interval of the mean at the run's ``confidence``.
+        win_rate: mean win value (draws 0.5, unfinished games the model's probability).
+        win_ci: Wilson interval of the win rate at the run's ``confidence``.
+        pruned_at: iterations done when the candidate was dropped as clearly
+            behind (``None``: kept to the end).
+        spreads, wins: the per-iteration values in iteration order.
+    """
+
+    index: int
+    candidate: SimMove
+    iterations: int
+    mean_spread: float
+    stderr: float
+    ci: tuple[float, float]
+    win_rate: float
+    win_ci: tuple[float, float]
+    pruned_at: int | None = None
+    spreads: np.ndarray = field(default=None, repr=False)
+    wins: np.ndarray = field(default=None, repr=False)
+
+    @property
+    def move(self) -> Move | None:
+        """The placement (``None`` for an exchange or a pass)."""
+        return self.candidate.move
+
+    @property
+    def notation(self) -> str:
+        """``8H WO(R)D``, ``-ABC`` (exchange) or ``-`` (pass)."""
+        return self.candidate.notation
+
+    def to_dict(self) -> dict:
+        """JSON-ready figures (samples left out)."""
+        def r(x):
+            return None if not math.isfinite(x) else round(float(x), 4)
+
+        c = self.candidate
+        return {
+            "move": c.notation,
+            "kind": c.kind,
+            "score": c.score,
+            "leave": c.leave,
+            "equity": None if c.equity is None else round(float(c.equity), 4),
+            "iterations": self.iterations,
+            "mean_spread": r(self.mean_spread),
+            "stderr": r(self.stderr),
+            "ci": [r(self.ci[0]), r(self.ci[1])],
+            "win_rate": r(self.win_rate),
+            "win_ci": [r(self.win_ci[0]), r(self.win_ci[1])],
+            "pruned_at": self.pruned_at,
+        }
+
+
+@dataclass
+class SimResult:
+    """The outcome of :func:`simulate`.
+
+    Attributes:
+        candidates: per candidate, in the order simulated (index order).
+        seed, plies, iterations (budget per candidate), confidence,
+        backend, workers, batch_size: the run's settings.
+        stop_reason: ``"one left"`` (the others were clearly behind),
+            ``"budget"`` (every survivor ran ``iterations``), ``"time"`` (``time_limit``),
+            ``"single candidate"``.
+        seconds: wall time of the iterations (worker start-up included).
+        total_iterations: iterations run over all candidates.
+    """
+
+    candidates: list[CandidateResult]
+    seed: int
+    plies: int
+    iterations: int
+    confidence: float
+    backend: str
+    workers: int
+    batch_size: int
+    stop_reason: str
+    seconds: float
+    total_iterations: int
+    rank_by: str = "spread"
+
+    @property
+    def iterations_per_second(self) -> float:
+        """Iterations per second of wall time (all workers together)."""
+        return self.total_iterations / self.seconds if self.seconds > 0 else 0.0
+
+    def ranked(self) -> list[CandidateResult]:
+        """Candidates best first: the ones never dropped first, then by mean spread
+        (``rank_by="win"``: by win rate, then mean spread), then by index."""
+        if self.rank_by == "win":
+            key = lambda c: (c.pruned_at is not None, -c.win_rate, -c.mean_spread, c.index)  # noqa: E731
+        else:
+            key = lambda c: (c.pruned_at is not None, -c.mean_spread, c.index)  # noqa: E731
+        return sorted(self.candidates, key=key)
+
+    @property
+    def best(self) -> CandidateResult:
+        """The top candidate of :meth:`ranked`."""
+        return self.ranked()[0]
+
+    def to_dict(self) -> dict:
+        """JSON-ready summary, candidates ranked."""
+        return {
+            "seed": self.seed,
+            "plies": self.plies,
+            "iterations": self.iterations,
+            "confidence": self.confidence,
+            "backend": self.backend,
+            "workers": self.workers,
+            "stop_reason": self.stop_reason,
+            "total_iterations": self.total_iterations,
+            "seconds": round(self.seconds, 3),
+            "iterations_per_second": round(self.iterations_per_second, 1),
+            "candidates": [c.to_dict() for c in self.ranked()],
+        }
+
+    def format(self) -> str:
+        """A text table, best first."""
+        pct = round(self.confidence * 100)
+        head = (f"{'move':<24} {'score':>5} {'leave':<8} {'iters':>6} {'spread':>8} {'±se':>6} "
+                f"{f'{pct}% CI':>17} {'win%':>6} {f'win {pct}% CI':>15}")
+        lines = [head, "-" * len(head)]
+        for c in self.ranked():
+            mark = "" if c.pruned_at is None else f"  (dropped at {c.pruned_at})"
+            lines.append(
+                f"{c.notation:<24} {c.candidate.score:>5} {c.candidate.leave or '-':<8} {c.iterations:>6} "
+                f"{c.mean_spread:>8.2f} {c.stderr:>6.2f} [{c.ci[0]:>7.2f},{c.ci[1]:>7.2f}] "
+                f"{100 * c.win_rate:>6.1f} [{100 * c.win_ci[0]:>5.1f},{100 * c.win_ci[1]:>5.1f}]{mark}")
+        lines.append(f"# seed {self.seed}, {self.plies} plies, {self.total_iterations} iterations in "
+                     f"{self.seconds:.2f} s ({self.iterations_per_second:.0f}/s, {self.backend} x{self.workers}); "
+                     f"stopped: {self.stop_reason}")
+        return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------
+# Backends
+# ---------------------------------------------------------------------------
+Chunk = tuple[int, int, int]  # (candidate, start, stop)
+
+
+class _LocalRunner:
+    def __init__(self, ctx: SimContext, lexicon):
+        self.ctx, self.lexicon = ctx, lexicon
+
+    def run(self, chunks: Sequence[Chunk]) -> Iterator[tuple[Chunk, np.ndarray]]:
+        for ch in chunks:
+            yield ch, run_chunk(self.ctx, *ch, lexicon=self.lexicon)
+
+    def close(self) -> None:
+        _STATES.pop(self.ctx.key, None)
+
+
+_WORKER_CTX: SimContext | None = None
+
+
+def _pool_init(ctx: SimContext) -> None:
+    global _WORKER_CTX
+    _WORKER_CTX = ctx
+    _state(ctx)  # load the lexicon and kernels before the first task
+
+
+def _pool_task(chunk: Chunk) -> tuple[Chunk, np.ndarray]:
+    return chunk, run_chunk(_WORKER_CTX, *chunk)
+
+
+class _ProcessRunner:
+    def __init__(self, ctx: SimContext, workers: int, start_method: str | None):
+        import multiprocessing as mp
+
+        mpc = mp.get_context(start_method or "spawn")
+        self.pool = mpc.Pool(workers, initializer=_pool_init, initargs=(ctx,))
+
+    def run(self, chunks: Sequence[Chunk]) -> Iterator[tuple[Chunk, np.ndarray]]:
+        yield from self.pool.imap_unordered(_pool_task, chunks)
+
+    def close(self) -> None:
+        self.pool.terminate()
+        self.pool.join()
+
+
+def _make_runner(backend: str, ctx: SimContext, lexicon, workers: int, start_method: str | None,
+                 ray_address: str | None):
+    if backend == "local":
+        return _LocalRunner(ctx, lexicon)
+    if backend == "process":
+        return _ProcessRunner(ctx, workers, start_method)
+    from . import _sim_ray
+
+    return _sim_ray.RayRunner(ctx, workers, ray_address)
+
+
+# ---------------------------------------------------------------------------
+# Candidates
+# ---------------------------------------------------------------------------
+def prepare_candidates(position: Position, lexicon, candidates=None, n_candidates: int = 10,
+                       player=None, bag: int | None = None) -> list[SimMove]:
+    """The moves to simulate: the player's ``n_candidates`` best by static equity, or the given ones checked.
+
+    Args:
+        candidates: ``None``, or a list of :class:`~engine.moves.Move`,
+            :class:`SimMove`, ``engine.equity.Candidate`` objects or strings:
+            ``"8H HA(U)S"`` (a placement, checked against the board, the rack and
+            the lexicon), ``"-ABC"`` (exchange those tiles), ``"-"`` (pass).
+        player: the static player whose ranking gives the default list
+            (default :class:`LeavePlayer` ``()``: by score).
+        bag: tiles in the bag (exchanges need 7); default ``position.bag_count``.
+
+    Raises:
+        ValueError: nothing to play, an illegal or duplicate candidate, ``n_candidates < 1``.
+    """
+    from dataclasses import replace
+
+    from .scorer import check_move, score_placement
+
+    a = position.alphabet
+    player = player if player is not None else LeavePlayer()
+    bag = position.bag_count if bag is None else bag
+    if candidates is None:
+        if n_candidates < 1:
+            raise ValueError(f"n_candidates must be at least 1, got {n_candidates}")
+        out = player.candidates(position, lexicon, n_candidates, bag)
+        if not out or all(c.kind == PASS for c in out):
+            raise ValueError("no legal placement or exchange in this position: nothing to simulate")
+        return out
+    out = []
+    seen = set()
+    for c in candidates:
+        if isinstance(c, SimMove):
+            sm = c
+            if sm.kind == PLAY:
+                c = sm.move
+        elif isinstance(c, str) and c.strip().startswith("-"):
+            tiles = c.strip()[1:].strip()
+            sm = SimMove(EXCHANGE, exchanged=tiles) if tiles else SimMove(PASS)
+        elif not isinstance(c, (str, Move)) and hasattr(c, "kind"):
+            sm = _from_candidate(c)
+            if sm.kind == PLAY:
+                c = sm.move
+        else:
+            sm = None
+        if sm is not None and sm.kind != PLAY:
+            if sm.kind == EXCHANGE:
+                try:
+                    put = _tile_counts(sm.exchanged, a)
+                except ValueError as exc:
+                    raise ValueError(f"exchange candidate -{sm.exchanged}: {exc}") from None
+                if not put.any() or (put > position.rack).any():
+                    raise ValueError(f"exchange candidate -{sm.exchanged}: tiles not on the rack "
+                                     f"{a.rack_string(position.rack)}")
+                if bag < 7:
+                    raise ValueError(f"exchange candidate -{sm.exchanged}: exchanging needs at least 7 tiles "
+                                     f"in the bag ({bag} left)")
+                sm = SimMove(EXCHANGE, None, a.rack_string(put), a.rack_string(position.rack - put), sm.equity)
+            else:
+                sm = SimMove(PASS, None, "", a.rack_string(position.rack), sm.equity)
+            key = sm.notation
+        else:
+            if isinstance(c, str):
+                m = check_move(position.board, c, lexicon, rack=position.rack).move
+            elif isinstance(c, Move):
+                m = score_placement(position.board, c.tiles, lexicon, rack=position.rack).move
+                if c.equity is not None:
+                    m = replace(m, equity=c.equity)
+            else:
+                raise TypeError(f"candidates are moves, notation strings or candidates, not {type(c).__name__}")
+            sm = SimMove(PLAY, m, leave=m.leave, equity=m.equity)
+            key = m.placements
+        if key in seen:
+            raise ValueError(f"candidate {sm.notation} is given twice")
+        seen.add(key)
+        out.append(sm)
+    if not out:
+        raise ValueError("the candidate list is empty")
+    return out
+
+
+def _encode_candidate(sm: SimMove, alphabet: Alphabet):
+    if sm.kind == PLAY:
+        code = {ch: i + 1 for i, ch in enumerate(alphabet.letters)}
+        return PLAY, tuple((r, c, code[ch], bool(b)) for r, c, ch, b in sm.move.tiles), int(sm.move.score), None
+    if sm.kind == EXCHANGE:
+        return EXCHANGE, None, 0, _tile_counts(sm.exchanged, alphabet)
+    return PASS, None, 0, None
+
+
+# ---------------------------------------------------------------------------
+# The driver
+# ---------------------------------------------------------------------------
+def simulate(position: Position, lexicon, candidates=None, n_candidates: int = 10, plies: int = 2,
+             iterations: int = 1000, seed: int | None = None, leave_value: LeaveValue | None = None,
+             workers: int = 1, backend: str | None = None, stop_when_clearly_ahead: bool = True,
+             progress: bool | None = True, *, player=None, batch_size: int = 50, min_iterations: int = 100,
+             confidence: float = 0.95, stop_confidence: float = 0.99, stop_on: str = "spread",
+             known_opponent_rack: bool = False, common_random_numbers: bool = True,
+             win_model: WinModel = DEFAULT_WIN_MODEL, time_limit: float | None = None,
+             start_method: str | None = None, ray_address: str | None = None) -> SimResult:
+    """Simulate the top candidates of a position and rank them by mean spread and win rate.
+
+    Args:
+        position: the position (side to move's rack; the opponent's rack is
+            drawn from :meth:`Position.unseen` unless ``known_opponent_rack``).
+        lexicon: the word list (:class:`lexicon_tools.bundle.Lexicon`); the
+            ``process`` and ``ray`` backends load it in each worker from ``lexicon.path``.
+        candidates: moves to simulate (see :func:`prepare_candidates`);
+            ``None``: the ``n_candidates`` best by the static player's equity.
+        n_candidates: how many candidates when ``candidates`` is ``None``.
+        plies: moves played after the candidate (opponent first); 0 = static equity.
+        iterations: budget per candidate.
+        seed: run seed (``None``: random, recorded in the result).
+        leave_value: shorthand for ``player=LeavePlayer(leave_value)``: leave
+            function (int32 counts -> points) of the static players and the
+            leftover term; ``None`` (and no ``player``): score players.
+            Must be picklable for ``process`` (a module-level function or an
+            object such as :class:`engine.leaves.LeaveTable`).
+        workers: processes for ``process`` / Ray tasks in flight for ``ray``.
+        backend: ``"local"`` (this process), ``"process"`` (multiprocessing
+            pool), ``"ray"``; ``None``: local for one worker, process otherwise.
+        stop_when_clearly_ahead: after each batch, drop candidates whose upper
+            bound (at ``stop_confidence``) is below the lower bound of the one with
+            the best mean; stop when one is left.
+        progress: tqdm bar on stderr (``None``: only on a terminal).
+        player: the static player of both sides: :class:`LeavePlayer` or
+            :class:`EquityPlayer` (``engine.equity``), or any object with the
+            same ``candidates`` / ``decide`` / ``leave_term`` methods.
+        batch_size: iterations per candidate between two pruning checks.
+        min_iterations: no pruning before every candidate has this many.
+        confidence: level of the reported intervals (0.95).
+        stop_confidence: level of the intervals the pruning rule compares (0.99).
+        stop_on: ``"spread"`` (mean spread, normal intervals) or ``"win"``
+            (win rate, Wilson intervals) for pruning and ranking.
+        known_opponent_rack: use the CGP's opponent rack instead of drawing one.
+        common_random_numbers: iteration ``i`` draws the same opponent rack and
+            bag order for every candidate (less noise in the comparison);
+            ``False``: independent draws per candidate.
+        win_model: win probability of games unfinished after the plies.
+        time_limit: stop after the first batch that ends past this many seconds
+            (the only setting that makes the numbers depend on the machine).
+        start_method: multiprocessing start method (default ``"spawn"``).
+        ray_address: Ray cluster to connect to (``"auto"``, ``"ray://host:10001"``);
+            ``None``: the running Ray instance, or a local one with ``workers`` CPUs.
+
+    Returns:
+        a :class:`SimResult`.
+
+    Raises:
+        ValueError: bad settings, nothing to play, illegal candidates,
+            a position with more of a tile than the set holds.
+        ImportError: ``backend="ray"`` without Ray installed (``pip install 'german-scrabble-engine[ray]'``).
+    """
+    if plies < 0:
+        raise ValueError(f"plies must be at least 0, got {plies}")
+    if iterations < 1:
+        raise ValueError(f"iterations must be at least 1, got {iterations}")
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers}")
+    if batch_size < 1:
+        raise ValueError(f"batch_size must be at least 1, got {batch_size}")
+    if stop_on not in ("spread", "win"):
+        raise ValueError(f"stop_on must be 'spread' or 'win', got {stop_on!r}")
+    if backend is None:
+        backend = "local" if workers == 1 else "process"
+    if backend not in ("local", "process", "ray"):
+        raise ValueError(f"backend must be 'local', 'process' or 'ray', got {backend!r}")
+    if backend == "local" and workers != 1:
+        raise ValueError("the local backend runs in this process: use workers=1, or backend='process' / 'ray'")
+    if player is not None and leave_value is not None:
+        raise ValueError("give either leave_value or player, not both")
+    if player is None:
+        player = LeavePlayer(leave_value)
+    z_stop = _z(stop_confidence)
+    _z(confidence)
+    if seed is None:
+        seed = int(np.random.SeedSequence().generate_state(1, np.uint64)[0] >> np.uint64(1))
+    seed = int(seed)
+    if seed < 0:
+        raise ValueError(f"seed must be non-negative, got {seed}")
+
+    a = position.alphabet
+    unseen = position.unseen()
+    opp_rack = None
+    if known_opponent_rack:
+        if position.opponent_rack is None:
+            raise ValueError("known_opponent_rack: the position has no opponent rack")
+        opp_rack = position.opponent_rack.astype(np.int32).copy()
+        unseen = unseen - opp_rack
+    if (unseen < 0).any():
+        c = int(np.nonzero(unseen < 0)[0][0])
+        raise ValueError(f"the position has more {a.letter(c) if c else 'blank'} tiles than the "
+                         f"{a.name} set holds ({int(a.counts[c])}): cannot draw the unseen tiles")
+    pool_n = int(unseen.sum())
+    bag0 = pool_n if opp_rack is not None else max(0, pool_n - a.rack_size)
+
+    moves = prepare_candidates(position, lexicon, candidates, n_candidates, player, bag0)
+    path = getattr(lexicon, "path", None)
+    ctx = SimContext(
+        key=uuid.uuid4().hex, lexicon_path=None if path is None else str(path), alphabet=a,
+        layout=position.board.layout, tiles=position.board.tiles.copy(), blanks=position.board.blanks.copy(),
+        rack=position.rack.astype(np.int32).copy(), pool=unseen.astype(np.int32), opponent_rack=opp_rack,
+        scores=(int(position.scores[0]), int(position.scores[1])),
+        candidates=tuple(_encode_candidate(m, a) for m in moves), plies=int(plies),
+        seed=seed, common_random_numbers=bool(common_random_numbers), player=player, win_model=win_model)
+
+    nc = len(moves)
+    spreads = np.zeros((nc, iterations))
+    wins = np.zeros((nc, iterations))
+    done = np.zeros(nc, dtype=np.int64)
+    active = list(range(nc))
+    pruned: dict[int, int] = {}
+    stop_reason = "single candidate" if nc == 1 else "budget"
+
+    from tqdm import tqdm
+
+    bar = tqdm(total=nc * iterations, unit="it", desc="simulate", leave=False, file=sys.stderr,
+               disable=(None if progress is None else not progress))
+    t0 = time.perf_counter()
+    runner = _make_runner(backend, ctx, lexicon, workers, start_method, ray_address)
+    try:
+        while active:
+            n0 = int(done[active[0]])
+            n1 = min(iterations, n0 + batch_size)
+            if n1 <= n0:
+                break
+            for (c, s, e), vals in runner.run(_chunks(active, n0, n1, workers)):
+                spreads[c, s:e] = vals[:, 0]
+                wins[c, s:e] = vals[:, 1]
+                bar.update(e - s)
+            for c in active:
+                done[c] = n1
+            if stop_when_clearly_ahead and len(active) > 1 and n1 >= min_iterations:
+                drop = _clearly_behind(active, spreads, wins, n1, z_stop, stop_on)
+                for c in drop:
+                    pruned[c] = n1
+                    bar.total -= iterations - n1
+                active = [c for c in active if c not in drop]
+                if len(active) == 1:
+                    stop_reason = "one left"
+                    break
+            if active:
+                lead = max(active, key=lambda c: (float(spreads[c, :n1].mean()), -c))
+                bar.set_postfix_str(f"{len(active)} left, best {moves[lead].notation} "
+                                    f"{float(spreads[lead, :n1].mean()):+.1f}", refresh=False)
+            if time_limit is not None and time.perf_counter() - t0 >= time_limit and n1 < iterations:
+                stop_reason = "time"
+                break
+    finally:
+        runner.close()
+        bar.close()
+    seconds = time.perf_counter() - t0
+
+    results = []
+    for c in range(nc):
+        n = int(done[c])
+        s, w = spreads[c, :n].copy(), wins[c, :n].copy()
+        mean, se, lo, hi = normal_interval(s, confidence)
+        wr = float(w.mean()) if n else math.nan
+        wlo, whi = wilson_interval(float(w.sum()), n, confidence)
+        results.append(CandidateResult(c, moves[c], n, mean, se, (lo, hi), wr, (wlo, whi), pruned.get(c), s, w))
+    return SimResult(results, seed, int(plies), int(iterations), float(confidence), backend, int(workers),
+                     int(batch_size), stop_reason, seconds, int(done.sum()), stop_on)
+
+
+def _chunks(active: Sequence[int], n0: int, n1: int, workers: int) -> list[Chunk]:
+    """Split one batch into tasks: at least two per worker when there are enough iterations."""
+    pieces = max(1, math.ceil(2 * workers / len(active))) if workers > 1 else 1
+    size = max(1, math.ceil((n1 - n0) / pieces))
+    return [(c, s, min(n1, s + size)) for c in active for s in range(n0, n1, size)]
+
+
+def _clearly_behind(active: Sequence[int], spreads: np.ndarray, wins: np.ndarray, n: int, z: float,
+                    stop_on: str) -> list[int]:
+    """Candidates whose upper bound is below the lower bound of the candidate with the best mean."""
+    bounds = {}
+    for c in active:
+        if stop_on == "win":
+            w = wins[c, :n]
+            lo, hi = _wilson_z(float(w.sum()), n, z)
+            bounds[c] = (float(w.mean()), lo, hi)
+        else:
+            s = spreads[c, :n]
+            mean = float(s.mean())
+            h = z * float(s.std(ddof=1)) / math.sqrt(n) if n > 1 else math.inf
+            bounds[c] = (mean, mean - h, mean + h)
+    best = max(active, key=lambda c: (bounds[c][0], -c))
+    return [c for c in active if c != best and bounds[c][2] < bounds[best][1]]
+
+
+def _wilson_z(successes: float, n: int, z: float) -> tuple[float, float]:
+    conf = 2.0 * _PHI.cdf(z) - 1.0
+    return wilson_interval(successes, n, conf)
