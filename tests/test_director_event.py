@@ -557,3 +557,29 @@ def test_exports_written_after_each_change(tmp_path, lex):
     d.close()
     assert (exp / "round-01.svg").exists() and (exp / "round-01.html").exists()
     assert "Runde 2" in (exp / "current.html").read_text(encoding="utf-8")
+
+
+def test_event_ends_when_no_move_is_possible(tmp_path):
+    from lexicon_tools.bundle import build_bundle
+
+    qy = build_bundle(["QY"], tmp_path / "qy.lex", source_name="qy")
+    d = EventDir.create(tmp_path / "ev", ["Ana"], seed=3, lexicon=qy, now=Clock(), export=True, notes=None)
+    ev = d.load()
+    assert ev.over and ev.rounds == []
+    assert ev.end_reason == f"no move is possible with the rack {ev.end_rack}" and len(ev.end_rack) == 7
+    assert len(ev.bag) == 102
+    ev.tile_check()
+    with pytest.raises(Rejected, match="the event is over"):
+        d.submit("Ana", "8H QY")
+    res = json.loads((tmp_path / "ev" / "export" / "results.json").read_text(encoding="utf-8"))
+    assert res["status"]["over"] and res["status"]["end_rack"] == ev.end_rack
+
+
+def test_new_after_an_interrupted_new(tmp_path, lex):
+    (tmp_path / "ev").mkdir()
+    (tmp_path / "ev" / "journal.jsonl").write_bytes(b'{"seq":1,"type":"ne')   # power cut during `new`
+    d = make_event(tmp_path / "ev", lex)
+    assert d.load().current.number == 1
+    assert (tmp_path / "ev" / "journal.torn").exists()
+    with pytest.raises(DirectorError, match="already holds an event"):
+        make_event(tmp_path / "ev", lex)

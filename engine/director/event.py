@@ -289,6 +289,7 @@ class Event:
         over: True once no further round can be played.
         end_reason: why the event ended.
         end_rejected: rejected draws of the round that could not be opened.
+        end_rack: the rack drawn for that round when it had no legal move, else ``""``.
         seq: the last journal entry applied.
         actions: the records applied after ``new`` and not undone (what ``undo`` takes back).
         created: Unix time of ``new``.
@@ -306,6 +307,7 @@ class Event:
         self.over = False
         self.end_reason = ""
         self.end_rejected: list = []
+        self.end_rack = ""
         self.seq = 0
         self.actions: list[dict] = []
         self.created = 0.0
@@ -381,7 +383,8 @@ class Event:
             "settings": self.settings.to_dict(), "seq": self.seq, "board": self.board.rows_text(),
             "bag": sorted(tiles), "bag_order": list(tiles), "rng": repr(rng), "rack": self._rack.tolist(),
             "rounds": [r.to_dict() for r in self.rounds], "over": self.over, "end_reason": self.end_reason,
-            "end_rejected": [list(r) for r in self.end_rejected], "actions": [a["seq"] for a in self.actions],
+            "end_rejected": [list(r) for r in self.end_rejected], "end_rack": self.end_rack,
+            "actions": [a["seq"] for a in self.actions],
         }
 
     def tile_check(self) -> None:
@@ -663,6 +666,7 @@ class Event:
         if out.get("end"):
             self.bag.put_back(c for c in range(a.size + 1) for _ in range(int(draw.rack[c])))
             self.over, self.end_reason, self.end_rejected = True, out["end"], rejected
+            self.end_rack = rack_s
             return out
         self._rack = draw.rack.astype(np.int32)
         tops = [TopCandidate.from_dict(t) for t in out["tops"]]

@@ -43,7 +43,7 @@ MASTER = "Top"
 
 
 def _write(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.tmp")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     with open(tmp, "w", encoding="utf-8", newline="") as f:
         f.write(text)
     os.replace(tmp, path)
@@ -167,7 +167,8 @@ def results_dict(ev: Event) -> dict:
         "event": {"name": ev.settings.name, "players": ev.players, "seed": ev.settings.seed,
                   "lexicon": ev.settings.lexicon or "default", "rules": ev.settings.rules.to_dict(),
                   "created": ev.created},
-        "status": {"over": ev.over, "end_reason": ev.end_reason, "rounds_closed": len(ev.closed_rounds),
+        "status": {"over": ev.over, "end_reason": ev.end_reason, "end_rack": ev.end_rack,
+                   "rounds_closed": len(ev.closed_rounds),
                    "open_round": cur.number if cur else None,
                    "rejected_draws_at_end": [{"rack": r[0], "reason": r[1]} for r in ev.end_rejected]},
         "master_total": sum(r.top.score for r in ev.closed_rounds),

@@ -86,8 +86,12 @@ class EventDir:
             DirectorError: bad players, or the directory already holds an event.
         """
         path = Path(path)
-        if (path / "journal.jsonl").exists():
-            raise DirectorError(f"{path} already holds an event; choose another directory")
+        journal = Journal(path)
+        if journal.exists():
+            if journal.read():
+                raise DirectorError(f"{path} already holds an event; choose another directory")
+            # a `new` interrupted before its first record was complete: nothing was acknowledged
+            journal.path.replace(path / "journal.torn")
         names = [p.strip() for p in players]
         for p in names:
             if not p or p.startswith("-") or any(ch in p for ch in "\n\r\t"):
@@ -108,7 +112,6 @@ class EventDir:
                             lexicon=lexicon_path, lexicon_id=lexicon_id(lexicon), alphabet=lexicon.alphabet.name)
         rec = Event.plan_new(settings, lexicon, now())
         rec["seq"] = 1
-        journal = Journal(path)
         journal.create(rec)
         d = cls(path, lexicon, now, export, notes)
         d._after_change()
