@@ -127,6 +127,7 @@ def test_errors_exit_2_with_one_line(tmp_path, event, capsys, golden_lexicon):
         code, _out, err = run(capsys, *argv)
         assert code == 2, (argv, err)
         assert message in one_error_line(err), (argv, err)
+    assert not (tmp_path / "lock").exists()          # no lock file left in a directory without an event
     # nothing to undo right after `new`
     code, _out, err = run(capsys, "undo", event)
     assert code == 2 and "nothing to undo" in one_error_line(err)

@@ -191,11 +191,15 @@ def event_lock(directory: str | os.PathLike, exclusive: bool, timeout: float | N
     Waits up to ``timeout`` seconds (default ``$SIMULTAN_LOCK_TIMEOUT`` or 30).
 
     Raises:
-        JournalError: the lock is still held by another command after the timeout.
+        JournalError: no event in ``directory``, or the lock is still held by
+            another command after the timeout.
     """
     directory = Path(directory)
     if not directory.is_dir():
         raise JournalError(f"{directory}: no such event directory")
+    if not (directory / JOURNAL_FILE).is_file():  # no lock file left behind in a stray directory
+        raise JournalError(f"{directory}: not an event directory (no {JOURNAL_FILE}); "
+                           f"create one with `python -m engine simultan new`")
     timeout = _lock_timeout() if timeout is None else timeout
     fd = os.open(directory / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
     try:
