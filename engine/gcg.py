@@ -420,13 +420,14 @@ class _Reader:
 
     def classify(self, body: str, ln: int):
         """(kind, fields) of a move line body; numbers converted."""
-        m = _RE_OUT.fullmatch(body)
-        if m:
-            return Kind.OUT, (m.group(1), int(m.group(2)), int(m.group(3)))
+        # '(challenge)' and '(time)' first: with an empty rack they also fit the out pattern
         m = _RE_SPECIAL.fullmatch(body)
         if m:
             kind = Kind.CHALLENGE if m.group(2) == "challenge" else Kind.TIME
             return kind, (m.group(1), int(m.group(3)), int(m.group(4)))
+        m = _RE_OUT.fullmatch(body)
+        if m:
+            return Kind.OUT, (m.group(1), int(m.group(2)), int(m.group(3)))
         m = _RE_RACK.fullmatch(body)
         if m:
             if m.group(1) != m.group(2) and self.tiles(m.group(1), ln, "rack").tolist() != \

@@ -281,3 +281,15 @@ def test_random_games_round_trip(golden_lexicon, seed, rnd, players, tournament)
     assert rec.turns == g.turns
     assert write_gcg(rec) == text
     assert rec.scores == g.scores
+
+
+def test_time_penalty_line_with_empty_rack_is_a_time_entry():
+    """'(time)' with no rack before it also fits the went-out pattern '(TILES) +N TOTAL';
+    it must be read as a time penalty (regression: it was read as an out entry of tiles 'time')."""
+    from engine.game import Kind
+    from engine.gcg import _Reader
+
+    r = _Reader(None, None, None, False)
+    assert r.classify("(time) -10 245", 1) == (Kind.TIME, ("", -10, 245))
+    assert r.classify("(challenge) -5 100", 1) == (Kind.CHALLENGE, ("", -5, 100))
+    assert r.classify("(QE) +11 300", 1) == (Kind.OUT, ("QE", 11, 300))
