@@ -116,7 +116,7 @@ def parse_cgp(cgp: str, alphabet: Alphabet | None = None, strict: bool = False) 
                 continue
             ch = m.group(2)
             up = ch.upper()
-            if not alphabet.is_word_chars(up):
+            if len(up) != 1 or not alphabet.is_word_chars(up):
                 raise CGPError(f"board row {r + 1}: {ch!r} is not a letter of the {alphabet.name} set")
             if c >= N:
                 raise CGPError(f"board row {r + 1}: more than {N} squares")

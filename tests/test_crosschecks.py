@@ -71,3 +71,4 @@ def test_incremental_update_equals_full(golden_lexicon, pid):
         # generation with the maintained checks equals generation from scratch
         assert (generate_moves(board, pos.rack, golden_lexicon, checks=checks).placement_set()
                 == generate_moves(board, pos.rack, golden_lexicon).placement_set())
+

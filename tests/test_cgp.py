@@ -1,0 +1,73 @@
+"""CGP positions and the plain board text: round trips and bad input."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from engine.board import Board, parse_start
+from engine.cgp import CGPError, format_cgp, parse_cgp
+from lexicon_tools.alphabet import german
+
+from conftest import golden_positions
+
+EMPTY = "/".join(["15"] * 15)
+
+
+@pytest.mark.parametrize("pid,cgp", golden_positions()[::5])
+def test_round_trip(pid, cgp):
+    pos = parse_cgp(cgp)
+    again = parse_cgp(format_cgp(pos))
+    assert again.board == pos.board
+    assert np.array_equal(again.rack, pos.rack)
+    assert again.scores == pos.scores and again.opcodes == pos.opcodes
+    assert Board.from_text(pos.board.to_text()) == pos.board
+
+
+def test_fields_by_hand():
+    pos = parse_cgp("15/15/15/15/15/15/15/7HAuS4/15/15/15/15/15/15/15 ÄEN?/IJ 120/95 2 lex NGERMAN; bag 80;")
+    a = german()
+    assert pos.board.letter_at(7, 7) == "H" and pos.board.letter_at(7, 9) == "u"
+    assert pos.board.blanks[7, 9] and not pos.board.blanks[7, 7]
+    assert pos.rack_string == "ÄEN?"
+    assert pos.rack[0] == 1 and pos.rack[a.code("Ä")] == 1
+    assert pos.opponent_rack is not None and a.rack_string(pos.opponent_rack) == "IJ"
+    assert pos.scores == (120, 95) and pos.zero_turns == 2
+    assert pos.bag_count == 80
+
+
+@pytest.mark.parametrize("bad,message", [
+    ("15/15 AB/ 0/0 0", "2 rows, expected 15"),
+    (EMPTY.replace("15", "16", 1) + " AB/ 0/0 0", "row 1"),
+    (EMPTY[:-2] + "14X1 AB/ 0/0 0", "16 squares"),
+    (EMPTY[:-2] + "14ß ABC/ 0/0 0", "board row 15: 'ß' is not a letter"),
+    (EMPTY + " ABß/ 0/0 0", "'ß' is not a tile"),
+    (EMPTY + " ABCDEFGH/ 0/0 0", "8 tiles, at most 7"),
+    (EMPTY + " QQ/ 0/0 0", "2 × Q but the bag holds only 1"),
+    (EMPTY + " AB/ x/0 0", "scores field"),
+    (EMPTY + " AB/ 0/0 z", "scoreless-turn field"),
+    (EMPTY + " AB/ 0/0 0 bag many;", "opcode bag"),
+    ("", "empty CGP"),
+])
+def test_bad_cgp_names_the_problem(bad, message):
+    with pytest.raises(CGPError, match=message):
+        parse_cgp(bad)
+
+
+def test_strict_tile_counts():
+    cgp = dict(golden_positions())["p_ref3"]  # a hand-made position with four L tiles
+    parse_cgp(cgp)
+    with pytest.raises(CGPError, match="more L tiles"):
+        parse_cgp(cgp, strict=True)
+
+
+@pytest.mark.parametrize("text,expected", [("8H", (7, 7, 0)), ("H8", (7, 7, 1)), ("15o", (14, 14, 0)),
+                                           ("A1", (0, 0, 1))])
+def test_start_squares(text, expected):
+    assert parse_start(text) == expected
+
+
+@pytest.mark.parametrize("text", ["16A", "P1", "8", "H", "", "8HH"])
+def test_bad_start_squares(text):
+    with pytest.raises(ValueError):
+        parse_start(text)
