@@ -448,3 +448,24 @@ def test_cli_table(lex, capsys):
     out = capsys.readouterr().out
     assert "15A HA(N)S" in out and "-UUX" in out and "seed 1" in out
     assert main(["--cgp", MIDGAME, "--lexicon", str(lex.path), "--move=-EEE", "--no-progress", "-w", "1"]) == 2
+
+
+def test_sim_pool_is_reused_and_gives_the_same_numbers(lex, local_result):
+    from engine.simulation import SimPool
+
+    with SimPool(2) as pool:
+        r1 = simulate(parse_cgp(MIDGAME), lex, pool=pool, **SIM_ARGS)
+        r2 = simulate(parse_cgp(MIDGAME), lex, pool=pool, **{**SIM_ARGS, "seed": 43})
+        r3 = simulate(parse_cgp(MIDGAME), lex, pool=pool, **SIM_ARGS)
+    assert r1.backend == "process" and r1.workers == 2
+    _same(local_result, r1)
+    _same(local_result, r3)
+    assert not np.array_equal(r2.candidates[0].spreads, r1.candidates[0].spreads)
+    with pytest.raises(ValueError, match="closed"):
+        simulate(parse_cgp(MIDGAME), lex, pool=pool, **SIM_ARGS)
+
+
+def test_process_backend_needs_a_picklable_leave_function(lex):
+    with pytest.raises(ValueError, match="picklable"):
+        simulate(parse_cgp(MIDGAME), lex, n_candidates=2, iterations=10, workers=2, progress=False,
+                 leave_value=lambda leave: 0.0)
