@@ -1,0 +1,618 @@
+"""Static equity: score + the value of the tiles kept, with an end-of-bag correction.
+
+``equity(move) = score + leave term``, where the leave term is
+
+* **bag not empty** (``bag >= 1`` tiles to draw before the move):
+  ``scale(bag) * V(leave)`` with ``V`` the leave table (:mod:`engine.leaves`,
+  ``V(empty) = 0``) and ``scale(bag) = floor + (1 - floor) * min(1, bag /
+  bag_ramp)``: the leave's bingo and synergy potential fades as the bag
+  empties, because fewer tiles will be drawn to go with it. ``bag_ramp`` and
+  ``floor`` are measured in self-play with the table (how strongly the next
+  turn's equity depends on the leave's value at each bag size) and stored in
+  its metadata (defaults :data:`DEFAULT_BAG_RAMP`, :data:`DEFAULT_BAG_FLOOR`);
+* **bag empty** (nothing left to draw, the end game): the leave is what stays
+  on the rack. Playing out scores ``out_bonus = 2 × face value of the
+  unseen tiles`` (two players: the opponent's rack, which the player who goes
+  out gains and the opponent loses); keeping tiles costs
+  ``2 × their face value + stuck_penalty`` (they are likely to be counted
+  against the player, and the opponent gets another turn; ``stuck_penalty``
+  defaults to 10, as in wolges).
+
+Exchanges (allowed with at least 7 tiles in the bag) score 0 and are ranked by
+the same leave term of the tiles kept; a pass is offered only when nothing else
+is possible. ``docs/leaves.md`` explains the choices.
+
+Entry points:
+
+* :func:`best_equity` — the top ``n`` candidates (placements by the
+  best-first generator ranked by equity, plus exchanges), for engine players
+  and simulation candidate lists;
+* :func:`rank_moves` — every move of a position with score, leave, leave
+  value and equity (analysis, practice);
+* :func:`choose` / :func:`apply` — the static equity player's turn in a
+  :class:`engine.game.Game`; :func:`play_equity_game` a whole game between
+  equity and/or score players, optionally recording every decision for leave
+  generation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Sequence
+
+import numpy as np
+
+from . import _leaves_kernels as LK
+from .leaves import LeaveTable, default_table
+
+__all__ = [
+    "DEFAULT_BAG_RAMP",
+    "DEFAULT_STUCK_PENALTY",
+    "EquityParams",
+    "Candidate",
+    "leave_scale",
+    "leave_term",
+    "out_bonus",
+    "leave_arrays",
+    "leave_function",
+    "best_equity",
+    "rank_moves",
+    "position_candidates",
+    "choose",
+    "apply",
+    "play_equity_game",
+    "DecisionLog",
+    "match_summary",
+]
+
+DEFAULT_BAG_RAMP = 10.0
+DEFAULT_BAG_FLOOR = 0.0
+DEFAULT_STUCK_PENALTY = 10.0
+MIN_BAG_EXCHANGE = 7
+
+
+@dataclass(frozen=True)
+class EquityParams:
+    """Parameters of the static equity.
+
+    Attributes:
+        bag_ramp: leave values count ``floor + (1 - floor) * min(1, bag / bag_ramp)`` while the
+            bag holds tiles (``0`` disables the fade).
+        bag_floor: the weight the fade tends to as the bag runs empty.
+        stuck_penalty: points off, on top of twice their face value, for tiles kept when the bag is empty.
+        seven: leave term of keeping all 7 tiles (a pass) while the bag holds tiles.
+    """
+
+    bag_ramp: float = DEFAULT_BAG_RAMP
+    bag_floor: float = DEFAULT_BAG_FLOOR
+    stuck_penalty: float = DEFAULT_STUCK_PENALTY
+    seven: float = 0.0
+
+    @classmethod
+    def of(cls, table: LeaveTable | None) -> "EquityParams":
+        """The parameters stored with a table (``meta["equity"]``), else the defaults."""
+        if table is None:
+            return cls()
+        eq = table.meta.get("equity", {}) if table.meta else {}
+        return cls(bag_ramp=float(eq.get("bag_ramp", DEFAULT_BAG_RAMP)),
+                   bag_floor=float(eq.get("bag_floor", DEFAULT_BAG_FLOOR)),
+                   stuck_penalty=float(eq.get("stuck_penalty", DEFAULT_STUCK_PENALTY)))
+
+
+def leave_scale(bag: int, params: EquityParams | None = None) -> float:
+    """Weight of the leave value with ``bag`` tiles left to draw: 1 while the bag is full enough,
+    fading linearly to ``bag_floor`` below ``bag_ramp`` tiles; 0 when the bag is empty (the end-game
+    rule replaces the table then)."""
+    params = params or EquityParams()
+    if bag <= 0:
+        return 0.0
+    if params.bag_ramp <= 0:
+        return 1.0
+    f = params.bag_floor
+    return f + (1.0 - f) * min(1.0, bag / params.bag_ramp)
+
+
+def out_bonus(board, rack: np.ndarray, unseen: np.ndarray | None = None) -> float:
+    """Twice the face value of the tiles neither on the board nor on ``rack``
+    (with the bag empty and two players: the opponent's rack)."""
+    a = board.alphabet
+    if unseen is None:
+        t = board.tiles
+        on = np.bincount(np.where(board.blanks, 0, t)[t != 0], minlength=a.size + 1)
+        unseen = a.counts - on - rack
+    return 2.0 * float((np.maximum(unseen, 0) * a.values).sum())
+
+
+def leave_term(table: LeaveTable, leave, bag: int, bonus: float = 0.0, params: EquityParams | None = None) -> float:
+    """The leave term of equity for one leave (counts array or rack string), see the module doc."""
+    params = params or EquityParams.of(table)
+    counts = table.index.counts(leave)
+    n = int(counts.sum())
+    if bag <= 0:
+        if n == 0:
+            return float(bonus)
+        return -(2.0 * float((counts * table.index.tile_values).sum()) + params.stuck_penalty)
+    if n == 0:
+        return 0.0
+    if n > LK.MAXLEN:
+        return params.seven
+    return leave_scale(bag, params) * table.value(counts)
+
+
+def leave_arrays(table: LeaveTable, rack: np.ndarray, bag: int, bonus: float = 0.0,
+                 params: EquityParams | None = None):
+    """Leave terms of every sub-multiset of ``rack`` in the layout of
+    :func:`engine.movegen.leave_arrays` (``radix, lv, lvmax``), computed in one kernel call."""
+    params = params or EquityParams.of(table)
+    idx = table.index
+    return LK.sub_leave_arrays(np.asarray(rack, dtype=np.int64), table.values, idx.H, idx.cap,
+                               leave_scale(bag, params), 1 if bag <= 0 else 0, float(bonus),
+                               float(params.stuck_penalty), idx.tile_values, float(params.seven))
+
+
+def leave_function(table: LeaveTable, bag: int, bonus: float = 0.0, params: EquityParams | None = None):
+    """A ``leave_value`` callable for :func:`engine.movegen.best_moves`: counts -> leave term."""
+    params = params or EquityParams.of(table)
+    scale = leave_scale(bag, params)
+    H, cap, vals, tv = table.index.H, table.index.cap, table.values, table.index.tile_values
+
+    def term(leave) -> float:
+        c = np.asarray(leave, dtype=np.int64)
+        n = int(c.sum())
+        if bag <= 0:
+            return float(bonus) if n == 0 else -(2.0 * float((c * tv).sum()) + params.stuck_penalty)
+        if n == 0:
+            return 0.0
+        if n > LK.MAXLEN:
+            return params.seven
+        r = int(LK.rank_counts(c, H, cap))
+        return scale * float(vals[r]) if r >= 0 else 0.0
+
+    return term
+
+
+# ---------------------------------------------------------------------------
+# Candidates
+# ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Candidate:
+    """One option of the player to move, with its static equity.
+
+    Attributes:
+        kind: ``"play"``, ``"exchange"`` or ``"pass"``.
+        move: the placement (:class:`engine.moves.Move`) for plays, else ``None``.
+        exchanged: the tiles put back (rack string, ``?`` = blank) for exchanges, else ``""``.
+        score: points of the move (0 for exchange and pass).
+        leave: the tiles kept (rack string).
+        leave_value: the leave term (see the module doc; includes the end-of-bag correction).
+        equity: ``score + leave_value``.
+    """
+
+    kind: str
+    move: object
+    exchanged: str
+    score: int
+    leave: str
+    leave_value: float
+    equity: float
+
+    @property
+    def notation(self) -> str:
+        """``8H WORD`` for plays, ``-ABC`` for exchanges (GCG style), ``-`` for a pass."""
+        if self.kind == "play":
+            return self.move.notation
+        if self.kind == "exchange":
+            return f"-{self.exchanged}"
+        return "-"
+
+    @property
+    def tiles_played(self) -> int:
+        return self.move.tiles_played if self.kind == "play" else 0
+
+    def sort_key(self):
+        return (-self.equity, {"play": 0, "exchange": 1, "pass": 2}[self.kind], self.notation)
+
+
+_fast_walk_ok = True
+
+
+def _walk(board, rack, lexicon, n, checks, radix, lv, lvmax):
+    """Moves of the best-first walk ranked by the given leave arrays.
+
+    Calls the generator kernel with the arrays made by one :func:`leave_arrays`
+    call (``engine.movegen``'s public route calls a Python function per leave,
+    about 3× slower for whole games). If the kernel's signature ever changes,
+    the public :func:`engine.movegen.best_moves` route is used instead
+    (``tests/test_equity.py`` checks both agree).
+    """
+    global _fast_walk_ok
+    from . import movegen as MG
+
+    if _fast_walk_ok:
+        try:
+            from . import _movegen as KM
+
+            MG._check_inputs(board, rack, lexicon)
+            if checks is None:
+                checks = MG.CrossChecks(board, lexicon)
+            args = MG._kernel_args(board, rack, lexicon)
+            kargs = args[:7] + args[8:] + (checks.cs, checks.xs, checks.hx, radix, lv, lvmax, n)
+            out = np.empty((MG._INITIAL_CAPACITY, KM.OUT_WIDTH), dtype=np.int32)
+            cnt = np.zeros(1, dtype=np.int64)
+            KM.generate_best_checked(*kargs, out, cnt)
+            if cnt[0] > out.shape[0]:
+                out = np.empty((int(cnt[0]), KM.OUT_WIDTH), dtype=np.int32)
+                KM.generate_best_checked(*kargs, out, cnt)
+            from .moves import MoveList
+
+            return MoveList(out[: int(cnt[0])].copy(), board, np.asarray(rack, dtype=np.int32))
+        except (AttributeError, TypeError, IndexError):
+            _fast_walk_ok = False
+        except Exception as exc:  # numba typing errors after an API change
+            if type(exc).__module__.startswith("numba"):
+                _fast_walk_ok = False
+            else:
+                raise
+    return None
+
+
+def best_equity(board, rack: np.ndarray, lexicon, *, bag: int, n: int = 1, table: LeaveTable | None = None,
+                checks=None, bonus: float | None = None, exchanges: bool = True,
+                params: EquityParams | None = None) -> list[Candidate]:
+    """The ``n`` best candidates by static equity, best first.
+
+    Placements come from the best-first generator ranked by equity (only the
+    spans that can hold a top-``n`` move are walked); exchanges (when ``bag >=
+    7`` and ``exchanges``) are every non-empty sub-multiset of the rack put
+    back, equity = leave term of the rest. A pass is returned only when there
+    is nothing else. Ties: plays before exchanges, then by notation.
+
+    Args:
+        board: the position's board.
+        rack: int32 counts of the rack to move.
+        lexicon: the word list.
+        bag: tiles in the bag before the move.
+        n: number of candidates.
+        table: leave table (default: the packaged German table).
+        checks: the board's :class:`engine.movegen.CrossChecks` if known.
+        bonus: the going-out bonus with an empty bag (default :func:`out_bonus`).
+        params: equity parameters (default: those stored with the table).
+
+    Raises:
+        ValueError: as :func:`engine.movegen.best_moves`.
+    """
+    from dataclasses import replace as _replace
+
+    from .movegen import best_moves
+
+    if n < 1:
+        raise ValueError(f"n must be at least 1, got {n}")
+    table = table if table is not None else default_table()
+    params = params or EquityParams.of(table)
+    rack = np.asarray(rack, dtype=np.int32)
+    if bonus is None:
+        bonus = out_bonus(board, rack) if bag <= 0 else 0.0
+    radix, lv, lvmax = leave_arrays(table, rack, bag, bonus, params)
+    a = board.alphabet
+    out: list[Candidate] = []
+    ml = _walk(board, rack, lexicon, n, checks, radix, lv, lvmax)
+    if ml is not None:
+        if len(ml):
+            eq = ml.scores + lv[ml.used_index(radix)]
+            cutoff = np.sort(eq)[::-1][min(n, len(eq)) - 1]
+            for i in np.nonzero(eq >= cutoff)[0]:
+                m = ml.move(int(i))
+                out.append(Candidate("play", _replace(m, equity=float(eq[i])), "", m.score, m.leave,
+                                     float(eq[i]) - m.score, float(eq[i])))
+    else:
+        for m in best_moves(board, rack, lexicon, n, checks, leave_value=leave_function(table, bag, bonus, params)):
+            out.append(Candidate("play", m, "", m.score, m.leave, float(m.equity) - m.score, float(m.equity)))
+    if exchanges and bag >= MIN_BAG_EXCHANGE:
+        out.extend(_exchanges(rack, radix, lv, a, n))
+    if not out:
+        out.append(Candidate("pass", None, "", 0, a.rack_string(rack), float(lv[0]), float(lv[0])))
+    out.sort(key=Candidate.sort_key)
+    return out[:n]
+
+
+def _exchanges(rack, radix, lv, alphabet, n=None) -> list[Candidate]:
+    """Exchange candidates from the leave arrays (index = tiles put back)."""
+    size = lv.shape[0]
+    if size <= 1:
+        return []
+    idxs = np.arange(1, size)
+    if n is not None and n < len(idxs):
+        cutoff = np.sort(lv[1:])[::-1][n - 1]
+        idxs = idxs[lv[1:] >= cutoff]
+    codes = [c for c in range(rack.shape[0]) if rack[c] > 0]
+    out = []
+    for idx in idxs:
+        put = np.zeros(rack.shape[0], dtype=np.int32)
+        rem = int(idx)
+        for c in codes:
+            base = int(rack[c]) + 1
+            put[c] = rem % base
+            rem //= base
+        keep = rack - put
+        val = float(lv[idx])
+        out.append(Candidate("exchange", None, alphabet.rack_string(put), 0, alphabet.rack_string(keep), val, val))
+    return out
+
+
+def rank_moves(board, rack: np.ndarray, lexicon, *, bag: int, table: LeaveTable | None = None,
+               bonus: float | None = None, exchanges: bool = True,
+               params: EquityParams | None = None) -> list[Candidate]:
+    """Every placement (and exchange, when allowed) with its equity, best first.
+
+    A pass is listed last when nothing else is possible. Uses the full move list
+    (:func:`engine.movegen.generate_moves`): for analysis and practice, where
+    every move's rank is wanted.
+    """
+    from dataclasses import replace as _replace
+
+    from .movegen import generate_moves
+
+    table = table if table is not None else default_table()
+    params = params or EquityParams.of(table)
+    rack = np.asarray(rack, dtype=np.int32)
+    if bonus is None:
+        bonus = out_bonus(board, rack) if bag <= 0 else 0.0
+    radix, lv, lvmax = leave_arrays(table, rack, bag, bonus, params)
+    ml = generate_moves(board, rack, lexicon)
+    out = []
+    if len(ml):
+        eq = ml.scores + lv[ml.used_index(radix)]
+        for i in range(len(ml)):
+            m = ml.move(i)
+            e = float(eq[i])
+            out.append(Candidate("play", _replace(m, equity=e), "", m.score, m.leave, e - m.score, e))
+    if exchanges and bag >= MIN_BAG_EXCHANGE:
+        out.extend(_exchanges(rack, radix, lv, board.alphabet))
+    if not out:
+        out.append(Candidate("pass", None, "", 0, board.alphabet.rack_string(rack), float(lv[0]), float(lv[0])))
+    out.sort(key=Candidate.sort_key)
+    return out
+
+
+def position_candidates(position, lexicon, n: int | None = None, table: LeaveTable | None = None,
+                        params: EquityParams | None = None) -> list[Candidate]:
+    """Candidates of a parsed CGP position (:class:`engine.cgp.Position`): the top ``n``
+    (best-first), or all of them (``n=None``). The bag size is the position's
+    ``bag_count``; with an empty bag the out bonus counts the unseen tiles."""
+    bag = position.bag_count or 0
+    bonus = out_bonus(position.board, position.rack, position.unseen()) if bag <= 0 else 0.0
+    if n is None:
+        return rank_moves(position.board, position.rack, lexicon, bag=bag, table=table, bonus=bonus, params=params)
+    return best_equity(position.board, position.rack, lexicon, bag=bag, n=n, table=table, bonus=bonus,
+                       params=params)
+
+
+# ---------------------------------------------------------------------------
+# Players
+# ---------------------------------------------------------------------------
+def choose(game, table: LeaveTable | None = None, params: EquityParams | None = None) -> Candidate:
+    """The static equity player's choice for the player to move in ``game``.
+
+    ``table=None`` plays the pure score player of :mod:`engine.selfplay`: the
+    top-scoring placement, else exchange everything (bag >= 7 and the game is
+    not stuck), else pass.
+    """
+    rack = game.racks[game.to_move]
+    bag = len(game.bag)
+    a = game.alphabet
+    if table is None:
+        from .movegen import best_moves
+
+        moves = best_moves(game.board, rack, game.lexicon, 1, game.checks)
+        if moves:
+            m = moves[0]
+            return Candidate("play", m, "", m.score, m.leave, 0.0, float(m.score))
+        stuck = game.rules.end_pass_rounds * game.n
+        if bag >= game.rules.min_bag_for_exchange and game.scoreless_turns < stuck:
+            return Candidate("exchange", None, a.rack_string(rack), 0, "", 0.0, 0.0)
+        return Candidate("pass", None, "", 0, a.rack_string(rack), 0.0, 0.0)
+    cands = best_equity(game.board, rack, game.lexicon, bag=bag, n=1, table=table, checks=game.checks,
+                        params=params, exchanges=bag >= game.rules.min_bag_for_exchange)
+    c = cands[0]
+    if c.kind == "exchange":
+        # never let exchanges run the game into the pass limit
+        stuck = game.rules.end_pass_rounds * game.n
+        if game.scoreless_turns >= stuck - 1:
+            plays = best_equity(game.board, rack, game.lexicon, bag=bag, n=1, table=table, checks=game.checks,
+                                params=params, exchanges=False)
+            c = plays[0]
+    return c
+
+
+def apply(game, cand: Candidate):
+    """Play a :class:`Candidate` in ``game`` (fast path for generated placements)."""
+    if cand.kind == "play":
+        return game.play_generated(cand.move)
+    if cand.kind == "exchange":
+        return game.exchange(cand.exchanged)
+    return game.pass_turn()
+
+
+@dataclass
+class DecisionLog:
+    """Every decision of one or more games, as arrays, for leave generation.
+
+    Attributes:
+        player: int8 seat of the mover.
+        kind: int8 0 play, 1 exchange, 2 pass.
+        rank: int32 rank of the leave kept (-1 empty, -3 pass: the whole rack kept).
+        bag: int16 tiles in the bag before the decision.
+        score: int16 points scored.
+        fixed: float32 leave term when the bag was empty (it does not depend on
+            the table), NaN otherwise.
+        next: int64 index of the same player's next decision, -1 if none.
+        end: float32 for a player's last decision, what the end of the game did
+            to the player's spread afterwards: 0 if the player went out, -2 ×
+            rack value if another player went out, -rack value after passes.
+    """
+
+    player: np.ndarray
+    kind: np.ndarray
+    rank: np.ndarray
+    bag: np.ndarray
+    score: np.ndarray
+    fixed: np.ndarray
+    next: np.ndarray
+    end: np.ndarray
+
+    def __len__(self) -> int:
+        return int(self.player.shape[0])
+
+    @classmethod
+    def concat(cls, logs: Sequence["DecisionLog"]) -> "DecisionLog":
+        """Several games' logs as one (``next`` indices shifted)."""
+        if not logs:
+            e = np.zeros(0)
+            return cls(e.astype(np.int8), e.astype(np.int8), e.astype(np.int32), e.astype(np.int16),
+                       e.astype(np.int16), e.astype(np.float32), e.astype(np.int64), e.astype(np.float32))
+        off = np.cumsum([0] + [len(g) for g in logs[:-1]])
+        nxt = np.concatenate([np.where(g.next >= 0, g.next + o, -1) for g, o in zip(logs, off)])
+        cat = lambda f: np.concatenate([getattr(g, f) for g in logs])  # noqa: E731
+        return cls(cat("player"), cat("kind"), cat("rank"), cat("bag"), cat("score"), cat("fixed"), nxt, cat("end"))
+
+    def terms(self, values: np.ndarray, params: EquityParams) -> np.ndarray:
+        """Each decision's leave term under ``values`` (fixed terms where the bag was empty)."""
+        bag = self.bag.astype(np.float64)
+        if params.bag_ramp <= 0:
+            scale = np.ones_like(bag)
+        else:
+            scale = params.bag_floor + (1.0 - params.bag_floor) * np.minimum(1.0, bag / params.bag_ramp)
+        v = np.zeros(len(self))
+        ok = self.rank >= 0
+        v[ok] = np.asarray(values, dtype=np.float64)[self.rank[ok]]
+        v[self.rank == -3] = params.seven
+        return np.where(np.isnan(self.fixed), scale * v, self.fixed)
+
+    def targets(self, values: np.ndarray, params: EquityParams) -> np.ndarray:
+        """TD(0) targets for every decision: the equity of the same player's next
+        decision (its score + leave term under ``values``), or the end-of-game
+        settlement when the player does not move again."""
+        eq = self.score + self.terms(values, params)
+        return np.where(self.next >= 0, eq[np.maximum(self.next, 0)], self.end)
+
+
+def play_equity_game(lexicon, seed: int, tables: Sequence[LeaveTable | None], rules=None,
+                     record: bool = False, max_turns: int = 1000, params: Sequence[EquityParams | None] | None = None):
+    """Play one game; seat ``i`` uses ``tables[i]`` (``None``: the pure score player).
+
+    Args:
+        lexicon: the word list.
+        seed: the bag's seed.
+        tables: one leave table (or ``None``) per player; 2–4 players.
+        rules: the variant (default home rules).
+        record: also return a :class:`DecisionLog`.
+        params: per seat equity parameters (default: each table's own).
+
+    Returns:
+        the finished :class:`engine.game.Game`, and the log when ``record``.
+    """
+    from .game import HOME, Game
+
+    rules = rules or HOME
+    g = Game(len(tables), lexicon, rules=rules, seed=seed, keep_undo=False)
+    params = list(params) if params is not None else [None] * len(tables)
+    a = g.alphabet
+    index = None
+    for t in tables:
+        if t is not None:
+            index = t.index
+    if record and index is None:
+        from .leaves import leave_index
+
+        index = leave_index(a)
+    rows = []
+    while not g.over:
+        p = g.to_move
+        bag = len(g.bag)
+        table = tables[p]
+        cand = choose(g, table, params[p])
+        if record:
+            rack = g.racks[p]
+            if cand.kind == "pass":
+                rank, kind = -3, 2
+                keep = rack.astype(np.int64)
+            else:
+                keep = index.counts(cand.leave)
+                rank = int(LK.rank_counts(keep, index.H, index.cap))
+                kind = 0 if cand.kind == "play" else 1
+            if bag <= 0:
+                nk = int(keep.sum())
+                pr = params[p] or EquityParams.of(table)
+                if nk == 0:
+                    fixed = _out_bonus_after(g, p)
+                else:
+                    fixed = -(2.0 * float((keep * index.tile_values).sum()) + pr.stuck_penalty)
+            else:
+                fixed = np.nan
+            rows.append((p, kind, rank, bag, cand.score, fixed))
+        apply(g, cand)
+        if len(g.turns) >= max_turns and not g.over:
+            g.end_by_agreement()
+    if not record:
+        return g
+    reason = g.end_reason
+    vals = [float((r * a.values).sum()) for r in g.racks]
+    if reason == "out":
+        final = [0.0 if not g.racks[q].any() else -2.0 * vals[q] for q in range(g.n)]
+    else:
+        final = [-vals[q] for q in range(g.n)]
+    arr = np.array(rows, dtype=np.float64).reshape(-1, 6)
+    player = arr[:, 0].astype(np.int8)
+    nxt = np.full(len(rows), -1, dtype=np.int64)
+    end = np.zeros(len(rows), dtype=np.float32)
+    last: dict[int, int] = {}
+    for i in range(len(rows) - 1, -1, -1):
+        q = int(player[i])
+        if q in last:
+            nxt[i] = last[q]
+        else:
+            end[i] = final[q]
+        last[q] = i
+    log = DecisionLog(player, arr[:, 1].astype(np.int8), arr[:, 2].astype(np.int32), arr[:, 3].astype(np.int16),
+                      arr[:, 4].astype(np.int16), arr[:, 5].astype(np.float32), nxt, end)
+    return g, log
+
+
+def _out_bonus_after(game, p: int) -> float:
+    """Going-out bonus for player ``p`` now: twice the other racks' face value (bag empty)."""
+    a = game.alphabet
+    return 2.0 * float(sum(int((r * a.values).sum()) for q, r in enumerate(game.racks) if q != p))
+
+
+def match_summary(spreads, scores_a=None, scores_b=None) -> dict:
+    """A match between player A and player B from A's point of view.
+
+    Args:
+        spreads: per game, A's score minus B's.
+        scores_a, scores_b: per game scores (optional, for the means).
+
+    Returns:
+        ``games``, ``mean_spread`` with a 95% normal interval ``spread_ci95``,
+        ``win_rate`` (draws count half) with a 95% Wilson interval ``win_ci95``,
+        ``wins``/``draws``/``losses`` and the mean scores when given.
+    """
+    sp = np.asarray(spreads, dtype=np.float64)
+    n = len(sp)
+    if n == 0:
+        raise ValueError("no games")
+    wins, draws = int((sp > 0).sum()), int((sp == 0).sum())
+    p = (wins + 0.5 * draws) / n
+    z = 1.96
+    den = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / den
+    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / den
+    se = sp.std(ddof=1) / np.sqrt(n) if n > 1 else 0.0
+    out = {"games": n, "mean_spread": round(float(sp.mean()), 2),
+           "spread_ci95": [round(float(sp.mean() - z * se), 2), round(float(sp.mean() + z * se), 2)],
+           "win_rate": round(p, 4), "win_ci95": [round(float(centre - half), 4), round(float(centre + half), 4)],
+           "wins": wins, "draws": draws, "losses": n - wins - draws}
+    if scores_a is not None:
+        out["mean_score_a"] = round(float(np.mean(scores_a)), 2)
+    if scores_b is not None:
+        out["mean_score_b"] = round(float(np.mean(scores_b)), 2)
+    return out
