@@ -1,0 +1,269 @@
+"""CLI plug-in (see :data:`engine.cli.PLUGINS`): ``analyze`` and ``practice``.
+
+* ``python -m engine analyze --cgp CGP [--top N | --all] [--leaves KLV] [--lexicon L] [--json]``
+  — the moves of a position ranked by static equity (score + leave value, with
+  the end-of-bag correction of :mod:`engine.equity`): move, score, leave, leave
+  value, equity. ``--top N`` uses the best-first generator ranked by equity
+  (only what can reach the top ``N`` is generated); ``--all`` ranks every move.
+* ``python -m engine practice --seed S [--turns K] [--move M] [--top N] [--leaves KLV] [--lexicon L] [--json]``
+  — deals a position (a game between equity players, ``K`` turns in, both
+  reproducible from ``S``), shows the board and the rack, takes the user's move
+  (``--move``, else one line from stdin; ``8H WORT`` / ``H8 WO(R)T``, ``-ABC``
+  to exchange A, B, C), and shows where it ranks among all moves by score and
+  by equity, next to the best moves.
+
+Bad input prints ``error: ...`` and exits 2 (:func:`engine.cli.main`).
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+
+
+def _lexicon(path):
+    from lexicon_tools.bundle import load_lexicon
+
+    def note(msg: str) -> None:
+        print(f"note: {msg}", file=sys.stderr)
+
+    return load_lexicon(path, progress=note)
+
+
+def _table(path):
+    from .leaves import LeaveTable, default_table
+
+    return default_table() if path is None else LeaveTable.load(path)
+
+
+def _cand_json(c, rank: int | None = None) -> dict:
+    d = {"move": c.notation, "kind": c.kind, "score": c.score, "leave": c.leave,
+         "leave_value": round(c.leave_value, 3), "equity": round(c.equity, 3)}
+    if rank is not None:
+        d["rank"] = rank
+    return d
+
+
+def _rows(cands, start: int = 1, mark=None) -> list[str]:
+    lines = [f"{'#':>4}  {'move':<24} {'score':>5}  {'leave':<8} {'leave value':>11} {'equity':>8}"]
+    for i, c in enumerate(cands, start):
+        flag = " <" if mark is not None and c is mark else ""
+        lines.append(f"{i:>4}  {c.notation:<24} {c.score:>5}  {c.leave or '-':<8} {c.leave_value:>11.2f} "
+                     f"{c.equity:>8.2f}{flag}")
+    return lines
+
+
+def _header(pos, table) -> str:
+    from .equity import EquityParams, leave_scale
+
+    bag = pos.bag_count or 0
+    params = EquityParams.of(table)
+    if bag > 0:
+        note = f"leave values × {leave_scale(bag, params):.2f}"
+    else:
+        note = "bag empty: going out +2×unseen, tiles kept −(2×value + " f"{params.stuck_penalty:g})"
+    return f"rack {pos.rack_string}  bag {bag}  ({note})"
+
+
+def cmd_analyze(args) -> int:
+    """``analyze``: rank a position's moves by static equity."""
+    from .cgp import parse_cgp
+    from .equity import position_candidates
+
+    if args.top is not None and args.top < 1:
+        raise ValueError(f"--top must be at least 1, got {args.top}")
+    pos = parse_cgp(args.cgp)
+    if not pos.rack.any():
+        raise ValueError("the position has no rack to move (CGP rack field is empty)")
+    table = _table(args.leaves)
+    lex = _lexicon(args.lexicon)
+    n = None if args.all else (args.top or 20)
+    cands = position_candidates(pos, lex, n, table)
+    if args.json:
+        out = {"rack": pos.rack_string, "bag": pos.bag_count,
+               "moves": [_cand_json(c, i) for i, c in enumerate(cands, 1)]}
+        print(json.dumps(out, ensure_ascii=False))
+        return 0
+    print(_header(pos, table))
+    for line in _rows(cands):
+        print(line)
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# Practice
+# ---------------------------------------------------------------------------
+def deal(lexicon, seed: int, turns: int | None = None, table=None):
+    """A practice position: a game between equity players ``turns`` turns in.
+
+    ``turns=None`` picks 2..16 from the seed. If the game would end before
+    that, the position is taken earlier (the last one with tiles in the bag).
+
+    Returns:
+        the :class:`engine.game.Game` at the position (the player to move is the user).
+    """
+    from .equity import apply, choose
+    from .game import Game
+
+    if turns is None:
+        turns = random.Random(seed).randint(2, 16)
+    if turns < 0:
+        raise ValueError(f"--turns must be at least 0, got {turns}")
+    k = turns
+    while True:
+        g = Game(2, lexicon, seed=seed, keep_undo=False)
+        ok = True
+        for _ in range(k):
+            if g.over or len(g.bag) == 0:
+                ok = False
+                break
+            apply(g, choose(g, table))
+        if ok and not g.over:
+            return g
+        k -= 1
+        if k < 0:  # pragma: no cover - a fresh game is never over
+            raise ValueError("could not deal a position")
+
+
+def _find(cands, user) -> int:
+    """Index of the user's candidate in the list (by placement or by exchanged tiles)."""
+    for i, c in enumerate(cands):
+        if user.kind == "play" and c.kind == "play" and c.move.placements == user.move.placements:
+            return i
+        if user.kind == "exchange" and c.kind == "exchange" and c.exchanged == user.exchanged:
+            return i
+    raise ValueError(f"move {user.notation} not found among the generated moves")
+
+
+def _user_candidate(pos, text: str, lexicon, table):
+    """The user's move as a :class:`engine.equity.Candidate` (checked and scored)."""
+    from .equity import Candidate, leave_term, out_bonus
+    from .scorer import IllegalMove, check_move
+
+    a = pos.alphabet
+    bag = pos.bag_count or 0
+    text = text.strip()
+    bonus = out_bonus(pos.board, pos.rack, pos.unseen()) if bag <= 0 else 0.0
+    if text.startswith("-") or text.lower().startswith(("exchange ", "tausch ")):
+        tiles = text[1:] if text.startswith("-") else text.split(None, 1)[1]
+        tiles = tiles.strip().upper()
+        if not tiles:
+            raise ValueError("exchange: name the tiles to put back, e.g. -QY")
+        if bag < 7:
+            raise ValueError(f"exchanging needs at least 7 tiles in the bag ({bag} left)")
+        put = a.parse_rack(tiles)
+        if (put > pos.rack).any():
+            raise ValueError(f"exchange {tiles}: not all on the rack {pos.rack_string}")
+        keep = pos.rack - put
+        val = leave_term(table, keep, bag, bonus)
+        return Candidate("exchange", None, a.rack_string(put), 0, a.rack_string(keep), val, val)
+    try:
+        scored = check_move(pos.board, text, lexicon, rack=pos.rack)
+    except IllegalMove as exc:
+        raise ValueError(f"illegal move {text!r}: {getattr(exc, 'reason', exc)}") from None
+    m = scored.move
+    val = leave_term(table, m.leave, bag, bonus)
+    return Candidate("play", m, "", scored.score, m.leave, val, scored.score + val)
+
+
+def practice_report(pos, user, lexicon, table, top: int = 5) -> dict:
+    """Where the user's move ranks among all moves by score and by equity, and the best moves."""
+    from .equity import rank_moves
+
+    bag = pos.bag_count or 0
+    from .equity import out_bonus
+
+    bonus = out_bonus(pos.board, pos.rack, pos.unseen()) if bag <= 0 else 0.0
+    cands = rank_moves(pos.board, pos.rack, lexicon, bag=bag, table=table, bonus=bonus)
+    i = _find(cands, user)
+    mine = cands[i]
+    by_eq = 1 + sum(1 for c in cands if c.equity > mine.equity + 1e-9)
+    plays = [c for c in cands if c.kind == "play"]
+    by_score = 1 + sum(1 for c in plays if c.score > mine.score) if mine.kind == "play" else None
+    best_score = sorted(plays, key=lambda c: (-c.score, c.notation))[:top]
+    return {
+        "move": _cand_json(mine),
+        "rank_by_equity": by_eq, "of_equity": len(cands),
+        "rank_by_score": by_score, "of_score": len(plays),
+        "equity_loss": round(cands[0].equity - mine.equity, 3),
+        "best_by_equity": [_cand_json(c, k) for k, c in enumerate(cands[:top], 1)],
+        "best_by_score": [_cand_json(c) for c in best_score],
+        "_cands": (cands, mine, best_score),
+    }
+
+
+def cmd_practice(args) -> int:
+    """``practice``: deal a position, take the user's move, rank it."""
+    if args.top < 1:
+        raise ValueError(f"--top must be at least 1, got {args.top}")
+    table = _table(args.leaves)
+    lex = _lexicon(args.lexicon)
+    from dataclasses import replace
+
+    g = deal(lex, args.seed, args.turns, table)
+    pos = replace(g.position(), opponent_rack=None)  # the user does not see the opponent's tiles
+    me = g.to_move
+    if not args.json:
+        print(pos.board.to_text())
+        print(f"score: you {g.scores[me]}, opponent {g.scores[1 - me]}; bag {len(g.bag)} tiles")
+        print(f"your rack: {pos.rack_string}")
+        print(f"position: {pos.to_cgp()}")
+    text = args.move
+    if text is None:
+        if sys.stdin.isatty():
+            print("your move (e.g. '8H WORT', 'H8 WO(R)T', '-QY' to exchange): ", end="", flush=True)
+        text = sys.stdin.readline()
+        if not text.strip():
+            raise ValueError("no move given (use --move or type one)")
+    user = _user_candidate(pos, text, lex, table)
+    rep = practice_report(pos, user, lex, table, args.top)
+    cands, mine, best_score = rep.pop("_cands")
+    if args.json:
+        rep["cgp"] = pos.to_cgp()
+        rep["rack"] = pos.rack_string
+        print(json.dumps(rep, ensure_ascii=False))
+        return 0
+    print()
+    print(f"your move {mine.notation}: {mine.score} points, leave {mine.leave or '-'} "
+          f"({mine.leave_value:+.2f}), equity {mine.equity:.2f}")
+    if rep["rank_by_score"] is not None:
+        print(f"  by score:  #{rep['rank_by_score']} of {rep['of_score']} placements")
+    else:
+        print(f"  by score:  - (an exchange scores 0; {rep['of_score']} placements)")
+    print(f"  by equity: #{rep['rank_by_equity']} of {rep['of_equity']} moves "
+          f"({rep['equity_loss']:.2f} below the best)")
+    print()
+    print("best by equity:")
+    for line in _rows(cands[: args.top], mark=mine):
+        print(line)
+    print("best by score:")
+    for line in _rows(best_score, mark=mine):
+        print(line)
+    return 0
+
+
+def add_parser(subparsers) -> None:
+    """Register ``analyze`` and ``practice`` with the engine CLI."""
+    sp = subparsers.add_parser("analyze", help="rank a position's moves by static equity (score + leave value)")
+    sp.add_argument("--cgp", required=True, help="position in CGP notation (quote it)")
+    sp.add_argument("--lexicon", help="lexicon bundle (default: the packaged German list)")
+    sp.add_argument("--leaves", metavar="KLV", help="leave table, KLV2 or KLV (default: the packaged German table)")
+    g = sp.add_mutually_exclusive_group()
+    g.add_argument("--top", type=int, default=None, metavar="N", help="the N best moves (default 20; best-first)")
+    g.add_argument("--all", action="store_true", help="rank every move")
+    sp.add_argument("--json", action="store_true", help="print one JSON object")
+    sp.set_defaults(func=cmd_analyze)
+
+    sp = subparsers.add_parser("practice", help="find a move in a dealt position; see how it ranks by score and equity")
+    sp.add_argument("--seed", type=int, required=True, metavar="S", help="deal seed (the same seed deals the same position)")
+    sp.add_argument("--turns", type=int, default=None, metavar="K",
+                    help="turns played before the position (default: 2..16, from the seed)")
+    sp.add_argument("--move", metavar="M",
+                    help="your move ('8H WORT', 'H8 WO(R)T'; exchanges as --move=-QY or 'exchange QY'); "
+                         "default: read one line from stdin")
+    sp.add_argument("--top", type=int, default=5, metavar="N", help="best moves to show (default 5)")
+    sp.add_argument("--lexicon", help="lexicon bundle (default: the packaged German list)")
+    sp.add_argument("--leaves", metavar="KLV", help="leave table (default: the packaged German table)")
+    sp.add_argument("--json", action="store_true", help="print one JSON object")
+    sp.set_defaults(func=cmd_practice)
