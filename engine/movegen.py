@@ -200,7 +200,7 @@ def best_moves(board: Board, rack: np.ndarray, lexicon: Lexicon, n: int = 1,
     Raises:
         ValueError: as :func:`generate_moves`, or ``n < 1``.
     """
-    ml, radix, lv = _best_walk(board, rack, lexicon, n, checks, leave_value)
+    ml, radix, lv = _best_walk(board, rack, lexicon, n, checks, leave_arrays(rack, leave_value))
     if leave_value is None:
         return ml.top(n)
     eq = ml.scores + lv[ml.used_index(radix)]
@@ -213,17 +213,30 @@ def best_moves(board: Board, rack: np.ndarray, lexicon: Lexicon, n: int = 1,
 
 
 def best_move_list(board: Board, rack: np.ndarray, lexicon: Lexicon, n: int = 1,
-                   checks: CrossChecks | None = None) -> MoveList:
-    """The moves of every span best-first expansion walked (a superset of the top ``n`` by score)."""
-    return _best_walk(board, rack, lexicon, n, checks, None)[0]
+                   checks: CrossChecks | None = None, leaves: tuple | None = None) -> MoveList:
+    """The moves best-first expansion walked: a superset of the top ``n``.
+
+    Ranked by score, or with ``leaves = (radix, lv, lvmax)`` (as made by
+    :func:`leave_arrays`, possibly from precomputed values) by score + leave
+    value; a move's rank value is then ``score + lv[MoveList.used_index(radix)]``.
+    Use this when the leave values of all sub-multisets of the rack are
+    computed in one go (faster than a Python callback per leave).
+    """
+    if leaves is None:
+        leaves = leave_arrays(rack, None)
+    return _best_walk(board, rack, lexicon, n, checks, leaves)[0]
 
 
-def _best_walk(board, rack, lexicon, n, checks, leave_value):
+def _best_walk(board, rack, lexicon, n, checks, leaves):
     _check_inputs(board, rack, lexicon)
     if n < 1:
         raise ValueError(f"n must be at least 1, got {n}")
     args = _kernel_args(board, rack, lexicon)
-    radix, lv, lvmax = leave_arrays(rack, leave_value)
+    radix, lv, lvmax = leaves
+    if radix.shape != (rack.shape[0],) or lv.ndim != 1 or lvmax.shape != (8,):
+        raise ValueError("leaves must be (radix (n_letters + 1,), lv (k,), lvmax (8,)) as from leave_arrays")
+    if int((radix * rack).sum()) >= lv.shape[0]:
+        raise ValueError(f"lv has {lv.shape[0]} values, the rack's leaves need {int((radix * rack).sum()) + 1}")
     if checks is None:  # the kernel computes the cross-checks itself
         kernel = K.generate_best
         kargs = args + (radix, lv, lvmax, n)

@@ -71,7 +71,7 @@ def test_equal_leave_values_rank_by_score(golden_lexicon):
 
 
 # ---------------------------------------------------------------------------
-# Best-first by equity equals the full list; fast path equals movegen's callable route
+# Best-first by equity equals the full list; precomputed leave arrays equal movegen's callable route
 # ---------------------------------------------------------------------------
 def _positions(lexicon, games=3, every=3):
     from engine.game import Game
@@ -105,15 +105,6 @@ def test_best_first_equity_equals_full_ranking(golden_lexicon, n):
         pub = best_moves(board, rack, golden_lexicon, n, leave_value=fn)
         assert [m.notation for m in pub] == [c.notation for c in fast if c.kind == "play"]
         assert [round(m.equity, 4) for m in pub] == [round(c.equity, 4) for c in fast if c.kind == "play"]
-
-
-def test_public_route_is_used_when_the_kernel_is_unavailable(golden_lexicon, monkeypatch):
-    pos = parse_cgp(Q_VS_ER)
-    table = _table({"Q": -15.0, "ER": 5.0})
-    want = E.position_candidates(pos, golden_lexicon, 3, table)
-    monkeypatch.setattr(E, "_fast_walk_ok", False)
-    got = E.position_candidates(pos, golden_lexicon, 3, table)
-    assert [(c.notation, round(c.equity, 4)) for c in got] == [(c.notation, round(c.equity, 4)) for c in want]
 
 
 def test_leave_arrays_match_the_leave_function():
