@@ -250,7 +250,6 @@ def best_equity(board, rack: np.ndarray, lexicon, *, bag: int, n: int = 1, table
     """
     from dataclasses import replace as _replace
 
-
     if n < 1:
         raise ValueError(f"n must be at least 1, got {n}")
     table = table if table is not None else default_table()
