@@ -3,8 +3,9 @@
 Run: ``.venv/bin/python -m pytest benchmarks/test_bench_simulation.py -q`` (pytest-benchmark).
 
 One iteration = draw the opponent's rack, play the candidate, then 2 plies
-(the opponent's reply and the mover's next move) by static best-score
-players, with incremental cross-checks: the figure MAGPIE reports as about
+(the opponent's reply and the mover's next move) by static players (best
+score, or the default static equity of engine.equity), with incremental
+cross-checks: the figure MAGPIE reports as about
 2,000 iterations per second per thread in English. Positions: nine positions
 from self-play on the 300,579-word golden list (early, middle and late game of
 three games); 5 candidates each, 200 iterations per candidate, no early stop.
@@ -22,7 +23,7 @@ import time
 import pytest
 
 from engine.cgp import parse_cgp
-from engine.simulation import simulate
+from engine.simulation import EquityPlayer, LeavePlayer, simulate
 
 POSITIONS = [
     "15/15/15/15/15/15/15/4BUBE7/2F1Y10/2I1T10/2L1E10/2EISLER7/2T12/15/15 EIMOSUU/AEGINOR 48/56 0 lex golden;",
@@ -60,26 +61,32 @@ def positions():
     return [parse_cgp(c) for c in POSITIONS]
 
 
-@pytest.fixture(scope="module")
-def one_core(golden_lexicon, positions):
-    """Iterations per second on one core (in-process backend), best of 3 rounds."""
-    simulate(positions[0], golden_lexicon, n_candidates=2, plies=PLIES, iterations=5, seed=1, progress=False)
-    best_wall, best_cpu, n = 0.0, 0.0, 0
-    for _ in range(3):
-        w0, c0 = time.perf_counter(), time.process_time()
-        n = _run(golden_lexicon, positions)
-        w, c = time.perf_counter() - w0, time.process_time() - c0
-        best_wall, best_cpu = max(best_wall, n / w), max(best_cpu, n / c)
-    return {"iterations": n, "iterations_per_second": best_wall, "iterations_per_cpu_second": best_cpu}
+PLAYERS = {"score": LeavePlayer, "equity": EquityPlayer}
 
 
-def test_sim_iterations_per_second_one_core(benchmark, golden_lexicon, positions, one_core):
-    benchmark.pedantic(_run, args=(golden_lexicon, positions), rounds=3, iterations=1, warmup_rounds=0)
-    ips = one_core["iterations"] / benchmark.stats.stats.min
-    benchmark.extra_info["iterations_per_round"] = one_core["iterations"]
+@pytest.mark.parametrize("player", ["score", "equity"])
+def test_sim_iterations_per_second_one_core(benchmark, golden_lexicon, positions, player):
+    """Iterations per second on one core (in-process backend): best-score players, and the default
+    static equity players of engine.equity with the packaged leave table."""
+    pl = PLAYERS[player]()
+    simulate(positions[0], golden_lexicon, n_candidates=2, plies=PLIES, iterations=5, seed=1, progress=False,
+             player=pl)
+    cpu = []
+
+    def run():
+        c0 = time.process_time()
+        n = _run(golden_lexicon, positions, player=pl)
+        cpu.append(time.process_time() - c0)
+        return n
+
+    n = CANDIDATES * ITERATIONS * len(POSITIONS)
+    benchmark.pedantic(run, rounds=3, iterations=1, warmup_rounds=0)
+    ips = n / benchmark.stats.stats.min
+    benchmark.extra_info["player"] = player
+    benchmark.extra_info["iterations_per_round"] = n
     benchmark.extra_info["plies"] = PLIES
     benchmark.extra_info["iterations_per_second"] = round(ips, 1)
-    benchmark.extra_info["iterations_per_cpu_second"] = round(one_core["iterations_per_cpu_second"], 1)
+    benchmark.extra_info["iterations_per_cpu_second"] = round(n / min(cpu), 1)
     benchmark.extra_info["magpie_english_per_thread"] = 2000
     assert ips > 200  # a regression guard only; the figure is reported above
 
@@ -93,7 +100,8 @@ def _big(lexicon, position, **kw):
 
 @pytest.mark.parametrize("backend", ["local", "process", "ray"])
 def test_sim_large_run(benchmark, golden_lexicon, positions, backend):
-    """One long simulation (10 candidates x 600 iterations = 6,000 iterations): on one core (local), on a
+    """One long simulation (10 candidates x 600 iterations = 6,000 iterations, default equity players):
+    on one core (local), on a
     pool of 2 processes (``SimPool``, opened and warmed outside the timing) and on a local Ray with 2 CPUs
     (started and warmed outside the timing)."""
     from engine.simulation import SimPool

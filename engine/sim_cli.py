@@ -98,9 +98,9 @@ def add_parser(subparsers) -> None:
     sp.add_argument("--backend", choices=("local", "process", "ray"), default=None,
                     help="where iterations run (default: local for 1 worker, else process)")
     sp.add_argument("--ray-address", default=None, help="Ray cluster address (default: a local Ray instance)")
-    sp.add_argument("--player", choices=("score", "leave", "equity"), default="score",
-                    help="static players: score (default), leave (score + leave table), "
-                         "equity (engine.equity: bag-aware leave term, exchanges)")
+    sp.add_argument("--player", choices=("equity", "score", "leave"), default="equity",
+                    help="static players: equity (default; engine.equity: score + bag-aware leave term, "
+                         "exchanges), score (best score), leave (score + leave table, no bag fade)")
     sp.add_argument("--leaves", metavar="KLV", help="leave table file for --player leave/equity (default: packaged)")
     sp.add_argument("--no-stop", action="store_true", help="run every candidate to the full budget")
     sp.add_argument("--stop-on", choices=("spread", "win"), default="spread",

@@ -3,8 +3,8 @@
 For each of the top candidates of a position, many *iterations* are played:
 the opponent's rack is drawn at random from the tiles the side to move cannot
 see, the candidate is placed, and then ``plies`` more moves are played by
-static equity players (each plays the placement with the highest
-score + leave value). Every iteration yields a *spread* and a *win* value; the
+static equity players (by default :mod:`engine.equity`: score + leave
+value, exchanges included). Every iteration yields a *spread* and a *win* value; the
 means over the iterations, with confidence intervals, rank the candidates.
 Candidates that are clearly behind are dropped after each batch of
 iterations, so the budget goes to the ones still in contention.
@@ -945,9 +945,8 @@ def simulate(position: Position, lexicon, candidates=None, n_candidates: int = 1
         seed: run seed (``None``: random, recorded in the result).
         leave_value: shorthand for ``player=LeavePlayer(leave_value)``: leave
             function (int32 counts -> points) of the static players and the
-            leftover term; ``None`` (and no ``player``): score players.
-            Must be picklable for ``process`` (a module-level function or an
-            object such as :class:`engine.leaves.LeaveTable`).
+            leftover term. Must be picklable for ``process`` (a module-level
+            function or an object such as :class:`engine.leaves.LeaveTable`).
         workers: processes for ``process`` / Ray tasks in flight for ``ray``.
         backend: ``"local"`` (this process), ``"process"`` (multiprocessing
             pool), ``"ray"``; ``None``: local for one worker, process otherwise.
@@ -955,8 +954,10 @@ def simulate(position: Position, lexicon, candidates=None, n_candidates: int = 1
             bound (at ``stop_confidence``) is below the lower bound of the one with
             the best mean; stop when one is left.
         progress: tqdm bar on stderr (``None``: only on a terminal).
-        player: the static player of both sides: :class:`LeavePlayer` or
-            :class:`EquityPlayer` (``engine.equity``), or any object with the
+        player: the static player of both sides. Default (no ``leave_value``
+            either): :class:`EquityPlayer` ``()``, the static equity of
+            :mod:`engine.equity` with the packaged leave table;
+            ``LeavePlayer()``: best-score players; or any object with the
             same ``candidates`` / ``decide`` / ``leave_term`` methods.
         batch_size: iterations per candidate between two pruning checks.
         min_iterations: no pruning before every candidate has this many.
@@ -1008,7 +1009,7 @@ def simulate(position: Position, lexicon, candidates=None, n_candidates: int = 1
     if player is not None and leave_value is not None:
         raise ValueError("give either leave_value or player, not both")
     if player is None:
-        player = LeavePlayer(leave_value)
+        player = LeavePlayer(leave_value) if leave_value is not None else EquityPlayer()
     z_stop = _z(stop_confidence)
     _z(confidence)
     if seed is None:

@@ -48,6 +48,7 @@ MIDGAME = ("15/15/15/15/15/15/3aNODE7/C3ISAR7/O3C10/L3KÖDERN5/T2JESU8/SUdELE9/2
            "ABHSUUX/EGINTUZ 64/106 0 lex golden;")
 
 Z95 = 1.959963984540054
+SCORE = LeavePlayer()  # best-score players, as the oracle plays
 
 
 # ---------------------------------------------------------------------------
@@ -110,7 +111,7 @@ def lex(golden_lexicon):
 def test_endgame_exact_answer(lex):
     pos = parse_cgp(ENDGAME)
     res = simulate(pos, lex, n_candidates=6, plies=40, iterations=120, seed=5, progress=False,
-                   stop_when_clearly_ahead=False)
+                   stop_when_clearly_ahead=False, player=SCORE)
     lead0 = pos.scores[0] - pos.scores[1]
     assert {c.notation for c in res.candidates} == set(ENDGAME_SPREADS)
     for c in res.candidates:
@@ -132,7 +133,7 @@ def test_endgame_exact_answer(lex):
 def test_endgame_stops_when_one_move_is_clearly_ahead(lex):
     pos = parse_cgp(ENDGAME)
     res = simulate(pos, lex, n_candidates=6, plies=40, iterations=1000, seed=5, progress=False,
-                   batch_size=25, min_iterations=50)
+                   batch_size=25, min_iterations=50, player=SCORE)
     assert res.stop_reason == "one left"
     assert res.best.notation == "10F (Y)EN" and res.best.pruned_at is None
     assert all(c.pruned_at == 50 and c.iterations == 50 for c in res.candidates if c is not res.best)
@@ -148,7 +149,7 @@ def test_near_end_statistics_match_exhaustive_oracle(lex):
     assert int(pool.sum()) == 10  # 7 on the opponent's rack, 3 in the bag
     n, seed = 200, 11
     res = simulate(pos, lex, n_candidates=4, plies=40, iterations=n, seed=seed, progress=False,
-                   stop_when_clearly_ahead=False)
+                   stop_when_clearly_ahead=False, player=SCORE)
     racks = list(opponent_racks(pool))
     assert sum(p for _r, p in racks) == pytest.approx(1.0)
     codes = np.repeat(np.arange(pool.shape[0]), pool)
@@ -183,7 +184,7 @@ def test_near_end_statistics_match_exhaustive_oracle(lex):
 
 def test_near_end_early_stop_keeps_the_winning_move(lex):
     pos = parse_cgp(NEAR_END)
-    res = simulate(pos, lex, n_candidates=5, plies=2, iterations=2000, seed=3, progress=False)
+    res = simulate(pos, lex, n_candidates=5, plies=2, iterations=2000, seed=3, progress=False)  # equity players
     assert res.stop_reason == "one left"
     best = res.best
     assert best.notation == BINGO and best.pruned_at is None and best.win_rate > 0.95
@@ -420,7 +421,7 @@ def test_equity_player_with_a_zero_table_plays_like_the_score_player(lex):
     pos = parse_cgp(MIDGAME)
     moves = prepare_candidates(pos, lex, n_candidates=2)
     args = dict(candidates=moves, plies=2, iterations=20, seed=8, progress=False, stop_when_clearly_ahead=False)
-    r1 = simulate(pos, lex, **args)
+    r1 = simulate(pos, lex, player=SCORE, **args)
     r2 = simulate(pos, lex, player=EquityPlayer(zero_table()), **args)
     for a, b in zip(r1.candidates, r2.candidates):
         assert np.array_equal(a.spreads, b.spreads)
@@ -432,7 +433,8 @@ def test_cli_json(lex, capsys):
     p = argparse.ArgumentParser()
     add_parser(p.add_subparsers(dest="command"))
     args = p.parse_args(["simulate", "--cgp", ENDGAME, "--lexicon", str(lex.path), "-n", "3", "--plies", "40",
-                         "-i", "60", "--seed", "1", "-w", "1", "--json", "--no-progress", "--min-iterations", "50"])
+                         "-i", "60", "--seed", "1", "-w", "1", "--json", "--no-progress", "--min-iterations", "50",
+                         "--player", "score"])
     assert args.func(args) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["seed"] == 1 and out["stop_reason"] == "one left"
@@ -469,3 +471,20 @@ def test_process_backend_needs_a_picklable_leave_function(lex):
     with pytest.raises(ValueError, match="picklable"):
         simulate(parse_cgp(MIDGAME), lex, n_candidates=2, iterations=10, workers=2, progress=False,
                  leave_value=lambda leave: 0.0)
+
+
+def test_default_player_is_engine_equity(lex):
+    from engine.simulation import EquityPlayer
+
+    pos = parse_cgp(MIDGAME)
+    res = simulate(pos, lex, n_candidates=3, plies=2, iterations=20, seed=1, progress=False,
+                   stop_when_clearly_ahead=False)
+    same = simulate(pos, lex, n_candidates=3, plies=2, iterations=20, seed=1, progress=False,
+                    stop_when_clearly_ahead=False, player=EquityPlayer())
+    _same(res, same)
+    # the candidates are engine.equity's top 3, with their static equity
+    from engine.equity import position_candidates
+
+    top = position_candidates(pos, lex, n=3)
+    assert [c.notation for c in res.candidates] == [c.notation for c in top]
+    assert [c.candidate.equity for c in res.candidates] == pytest.approx([c.equity for c in top])
