@@ -196,7 +196,7 @@ def _push(stack, sp, col, p, tp, main, wmul, cross, left):
     return sp + 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, anchor, last_anchor, groot, line,
                 spans, maxr, lmin):
     """All moves whose leftmost anchor is ``anchor`` (an explicit-stack GADDAG walk).
