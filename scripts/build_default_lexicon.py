@@ -22,7 +22,7 @@ Method (documented so the list can be rebuilt and audited):
 
 3. Normalise the rest with :func:`lexicon_tools.normalize.normalize_lines`
    (uppercase, ß→SS, Ä Ö Ü kept, accents dropped, 2..15 tiles, ...).
-4. Remove the words in ``scripts/default_exclude.txt`` (curated abbreviations
+4. Remove the words in ``scripts/default_exclude.txt`` and their genitives in -S (curated abbreviations
    written without capitals or dots, foreign phrase fragments, and obvious
    proper names) and add the words in ``scripts/default_add.txt`` (valid short
    words that igerman98 lacks, e.g. HA, AI, ÄH). Proper names are *not*
@@ -197,7 +197,9 @@ def main(argv: list[str] | None = None) -> int:
     res = normalize_lines(filtered)
 
     words = set(res.words)
-    exclude_set = set(exclude)
+    # an excluded name or abbreviation takes its genitive along (TINA -> TINAS, IRAN -> IRANS);
+    # a genitive that is also a German word of its own would have to be added back in default_add.txt
+    exclude_set = set(exclude) | {w + "S" for w in exclude if len(w) >= 3}
     stale = sorted(exclude_set - words)
     removed = sorted(exclude_set & words)
     already = sorted(set(add) & words)
