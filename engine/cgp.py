@@ -13,6 +13,7 @@ as ``lex NGERMAN; bag 88;``.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -97,7 +98,7 @@ def parse_cgp(cgp: str, alphabet: Alphabet | None = None, strict: bool = False) 
             such as the golden ``p_ref3``, may do that, so it is off by default).
     """
     alphabet = alphabet or german()
-    text = cgp.strip()
+    text = unicodedata.normalize("NFC", cgp).strip()  # decomposed Ü (macOS input) -> Ü
     if not text:
         raise CGPError("empty CGP")
     parts = text.split(None, 4)

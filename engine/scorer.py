@@ -21,6 +21,7 @@ that is not on the rack, ...). Squares in messages are named column then row
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 import numpy as np
@@ -141,7 +142,7 @@ def parse_move(board: Board, text: str) -> Placement:
             empty square or unbalanced, or no new tile at all.
     """
     alphabet = board.alphabet
-    parts = text.split()
+    parts = unicodedata.normalize("NFC", text).split()  # decomposed Ü (macOS input) -> Ü
     if len(parts) != 2:
         raise IllegalMove(f"cannot read {text!r}: expected a start square and a word, like '8H HAUS' or 'H8 HAUS'")
     start, written = parts
@@ -154,7 +155,8 @@ def parse_move(board: Board, text: str) -> Placement:
     letters: list[str] = []
     marked: list[bool] = []  # inside parentheses
     inside = False
-    for ch in written:
+    for k, ch in enumerate(written):
+        prev = written[k - 1] if k else ""
         if ch == "(":
             if inside:
                 raise IllegalMove(f"{written}: nested '(' (parentheses mark tiles already on the board)")
@@ -162,6 +164,8 @@ def parse_move(board: Board, text: str) -> Placement:
         elif ch == ")":
             if not inside:
                 raise IllegalMove(f"{written}: ')' without '('")
+            if prev == "(":
+                raise IllegalMove(f"{written}: empty parentheses")
             inside = False
         else:
             if not _is_letter(ch, alphabet):

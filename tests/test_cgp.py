@@ -71,3 +71,11 @@ def test_start_squares(text, expected):
 def test_bad_start_squares(text):
     with pytest.raises(ValueError):
         parse_start(text)
+
+
+def test_decomposed_umlauts_in_cgp():
+    import unicodedata
+
+    nfd = unicodedata.normalize("NFD", EMPTY.replace("15", "7Ü7", 1) + " ÄÖ/ 0/0 0")
+    pos = parse_cgp(nfd)
+    assert pos.board.letter_at(0, 7) == "Ü" and pos.rack_string == "ÄÖ"

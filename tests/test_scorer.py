@@ -309,3 +309,18 @@ def test_golden_moves_rescore(pid, golden_lexicon):
         assert sm.move.placements == placements, notation
         assert sm.move.notation == notation
         assert sm.move.score == score
+
+
+def test_decomposed_umlauts_and_empty_parentheses(golden_lexicon):
+    """NFD input (macOS keyboards: U + combining diaeresis) reads as Ü; '()' is refused."""
+    import unicodedata
+
+    from engine.board import Board
+    from engine.scorer import IllegalMove, check_move
+
+    b = Board()
+    nfd = unicodedata.normalize("NFD", "8H ÜBER")
+    assert nfd != "8H ÜBER"
+    assert check_move(b, nfd, golden_lexicon).score == check_move(b, "8H ÜBER", golden_lexicon).score
+    with pytest.raises(IllegalMove, match="empty parentheses"):
+        check_move(b, "8H ÜB()ER", golden_lexicon)
