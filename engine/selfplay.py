@@ -184,6 +184,8 @@ def selfplay(lexicon, games: int, seed: int = 0, players: int = 2, rules: Rules 
     out = None
     if out_dir is not None:
         out = Path(out_dir)
+        if out.exists() and not out.is_dir():
+            raise ValueError(f"--out {out}: exists and is not a directory")
         out.mkdir(parents=True, exist_ok=True)
     stats = SelfPlayStats(players=players)
     bar = tqdm(total=games, unit="game", disable=(None if progress is None else not progress), leave=False)

@@ -82,7 +82,7 @@ def add_parser(subparsers) -> None:
         "simulate", help="Monte Carlo simulation of the top candidates (mean spread, win rate, confidence intervals)",
         description="Simulate the top candidates of a position: draw the opponent's rack from the unseen tiles, "
                     "play the candidate and PLIES more moves with static players, report mean spread and win "
-                    "rate with 95%% confidence intervals; candidates clearly behind are dropped early.")
+                    "rate with 95% confidence intervals; candidates clearly behind are dropped early.")
     sp.add_argument("--cgp", required=True, help="position in CGP notation (quote it)")
     sp.add_argument("--lexicon", help="lexicon bundle (default: the packaged German list)")
     sp.add_argument("--json", action="store_true", help="print one JSON object")

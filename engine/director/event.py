@@ -572,7 +572,8 @@ class Event:
         try:
             placement = parse_move(self.board, text)
         except IllegalMove as exc:
-            raise Rejected(f"cannot read {text!r}: {exc.reason}") from None
+            reason = exc.reason
+            raise Rejected(reason if reason.startswith("cannot read") else f"cannot read {text!r}: {reason}") from None
         need = np.zeros(a.size + 1, dtype=np.int32)
         for _r, _c, ch, blank in placement.tiles:
             need[BLANK if blank else a.code(ch)] += 1
