@@ -158,6 +158,14 @@ def parse_cgp(cgp: str, alphabet: Alphabet | None = None, strict: bool = False) 
     unseen = pos.unseen()
     if opp_rack is not None:
         unseen = unseen - opp_rack
+    if "bag" in opcodes:
+        free = int(unseen.sum())
+        bag = int(opcodes["bag"])
+        if bag > free:
+            raise CGPError(f"opcode bag {bag}: only {free} tiles are not on the board or the racks")
+        if free - bag > 3 * alphabet.rack_size:
+            raise CGPError(f"opcode bag {bag}: that leaves {free - bag} tiles unaccounted for, but the other "
+                           f"racks hold at most {3 * alphabet.rack_size}")
     if strict and (unseen < 0).any():
         c = int(np.nonzero(unseen < 0)[0][0])
         raise CGPError(

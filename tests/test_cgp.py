@@ -79,3 +79,11 @@ def test_decomposed_umlauts_in_cgp():
     nfd = unicodedata.normalize("NFD", EMPTY.replace("15", "7Ü7", 1) + " ÄÖ/ 0/0 0")
     pos = parse_cgp(nfd)
     assert pos.board.letter_at(0, 7) == "Ü" and pos.rack_string == "ÄÖ"
+
+
+@pytest.mark.parametrize("bag,message", [(200, "only 95 tiles"), (0, "leaves 95 tiles unaccounted")])
+def test_bag_opcode_must_fit_the_tiles(bag, message):
+    # empty board, 7 tiles on the rack: 95 tiles are elsewhere (bag and other racks)
+    with pytest.raises(CGPError, match=message):
+        parse_cgp(EMPTY + f" AEINRST/ 0/0 0 bag {bag};")
+    assert parse_cgp(EMPTY + " AEINRST/ 0/0 0 bag 88;").bag_count == 88
