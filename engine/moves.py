@@ -18,6 +18,22 @@ from . import _movegen as K
 from .board import ACROSS, DOWN, Board, format_start, square_name
 
 
+def _notation(row: int, col: int, direction: int, word: str, through) -> str:
+    out = []
+    inside = False
+    for ch, t in zip(word, through):
+        if t and not inside:
+            out.append("(")
+            inside = True
+        elif not t and inside:
+            out.append(")")
+            inside = False
+        out.append(ch)
+    if inside:
+        out.append(")")
+    return f"{format_start(row, col, direction)} {''.join(out)}"
+
+
 @dataclass(frozen=True)
 class Move:
     """One tile placement.
@@ -45,19 +61,7 @@ class Move:
     @property
     def notation(self) -> str:
         """Standard notation: ``8H WO(R)D`` across, ``H8 WO(R)D`` down; blanks lowercase."""
-        out = []
-        inside = False
-        for ch, t in zip(self.word, self.through):
-            if t and not inside:
-                out.append("(")
-                inside = True
-            elif not t and inside:
-                out.append(")")
-                inside = False
-            out.append(ch)
-        if inside:
-            out.append(")")
-        return f"{format_start(self.row, self.col, self.direction)} {''.join(out)}"
+        return _notation(self.row, self.col, self.direction, self.word, self.through)
 
     @property
     def tiles(self) -> list[tuple[int, int, str, bool]]:
@@ -118,34 +122,52 @@ class MoveList:
         for i in range(len(self)):
             yield self.move(i)
 
-    def move(self, i: int) -> Move:
-        """The :class:`Move` for row ``i``."""
-        r = self.rows[i]
+    def _spell(self, r) -> tuple[str, tuple[bool, ...]]:
+        """Main word (lowercase blanks) and played-through flags of an output row."""
         row, col, d, length = int(r[K.OUT_ROW]), int(r[K.OUT_COL]), int(r[K.OUT_DIR]), int(r[K.OUT_LEN])
         dr, dc = (0, 1) if d == ACROSS else (1, 0)
         letters = self.alphabet.letters
+        grid = self._grid
         word = []
         through = []
-        leave = self.rack.copy()
         for k in range(length):
-            t = int(r[K.OUT_TILES + k])
+            t = r[K.OUT_TILES + k]
             if t == 0:
-                word.append(self.board.letter_at(row + dr * k, col + dc * k))
+                word.append(grid[row + dr * k][col + dc * k])
                 through.append(True)
             else:
-                code = t & ~K.BLANK_FLAG
-                blank = bool(t & K.BLANK_FLAG)
-                ch = letters[code - 1]
-                word.append(ch.lower() if blank else ch)
+                ch = letters[(t & ~K.BLANK_FLAG) - 1]
+                word.append(ch.lower() if t & K.BLANK_FLAG else ch)
                 through.append(False)
-                leave[0 if blank else code] -= 1
-        return Move(row, col, d, "".join(word), tuple(through), int(r[K.OUT_SCORE]),
+        return "".join(word), tuple(through)
+
+    def move(self, i: int) -> Move:
+        """The :class:`Move` for row ``i``."""
+        r = self.rows[i].tolist()
+        word, through = self._spell(r)
+        leave = self.rack.copy()
+        for k in range(int(r[K.OUT_LEN])):
+            t = int(r[K.OUT_TILES + k])
+            if t:
+                leave[0 if t & K.BLANK_FLAG else t] -= 1
+        return Move(int(r[K.OUT_ROW]), int(r[K.OUT_COL]), int(r[K.OUT_DIR]), word, through, int(r[K.OUT_SCORE]),
                     self.alphabet.rack_string(leave))
+
+    def notation(self, i: int) -> str:
+        """Notation of row ``i`` without building the :class:`Move` (no leave computed)."""
+        r = self.rows[i].tolist()
+        word, through = self._spell(r)
+        return _notation(int(r[K.OUT_ROW]), int(r[K.OUT_COL]), int(r[K.OUT_DIR]), word, through)
+
+    @cached_property
+    def _grid(self) -> list[str]:
+        """The board's letters as 15 strings (lowercase blanks), read once per list."""
+        return self.board.rows_text()
 
     @cached_property
     def order(self) -> np.ndarray:
         """Indices sorting the moves by score (descending), then notation."""
-        notations = [self.move(i).notation for i in range(len(self))]
+        notations = [self.notation(i) for i in range(len(self))]
         return np.array(sorted(range(len(self)), key=lambda i: (-int(self.rows[i, K.OUT_SCORE]), notations[i])),
                         dtype=np.int64)
 
@@ -163,9 +185,8 @@ class MoveList:
             idx = np.nonzero(sc >= cutoff)[0]
         else:
             idx = np.arange(len(self))
-        moves = [self.move(int(i)) for i in idx]
-        moves.sort(key=lambda m: (-m.score, m.notation))
-        return moves[:n]
+        keyed = sorted((-int(sc[i]), self.notation(int(i)), int(i)) for i in idx)
+        return [self.move(i) for _, _, i in keyed[:n]]
 
     def used_index(self, radix: np.ndarray) -> np.ndarray:
         """int64 (n_moves,) mixed-radix number of the rack tiles each move uses.
