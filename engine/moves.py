@@ -127,13 +127,13 @@ class MoveList:
         row, col, d, length = int(r[K.OUT_ROW]), int(r[K.OUT_COL]), int(r[K.OUT_DIR]), int(r[K.OUT_LEN])
         dr, dc = (0, 1) if d == ACROSS else (1, 0)
         letters = self.alphabet.letters
-        grid = self._grid
+        letter_at = self.board.letter_at
         word = []
         through = []
         for k in range(length):
             t = r[K.OUT_TILES + k]
             if t == 0:
-                word.append(grid[row + dr * k][col + dc * k])
+                word.append(letter_at(row + dr * k, col + dc * k))
                 through.append(True)
             else:
                 ch = letters[(t & ~K.BLANK_FLAG) - 1]
@@ -158,11 +158,6 @@ class MoveList:
         r = self.rows[i].tolist()
         word, through = self._spell(r)
         return _notation(int(r[K.OUT_ROW]), int(r[K.OUT_COL]), int(r[K.OUT_DIR]), word, through)
-
-    @cached_property
-    def _grid(self) -> list[str]:
-        """The board's letters as 15 strings (lowercase blanks), read once per list."""
-        return self.board.rows_text()
 
     @cached_property
     def order(self) -> np.ndarray:
