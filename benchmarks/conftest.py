@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import lzma
-import sys
 from pathlib import Path
 
 import pytest

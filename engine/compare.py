@@ -32,7 +32,7 @@ from lexicon_tools.bundle import Lexicon, load_lexicon
 
 from .board import Board
 from .cgp import CGPError, Position, parse_cgp
-from .peers import FORMATS, CommandPeer, DirectoryPeer, PeerRun, parse_placements, placements_string
+from .peers import FORMATS, CommandPeer, DirectoryPeer, PeerRun, parse_placements
 
 __all__ = [
     "PositionResult",

@@ -709,7 +709,6 @@ class Game:
         """
         if k is not None:
             return self.record().position(k)
-        a = self.alphabet
         me, opp = self.to_move, (self.to_move + 1) % self.n
         opcodes = {}
         if self.lexicon_name:

@@ -43,7 +43,7 @@ import numpy as np
 
 from lexicon_tools.alphabet import BLANK, Alphabet, german
 
-from .board import Board, format_start, parse_start
+from .board import Board, format_start
 from .game import RULES, GameRecord, Kind, Rules, Turn, _counts, rack_value
 
 __all__ = ["GCGError", "read_gcg", "read_gcg_file", "write_gcg", "write_gcg_file"]
@@ -452,28 +452,12 @@ class _Reader:
 
     def notation(self, board: Board, start: str, word: str, ln: int) -> str:
         """Turn a GCG word with '.' for played-through tiles into scorer notation with parentheses."""
+        from .scorer import IllegalMove, expand_dots
+
         try:
-            row, col, direction = parse_start(start)
-        except ValueError as exc:
-            raise GCGError(ln, str(exc)) from None
-        if "." not in word:
-            return f"{start} {word}"
-        dr, dc = (0, 1) if direction == 0 else (1, 0)
-        out = []
-        pos = 0
-        for ch in word:
-            if ch in "()":
-                out.append(ch)
-                continue
-            r, c = row + dr * pos, col + dc * pos
-            if ch == ".":
-                if not (r < 15 and c < 15) or not board.tiles[r, c]:
-                    raise GCGError(ln, f"{start} {word}: '.' at letter {pos + 1} marks an empty square")
-                out.append(f"({board.letter_at(r, c)})")
-            else:
-                out.append(ch)
-            pos += 1
-        return f"{start} {''.join(out).replace(')(', '')}"
+            return f"{start} {expand_dots(board, start, word)}"
+        except IllegalMove as exc:
+            raise GCGError(ln, exc.reason) from None
 
     def check_available(self, board: Board, counts: np.ndarray, ln: int, what: str) -> None:
         a = self.alphabet

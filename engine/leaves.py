@@ -23,7 +23,6 @@ How the shipped table was made, and the file formats: ``docs/leaves.md``.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import lzma
 import os
@@ -38,6 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from lexicon_tools.alphabet import BLANK, Alphabet, german
+from lexicon_tools.bundle import sha256_file
 
 from . import _leaves_kernels as K
 
@@ -495,14 +495,6 @@ def data_path(name: str = DEFAULT_NAME) -> Path:
     return Path(str(resources.files("engine") / "data" / f"{name}.klv2.xz"))
 
 
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
 _DEFAULT: dict[str, LeaveTable] = {}
 
 
@@ -523,7 +515,7 @@ def default_table(name: str = DEFAULT_NAME) -> LeaveTable:
     meta_src = src.with_name(f"{name}.json")
     if not src.is_file():
         raise LeaveError(f"{src}: the packaged leave table is missing (broken installation)")
-    key = _sha256(src)[:12]
+    key = sha256_file(src)[:12]
     if key in _DEFAULT:
         return _DEFAULT[key]
     target = cache_dir() / f"{name}-{key}.klv2"

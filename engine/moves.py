@@ -15,7 +15,7 @@ import numpy as np
 from lexicon_tools.alphabet import Alphabet
 
 from . import _movegen as K
-from .board import ACROSS, DOWN, Board, format_start, square_name
+from .board import ACROSS, Board, format_start, square_name
 
 
 def _notation(row: int, col: int, direction: int, word: str, through) -> str:

@@ -44,8 +44,8 @@ from statistics import median
 
 from lexicon_tools.alphabet import Alphabet
 
-from .board import ACROSS, COLUMNS, DOWN, N, Board, format_start, parse_start, square_name
-from .scorer import IllegalMove, parse_move
+from .board import ACROSS, COLUMNS, DOWN, N, Board, format_start, square_name
+from .scorer import IllegalMove, expand_dots, parse_move
 
 __all__ = [
     "FORMATS",
@@ -186,27 +186,7 @@ def notation_tiles(board: Board, text: str) -> frozenset:
     if len(parts) != 2:
         raise ValueError("expected a start square and a word, like '8H WO(R)D'")
     start, written = parts
-    if "." in written:
-        row, col, direction = parse_start(start)
-        dr, dc = (0, 1) if direction == ACROSS else (1, 0)
-        out = []
-        i = 0
-        for ch in written:
-            if ch in "()":
-                out.append(ch)
-                continue
-            r, c = row + dr * i, col + dc * i
-            if ch == ".":
-                if r >= N or c >= N:
-                    raise ValueError(f"{written}: '.' beyond the edge of the board")
-                on_board = board.letter_at(r, c)
-                if not on_board:
-                    raise ValueError(f"{written}: '.' at {square_name(r, c)}, but that square is empty")
-                out.append(on_board)
-            else:
-                out.append(ch)
-            i += 1
-        written = "".join(out)
+    written = expand_dots(board, start, written)
     placement = parse_move(board, f"{start} {written}")
     return frozenset(placement.tiles)
 

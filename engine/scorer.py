@@ -117,6 +117,49 @@ def _is_letter(ch: str, alphabet: Alphabet) -> bool:
     return len(ch) == 1 and len(up) == 1 and alphabet.is_word_chars(up)
 
 
+def expand_dots(board: Board, start: str, word: str) -> str:
+    """Replace ``.`` (a tile already on the board, GCG and Quackle style) by that tile's letter.
+
+    Args:
+        board: the position's board.
+        start: the start square, ``8H`` or ``H8``.
+        word: the written word, e.g. ``WO.D`` (parentheses are passed through).
+
+    Returns:
+        the word with each ``.`` replaced by the board's letter in parentheses (``WO(R)D``).
+
+    Raises:
+        IllegalMove: the start square is not on the board, or a ``.`` lies
+            beyond the edge or over an empty square (the message names it).
+    """
+    if "." not in word:
+        return word
+    try:
+        row, col, direction = parse_start(start)
+    except ValueError as exc:
+        raise IllegalMove(str(exc)) from None
+    dr, dc = (0, 1) if direction == ACROSS else (1, 0)
+    out = []
+    pos = 0
+    for ch in word:
+        if ch in "()":
+            out.append(ch)
+            continue
+        if ch == ".":
+            r, c = row + dr * pos, col + dc * pos
+            if r >= N or c >= N:
+                raise IllegalMove(f"{start} {word}: '.' at letter {pos + 1} lies beyond the edge of the board")
+            on_board = board.letter_at(r, c)
+            if not on_board:
+                raise IllegalMove(f"{start} {word}: '.' at letter {pos + 1} marks an empty square "
+                                  f"({square_name(r, c)})")
+            out.append(f"({on_board})")
+        else:
+            out.append(ch)
+        pos += 1
+    return "".join(out).replace(")(", "")
+
+
 def parse_move(board: Board, text: str) -> Placement:
     """Read move notation against a board.
 

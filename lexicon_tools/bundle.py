@@ -45,7 +45,8 @@ class LexiconError(ValueError):
     """A lexicon bundle or graph file that cannot be used; the message names the file."""
 
 
-def _sha256(path: Path) -> str:
+def sha256_file(path: Path) -> str:
+    """Hex SHA-256 of a file, read in 1 MiB chunks."""
     h = hashlib.sha256()
     with open(path, "rb") as f:
         for chunk in iter(lambda: f.read(1 << 20), b""):
@@ -119,7 +120,7 @@ class Lexicon:
             raise LexiconError(f"{trie_path}: missing")
         if trie_path.stat().st_size != expect_trie_bytes:
             raise LexiconError(f"{trie_path}: {trie_path.stat().st_size} bytes, expected {expect_trie_bytes} (truncated?)")
-        if _sha256(trie_path) != expect_trie_sha:
+        if sha256_file(trie_path) != expect_trie_sha:
             raise LexiconError(f"{trie_path}: checksum mismatch (corrupted)")
         trie = marisa_trie.Trie()
         try:
@@ -138,7 +139,7 @@ class Lexicon:
             raise LexiconError(f"{path}: {size} bytes is not a KWG node array (truncated?)")
         if expect_nodes is not None and size != 4 * expect_nodes:
             raise LexiconError(f"{path}: {size} bytes, expected {4 * expect_nodes} (truncated?)")
-        if expect_sha is not None and _sha256(path) != expect_sha:
+        if expect_sha is not None and sha256_file(path) != expect_sha:
             raise LexiconError(f"{path}: checksum mismatch (corrupted)")
         kwg = np.memmap(path, dtype="<u4", mode="r")
         if kwg.dtype != np.uint32:  # big-endian host: convert
@@ -270,8 +271,8 @@ def build_bundle(words: Sequence[str], out: str | os.PathLike, *, source_name: s
             "build_date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
             "build_seconds": round(build_s, 3),
             "kwg": {"file": KWG_FILE, "nodes": int(graph.shape[0]), "bytes": int(graph.nbytes),
-                    "sha256": _sha256(kwg_path)},
-            "trie": {"file": TRIE_FILE, "bytes": trie_path.stat().st_size, "sha256": _sha256(trie_path)},
+                    "sha256": sha256_file(kwg_path)},
+            "trie": {"file": TRIE_FILE, "bytes": trie_path.stat().st_size, "sha256": sha256_file(trie_path)},
         }
         (tmp / META_FILE).write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
         if out.exists():
@@ -348,7 +349,7 @@ def default_lexicon(progress=None) -> Lexicon:
     src = default_words_path()
     if not src.is_file():
         raise LexiconError(f"{src}: the packaged default word list is missing (broken installation)")
-    sha = _sha256(src)
+    sha = sha256_file(src)
     key = sha[:12]
     if key in _DEFAULT:
         return _DEFAULT[key]

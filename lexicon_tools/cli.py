@@ -20,7 +20,6 @@ the cache on first use) when ``--lexicon`` is not given.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import os
 import sys
@@ -40,6 +39,7 @@ from .bundle import (
     build_bundle,
     cache_dir,
     default_words_path,
+    sha256_file,
     load_lexicon,
     read_packaged_words,
 )
@@ -82,14 +82,6 @@ class CliError(Exception):
 # ---------------------------------------------------------------------------
 def _err(msg: str) -> None:
     print(msg, file=sys.stderr, flush=True)
-
-
-def _sha256_file(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def _peak_rss_mb() -> float:
@@ -239,7 +231,7 @@ def cmd_build(args: argparse.Namespace) -> int:
         reasons = ", ".join(f"{r} {n:,}" for r, n in result.reason_counts.items())
         stage(f"rejected {len(result.rejects):,} ({reasons}), merged {result.duplicates:,} duplicates; "
               "list them with `lexicon-tools normalize --rejects FILE`")
-    sha = _sha256_file(src)
+    sha = sha256_file(src)
     lex = build_bundle(result.words, out, source_name=source_name, source_sha256=sha,
                        verify=not args.no_verify,
                        progress=lambda name: stage(_BUNDLE_STAGES.get(name, name)))

@@ -13,9 +13,7 @@ Fixture outputs in tests/data/compare (positions p004, p039, p007 of the golden 
 
 from __future__ import annotations
 
-import io
 import json
-import sys
 import time
 
 import pytest
@@ -66,7 +64,7 @@ def test_notation_with_blanks_and_across():
 
 
 @pytest.mark.parametrize("text, fragment", [
-    ("A1 .Q", "A1, but that square is empty"),
+    ("A1 .Q", "marks an empty square (A1)"),
     ("B9 XQ", "holds I, not X"),
     ("B9", "start square and a word"),
     ("Z9 QI", "not on the board"),

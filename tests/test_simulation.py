@@ -24,7 +24,6 @@ from engine.game import Game
 from engine.movegen import best_moves
 from engine.simulation import (
     LeavePlayer,
-    SimMove,
     WinModel,
     iteration_rng,
     normal_interval,

@@ -17,7 +17,6 @@ changes); 2 any other error (one ``error: ...`` line; nothing changes).
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import sys
