@@ -89,7 +89,8 @@ def add_parser(subparsers) -> None:
     sp.add_argument("--candidates", "-n", type=int, default=10, metavar="N",
                     help="simulate the N best moves by static equity (default 10)")
     sp.add_argument("--move", action="append", metavar="MOVE",
-                    help="simulate this move instead ('8H HA(U)S', '-ABC' exchange, '-' pass); repeatable")
+                    help="simulate this move instead ('8H HA(U)S'; an exchange as --move=-ABC, a pass as --move=-); "
+                         "repeatable")
     sp.add_argument("--plies", type=int, default=2, help="moves played after the candidate (default 2)")
     sp.add_argument("--iterations", "-i", type=int, default=1000, help="iterations per candidate (default 1000)")
     sp.add_argument("--seed", type=int, default=None, help="run seed (default random; printed)")

@@ -355,10 +355,12 @@ def default_lexicon(progress=None) -> Lexicon:
         return _DEFAULT[key]
     target = cache_dir() / f"default-{key}.lex"
     lex = None
+    why = "first use only"
     if target.exists():
         try:
             lex = Lexicon.load(target)
-        except LexiconError:
+        except LexiconError as exc:
+            why = f"the cached copy is unusable: {exc}"
             shutil.rmtree(target, ignore_errors=True)
     if lex is None:
         try:
@@ -367,7 +369,7 @@ def default_lexicon(progress=None) -> Lexicon:
             raise LexiconError(f"{target.parent}: cannot create the lexicon cache ({exc.strerror}); "
                                f"set GSE_CACHE_DIR to a writable directory") from None
         if progress:
-            progress("building the default lexicon (first use only)")
+            progress(f"building the default lexicon ({why})")
         lex = build_bundle(read_packaged_words(src), target, source_name=f"packaged:{DEFAULT_WORDS}",
                            source_sha256=sha)
     _DEFAULT[key] = lex
