@@ -26,6 +26,12 @@ German letters are written as themselves (Ä Ö Ü, UTF-8), blanks in lowercase
 :data:`engine.game.RULES`) and ``#seed`` (the bag's seed of an engine game)
 are this project's pragmas; other pragmas are kept in ``GameRecord.notes``.
 
+``#rules simultan`` marks the master game of a simultaneous event
+(:mod:`engine.director`): one player (``#player1`` only), every rack as the
+director drew it. Reading it checks every play and score as for a normal game,
+and each rack only against the tiles not on the board (the director's draws
+follow their own vowel/consonant rules and may return a leave to the bag).
+
 Reading replays the game on a board and checks every line: legal placement
 (:mod:`engine.scorer`), tiles on the stated rack, words in the lexicon (when
 one is given), the score (the engine's score is reported beside the file's),
@@ -46,7 +52,10 @@ from lexicon_tools.alphabet import BLANK, Alphabet, german
 from .board import Board, format_start
 from .game import RULES, GameRecord, Kind, Rules, Turn, _counts, rack_value
 
-__all__ = ["GCGError", "read_gcg", "read_gcg_file", "write_gcg", "write_gcg_file"]
+__all__ = ["GCGError", "SIMULTAN", "read_gcg", "read_gcg_file", "write_gcg", "write_gcg_file"]
+
+SIMULTAN = Rules(name="simultan", min_players=1, max_players=1)
+"""``#rules simultan``: the one-player master game of a simultaneous event (as :mod:`engine.director` writes it)."""
 
 
 class GCGError(ValueError):
@@ -238,17 +247,20 @@ class _Reader:
             if m.group(1) not in players:
                 raise GCGError(i, f"player {m.group(1)!r} is not declared with #player1..#player4")
             raw.append((i, m.group(1), m.group(2).strip()))
-        if len(players) < 2:
-            raise GCGError(0, "a GCG file needs #player1 and #player2 lines")
         if rules is None:
             if rules_name is None:
                 rules = RULES["home"]
             elif rules_name in RULES:
                 rules = RULES[rules_name]
+            elif rules_name == SIMULTAN.name:
+                rules = SIMULTAN
             else:
-                raise GCGError(0, f"unknown #rules {rules_name!r} (known: {', '.join(RULES)}; "
+                raise GCGError(0, f"unknown #rules {rules_name!r} (known: {', '.join([*RULES, SIMULTAN.name])}; "
                                   f"pass rules= to read it)")
         n = len(players)
+        simultan = rules.name == SIMULTAN.name  # racks as drawn by the director: not checked against leaves
+        if n < 2 and not (n == 1 and simultan):
+            raise GCGError(0, "a GCG file needs #player1 and #player2 lines (one player only with #rules simultan)")
         if not rules.min_players <= n <= rules.max_players:
             raise GCGError(0, f"{rules.name} rules: {rules.min_players} to {rules.max_players} players, got {n}")
 
@@ -286,7 +298,7 @@ class _Reader:
                 rack = self.rack(rack_text, ln)
                 self.check_available(board, rack, ln, "rack " + rack_text)
                 k = kept[p]
-                if k is not None and (k[0] > rack).any():
+                if k is not None and not simultan and (k[0] > rack).any():
                     raise GCGError(ln, f"rack {rack_text} does not hold the tiles {nick} kept on line {k[1]} "
                                        f"({a.rack_string(k[0])})")
                 rack_s = a.rack_string(rack)

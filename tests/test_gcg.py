@@ -293,3 +293,78 @@ def test_time_penalty_line_with_empty_rack_is_a_time_entry():
     assert r.classify("(time) -10 245", 1) == (Kind.TIME, ("", -10, 245))
     assert r.classify("(challenge) -5 100", 1) == (Kind.CHALLENGE, ("", -5, 100))
     assert r.classify("(QE) +11 300", 1) == (Kind.OUT, ("QE", 11, 300))
+
+
+# ---------------------------------------------------------------------------
+# One-player master game of a simultaneous event (#rules simultan)
+# ---------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def master_game(tmp_path_factory, golden_lexicon):
+    """(event, GCG text) of ``simultan auto --seed 5`` with the golden lexicon."""
+    from engine.director.store import play_master
+
+    d = tmp_path_factory.mktemp("sim") / "sim5"
+    ev = play_master(d, 5, lexicon=golden_lexicon, name="sim5")
+    return ev, d / "export" / "master.gcg"
+
+
+def test_simultan_master_game_reads_back(master_game, golden_lexicon):
+    ev, path = master_game
+    text = path.read_text(encoding="utf-8")
+    assert "#player2" not in text and "#rules simultan" in text
+    rec = read_gcg_file(path, golden_lexicon)
+    assert rec.players == ["Top"] and rec.rules.name == "simultan" and rec.rules.max_players == 1
+    assert len(rec.moves) == len(ev.closed_rounds) > 10
+    assert all(t.kind == Kind.PLAY for t in rec.turns)
+    assert rec.scores == [sum(r.top.score for r in ev.closed_rounds)]
+    assert [t.rack for t in rec.turns] == [A.rack_string(A.parse_rack(r.rack)) for r in ev.closed_rounds]
+    assert [t.move.notation for t in rec.turns] == [r.top.notation for r in ev.closed_rounds]
+    assert rec.end_reason is None and rec.final_racks is None  # no end-of-game settlement in duplicate
+    # a rejected draw put a leave back into the bag: a two-player game would refuse this rack
+    assert any((A.parse_rack(p.move.leave) > A.parse_rack(t.rack)).any() for p, t in zip(rec.turns, rec.turns[1:]))
+    assert write_gcg(rec) == text
+    assert rec.score_pad().splitlines()[-1].split()[-1] == str(rec.scores[0])
+    assert rec.position(3).to_cgp().split()[0] != "15/" * 14 + "15"  # three plays on the board
+
+
+def test_simultan_master_game_racks_need_not_hold_the_last_leave():
+    """The director may put a rack back whole (vowel/consonant rule), so a rack need not hold the
+    previous leave; it must only be made of tiles that are not on the board."""
+    head = "#player1 Top Top\n#rules simultan\n"
+    rec = read_gcg(head + ">Top: AHSUXYZ 8E HAUS +10 10\n>Top: ABEIORT 9D AB +9 19\n", None)
+    assert rec.scores == [19] and [t.rack for t in rec.turns] == ["AHSUXYZ", "ABEIORT"]
+    # a one-player file without '#rules simultan' is still refused
+    with pytest.raises(GCGError, match="#player1 and #player2"):
+        read_gcg("#player1 Top Top\n>Top: AHSUXYZ 8E HAUS +10 10\n", None)
+    # more of a tile than the set minus the board holds: the set has one Y, and it is on the board
+    with pytest.raises(GCGError, match="line 4: rack EEEY: 1 × Y but only 0 of the 1 are not on the board"):
+        read_gcg(head + ">Top: AHSUY 8D YHAUS +50 50\n>Top: EEEY - +0 50\n", None)
+
+
+def test_simultan_master_game_with_a_wrong_score_is_rejected(master_game, golden_lexicon, tmp_path):
+    ev, path = master_game
+    lines = path.read_text(encoding="utf-8").splitlines()
+    moves = [i for i, s in enumerate(lines) if s.startswith(">Top:")]
+    k = moves[len(moves) // 2]
+    rack, start, word, score, total = lines[k].split()[1:]
+    s, t = int(score), int(total)
+    lines[k] = f">Top: {rack} {start} {word} +{s + 1} {t + 1}"
+    for i in moves[moves.index(k) + 1:]:  # keep the running totals right: only the score is wrong
+        f = lines[i].split()
+        lines[i] = " ".join(f[:-1] + [str(int(f[-1]) + 1)])
+    bad = tmp_path / "bad.gcg"
+    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(GCGError, match=rf"line {k + 1}: wrong score for {start} {word}: the file says "
+                                       rf"\+{s + 1}, the engine scores {s} ") as exc:
+        read_gcg_file(bad, golden_lexicon)
+    assert exc.value.line == k + 1 and exc.value.source == str(bad)
+
+
+def test_gcg_cli_reads_a_simultan_master_game(master_game, capsys):
+    from engine.cli import main
+
+    ev, path = master_game
+    assert main(["gcg", str(path), "--no-words"]) == 0
+    out = capsys.readouterr().out
+    assert f"{ev.closed_rounds[-1].top.notation} +{ev.closed_rounds[-1].top.score}" in out
+    assert out.splitlines()[-2].split()[-1] == str(sum(r.top.score for r in ev.closed_rounds))
