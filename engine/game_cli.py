@@ -69,6 +69,8 @@ def cmd_gcg(args) -> int:
         r = rec.result()
         who = " and ".join(rec.players[p] for p in r.winners)
         print(f"{'draw: ' if r.draw else 'winner: '}{who} (ended by {rec.end_reason})")
+    elif rec.n_players == 1:
+        print(f"master game (simultaneous Scrabble): {len(rec.moves)} moves, {rec.scores[0]} points")
     else:
         print("game not finished")
     return 0
