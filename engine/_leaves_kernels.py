@@ -44,29 +44,20 @@ def rank_counts(counts, H, cap):
         counts are not a leave (more than 6 tiles or more of a tile than ``cap``).
     """
     T = cap.shape[0]
-    rank = 0
-    p = 0
-    prev = -1
-    u = 0
+    tiles = np.empty(MAXLEN, dtype=np.int64)
+    n = 0
     for t in range(T):
         k = counts[t]
         if k == 0:
             continue
-        if k > cap[t] or p + k > MAXLEN:
+        if k > cap[t] or n + k > MAXLEN:
             return -2
         for _ in range(k):
-            lo = prev if prev >= 0 else 0
-            for c in range(lo, t):
-                a = cap[c] - (u if c == prev else 0)
-                if a >= 1:
-                    rank += H[c, a - 1, MAXLEN - 1 - p]
-            if t == prev:
-                u += 1
-            else:
-                prev = t
-                u = 1
-            p += 1
-    return rank + p - 1
+            tiles[n] = t
+            n += 1
+    if n == 0:
+        return -1
+    return rank_tiles(tiles, n, H, cap)
 
 
 @njit(cache=True)
