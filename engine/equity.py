@@ -223,6 +223,16 @@ def _walk(board, rack, lexicon, n, checks, radix, lv, lvmax):
                           leaves=(radix.astype(np.int64), lv.astype(np.float64), lvmax.astype(np.float64)))
 
 
+def _rack_leaves(board, rack, bag, table, bonus, params):
+    """Leave arrays of a rack with the defaults filled in (packaged table, its
+    parameters, the going-out bonus when the bag is empty)."""
+    table = table if table is not None else default_table()
+    params = params or EquityParams.of(table)
+    if bonus is None:
+        bonus = out_bonus(board, rack) if bag <= 0 else 0.0
+    return leave_arrays(table, rack, bag, bonus, params)
+
+
 def best_equity(board, rack: np.ndarray, lexicon, *, bag: int, n: int = 1, table: LeaveTable | None = None,
                 checks=None, bonus: float | None = None, exchanges: bool = True,
                 params: EquityParams | None = None) -> list[Candidate]:
@@ -252,12 +262,8 @@ def best_equity(board, rack: np.ndarray, lexicon, *, bag: int, n: int = 1, table
 
     if n < 1:
         raise ValueError(f"n must be at least 1, got {n}")
-    table = table if table is not None else default_table()
-    params = params or EquityParams.of(table)
     rack = np.asarray(rack, dtype=np.int32)
-    if bonus is None:
-        bonus = out_bonus(board, rack) if bag <= 0 else 0.0
-    radix, lv, lvmax = leave_arrays(table, rack, bag, bonus, params)
+    radix, lv, lvmax = _rack_leaves(board, rack, bag, table, bonus, params)
     a = board.alphabet
     out: list[Candidate] = []
     ml = _walk(board, rack, lexicon, n, checks, radix, lv, lvmax)
@@ -313,12 +319,8 @@ def rank_moves(board, rack: np.ndarray, lexicon, *, bag: int, table: LeaveTable 
 
     from .movegen import generate_moves
 
-    table = table if table is not None else default_table()
-    params = params or EquityParams.of(table)
     rack = np.asarray(rack, dtype=np.int32)
-    if bonus is None:
-        bonus = out_bonus(board, rack) if bag <= 0 else 0.0
-    radix, lv, lvmax = leave_arrays(table, rack, bag, bonus, params)
+    radix, lv, _ = _rack_leaves(board, rack, bag, table, bonus, params)
     ml = generate_moves(board, rack, lexicon)
     out = []
     if len(ml):
