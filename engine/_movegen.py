@@ -380,6 +380,39 @@ def _params(rack, bingo_tiles, bingo_bonus):
 
 
 @njit(cache=True)
+def _mirror_opening(tiles, lm, wm):
+    """True on an empty board whose premium layout is symmetric about the diagonal:
+    then the down moves are exactly the across moves transposed, with the same scores."""
+    if not _is_empty(tiles):
+        return False
+    for r in range(N):
+        for c in range(r + 1, N):
+            if lm[r, c] != lm[c, r] or wm[r, c] != wm[c, r]:
+                return False
+    return True
+
+
+@njit(cache=True)
+def _add_transposed(out, cnt):
+    """Append the transpose (down version) of every recorded move (see :func:`_mirror_opening`).
+
+    When the doubled list does not fit, only the count is doubled, so the
+    caller allocates enough room and calls again.
+    """
+    n = cnt[0]
+    if 2 * n > out.shape[0]:
+        cnt[0] = 2 * n
+        return
+    for i in range(n):
+        for k in range(OUT_WIDTH):
+            out[n + i, k] = out[i, k]
+        out[n + i, OUT_DIR] = 1
+        out[n + i, OUT_ROW] = out[i, OUT_COL]
+        out[n + i, OUT_COL] = out[i, OUT_ROW]
+    cnt[0] = 2 * n
+
+
+@njit(cache=True)
 def generate_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx, out, cnt):
     """:func:`generate` with precomputed cross-checks.
 
@@ -394,6 +427,9 @@ def generate_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_b
     cnt[0] = 0
     params[2] = 0
     _gen_lines(kwg, tiles, tvals, cs[0], xs[0], hx[0], lm, wm, rack, vals, out, cnt, params, empty_board)
+    if _mirror_opening(tiles, lm, wm):
+        _add_transposed(out, cnt)
+        return
     params[2] = 1
     _gen_lines(kwg, tiles.T.copy(), tvals.T.copy(), cs[1], xs[1], hx[1], lm.T.copy(), wm.T.copy(), rack, vals,
                out, cnt, params, empty_board)
@@ -694,7 +730,8 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
     hi = np.zeros(2 * N * N, dtype=np.int64)
     nh = 0
     na = 0
-    for d in range(2):
+    mirror = _mirror_opening(tiles, lm, wm)
+    for d in range(1 if mirror else 2):
         T = boards[d]
         HX = hx[d]
         for line in range(N):
@@ -813,4 +850,6 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
                     j += 1
                 top[j] = s
         seen = stop
+    if mirror:
+        _add_transposed(out, cnt)
     return walked

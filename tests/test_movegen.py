@@ -234,3 +234,26 @@ def test_random_positions(small_lexicon, small_index, small_words, seed, n_moves
     for m in moves:
         assert rescore(board, parse_placements(m.placements, board), small_words) == m.score, \
             f"{m.notation} {m.placements} scored {m.score}" + where
+
+
+def test_opening_down_moves_are_the_transposed_across_moves(golden_lexicon):
+    """On an empty board with the symmetric standard layout the generator adds the down
+    moves by transposing the across ones; the transposed board gives the same set."""
+    from engine.board import Board
+
+    a = golden_lexicon.alphabet
+    rack = a.parse_rack("EEOVY??")
+    ml = generate_moves(Board(), rack, golden_lexicon)
+    across = {(m.placements, m.score) for m in ml if m.direction == 0}
+    down = {(m.placements, m.score) for m in ml if m.direction == 1}
+    assert len(across) == len(down) == len(ml) // 2 == 2021  # p001: 4042 placements in all
+
+    def transpose(p):
+        sq = []
+        for item in p.split(","):
+            s, letter = item.split(":")
+            col, row = ord(s[0]) - ord("A"), int(s[1:]) - 1
+            sq.append((col, row, letter))
+        return ",".join(f"{'ABCDEFGHIJKLMNO'[c]}{r + 1}:{l}" for r, c, l in sorted(sq))
+
+    assert {(transpose(p), s) for p, s in across} == down
