@@ -148,24 +148,13 @@ def parse_placements(text: str, alphabet: Alphabet) -> frozenset:
             square named twice, or no tile at all.
     """
     tiles = []
-    seen = set()
     for part in text.strip().split(","):
         sq, sep, letter = part.strip().partition(":")
         m = _SQUARE.match(sq)
         if not sep or not m or len(letter) != 1:
             raise ValueError(f"placement {part!r}: expected SQUARE:LETTER like H8:A")
-        col, row = COLUMNS.index(m.group(1).upper()), int(m.group(2)) - 1
-        if not 0 <= row < N:
-            raise ValueError(f"placement {part!r}: row {row + 1} is off the board")
-        if not _is_letter(letter, alphabet):
-            raise ValueError(f"placement {part!r}: {letter!r} is not a letter of the {alphabet.name} tile set")
-        if (row, col) in seen:
-            raise ValueError(f"placement {part!r}: square {sq} appears twice")
-        seen.add((row, col))
-        tiles.append((row, col, letter.upper(), letter.islower()))
-    if not tiles:
-        raise ValueError("no placements")
-    return frozenset(tiles)
+        tiles.append((int(m.group(2)) - 1, COLUMNS.index(m.group(1).upper()), letter, letter.islower()))
+    return _check_tiles(tiles, alphabet)
 
 
 def notation_tiles(board: Board, text: str) -> frozenset:
