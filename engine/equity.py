@@ -337,6 +337,35 @@ def rank_moves(board, rack: np.ndarray, lexicon, *, bag: int, table: LeaveTable 
     return out
 
 
+def list_equity(position, ml, table: LeaveTable | None = None, params: EquityParams | None = None,
+                n_exchanges: int | None = None) -> tuple[np.ndarray, list[Candidate]]:
+    """Static equity of every move of a generated list, and the position's exchanges.
+
+    The bag size is the position's ``bag_count``; with an empty bag the going-out
+    bonus counts the unseen tiles (as :func:`position_candidates`).
+
+    Args:
+        position: a parsed CGP position (:class:`engine.cgp.Position`).
+        ml: the position's :class:`engine.moves.MoveList` (from its rack).
+        table: leave table (default: the packaged German table).
+        params: equity parameters (default: those stored with the table).
+        n_exchanges: keep only the best ``n`` exchanges (``None``: all).
+
+    Returns:
+        ``(equity, exchanges)``: float64 (len(ml),) score + leave term per move
+        in list order (points), and the exchange candidates best first (none
+        when the bag holds fewer than 7 tiles).
+    """
+    bag = position.bag_count or 0
+    bonus = out_bonus(position.board, position.rack, position.unseen()) if bag <= 0 else 0.0
+    rack = np.asarray(position.rack, dtype=np.int32)
+    radix, lv, _ = _rack_leaves(position.board, rack, bag, table, bonus, params)
+    eq = (ml.scores + lv[ml.used_index(radix)]).astype(np.float64) if len(ml) else np.zeros(0)
+    exch = _exchanges(rack, radix, lv, position.alphabet, n_exchanges) if bag >= MIN_BAG_EXCHANGE else []
+    exch.sort(key=Candidate.sort_key)
+    return eq, exch
+
+
 def position_candidates(position, lexicon, n: int | None = None, table: LeaveTable | None = None,
                         params: EquityParams | None = None) -> list[Candidate]:
     """Candidates of a parsed CGP position (:class:`engine.cgp.Position`): the top ``n``

@@ -141,17 +141,38 @@ class MoveList:
                 through.append(False)
         return "".join(word), tuple(through)
 
-    def move(self, i: int) -> Move:
-        """The :class:`Move` for row ``i``."""
+    def move(self, i: int, leave: bool = True) -> Move:
+        """The :class:`Move` for row ``i`` (with ``leave=False`` its ``leave`` is ``""``, which is faster)."""
         r = self.rows[i].tolist()
         word, through = self._spell(r)
-        leave = self.rack.copy()
-        for k in range(int(r[K.OUT_LEN])):
-            t = int(r[K.OUT_TILES + k])
-            if t:
-                leave[0 if t & K.BLANK_FLAG else t] -= 1
+        kept = ""
+        if leave:
+            counts = self.rack.copy()
+            for k in range(int(r[K.OUT_LEN])):
+                t = int(r[K.OUT_TILES + k])
+                if t:
+                    counts[0 if t & K.BLANK_FLAG else t] -= 1
+            kept = self.alphabet.rack_string(counts)
         return Move(int(r[K.OUT_ROW]), int(r[K.OUT_COL]), int(r[K.OUT_DIR]), word, through, int(r[K.OUT_SCORE]),
-                    self.alphabet.rack_string(leave))
+                    kept)
+
+    def leaves(self) -> list[str]:
+        """The leave (rack string, ``?`` = blank) of every move in list order.
+
+        Worked out once per distinct set of tiles used (a rack has at most a
+        few hundred), so a long list costs one numpy pass.
+        """
+        n = len(self)
+        if n == 0:
+            return []
+        tiles = self.rows[:, K.OUT_TILES:]
+        codes = np.where(tiles & K.BLANK_FLAG, 0, tiles)
+        used = np.zeros((n, self.rack.shape[0]), dtype=np.int32)
+        np.add.at(used, (np.repeat(np.arange(n), codes.shape[1]), codes.ravel()),
+                  (tiles != 0).ravel().astype(np.int32))
+        distinct, inverse = np.unique(used, axis=0, return_inverse=True)
+        names = [self.alphabet.rack_string(self.rack - u) for u in distinct]
+        return [names[k] for k in inverse.ravel().tolist()]
 
     def notation(self, i: int) -> str:
         """Notation of row ``i`` without building the :class:`Move` (no leave computed)."""

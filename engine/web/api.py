@@ -1,0 +1,316 @@
+"""The web app's JSON answers, independent of the web framework.
+
+Every function takes plain request values, validates them and returns a
+JSON-ready ``dict``; bad input raises :class:`BadRequest` (or
+:class:`engine.cgp.CGPError`, also a ``ValueError``) with a message that names
+the field, square or letter, which :mod:`engine.web.app` turns into a 4xx
+answer. The engine (the Numba kernels) only ever sees a position that
+:func:`read_position` accepted.
+
+The answers extend the CLI's ``--json`` contract (``engine.cli``): a move has
+``move``, ``score``, ``tiles`` (``[row, col, LETTER, is_blank]``, 0-based),
+``words`` (``[WORD, points]``, main word first) and ``leave``, and here also
+``leave_value``, ``equity`` (points; :mod:`engine.equity`) and ``played``
+(tiles taken from the rack). See docs/web.md.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+
+import numpy as np
+
+from engine.board import ACROSS, COLUMNS, N, Board, square_name
+from engine.cgp import Position, parse_cgp
+from engine.scorer import IllegalMove, check_move, score_placement
+
+__all__ = [
+    "BadRequest",
+    "MAX_CGP_CHARS",
+    "MAX_MOVE_CHARS",
+    "WORDS_FOR",
+    "board_warnings",
+    "moves_json",
+    "position_json",
+    "read_position",
+    "rules_json",
+    "score_json",
+]
+
+MAX_CGP_CHARS = 1000
+"""Longest CGP accepted (a full board with both racks and opcodes is about 300 characters)."""
+
+MAX_MOVE_CHARS = 60
+"""Longest move text accepted by the word checker."""
+
+WORDS_FOR = 100
+"""The words of a move (main word and cross-words with points) are worked out
+for the first ``WORDS_FOR`` moves of a list; later moves have ``"words": null``
+and the page asks :func:`score_json` when one is shown (about 50 µs a move)."""
+
+
+class BadRequest(ValueError):
+    """Input the API refuses (answered with 400): the message names the field and the problem."""
+
+
+# ---------------------------------------------------------------------------
+# Input
+# ---------------------------------------------------------------------------
+def read_position(cgp: str) -> Position:
+    """Parse and check a CGP sent by the page.
+
+    Stricter than the CLI: the tiles on the board and the racks may not exceed
+    the tile set (``parse_cgp(strict=True)``), since a position typed on the
+    board editor with a tile too many is a typing error.
+
+    Raises:
+        BadRequest: not a string, or longer than :data:`MAX_CGP_CHARS`.
+        engine.cgp.CGPError: the CGP is malformed or impossible (names the row,
+            letter or field).
+    """
+    if not isinstance(cgp, str):
+        raise BadRequest("cgp: expected a string")
+    if len(cgp) > MAX_CGP_CHARS:
+        raise BadRequest(f"cgp: {len(cgp)} characters, at most {MAX_CGP_CHARS} accepted")
+    return parse_cgp(cgp, strict=True)
+
+
+# ---------------------------------------------------------------------------
+# Rules and positions
+# ---------------------------------------------------------------------------
+def rules_json(board: Board | None = None) -> dict:
+    """The tile set and board layout for drawing the board (SPEC.md "Tiles", "Board").
+
+    Returns:
+        ``letters``: ``[{"letter", "value", "count"}]`` in tile-code order;
+        ``blank``: ``{"value", "count"}``; ``rack_size``; ``bingo_bonus``;
+        ``columns``: ``"ABCDEFGHIJKLMNO"``; ``premiums``: 15 strings of 15
+        characters, ``.`` plain, ``d``/``t`` double/triple letter,
+        ``2``/``3`` double/triple word, ``*`` the centre star (a double word).
+    """
+    board = board or Board()
+    a, lay = board.alphabet, board.layout
+    code = {(1, 1): ".", (2, 1): "d", (3, 1): "t", (1, 2): "2", (1, 3): "3"}
+    premiums = []
+    for r in range(N):
+        row = [code[int(lay.letter_mult[r, c]), int(lay.word_mult[r, c])] for c in range(N)]
+        if r == N // 2:
+            row[N // 2] = "*"
+        premiums.append("".join(row))
+    return {
+        "letters": [{"letter": ch, "value": int(a.values[i + 1]), "count": int(a.counts[i + 1])}
+                    for i, ch in enumerate(a.letters)],
+        "blank": {"value": int(a.values[0]), "count": int(a.counts[0])},
+        "rack_size": a.rack_size,
+        "bingo_bonus": a.bingo_bonus,
+        "columns": COLUMNS[:N],
+        "premiums": premiums,
+    }
+
+
+def _runs(board: Board):
+    """Every run of 2+ tiles: ``(row, col, direction, word)``; blanks in lowercase."""
+    rows = board.rows_text()
+    for d in (ACROSS, 1):
+        for line in range(N):
+            text = rows[line] if d == ACROSS else "".join(rows[r][line] for r in range(N))
+            k = 0
+            while k < N:
+                if text[k] == ".":
+                    k += 1
+                    continue
+                j = k
+                while j < N and text[j] != ".":
+                    j += 1
+                if j - k >= 2:
+                    yield (line, k, d, text[k:j]) if d == ACROSS else (k, line, d, text[k:j])
+                k = j
+
+
+def board_warnings(board: Board, lexicon) -> list[str]:
+    """What looks wrong with a board set up by hand (the engine still answers).
+
+    * a word on the board that is not in the word list (named with its start square);
+    * tiles on the board but none on the centre star H8;
+    * tiles not connected to the tile on the centre star.
+
+    Returns:
+        English sentences, at most 10.
+    """
+    out: list[str] = []
+    if board.is_empty:
+        return out
+    for r, c, d, word in _runs(board):
+        if word.upper() not in lexicon:
+            start = f"{r + 1}{COLUMNS[c]}" if d == ACROSS else f"{COLUMNS[c]}{r + 1}"
+            out.append(f"{word.upper()} at {start} is not in the word list")
+    centre = N // 2
+    occupied = board.tiles != 0
+    if not occupied[centre, centre]:
+        out.append("no tile on the centre star H8")
+    else:
+        seen = np.zeros_like(occupied)
+        todo = deque([(centre, centre)])
+        seen[centre, centre] = True
+        while todo:
+            r, c = todo.popleft()
+            for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+                if 0 <= rr < N and 0 <= cc < N and occupied[rr, cc] and not seen[rr, cc]:
+                    seen[rr, cc] = True
+                    todo.append((rr, cc))
+        loose = np.argwhere(occupied & ~seen)
+        if len(loose):
+            names = ", ".join(square_name(int(r), int(c)) for r, c in loose[:6])
+            more = f" and {len(loose) - 6} more" if len(loose) > 6 else ""
+            out.append(f"tiles not connected to the centre: {names}{more}")
+    return out[:10]
+
+
+def position_json(pos: Position, lexicon) -> dict:
+    """A parsed position for the page.
+
+    Returns:
+        ``cgp`` (normalised), ``board`` (15 strings, ``.`` empty, lowercase blanks),
+        ``rack`` (``?`` = blank), ``bag`` (tiles in the bag), ``scores``,
+        ``tiles_on_board``, ``unseen`` (tiles not on the board or the rack,
+        as a rack string: the opponent's rack and the bag), ``warnings``
+        (:func:`board_warnings`).
+    """
+    unseen = np.maximum(pos.unseen(), 0)
+    return {
+        "cgp": pos.to_cgp(),
+        "board": pos.board.rows_text(),
+        "rack": pos.rack_string,
+        "bag": pos.bag_count,
+        "scores": list(pos.scores),
+        "tiles_on_board": pos.board.tile_count,
+        "unseen": pos.alphabet.rack_string(unseen),
+        "warnings": board_warnings(pos.board, lexicon),
+    }
+
+
+# ---------------------------------------------------------------------------
+# Moves
+# ---------------------------------------------------------------------------
+def _words(pos: Position, move) -> list:
+    scored = score_placement(pos.board, move.tiles, lexicon=None, rack=pos.rack, alphabet=pos.alphabet)
+    return [[w, s] for w, s in scored.words]
+
+
+def moves_json(pos: Position, lexicon, table=None, top: int | None = None, sort: str = "equity") -> dict:
+    """Every legal placement of the position with score, leave and static equity.
+
+    Args:
+        pos: a position from :func:`read_position`.
+        lexicon: the word list (:class:`lexicon_tools.bundle.Lexicon`).
+        table: leave table (default: the packaged German table).
+        top: only the first ``top`` moves of the order (``None``: all).
+        sort: ``"equity"`` (equity, then score, then notation) or ``"score"``
+            (score, then notation: the CLI's order).
+
+    Returns:
+        ``moves`` (see the module doc; ``words`` for the first :data:`WORDS_FOR`),
+        ``count`` (all placements), ``exchanges`` (the CLI's list of every
+        exchange allowed), ``best_exchanges`` (the 10 best by equity:
+        ``{"move": "-ABC", "leave", "leave_value", "equity"}``), ``pass``
+        (always true), ``time_ms`` (generation time in milliseconds), and
+        ``note`` when the rack is empty.
+
+    Raises:
+        BadRequest: ``top`` below 1 or ``sort`` unknown.
+    """
+    from engine.equity import list_equity
+    from engine.movegen import exchanges, generate_moves
+
+    if top is not None and (not isinstance(top, int) or top < 1):
+        raise BadRequest(f"top: must be a whole number of at least 1, got {top!r}")
+    if sort not in ("equity", "score"):
+        raise BadRequest(f"sort: 'equity' or 'score', got {sort!r}")
+    if not pos.rack.any():
+        return {"moves": [], "count": 0, "exchanges": [], "best_exchanges": [], "pass": True, "time_ms": 0.0,
+                "note": "the rack is empty: type the tiles to play"}
+    t0 = time.perf_counter()
+    ml = generate_moves(pos.board, pos.rack, lexicon)
+    elapsed = time.perf_counter() - t0
+    eq, exch = list_equity(pos, ml, table, n_exchanges=10)
+    every = [ml.move(i, leave=False) for i in range(len(ml))]
+    notations = [m.notation for m in every]
+    scores = ml.scores.tolist()
+    eqs = np.round(eq, 3).tolist()
+    if sort == "equity":
+        order = sorted(range(len(ml)), key=lambda i: (-eqs[i], -scores[i], notations[i]))
+    else:
+        order = sorted(range(len(ml)), key=lambda i: (-scores[i], notations[i]))
+    if top is not None:
+        order = order[:top]
+    leaves = ml.leaves()
+    moves = []
+    for k, i in enumerate(order):
+        m = every[i]
+        tiles = m.tiles
+        moves.append({
+            "move": notations[i], "score": scores[i],
+            "tiles": [[r, c, ch, b] for r, c, ch, b in tiles],
+            "words": _words(pos, m) if k < WORDS_FOR else None,
+            "leave": leaves[i], "leave_value": round(eqs[i] - scores[i], 3), "equity": eqs[i],
+            "played": len(tiles),
+        })
+    return {
+        "moves": moves, "count": len(ml),
+        "exchanges": exchanges(pos.rack, pos.alphabet, pos.bag_count),
+        "best_exchanges": [{"move": c.notation, "leave": c.leave, "leave_value": round(c.leave_value, 3),
+                            "equity": round(c.equity, 3)} for c in exch],
+        "pass": True, "time_ms": round(elapsed * 1000, 4),
+    }
+
+
+def score_json(pos: Position, lexicon, text: str, table=None) -> dict:
+    """The word checker: read, check and score a move typed in notation.
+
+    With a rack on the position, the rack is checked too, and a legal move is
+    ranked among all legal placements by score and by equity (for practice).
+
+    Args:
+        pos: a position from :func:`read_position`.
+        lexicon: the word list.
+        text: the move, e.g. ``"8H HA(U)S"`` or ``"H8 HAuS"`` (blank lowercase).
+        table: leave table for the equity (default: the packaged German table).
+
+    Returns:
+        ``{"legal": false, "reason"}``, or ``{"legal": true, "move"`` (the notation
+        as the engine writes it), ``"score", "tiles", "words", "bingo"`` and, with a
+        rack, ``"leave", "leave_value", "equity", "rank_score", "rank_equity",
+        "count"`` (rank 1 = nothing better; ties share the rank)``}``.
+
+    Raises:
+        BadRequest: the text is empty or longer than :data:`MAX_MOVE_CHARS`.
+    """
+    from engine.equity import list_equity
+    from engine.movegen import generate_moves
+
+    if not isinstance(text, str) or not text.strip():
+        raise BadRequest("move: type a move such as '8H HAUS' (across) or 'H8 HAUS' (down)")
+    if len(text) > MAX_MOVE_CHARS:
+        raise BadRequest(f"move: {len(text)} characters, at most {MAX_MOVE_CHARS} accepted")
+    has_rack = bool(pos.rack.any())
+    try:
+        scored = check_move(pos.board, text, lexicon, rack=pos.rack if has_rack else None)
+    except IllegalMove as exc:
+        return {"legal": False, "reason": exc.reason}
+    out = {"legal": True, "move": scored.move.notation, "score": scored.score,
+           "tiles": [[r, c, ch, bool(b)] for r, c, ch, b in scored.tiles],
+           "words": [[w, s] for w, s in scored.words], "bingo": scored.bingo}
+    if has_rack:
+        ml = generate_moves(pos.board, pos.rack, lexicon)
+        eq, _ = list_equity(pos, ml, table)
+        key = sorted((r, c, ch, bool(b)) for r, c, ch, b in scored.tiles)
+        same = np.nonzero(ml.scores == scored.score)[0]
+        mine = next((int(i) for i in same if sorted(ml.move(int(i)).tiles) == key), None)
+        if mine is not None:
+            e = float(eq[mine])
+            out.update({"leave": ml.move(mine).leave, "leave_value": round(e - scored.score, 3),
+                        "equity": round(e, 3), "count": len(ml),
+                        "rank_score": int((ml.scores > scored.score).sum()) + 1,
+                        "rank_equity": int((np.round(eq, 3) > round(e, 3)).sum()) + 1})
+    return out

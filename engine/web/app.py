@@ -1,0 +1,210 @@
+"""The FastAPI application behind ``python -m engine web`` (docs/web.md).
+
+Routes:
+
+* ``GET /`` — the board editor and analysis page (``static/index.html``);
+* ``GET /director`` — the projection page of a simultaneous event (when started
+  with ``--event DIR``);
+* ``GET /api/rules`` — tile set, board layout, lexicon;
+* ``POST /api/position`` ``{"cgp"}`` — the parsed position, warnings;
+* ``POST /api/moves`` ``{"cgp", "top"?, "sort"?}`` — every legal move with equity;
+* ``POST /api/score`` ``{"cgp", "move"}`` — the word checker;
+* ``GET /api/director`` — the event's open round, last top move, scores, standings.
+
+Errors are JSON ``{"error": "..."}``: 400 bad CGP or value, 404 unknown
+route or no event, 413 body too large, 415 not JSON, 422 missing or
+mistyped field, 429 too many requests (with ``Retry-After``), 500 a bug
+(logged; the server keeps serving).
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from limits import parse as parse_rate
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+
+from . import api
+
+__all__ = ["create_app", "DEFAULT_RATE", "MAX_BODY_BYTES", "STATIC"]
+
+STATIC = Path(__file__).parent / "static"
+DEFAULT_RATE = "40/second"
+"""Requests per client address to ``/api/*`` (``limits`` notation); more get 429."""
+MAX_BODY_BYTES = 16 * 1024
+"""Largest request body accepted (413 above)."""
+
+log = logging.getLogger("engine.web")
+
+
+class CGPRequest(BaseModel):
+    cgp: str = Field(max_length=api.MAX_CGP_CHARS, description="the position in CGP notation")
+
+
+class MovesRequest(CGPRequest):
+    top: int | None = Field(default=None, ge=1, description="only the first N moves (default: all)")
+    sort: str = Field(default="equity", pattern="^(equity|score)$", description="'equity' or 'score'")
+
+
+class ScoreRequest(CGPRequest):
+    move: str = Field(max_length=api.MAX_MOVE_CHARS, description="the move, e.g. '8H HA(U)S' or 'H8 HAuS'")
+
+
+def _error(status: int, message: str, headers: dict | None = None) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
+
+
+def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None, rate: str = DEFAULT_RATE,
+               allowed_hosts: list[str] | None = None) -> FastAPI:
+    """Build the web application.
+
+    Args:
+        lexicon: the word list (:class:`lexicon_tools.bundle.Lexicon`); default:
+            the packaged German list (:func:`lexicon_tools.bundle.load_lexicon`).
+        table: leave table for equity (default: the packaged German table).
+        event_dir: a simultaneous event directory (``simultan new``) to project
+            on ``/director``; ``None``: no projection page.
+        rate: requests per client address to ``/api/*``, e.g. ``"40/second"``
+            (``limits`` notation).
+        allowed_hosts: accepted ``Host`` headers (guards a loopback server
+            against DNS rebinding); ``None``: any.
+
+    Raises:
+        ValueError: ``rate`` cannot be read, or ``event_dir`` is not an event directory.
+        lexicon_tools.bundle.LexiconError: the lexicon cannot be loaded.
+    """
+    from lexicon_tools.bundle import load_lexicon
+
+    from engine.leaves import default_table
+
+    lexicon = lexicon if lexicon is not None else load_lexicon(None)
+    table = table if table is not None else default_table()
+    try:
+        limit = parse_rate(rate)
+    except ValueError as exc:
+        raise ValueError(f"rate {rate!r}: {exc} (write e.g. '40/second')") from None
+    if event_dir is not None:
+        event_dir = Path(event_dir)
+        from engine.director.journal import JOURNAL_FILE
+
+        if not (event_dir / JOURNAL_FILE).is_file():
+            raise ValueError(f"{event_dir}: not a simultaneous event directory (no journal; "
+                             "create one with `python -m engine simultan new`)")
+    limiter = MovingWindowRateLimiter(MemoryStorage())
+    engine_lock = threading.Lock()  # one generation at a time: the kernels are CPU-bound anyway
+
+    app = FastAPI(title="German Scrabble engine", version="1", docs_url=None, redoc_url=None,
+                  description="Board editor, analysis and director's projection (docs/web.md).")
+    if allowed_hosts:
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)
+
+    @app.middleware("http")
+    async def guard(request: Request, call_next):
+        if request.url.path.startswith("/api/"):
+            client = request.client.host if request.client else "?"
+            if not limiter.hit(limit, client):
+                return _error(429, "too many requests: wait a moment and try again", {"Retry-After": "1"})
+            size = request.headers.get("content-length")
+            if size is not None and (not size.isdigit() or int(size) > MAX_BODY_BYTES):
+                return _error(413, f"request body too large (at most {MAX_BODY_BYTES} bytes)")
+            if request.method == "POST" and "json" not in request.headers.get("content-type", ""):
+                return _error(415, "send the request body as JSON (Content-Type: application/json)")
+        return await call_next(request)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_request: Request, exc: RequestValidationError):
+        errs = exc.errors()
+        first = errs[0] if errs else {}
+        where = ".".join(str(x) for x in first.get("loc", ()) if x != "body") or "body"
+        return _error(422, f"{where}: {first.get('msg', 'invalid request')}")
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_request: Request, exc: StarletteHTTPException):
+        return _error(exc.status_code, str(exc.detail))
+
+    @app.exception_handler(ValueError)
+    async def bad_value(_request: Request, exc: ValueError):
+        return _error(400, str(exc))
+
+    @app.exception_handler(Exception)
+    async def crash(request: Request, exc: Exception):
+        log.exception("error answering %s %s", request.method, request.url.path)
+        return _error(500, f"internal error ({type(exc).__name__}); the server goes on serving")
+
+    async def engine_call(func, *args, **kwargs):
+        def locked():
+            with engine_lock:
+                return func(*args, **kwargs)
+
+        return await run_in_threadpool(locked)
+
+    # -- pages -----------------------------------------------------------------------
+    @app.get("/", include_in_schema=False)
+    async def index():
+        return FileResponse(STATIC / "index.html")
+
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    # -- API -------------------------------------------------------------------------
+    rules = api.rules_json()
+    rules["lexicon"] = {"words": lexicon.word_count, "name": (lexicon.meta.get("source") or {}).get("name")
+                        or Path(str(lexicon.path)).name}
+
+    @app.get("/api/rules")
+    async def get_rules():
+        """Tile set, board layout and lexicon (see :func:`engine.web.api.rules_json`)."""
+        return rules
+
+    @app.post("/api/position")
+    async def position(req: CGPRequest):
+        """The parsed position with warnings (:func:`engine.web.api.position_json`)."""
+        return await engine_call(lambda: api.position_json(api.read_position(req.cgp), lexicon))
+
+    @app.post("/api/moves")
+    async def moves(req: MovesRequest):
+        """Every legal move with score, leave and equity (:func:`engine.web.api.moves_json`)."""
+        return await engine_call(lambda: api.moves_json(api.read_position(req.cgp), lexicon, table,
+                                                        top=req.top, sort=req.sort))
+
+    @app.post("/api/score")
+    async def score(req: ScoreRequest):
+        """The word checker (:func:`engine.web.api.score_json`)."""
+        return await engine_call(lambda: api.score_json(api.read_position(req.cgp), lexicon, req.move, table))
+
+    # -- director ----------------------------------------------------------------------
+    def need_event() -> Path:
+        if event_dir is None:
+            raise StarletteHTTPException(404, "no event: start the server with --event DIR to project a "
+                                              "simultaneous event")
+        return event_dir
+
+    @app.get("/api/director")
+    async def director_state():
+        """The event's open round, the last top move and scores, the standings
+        (:func:`engine.web.director.director_state`)."""
+        path = need_event()
+        from .director import director_state as state
+
+        return await engine_call(state, path, lexicon)
+
+    @app.get("/director", include_in_schema=False)
+    async def director_page():
+        path = need_event()
+        from .director import director_page as page
+
+        return HTMLResponse(await engine_call(page, path, lexicon))
+
+    # load the cached kernels now, not on the first request
+    api.moves_json(api.read_position("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AB/ 0/0 0"), lexicon, table)
+    return app

@@ -1,0 +1,77 @@
+"""CLI plug-in (see :data:`engine.cli.PLUGINS`): ``python -m engine web``.
+
+``python -m engine web [--port P] [--host H] [--lexicon L] [--leaves KLV] [--event DIR] [--rate R]``
+serves the board editor and analysis page on ``http://127.0.0.1:P/`` (and the
+director's projection page on ``/director`` with ``--event``) until Ctrl+C.
+Only loopback listens unless ``--host`` names another address. docs/web.md.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import sys
+
+__all__ = ["add_parser", "cmd_web"]
+
+DEFAULT_PORT = 8765
+
+
+def _note(msg: str) -> None:
+    print(f"note: {msg}", file=sys.stderr)
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def cmd_web(args) -> int:
+    """Run the web server in the foreground; returns 0 after Ctrl+C."""
+    import uvicorn
+
+    from lexicon_tools.bundle import load_lexicon
+
+    from .app import create_app
+
+    if not 0 < args.port < 65536:
+        raise ValueError(f"--port {args.port}: expected 1..65535")
+    table = None
+    if args.leaves:
+        from engine.leaves import LeaveTable
+
+        table = LeaveTable.load(args.leaves)
+    lexicon = load_lexicon(args.lexicon, progress=_note)
+    loopback = _is_loopback(args.host)
+    hosts = ["127.0.0.1", "localhost", "[::1]", "::1"] if loopback else None
+    app = create_app(lexicon, table=table, event_dir=args.event, rate=args.rate, allowed_hosts=hosts)
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+    print(f"serving on http://{shown}:{args.port}/" + (f"  (projection: http://{shown}:{args.port}/director)"
+                                                      if args.event else ""), file=sys.stderr)
+    if not loopback:
+        _note(f"listening on {args.host}: other machines on the network can reach this server")
+    try:
+        uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    except SystemExit as exc:  # uvicorn exits when the port is taken
+        raise OSError(f"cannot listen on {args.host}:{args.port} (is the port in use? try --port)") from exc
+    return 0
+
+
+def add_parser(subparsers) -> None:
+    """Register ``web``."""
+    from .app import DEFAULT_RATE
+
+    sp = subparsers.add_parser("web", help="board editor, analysis and projection page in the browser",
+                               description="Serve the board editor and analysis page (and with --event the "
+                                           "director's projection page) on loopback. docs/web.md")
+    sp.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"TCP port (default {DEFAULT_PORT})")
+    sp.add_argument("--host", default="127.0.0.1",
+                    help="address to listen on (default 127.0.0.1, this machine only; 0.0.0.0 = every interface)")
+    sp.add_argument("--lexicon", help="lexicon bundle (default: the packaged German list)")
+    sp.add_argument("--leaves", help="leave table (.klv/.klv2/.npz) for equity (default: the packaged table)")
+    sp.add_argument("--event", metavar="DIR", help="a simultaneous event directory to project on /director")
+    sp.add_argument("--rate", default=DEFAULT_RATE, help=f"API requests per client (default {DEFAULT_RATE})")
+    sp.set_defaults(func=cmd_web)

@@ -1,0 +1,495 @@
+// German Scrabble engine – board editor and analysis page (docs/web.md).
+// Plain JavaScript, no build step. Talks to the JSON API of engine/web/app.py.
+"use strict";
+
+(() => {
+  const N = 15;
+  const COLS = "ABCDEFGHIJKLMNO";
+  const MAX_ROWS = 300;            // rows drawn in the move table (the rest: filter to narrow)
+  const PREMIUM = { "3": ["tw", "3W"], "2": ["dw", "2W"], "t": ["tl", "3L"], "d": ["dl", "2L"], "*": ["star", "★"] };
+
+  let rules = null;                // GET /api/rules
+  let values = {};                 // letter -> points
+  let letters = new Set();         // tile letters (uppercase)
+  const $ = (sel) => document.querySelector(sel);
+
+  // ---- the position being edited -------------------------------------------------
+  const emptyBoard = () => Array.from({ length: N }, () => Array(N).fill(""));
+  const state = {
+    board: emptyBoard(),   // "" empty, "A" tile, "a" blank played as A
+    rack: "",              // "?" = blank
+    opp: "",               // opponent rack from a loaded CGP (kept as is)
+    tail: "0/0 0",         // scores and scoreless turns of a loaded CGP
+    opcodes: "",           // opcodes of a loaded CGP (the bag opcode is dropped once tiles change)
+    cursor: null,          // {r, c, dir: "across"|"down"}
+  };
+  const history = [];      // snapshots for undo
+  let pendingBlank = false;
+
+  // ---- analysis ----------------------------------------------------------------------
+  let analysis = { moves: [], count: 0 };
+  const view = { key: "rank", dir: 1, selected: null, hover: null, check: null };
+  let requestNo = 0;
+  let checkNo = 0;
+  let timer = null;
+  let checkTimer = null;
+
+  // ---- helpers -------------------------------------------------------------------------
+  async function call(method, url, body) {
+    let r;
+    try {
+      r = await fetch(url, {
+        method, headers: body ? { "Content-Type": "application/json" } : {},
+        body: body ? JSON.stringify(body) : undefined,
+      });
+    } catch (e) {
+      return { error: "the server does not answer – is `python -m engine web` still running?", status: 0 };
+    }
+    let j = null;
+    try { j = await r.json(); } catch (e) { j = null; }
+    if (!r.ok) return { error: (j && j.error) || `HTTP ${r.status}`, status: r.status };
+    return j;
+  }
+  const post = (url, body) => call("POST", url, body);
+
+  function snapshot() {
+    return JSON.stringify({ board: state.board, rack: state.rack, opp: state.opp, tail: state.tail, opcodes: state.opcodes });
+  }
+  function remember() {
+    const s = snapshot();
+    if (history.length && history[history.length - 1] === s) return;
+    history.push(s);
+    if (history.length > 500) history.shift();
+  }
+  function undo() {
+    if (!history.length) { setStatus("nothing to undo"); return; }
+    const s = JSON.parse(history.pop());
+    Object.assign(state, s);
+    $("#rack").value = state.rack;
+    changed(false);
+  }
+
+  function boardCGP() {
+    return state.board.map((row) => {
+      let out = "", empty = 0;
+      for (const ch of row) {
+        if (!ch) { empty++; continue; }
+        if (empty) { out += empty; empty = 0; }
+        out += ch;
+      }
+      return out + (empty ? empty : "");
+    }).join("/");
+  }
+  function currentCGP() {
+    const ops = state.opcodes ? " " + state.opcodes : "";
+    return `${boardCGP()} ${state.rack}/${state.opp} ${state.tail}${ops}`;
+  }
+  function readCGP(cgp, board) {
+    // the server has parsed and normalised it; keep its tail (scores, turns, opcodes)
+    const parts = cgp.trim().split(/\s+/);
+    const rackField = parts[1] || "/";
+    const slash = rackField.indexOf("/");
+    state.board = board.map((row) => Array.from(row).map((ch) => (ch === "." ? "" : ch)));
+    state.rack = slash < 0 ? rackField : rackField.slice(0, slash);
+    state.opp = slash < 0 ? "" : rackField.slice(slash + 1);
+    state.tail = `${parts[2] || "0/0"} ${parts[3] || "0"}`;
+    state.opcodes = parts.slice(4).join(" ");
+    $("#rack").value = state.rack;
+  }
+  function dropBagOpcode() {
+    state.opcodes = state.opcodes.split(";").map((s) => s.trim()).filter((s) => s && !/^bag\b/.test(s))
+      .map((s) => s + ";").join(" ");
+  }
+
+  function squareName(r, c) { return COLS[c] + (r + 1); }
+  function parseSquare(text) {
+    const t = text.trim().toUpperCase();
+    let m = /^([A-O])(\d{1,2})$/.exec(t) || null;
+    if (m) return { r: +m[2] - 1, c: COLS.indexOf(m[1]) };
+    m = /^(\d{1,2})([A-O])$/.exec(t);
+    if (m) return { r: +m[1] - 1, c: COLS.indexOf(m[2]) };
+    return null;
+  }
+  // squares covered by a move's main word, from its notation ("8H WO(R)T" / "H8 WO(R)T")
+  function covered(notation) {
+    const [start, word] = notation.split(" ");
+    const across = /^\d/.test(start);
+    const sq = parseSquare(start);
+    const len = word.replace(/[()]/g, "").length;
+    const out = [];
+    for (let k = 0; k < len; k++) out.push(across ? [sq.r, sq.c + k] : [sq.r + k, sq.c]);
+    return out;
+  }
+  function escapeHtml(s) {
+    return String(s).replace(/[&<>"]/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[ch]));
+  }
+  function showWord(text) { // blanks (lowercase) in red
+    return Array.from(text).map((ch) => (ch !== ch.toUpperCase()
+      ? `<span class="blank-letter" title="blank">${escapeHtml(ch.toUpperCase())}</span>` : escapeHtml(ch))).join("");
+  }
+  function setStatus(text, error) {
+    const el = $("#status");
+    el.textContent = text;
+    el.className = error ? "error" : "";
+  }
+
+  // ---- board drawing ------------------------------------------------------------------
+  const squares = [];
+  function buildBoard() {
+    const b = $("#board");
+    b.innerHTML = "";
+    b.appendChild(document.createElement("div"));
+    for (let c = 0; c < N; c++) {
+      const d = document.createElement("div");
+      d.className = "coord";
+      d.textContent = COLS[c];
+      b.appendChild(d);
+    }
+    for (let r = 0; r < N; r++) {
+      const label = document.createElement("div");
+      label.className = "coord";
+      label.textContent = r + 1;
+      b.appendChild(label);
+      squares.push([]);
+      for (let c = 0; c < N; c++) {
+        const d = document.createElement("div");
+        const p = PREMIUM[rules.premiums[r][c]];
+        d.className = "sq" + (p ? " " + p[0] : "");
+        d.dataset.r = r;
+        d.dataset.c = c;
+        d.dataset.square = squareName(r, c);
+        d.dataset.premium = p ? p[1] : "";
+        d.setAttribute("role", "gridcell");
+        d.addEventListener("mousedown", (e) => { e.preventDefault(); clickSquare(r, c); });
+        b.appendChild(d);
+        squares[r].push(d);
+      }
+    }
+  }
+  function tileHtml(letter, blank, extra) {
+    const v = blank ? "" : `<sub>${values[letter] ?? ""}</sub>`;
+    return `<div class="tile${blank ? " blank" : ""}${extra || ""}">${escapeHtml(letter)}${v}</div>`;
+  }
+  function drawBoard() {
+    const ghost = {};
+    const shown = view.check && view.check.legal ? view.check : (view.hover || view.selected);
+    if (shown && shown.tiles) for (const [r, c, ch, bl] of shown.tiles) ghost[r * N + c] = [ch, bl];
+    for (let r = 0; r < N; r++) {
+      for (let c = 0; c < N; c++) {
+        const d = squares[r][c];
+        const ch = state.board[r][c];
+        const g = ghost[r * N + c];
+        if (ch) d.innerHTML = tileHtml(ch.toUpperCase(), ch !== ch.toUpperCase(), "");
+        else if (g) d.innerHTML = tileHtml(g[0], g[1], " new");
+        else d.textContent = d.dataset.premium;
+        const cur = state.cursor && state.cursor.r === r && state.cursor.c === c;
+        d.classList.toggle("cursor", !!cur);
+        d.classList.toggle("across", !!cur && state.cursor.dir === "across");
+        d.classList.toggle("down", !!cur && state.cursor.dir === "down");
+      }
+    }
+    const rt = $("#rack-tiles");
+    rt.innerHTML = Array.from(state.rack).map((ch) => (ch === "?" ? tileHtml("?", true, "") : tileHtml(ch, false, ""))).join("");
+  }
+
+  // ---- editing --------------------------------------------------------------------------
+  function clickSquare(r, c) {
+    $("#board").focus();
+    if (state.cursor && state.cursor.r === r && state.cursor.c === c) {
+      state.cursor.dir = state.cursor.dir === "across" ? "down" : "across";
+    } else {
+      state.cursor = { r, c, dir: state.cursor ? state.cursor.dir : "across" };
+    }
+    pendingBlank = false;
+    drawBoard();
+  }
+  function step(delta) {
+    const cur = state.cursor;
+    if (cur.dir === "across") cur.c = Math.min(N - 1, Math.max(0, cur.c + delta));
+    else cur.r = Math.min(N - 1, Math.max(0, cur.r + delta));
+  }
+  function putTile(letter, blank) {
+    const cur = state.cursor;
+    remember();
+    state.board[cur.r][cur.c] = blank ? letter.toLowerCase() : letter;
+    step(1);
+    changed(true);
+  }
+  function onBoardKey(e) {
+    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "z") { e.preventDefault(); undo(); return; }
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    if (!state.cursor) {
+      if (e.key.length === 1 || e.key.startsWith("Arrow")) { state.cursor = { r: 7, c: 7, dir: "across" }; }
+      else return;
+    }
+    const cur = state.cursor;
+    const key = e.key;
+    if (key === "?") { pendingBlank = true; setStatus("next letter: a blank"); e.preventDefault(); return; }
+    if (key === " ") { cur.dir = cur.dir === "across" ? "down" : "across"; e.preventDefault(); drawBoard(); return; }
+    if (key.startsWith("Arrow")) {
+      const [dr, dc] = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[key];
+      cur.r = Math.min(N - 1, Math.max(0, cur.r + dr));
+      cur.c = Math.min(N - 1, Math.max(0, cur.c + dc));
+      e.preventDefault(); drawBoard(); return;
+    }
+    if (key === "Backspace") {
+      e.preventDefault();
+      const here = state.board[cur.r][cur.c];
+      if (!here) step(-1);
+      if (state.board[cur.r][cur.c]) { remember(); state.board[cur.r][cur.c] = ""; changed(true); } else drawBoard();
+      return;
+    }
+    if (key === "Delete") {
+      e.preventDefault();
+      if (state.board[cur.r][cur.c]) { remember(); state.board[cur.r][cur.c] = ""; changed(true); }
+      return;
+    }
+    if (key === "Escape") { state.cursor = null; pendingBlank = false; drawBoard(); return; }
+    if (key.length !== 1) return;
+    const up = key.toUpperCase();
+    e.preventDefault();
+    if (!letters.has(up)) {
+      setStatus(key === "ß" ? "ß is not a tile: type S S" : `${key} is not a tile of the German set`, true);
+      return;
+    }
+    putTile(up, e.shiftKey || pendingBlank);
+    pendingBlank = false;
+  }
+
+  function onRackInput() {
+    const el = $("#rack");
+    const raw = el.value;
+    const clean = Array.from(raw.replace(/\*/g, "?").replace(/\s+/g, "")).map((ch) => (ch === "?" ? "?" : ch.toUpperCase())).join("");
+    if (clean !== raw) {
+      const pos = el.selectionStart;
+      el.value = clean;
+      el.setSelectionRange(pos, pos);
+    }
+    remember();
+    state.rack = clean;
+    changed(true);
+  }
+  function rackProblem(rack) {
+    const bad = Array.from(rack).filter((ch) => ch !== "?" && !letters.has(ch));
+    if (bad.length) return `rack: ${bad.join(", ")} ${bad.length > 1 ? "are" : "is"} not a tile of the German set` +
+      (bad.includes("SS") || rack.includes("ß") ? " (ß is written SS)" : "");
+    if (rack.length > rules.rack_size) return `rack: ${rack.length} tiles, a rack holds at most ${rules.rack_size}`;
+    return "";
+  }
+
+  // any change of board or rack: redraw, re-analyse (debounced)
+  function changed(tilesChanged) {
+    if (tilesChanged) dropBagOpcode();      // the bag count no longer fits: the engine works it out
+    view.selected = null; view.hover = null;
+    $("#play").disabled = true;
+    $("#detail").innerHTML = "";
+    drawBoard();
+    $("#cgp").value = currentCGP();
+    clearTimeout(timer);
+    timer = setTimeout(analyse, 150);
+  }
+
+  // ---- talking to the engine -------------------------------------------------------
+  async function analyse() {
+    const my = ++requestNo;
+    const cgp = currentCGP();
+    const problem = rackProblem(state.rack);
+    if (problem) { showAnswerError(problem); return; }
+    setStatus("analysing…");
+    const [pos, mv] = await Promise.all([post("/api/position", { cgp }), post("/api/moves", { cgp })]);
+    if (my !== requestNo) return;          // a newer request is under way
+    const err = pos.error ? pos : mv.error ? mv : null;
+    if (err) {
+      showAnswerError(err.error);
+      if (err.status === 429) { clearTimeout(timer); timer = setTimeout(analyse, 1000); }
+      return;
+    }
+    $("#warnings").innerHTML = pos.warnings.map((w) => `<li>${escapeHtml(w)}</li>`).join("");
+    $("#unseen").textContent = `Unseen (${pos.unseen.length}): ${pos.unseen || "–"} · bag ${pos.bag}`;
+    analysis = mv;
+    analysis.moves.forEach((m, i) => { m.rank = i + 1; });
+    const ex = mv.best_exchanges.length ? ` · best exchange ${mv.best_exchanges[0].move} (equity ${mv.best_exchanges[0].equity.toFixed(1)})` : "";
+    setStatus(mv.note ? mv.note : `${mv.count} moves, generated in ${mv.time_ms.toFixed(2)} ms${ex}`);
+    renderMoves();
+    if ($("#check").value.trim()) checkMove();
+  }
+  function showAnswerError(message) {
+    setStatus(message, true);
+    analysis = { moves: [], count: 0 };
+    $("#warnings").innerHTML = "";
+    renderMoves();
+  }
+
+  // ---- move table ------------------------------------------------------------------------
+  function filtered() {
+    const word = $("#f-word").value.trim().toUpperCase();
+    const sq = parseSquare($("#f-square").value);
+    const need = Array.from($("#f-tiles").value.trim().toUpperCase().replace(/\s+/g, ""));
+    const count = $("#f-count").value;
+    return analysis.moves.filter((m) => {
+      if (word && !m.move.split(" ")[1].replace(/[()]/g, "").toUpperCase().includes(word)) return false;
+      if (count && m.played !== +count) return false;
+      if (sq && !covered(m.move).some(([r, c]) => r === sq.r && c === sq.c)) return false;
+      if (need.length) {
+        const have = m.tiles.map(([, , ch, bl]) => (bl ? "?" : ch));
+        for (const ch of need) {
+          const k = have.indexOf(ch);
+          if (k < 0) return false;
+          have.splice(k, 1);
+        }
+      }
+      return true;
+    });
+  }
+  function renderMoves() {
+    let rows = filtered();
+    const { key, dir } = view;
+    if (key !== "rank") {
+      rows = rows.slice().sort((a, b) => {
+        const x = a[key], y = b[key];
+        const d = typeof x === "number" ? x - y : String(x).localeCompare(String(y), "de");
+        return d * dir || a.rank - b.rank;
+      });
+    } else if (dir < 0) rows = rows.slice().reverse();
+    document.querySelectorAll("#moves th").forEach((th) => {
+      th.classList.toggle("sorted-desc", th.dataset.key === key && dir < 0);
+      th.classList.toggle("sorted-asc", th.dataset.key === key && dir > 0);
+    });
+    const body = $("#moves tbody");
+    body.innerHTML = "";
+    const frag = document.createDocumentFragment();
+    for (const m of rows.slice(0, MAX_ROWS)) {
+      const tr = document.createElement("tr");
+      tr.innerHTML = `<td class="n">${m.rank}</td><td class="mv">${showWord(m.move)}</td><td class="n">${m.score}</td>` +
+        `<td>${escapeHtml(m.leave || "–")}</td><td class="n">${m.leave_value.toFixed(2)}</td>` +
+        `<td class="n">${m.equity.toFixed(2)}</td><td class="n">${m.played}</td>`;
+      tr.dataset.move = m.move;
+      if (view.selected === m) tr.className = "selected";
+      tr.addEventListener("mouseenter", () => { view.hover = m; showDetail(m); drawBoard(); });
+      tr.addEventListener("mouseleave", () => { view.hover = null; showDetail(view.selected); drawBoard(); });
+      tr.addEventListener("click", () => select(m, tr));
+      frag.appendChild(tr);
+    }
+    body.appendChild(frag);
+    const total = analysis.moves.length;
+    $("#summary").textContent = total === 0 ? "" :
+      `${rows.length === total ? `${total} moves` : `${rows.length} of ${total} moves match`}` +
+      (rows.length > MAX_ROWS ? ` · the first ${MAX_ROWS} shown (filter to narrow)` : "") +
+      " · hover a move to see it on the board, click to keep it";
+  }
+  function select(m, tr) {
+    view.selected = view.selected === m ? null : m;
+    document.querySelectorAll("#moves tr.selected").forEach((x) => x.classList.remove("selected"));
+    if (view.selected) tr.classList.add("selected");
+    $("#play").disabled = !view.selected;
+    showDetail(view.selected);
+    drawBoard();
+  }
+  async function showDetail(m) {
+    const el = $("#detail");
+    if (!m) { el.innerHTML = ""; return; }
+    if (!m.words) {
+      el.innerHTML = `<b>${showWord(m.move)}</b> ${m.score} points …`;
+      const ans = await post("/api/score", { cgp: currentCGP(), move: m.move });
+      if (ans.error || !ans.legal) { el.textContent = ans.error || ans.reason; return; }
+      m.words = ans.words;
+      if (view.hover !== m && view.selected !== m) return;
+    }
+    const words = m.words.map(([w, s]) => `${escapeHtml(w)} ${s}`).join(" + ");
+    const bingo = m.played === rules.rack_size ? ` + bingo ${rules.bingo_bonus}` : "";
+    el.innerHTML = `<b>${showWord(m.move)}</b> ${m.score} points = <span class="words">${words}${bingo}</span><br>` +
+      `leave ${escapeHtml(m.leave || "–")} (${m.leave_value.toFixed(2)}) · equity ${m.equity.toFixed(2)} · ` +
+      `rank ${m.rank} of ${analysis.count}`;
+  }
+  function playSelected() {
+    const m = view.selected;
+    if (!m) return;
+    remember();
+    let rack = Array.from(state.rack);
+    for (const [r, c, ch, bl] of m.tiles) {
+      state.board[r][c] = bl ? ch.toLowerCase() : ch;
+      const k = rack.indexOf(bl ? "?" : ch);
+      if (k >= 0) rack.splice(k, 1);
+    }
+    state.rack = rack.join("");
+    $("#rack").value = state.rack;
+    $("#check").value = "";
+    view.check = null;
+    $("#check-result").innerHTML = "";
+    changed(true);
+  }
+
+  // ---- word checker ------------------------------------------------------------------------
+  async function checkMove() {
+    const text = $("#check").value.trim();
+    const out = $("#check-result");
+    const my = ++checkNo;
+    if (!text) { view.check = null; out.innerHTML = ""; drawBoard(); return; }
+    const ans = await post("/api/score", { cgp: currentCGP(), move: text });
+    if (my !== checkNo) return;
+    view.check = ans.legal ? ans : null;
+    if (ans.error) out.innerHTML = `<span class="bad">${escapeHtml(ans.error)}</span>`;
+    else if (!ans.legal) out.innerHTML = `<span class="bad">✗ illegal: ${escapeHtml(ans.reason)}</span>`;
+    else {
+      const words = ans.words.map(([w, s]) => `${escapeHtml(w)} ${s}`).join(" + ");
+      const bingo = ans.bingo ? ` + bingo ${rules.bingo_bonus}` : "";
+      const rank = ans.rank_score ? `<br>rank ${ans.rank_score} of ${ans.count} by score, ${ans.rank_equity} by equity ` +
+        `(equity ${ans.equity.toFixed(2)}, leave ${escapeHtml(ans.leave || "–")})` : "";
+      out.innerHTML = `<span class="good">✓ ${showWord(ans.move)} ${ans.score} points</span> = ` +
+        `<span class="words">${words}${bingo}</span>${rank}`;
+    }
+    drawBoard();
+  }
+
+  // ---- start -----------------------------------------------------------------------------------
+  async function start() {
+    rules = await call("GET", "/api/rules");
+    if (rules.error) { setStatus(rules.error, true); return; }
+    for (const l of rules.letters) { values[l.letter] = l.value; letters.add(l.letter); }
+    $("#lexicon").textContent = `lexicon: ${rules.lexicon.name} (${rules.lexicon.words.toLocaleString("en")} words)`;
+    buildBoard();
+    const b = $("#board");
+    b.addEventListener("keydown", onBoardKey);
+    $("#rack").addEventListener("input", onRackInput);
+    $("#undo").addEventListener("click", undo);
+    $("#clear").addEventListener("click", () => { remember(); state.board = emptyBoard(); state.opcodes = ""; changed(true); });
+    $("#play").addEventListener("click", playSelected);
+    $("#cgp-load").addEventListener("click", loadCGP);
+    $("#cgp").addEventListener("keydown", (e) => { if (e.key === "Enter") loadCGP(); });
+    $("#cgp-copy").addEventListener("click", copyCGP);
+    $("#check").addEventListener("input", () => { clearTimeout(checkTimer); checkTimer = setTimeout(checkMove, 200); });
+    for (const id of ["#f-word", "#f-square", "#f-tiles", "#f-count"]) $(id).addEventListener("input", renderMoves);
+    document.querySelectorAll("#moves th").forEach((th) => th.addEventListener("click", () => {
+      const k = th.dataset.key;
+      if (view.key === k) view.dir = -view.dir;
+      else { view.key = k; view.dir = ["score", "equity", "leave_value", "played"].includes(k) ? -1 : 1; }
+      renderMoves();
+    }));
+    document.addEventListener("keydown", (e) => {
+      const inField = ["INPUT", "SELECT", "TEXTAREA"].includes(document.activeElement.tagName);
+      if (!inField && document.activeElement !== b && (e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "z") {
+        e.preventDefault(); undo();
+      }
+    });
+    const d = await call("GET", "/api/director");
+    $("#director-link").hidden = !!d.error;
+    const fromUrl = new URLSearchParams(location.search).get("cgp");
+    if (fromUrl) { $("#cgp").value = fromUrl; await loadCGP(); } else changed(false);
+  }
+  async function loadCGP() {
+    const cgp = $("#cgp").value.trim();
+    if (!cgp) { setStatus("paste a CGP first", true); return; }
+    const pos = await post("/api/position", { cgp });
+    if (pos.error) { setStatus(`CGP not loaded: ${pos.error}`, true); return; }
+    remember();
+    readCGP(pos.cgp, pos.board);
+    changed(false);
+  }
+  async function copyCGP() {
+    const text = currentCGP();
+    try { await navigator.clipboard.writeText(text); setStatus("CGP copied"); }
+    catch (e) { $("#cgp").select(); setStatus("select and copy the CGP field (the browser refused the clipboard)"); }
+  }
+
+  document.addEventListener("DOMContentLoaded", start);
+})();
