@@ -1,0 +1,190 @@
+"""End to end: the analysis page in headless Chromium (Debian's ``chromium``,
+driven by Playwright), against a real server on loopback.
+
+What a user does: set up a position by clicking and typing, see the top move
+appear and be drawn on the board, get an illegal typed move explained. The
+expected values come from the engine called directly (not through the page).
+
+Skipped when Chromium or Playwright is missing, except under CI (``CI`` set),
+where ``.ci/run`` installs Chromium and a missing browser is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import threading
+import time
+
+import pytest
+
+from engine.cgp import parse_cgp
+from engine.equity import position_candidates
+
+CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+EMPTY = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15"
+
+if not CHROMIUM or not __import__("importlib").util.find_spec("playwright"):
+    if os.environ.get("CI"):
+        raise RuntimeError("CI needs Debian's chromium and the playwright package for the browser tests")
+    pytest.skip("headless Chromium or Playwright not installed", allow_module_level=True)
+
+from playwright.sync_api import expect, sync_playwright  # noqa: E402
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(golden_lexicon):
+    import uvicorn
+
+    from engine.web.app import create_app
+
+    port = _free_port()
+    app = create_app(golden_lexicon, allowed_hosts=["127.0.0.1", "localhost"])
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.time() + 30
+    while not srv.started:
+        if time.time() > deadline or not thread.is_alive():
+            raise RuntimeError("the web server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    srv.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync"])
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    ctx = browser.new_context(viewport={"width": 1400, "height": 950})
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(server + "/")
+    expect(pg.locator("#status")).to_contain_text("rack is empty")
+    yield pg
+    ctx.close()
+    assert not errors, f"JavaScript errors: {errors}"
+
+
+def square(pg, name: str):
+    return pg.locator(f'#board .sq[data-square="{name}"]')
+
+
+def new_tile_squares(pg) -> list[str]:
+    return sorted(pg.locator("#board .sq:has(.tile.new)").evaluate_all("els => els.map(e => e.dataset.square)"))
+
+
+def test_set_up_by_clicking_and_typing_then_the_top_move_is_listed_and_drawn(page, golden_lexicon):
+    # type HAUS across from H8, then ES down from K9 (under the S)
+    square(page, "H8").click()
+    page.keyboard.type("HAUS")
+    square(page, "K9").click()
+    square(page, "K9").click()           # a second click turns the cursor down
+    expect(square(page, "K9")).to_have_class("sq cursor down")
+    page.keyboard.type("ES")
+    for name, letter in (("H8", "H"), ("I8", "A"), ("J8", "U"), ("K8", "S"), ("K9", "E"), ("K10", "S")):
+        expect(square(page, name).locator(".tile")).to_have_text(letter + ("2" if letter == "H" else "1"))
+    page.fill("#rack", "ERNSTAU")
+    cgp = "15/15/15/15/15/15/15/7HAUS4/10E4/10S4/15/15/15/15/15 ERNSTAU/ 0/0 0"
+    expect(page.locator("#cgp")).to_have_value(cgp)
+    # the engine's own top move by equity, computed directly
+    pos = parse_cgp(cgp)
+    best = position_candidates(pos, golden_lexicon, 1)[0]
+    first = page.locator("#moves tbody tr").first
+    expect(first.locator("td.mv")).to_have_text(best.notation)
+    expect(first.locator("td").nth(2)).to_have_text(str(best.score))
+    first.hover()
+    expect(page.locator("#detail")).to_contain_text(f"{best.score} points")
+    want = sorted(f"{'ABCDEFGHIJKLMNO'[c]}{r + 1}" for r, c, _ch, _b in best.move.tiles)
+    assert new_tile_squares(page) == want
+    first.click()                          # keep it, then play it onto the board
+    page.mouse.move(5, 5)
+    assert new_tile_squares(page) == want
+    page.click("#play")
+    expect(page.locator("#board .tile.new")).to_have_count(0)
+    for name in want:
+        expect(square(page, name).locator(".tile")).to_have_count(1)
+    expect(page.locator("#rack")).to_have_value(best.move.leave)
+    page.click("#undo")
+    expect(page.locator("#rack")).to_have_value("ERNSTAU")
+
+
+def test_illegal_typed_move_is_explained_and_a_legal_one_scored(page):
+    page.fill("#cgp", f"{EMPTY} AHSUX/ 0/0 0")
+    page.click("#cgp-load")
+    expect(page.locator("#moves tbody tr").first).to_be_visible()
+    page.fill("#check", "8H HAUSX")
+    expect(page.locator("#check-result")).to_contain_text("illegal: HAUSX is not in the word list")
+    page.fill("#check", "1A HAUS")
+    expect(page.locator("#check-result")).to_contain_text("H8")
+    page.fill("#check", "8E HAUS")
+    # (2 + 1 + 1 + 1) × 2 for the centre star
+    expect(page.locator("#check-result")).to_contain_text("✓ 8E HAUS 10 points")
+    assert new_tile_squares(page) == ["E8", "F8", "G8", "H8"]
+
+
+def test_blank_umlaut_undo_and_a_bad_cgp(page):
+    square(page, "H8").click()
+    page.keyboard.press("Shift+A")          # a blank played as A
+    # Ä typed directly: the keydown a German keyboard sends (Playwright's US keyboard has no ä key)
+    page.locator("#board").dispatch_event("keydown", {"key": "ä"})
+    page.keyboard.type("?r")                # ? then a letter: another blank
+    expect(square(page, "H8").locator(".tile.blank")).to_have_count(1)
+    expect(square(page, "I8").locator(".tile")).to_have_text("Ä6")
+    expect(square(page, "J8").locator(".tile.blank")).to_have_count(1)
+    expect(page.locator("#cgp")).to_have_value(f"15/15/15/15/15/15/15/7aÄr5/15/15/15/15/15/15/15 / 0/0 0")
+    page.locator("#board").dispatch_event("keydown", {"key": "ß"})
+    expect(page.locator("#status")).to_contain_text("ß is not a tile")
+    page.keyboard.press("Control+z")
+    page.keyboard.press("Control+z")
+    expect(page.locator("#board .tile")).to_have_count(1)
+    # impossible tiles in the rack: a clear message, and the page keeps working
+    page.fill("#rack", "QQQ")
+    expect(page.locator("#status")).to_contain_text("3 × Q but the bag holds only 1")
+    expect(page.locator("#status")).to_have_class("error")
+    page.fill("#rack", "ABCDEFGH")
+    expect(page.locator("#status")).to_contain_text("at most 7")
+    page.fill("#cgp", "15/15 AB/ 0/0 0")
+    page.click("#cgp-load")
+    expect(page.locator("#status")).to_contain_text("CGP not loaded: board has 2 rows")
+    page.fill("#rack", "EHRS")
+    expect(page.locator("#moves tbody tr").first).to_be_visible()
+
+
+def test_filters_and_sorting(page):
+    page.fill("#cgp", f"{EMPTY} AEHNRST/ 0/0 0")
+    page.click("#cgp-load")
+    expect(page.locator("#moves tbody tr").first).to_be_visible()
+    page.fill("#f-word", "ernst")
+    rows = page.locator("#moves tbody td.mv")
+    expect(rows.first).to_be_visible()
+    assert all("ERNST" in t for t in rows.all_inner_texts())
+    page.fill("#f-word", "")
+    page.select_option("#f-count", "7")
+    assert all(t.strip() == "7" for t in page.locator("#moves tbody td:nth-child(7)").all_inner_texts())
+    page.select_option("#f-count", "")
+    page.fill("#f-square", "L8")   # seven tiles at most: across moves from F8, G8 or H8
+    expect(rows.first).to_be_visible()
+    starts = {t.split()[0] for t in rows.all_inner_texts()}
+    assert starts and starts <= {"8F", "8G", "8H"}
+    page.fill("#f-square", "")
+    page.click("#moves th[data-key=score]")
+    scores = [int(t) for t in page.locator("#moves tbody td:nth-child(3)").all_inner_texts()]
+    assert scores == sorted(scores, reverse=True)
