@@ -170,8 +170,10 @@ class MoveList:
         used = np.zeros((n, self.rack.shape[0]), dtype=np.int32)
         np.add.at(used, (np.repeat(np.arange(n), codes.shape[1]), codes.ravel()),
                   (tiles != 0).ravel().astype(np.int32))
-        distinct, inverse = np.unique(used, axis=0, return_inverse=True)
-        names = [self.alphabet.rack_string(self.rack - u) for u in distinct]
+        place = np.cumprod(np.concatenate(([1], self.rack[:-1].astype(np.int64) + 1)))  # mixed radix: one key per set
+        keys = used.astype(np.int64) @ place
+        _, first, inverse = np.unique(keys, return_index=True, return_inverse=True)
+        names = [self.alphabet.rack_string(self.rack - used[i]) for i in first]
         return [names[k] for k in inverse.ravel().tolist()]
 
     def notation(self, i: int) -> str:

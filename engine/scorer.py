@@ -415,7 +415,9 @@ def score_placement(board: Board, tiles, lexicon=None, rack=None,
             if need[k] > have[k]:
                 name = "? (blank)" if k == BLANK else alphabet.letter(k)
                 if have[k] == 0:
-                    raise IllegalMove(f"tile {name} is not on the rack (rack {rack_str or 'empty'})")
+                    hint = (f"; to play the blank as {name}, write it lowercase"
+                            if k != BLANK and have[BLANK] > need[BLANK] else "")
+                    raise IllegalMove(f"tile {name} is not on the rack (rack {rack_str or 'empty'}){hint}")
                 raise IllegalMove(
                     f"tile {name} is not on the rack {int(need[k])} times "
                     f"(rack {rack_str} holds {int(have[k])})")

@@ -254,6 +254,8 @@ def test_tile_not_on_rack(lex):
     assert reason(check_move, b, "7H HA", lex, rack="AEINRST") == "tile H is not on the rack (rack AEINRST)"
     assert reason(check_move, b, "7H hA", lex, rack="AHINRST") == "tile ? (blank) is not on the rack (rack AHINRST)"
     assert reason(check_move, Board(), "8H HAUS", None, rack="") == "tile H is not on the rack (rack empty)"
+    assert reason(check_move, Board(), "8H HAUS", None, rack="AUS?") == (
+        "tile H is not on the rack (rack ASU?); to play the blank as H, write it lowercase")
     r = reason(check_move, Board(), "8G SCORE", None, rack="CORSTUV")
     assert r == "tile E is not on the rack (rack CORSTUV)"
     r = reason(check_move, Board(), "8H DADA", None, rack="ADDNRST")

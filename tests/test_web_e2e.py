@@ -13,9 +13,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
-import threading
-import time
 
 import pytest
 
@@ -33,31 +30,13 @@ if not CHROMIUM or not __import__("importlib").util.find_spec("playwright"):
 from playwright.sync_api import expect, sync_playwright  # noqa: E402
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
 def server(golden_lexicon):
-    import uvicorn
-
     from engine.web.app import create_app
+    from engine.web.cli import background_server
 
-    port = _free_port()
-    app = create_app(golden_lexicon, allowed_hosts=["127.0.0.1", "localhost"])
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.time() + 30
-    while not srv.started:
-        if time.time() > deadline or not thread.is_alive():
-            raise RuntimeError("the web server did not start")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    srv.should_exit = True
-    thread.join(10)
+    with background_server(create_app(golden_lexicon, allowed_hosts=["127.0.0.1", "localhost"])) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -8,10 +8,14 @@ Only loopback listens unless ``--host`` names another address. docs/web.md.
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
+import socket
 import sys
+import threading
+import time
 
-__all__ = ["add_parser", "cmd_web"]
+__all__ = ["add_parser", "background_server", "cmd_web"]
 
 DEFAULT_PORT = 8765
 
@@ -27,6 +31,44 @@ def _is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+@contextlib.contextmanager
+def background_server(app, host: str = "127.0.0.1", port: int = 0, timeout: float = 30.0):
+    """Serve ``app`` with uvicorn in a daemon thread (for tests, screenshots and scripts).
+
+    Args:
+        app: the ASGI application (:func:`engine.web.app.create_app`).
+        host: address to listen on (loopback by default).
+        port: TCP port; 0 picks a free one.
+        timeout: seconds to wait for the server to start.
+
+    Yields:
+        the base URL, e.g. ``"http://127.0.0.1:40123"``; the server stops when the block ends.
+
+    Raises:
+        RuntimeError: the server did not start within ``timeout``.
+    """
+    import uvicorn
+
+    if port == 0:
+        with socket.socket() as s:
+            s.bind((host, 0))
+            port = s.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + timeout
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            server.should_exit = True
+            raise RuntimeError(f"the web server did not start on {host}:{port}")
+        time.sleep(0.05)
+    try:
+        yield f"http://{host}:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
 
 
 def cmd_web(args) -> int:

@@ -172,7 +172,7 @@
   }
   function drawBoard() {
     const ghost = {};
-    const shown = view.check && view.check.legal ? view.check : (view.hover || view.selected);
+    const shown = view.hover || (view.check && view.check.legal ? view.check : view.selected);
     if (shown && shown.tiles) for (const [r, c, ch, bl] of shown.tiles) ghost[r * N + c] = [ch, bl];
     for (let r = 0; r < N; r++) {
       for (let c = 0; c < N; c++) {

@@ -1,0 +1,77 @@
+"""Retake the screenshots of the analysis page in docs/web/ (headless Chromium).
+
+Usage: ``.venv/bin/python scripts/web_screenshots.py [--chromium /usr/bin/chromium]``
+
+Serves the app on a free loopback port with the default lexicon and writes
+
+* ``docs/web/analysis.png`` — golden position p002 with the top move hovered;
+* ``docs/web/editor.png`` — a board being typed (cursor down, a blank, a warning);
+* ``docs/web/check.png`` — the word checker explaining an illegal move.
+
+(``docs/web/director.png`` comes from tests/test_web_director.py's scenario; see docs/web.md.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import urllib.parse
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+P002 = ("7H7/6KP7/6E8/6N8/4J1T8/2HÄUFE2V5/4W1R1CO5/3MESSiNG5/4L1T1NT5/2CDS2U7/2E4N7/2BEDARF7/2I4r7/"
+        "1ATÜ3E7/7I7 ABDEIUY/ 227/142 0 lex NGERMAN; bag 41;")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--chromium", default=shutil.which("chromium") or "/usr/bin/chromium")
+    ap.add_argument("--out", default=str(ROOT / "docs" / "web"))
+    args = ap.parse_args()
+    from playwright.sync_api import expect, sync_playwright
+
+    from engine.web.app import create_app
+    from engine.web.cli import background_server
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    with background_server(create_app()) as url, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=args.chromium, args=[
+            "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+            "--disable-component-update", "--disable-sync"])
+        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        page.goto(f"{url}/?cgp={urllib.parse.quote(P002)}")
+        first = page.locator("#moves tbody tr").first
+        expect(first).to_be_visible()
+        first.hover()
+        expect(page.locator("#detail")).to_contain_text("points")
+        page.screenshot(path=str(out / "analysis.png"))
+
+        page.goto(url + "/")
+        expect(page.locator("#status")).to_contain_text("rack is empty")
+        page.locator('#board .sq[data-square="F8"]').click()
+        page.keyboard.type("WALZ")
+        page.keyboard.press("Shift+E")
+        page.keyboard.type("R")
+        page.locator('#board .sq[data-square="H7"]').click()
+        page.locator('#board .sq[data-square="H7"]').click()
+        page.keyboard.type("K")
+        page.fill("#rack", "EINST?Ü")
+        page.locator("#board").focus()
+        expect(page.locator("#moves tbody tr").first).to_be_visible()
+        page.screenshot(path=str(out / "editor.png"))
+
+        page.fill("#check", "9F ÜBEN")
+        expect(page.locator("#check-result")).to_contain_text("illegal")
+        page.screenshot(path=str(out / "check.png"))
+        browser.close()
+    for name in ("analysis.png", "editor.png", "check.png"):
+        print(out / name)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
