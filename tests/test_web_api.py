@@ -7,6 +7,7 @@ own list), not against the API itself.
 
 from __future__ import annotations
 
+import socket
 import time
 
 import pytest
@@ -232,3 +233,9 @@ def test_cli_refuses_bad_options(capsys, tmp_path):
     assert "not a simultaneous event directory" in capsys.readouterr().err
     assert main(["web", "--rate", "lots"]) == 2
     assert "rate 'lots'" in capsys.readouterr().err
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["web", "--port", str(port)]) == 2
+    assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err

@@ -37,7 +37,7 @@ from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from . import api
 
-__all__ = ["create_app", "DEFAULT_RATE", "MAX_BODY_BYTES", "STATIC"]
+__all__ = ["check_event_dir", "check_rate", "create_app", "DEFAULT_RATE", "MAX_BODY_BYTES", "STATIC"]
 
 STATIC = Path(__file__).parent / "static"
 DEFAULT_RATE = "40/second"
@@ -65,6 +65,33 @@ def _error(status: int, message: str, headers: dict | None = None) -> JSONRespon
     return JSONResponse({"error": message}, status_code=status, headers=headers)
 
 
+def check_rate(rate: str):
+    """The parsed rate limit (``limits`` notation, e.g. ``"40/second"``).
+
+    Raises:
+        ValueError: the text cannot be read.
+    """
+    try:
+        return parse_rate(rate)
+    except ValueError as exc:
+        raise ValueError(f"rate {rate!r}: {exc} (write e.g. '40/second')") from None
+
+
+def check_event_dir(path: str | Path) -> Path:
+    """``path`` as a :class:`~pathlib.Path` if it holds a simultaneous event's journal.
+
+    Raises:
+        ValueError: no journal there.
+    """
+    from engine.director.journal import JOURNAL_FILE
+
+    path = Path(path)
+    if not (path / JOURNAL_FILE).is_file():
+        raise ValueError(f"{path}: not a simultaneous event directory (no journal; "
+                         "create one with `python -m engine simultan new`)")
+    return path
+
+
 def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None, rate: str = DEFAULT_RATE,
                allowed_hosts: list[str] | None = None) -> FastAPI:
     """Build the web application.
@@ -90,17 +117,9 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
 
     lexicon = lexicon if lexicon is not None else load_lexicon(None)
     table = table if table is not None else default_table()
-    try:
-        limit = parse_rate(rate)
-    except ValueError as exc:
-        raise ValueError(f"rate {rate!r}: {exc} (write e.g. '40/second')") from None
+    limit = check_rate(rate)
     if event_dir is not None:
-        event_dir = Path(event_dir)
-        from engine.director.journal import JOURNAL_FILE
-
-        if not (event_dir / JOURNAL_FILE).is_file():
-            raise ValueError(f"{event_dir}: not a simultaneous event directory (no journal; "
-                             "create one with `python -m engine simultan new`)")
+        event_dir = check_event_dir(event_dir)
     limiter = MovingWindowRateLimiter(MemoryStorage())
     engine_lock = threading.Lock()  # one generation at a time: the kernels are CPU-bound anyway
 

@@ -77,10 +77,21 @@ def cmd_web(args) -> int:
 
     from lexicon_tools.bundle import load_lexicon
 
-    from .app import create_app
+    from .app import check_event_dir, check_rate, create_app
 
     if not 0 < args.port < 65536:
         raise ValueError(f"--port {args.port}: expected 1..65535")
+    check_rate(args.rate)
+    if args.event is not None:
+        check_event_dir(args.event)
+    try:  # fail before announcing the address when the port is taken
+        family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
+        with socket.socket(family) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((args.host, args.port))
+    except OSError as exc:
+        raise OSError(f"cannot listen on {args.host}:{args.port} ({exc.strerror or exc}; is the port in use? "
+                      "try --port)") from None
     table = None
     if args.leaves:
         from engine.leaves import LeaveTable

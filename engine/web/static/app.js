@@ -390,6 +390,9 @@
     if (!m) { el.innerHTML = ""; return; }
     if (!m.words) {
       el.innerHTML = `<b>${showWord(m.move)}</b> ${m.score} points …`;
+      // words of moves past the first 100 come from the checker: ask only once the pointer rests
+      await new Promise((resolve) => setTimeout(resolve, 120));
+      if (view.hover !== m && view.selected !== m) return;
       const ans = await post("/api/score", { cgp: currentCGP(), move: m.move });
       if (ans.error || !ans.legal) { el.textContent = ans.error || ans.reason; return; }
       m.words = ans.words;
