@@ -70,6 +70,24 @@ def new_tile_squares(pg) -> list[str]:
     return sorted(pg.locator("#board .sq:has(.tile.new)").evaluate_all("els => els.map(e => e.dataset.square)"))
 
 
+def word_squares(board, tiles) -> list[str]:
+    """Squares of board tiles inside the words a move forms (runs of 2+ through each new tile)."""
+    filled = {(r, c) for r in range(15) for c in range(15) if board.tiles[r, c]} | {(r, c) for r, c, *_ in tiles}
+    out = set()
+    for r, c, *_ in tiles:
+        for dr, dc in ((0, 1), (1, 0)):
+            r0, c0 = r, c
+            while (r0 - dr, c0 - dc) in filled:
+                r0, c0 = r0 - dr, c0 - dc
+            run = []
+            while (r0, c0) in filled:
+                run.append((r0, c0))
+                r0, c0 = r0 + dr, c0 + dc
+            if len(run) >= 2:
+                out.update(sq for sq in run if board.tiles[sq])
+    return sorted(f"{'ABCDEFGHIJKLMNO'[c]}{r + 1}" for r, c in out)
+
+
 def test_set_up_by_clicking_and_typing_then_the_top_move_is_listed_and_drawn(page, golden_lexicon):
     # type HAUS across from H8, then ES down from K9 (under the S)
     square(page, "H8").click()
@@ -93,6 +111,9 @@ def test_set_up_by_clicking_and_typing_then_the_top_move_is_listed_and_drawn(pag
     expect(page.locator("#detail")).to_contain_text(f"{best.score} points")
     want = sorted(f"{'ABCDEFGHIJKLMNO'[c]}{r + 1}" for r, c, _ch, _b in best.move.tiles)
     assert new_tile_squares(page) == want
+    # the board tiles of its main word and cross-words are marked too
+    marked = page.locator("#board .sq.inword").evaluate_all("els => els.map(e => e.dataset.square)")
+    assert sorted(marked) == word_squares(pos.board, best.move.tiles) != []
     first.click()                          # keep it, then play it onto the board
     page.mouse.move(5, 5)
     assert new_tile_squares(page) == want

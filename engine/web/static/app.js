@@ -170,10 +170,27 @@
     const v = blank ? "" : `<sub>${values[letter] ?? ""}</sub>`;
     return `<div class="tile${blank ? " blank" : ""}${extra || ""}">${escapeHtml(letter)}${v}</div>`;
   }
+  // squares of every word a move forms (main word and cross-words): the runs of 2+
+  // tiles through each new tile, across and down, on the board with the move placed
+  function wordSquares(tiles, ghost) {
+    const filled = (r, c) => r >= 0 && r < N && c >= 0 && c < N && (state.board[r][c] || ghost[r * N + c]);
+    const out = new Set();
+    for (const [r, c] of tiles) {
+      for (const [dr, dc] of [[0, 1], [1, 0]]) {
+        let r0 = r, c0 = c;
+        while (filled(r0 - dr, c0 - dc)) { r0 -= dr; c0 -= dc; }
+        const run = [];
+        for (let rr = r0, cc = c0; filled(rr, cc); rr += dr, cc += dc) run.push(rr * N + cc);
+        if (run.length >= 2) run.forEach((k) => out.add(k));
+      }
+    }
+    return out;
+  }
   function drawBoard() {
     const ghost = {};
     const shown = view.hover || (view.check && view.check.legal ? view.check : view.selected);
     if (shown && shown.tiles) for (const [r, c, ch, bl] of shown.tiles) ghost[r * N + c] = [ch, bl];
+    const inWord = shown && shown.tiles ? wordSquares(shown.tiles, ghost) : new Set();
     for (let r = 0; r < N; r++) {
       for (let c = 0; c < N; c++) {
         const d = squares[r][c];
@@ -182,6 +199,7 @@
         if (ch) d.innerHTML = tileHtml(ch.toUpperCase(), ch !== ch.toUpperCase(), "");
         else if (g) d.innerHTML = tileHtml(g[0], g[1], " new");
         else d.textContent = d.dataset.premium;
+        d.classList.toggle("inword", ch !== "" && inWord.has(r * N + c));
         const cur = state.cursor && state.cursor.r === r && state.cursor.c === c;
         d.classList.toggle("cursor", !!cur);
         d.classList.toggle("across", !!cur && state.cursor.dir === "across");
