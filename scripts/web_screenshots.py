@@ -4,7 +4,7 @@ Usage: ``.venv/bin/python scripts/web_screenshots.py [--chromium /usr/bin/chromi
 
 Serves the app on a free loopback port with the default lexicon and writes
 
-* ``docs/web/analysis.png`` — golden position p002 with the top move hovered;
+* ``docs/web/analysis.png`` — golden position p_ref1 (the README's) with a move hovered;
 * ``docs/web/editor.png`` — a board being typed (cursor down, a blank, a warning);
 * ``docs/web/check.png`` — the word checker explaining an illegal move.
 
@@ -22,8 +22,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-P002 = ("7H7/6KP7/6E8/6N8/4J1T8/2HÄUFE2V5/4W1R1CO5/3MESSiNG5/4L1T1NT5/2CDS2U7/2E4N7/2BEDARF7/2I4r7/"
-        "1ATÜ3E7/7I7 ABDEIUY/ 227/142 0 lex NGERMAN; bag 41;")
+P_REF1 = ("15/15/15/15/15/15/4H3F6/3WALZER6/4U1U1E6/4S1G1U6/8N6/5KIND6/5Ü9/5H9/5L9 AEINRST/ 0/0 0 "
+          "lex NGERMAN; bag 66;")
 
 
 def main() -> int:
@@ -43,10 +43,10 @@ def main() -> int:
             "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
             "--disable-component-update", "--disable-sync"])
         page = browser.new_page(viewport={"width": 1400, "height": 900})
-        page.goto(f"{url}/?cgp={urllib.parse.quote(P002)}")
+        page.goto(f"{url}/?cgp={urllib.parse.quote(P_REF1)}")
         first = page.locator("#moves tbody tr").first
         expect(first).to_be_visible()
-        first.hover()
+        page.locator("#moves tbody tr").nth(2).hover()
         expect(page.locator("#detail")).to_contain_text("points")
         page.screenshot(path=str(out / "analysis.png"))
 
