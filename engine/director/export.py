@@ -10,7 +10,9 @@
     master.gcg       the master game (the top moves) as GCG, one player "Top"
     round-NN.svg     board after round NN's top move (highlighted), caption and rack
     round-NN.html    the same as a page to project (board, round, rack, top move)
-    current.svg/html the open round: board, rack, clock, the last top move (reloads every 5 s)
+    current.svg/html the open round: board, rack, clock, the last top move and that round's
+                     scores (reloads every 5 s; :func:`current_page`, also served live by
+                     ``python -m engine web --event DIR``)
     index.html       all rounds and the standings
 
 Files are written to a temporary name and renamed, so a browser or another
@@ -32,11 +34,12 @@ from engine.game import GameRecord, Kind, Rules, Turn
 from engine.gcg import write_gcg
 from engine.scorer import check_move
 
-from .event import NO_MOVE, Event, Round, percent
+from .event import NO_MOVE, Event, Round, percent, rank_standings
 from .render import board_svg, index_page, round_page
 from .rules import format_time
 
-__all__ = ["write_exports", "master_record", "results_dict", "round_rows", "master_rows", "standings_rows"]
+__all__ = ["write_exports", "current_page", "master_record", "results_dict", "round_rows", "round_score_rows",
+           "master_rows", "standings_rows", "top_tiles"]
 
 MASTER = "Top"
 """The master game's player name in GCG."""
@@ -51,6 +54,11 @@ def _write(path: Path, text: str) -> None:
 
 def _scored_top(ev: Event, rnd: Round):
     return check_move(rnd.board, rnd.top.notation, None, rack=rnd.rack)
+
+
+def top_tiles(ev: Event, rnd: Round) -> list:
+    """The tiles a closed round's top move placed: ``[(row, col, letter, blank), ...]`` (0-based)."""
+    return _scored_top(ev, rnd).tiles
 
 
 def _board_after(ev: Event, rnd: Round) -> tuple[Board, list]:
@@ -102,6 +110,29 @@ def round_rows(ev: Event) -> list[dict]:
                 "percent_total": f"{percent(cum[p], master):.2f}",
             })
     return rows
+
+
+def round_score_rows(ev: Event, rnd: Round) -> list[dict]:
+    """A closed round's result per player, best first (what the projected page shows under the top move).
+
+    Returns:
+        one dict per player, ordered by ``total`` (points + bonus) descending, equal
+        totals sharing a rank and kept in seat order: ``rank``, ``player``, ``move``
+        (the notation as checked, ``""`` for no move), ``valid`` (``None`` for no
+        move), ``reason`` (why it scored 0, ``""`` when valid), ``score``, ``bonus``,
+        ``total``, ``top`` (the score equals the top move's).
+    """
+    rows = {}
+    for p in ev.players:
+        sub = rnd.submissions.get(p)
+        none = sub is None or sub.text == NO_MOVE
+        rows[p] = {"player": p, "move": "" if none else sub.notation or sub.text,
+                   "valid": None if none else sub.valid,
+                   "reason": ("no move" if sub is None else sub.reason),
+                   "score": rnd.scores.get(p, 0), "bonus": rnd.bonus.get(p, 0), "total": rnd.total(p),
+                   "top": rnd.top is not None and rnd.scores.get(p, 0) == rnd.top.score}
+    ranked = rank_standings({p: r["total"] for p, r in rows.items()}, ev.players)
+    return [{"rank": rank, **rows[p]} for rank, p in ranked]
 
 
 def master_rows(ev: Event) -> list[dict]:
@@ -194,6 +225,51 @@ _STANDING_FIELDS = ["rank", "player", "total", "points", "bonus", "percent", "to
                     "invalid", "missing"]
 
 
+def _end_note(ev: Event) -> str:
+    closed = ev.closed_rounds
+    return f"Partie beendet nach {len(closed)} Runden · Summe Top: {sum(r.top.score for r in closed)}"
+
+
+def current_page(ev: Event, *, refresh: bool = True, poll: dict | None = None) -> str:
+    """The page to project for the event as it is now (``current.html``, and ``/director`` of the web app).
+
+    While a round is open: the board (the last top move highlighted), the round
+    number, the rack, the countdown from ``round --start``, the tiles in the bag,
+    and once a round has closed its top move and its scores per player. After
+    the event: the board, the last top move and the final standings.
+
+    Args:
+        ev: the event.
+        refresh: reload the page every 5 s (the exported file follows the journal this way).
+        poll: the live page of the web app instead: ``{"url", "key", "every", "now"}``
+            (see :func:`engine.director.render.round_page`); the page then reloads only
+            when the JSON at ``url`` has another ``view`` than ``key``. Links to the other
+            exported pages (previous round, overview) are left out, because the web app
+            does not serve them.
+
+    Returns:
+        the HTML page.
+    """
+    closed = ev.closed_rounds
+    last = closed[-1] if closed else None
+    tiles = top_tiles(ev, last) if last is not None else ()
+    top = (last.top.notation, last.top.score, last.words) if last is not None else None
+    top_label = f"Top Runde {last.number}" if last is not None else "Top"
+    nav = None if poll is not None else {"index": "index.html",
+                                         "prev": f"round-{last.number:02d}.html" if last is not None else None}
+    name = ev.settings.name
+    cur = ev.current
+    if cur is not None:
+        return round_page(name, ev.board, cur.number, cur.rack, new_tiles=tiles, top=top, top_label=top_label,
+                          clock={"start": cur.started_at, "seconds": ev.rules.round_time}, bag=cur.bag,
+                          note=f"Bedenkzeit {format_time(ev.rules.round_time)}", nav=nav, refresh=refresh,
+                          round_scores=round_score_rows(ev, last) if last is not None else None,
+                          scores_label=f"Ergebnisse Runde {last.number}" if last is not None else "",
+                          poll=poll)
+    return round_page(name, ev.board, 0, "", new_tiles=tiles, top=top, top_label=top_label, note=_end_note(ev),
+                      nav=nav, refresh=refresh, standings=standings_rows(ev), poll=poll)
+
+
 def write_exports(ev: Event, out: str | os.PathLike) -> list[Path]:
     """Write every export of ``ev`` into ``out`` (created if needed).
 
@@ -219,10 +295,10 @@ def write_exports(ev: Event, out: str | os.PathLike) -> list[Path]:
     keep = set()
     index_rows = []
     total = 0
-    last_after = None
+    last_tiles = ()
     for i, rnd in enumerate(closed):
         after, tiles = _board_after(ev, rnd)
-        last_after = (after, tiles, rnd)
+        last_tiles = tiles
         total += rnd.top.score
         stem = f"round-{rnd.number:02d}"
         keep.update({f"{stem}.svg", f"{stem}.html"})
@@ -240,7 +316,7 @@ def write_exports(ev: Event, out: str | os.PathLike) -> list[Path]:
         note = (note + " · " if note else "") + f"Summe Top: {total}"
         put(f"{stem}.html", round_page(name, after, rnd.number, rnd.rack, new_tiles=tiles,
                                        top=(rnd.top.notation, rnd.top.score, rnd.words), bag=rnd.bag,
-                                       note=note, nav=nav))
+                                       note=note, nav=nav, round_scores=round_score_rows(ev, rnd)))
         index_rows.append({"round": rnd.number, "rack": rnd.rack, "top": rnd.top.notation,
                            "score": rnd.top.score, "cumulative": total, "href": f"{stem}.html"})
     for stale in out.glob("round-*.*"):
@@ -248,24 +324,11 @@ def write_exports(ev: Event, out: str | os.PathLike) -> list[Path]:
             stale.unlink()
 
     cur = ev.current
-    prev = (last_after[2].top.notation, last_after[2].top.score, last_after[2].words) if last_after else None
-    tiles = last_after[1] if last_after else ()
-    nav = {"index": "index.html",
-           "prev": f"round-{closed[-1].number:02d}.html" if closed else None}
     if cur is not None:
-        label = f"Top Runde {closed[-1].number}" if closed else "Top"
-        put("current.svg", board_svg(ev.board, tiles, caption=f"Runde {cur.number}", rack=cur.rack))
-        put("current.html", round_page(name, ev.board, cur.number, cur.rack, new_tiles=tiles, top=prev,
-                                       top_label=label,
-                                       clock={"start": cur.started_at, "seconds": ev.rules.round_time},
-                                       bag=cur.bag, note=f"Bedenkzeit {format_time(ev.rules.round_time)}",
-                                       nav=nav, refresh=True))
+        put("current.svg", board_svg(ev.board, last_tiles, caption=f"Runde {cur.number}", rack=cur.rack))
     else:
-        note = f"Partie beendet nach {len(closed)} Runden · Summe Top: {total}"
-        put("current.svg", board_svg(ev.board, tiles, caption=note))
-        put("current.html", round_page(name, ev.board, 0, "", new_tiles=tiles, top=prev,
-                                       top_label=f"Top Runde {closed[-1].number}" if closed else "Top",
-                                       note=note, nav=nav, refresh=True, standings=standings_rows(ev)))
+        put("current.svg", board_svg(ev.board, last_tiles, caption=_end_note(ev)))
+    put("current.html", current_page(ev, refresh=True))
     standings = standings_rows(ev)
     put("index.html", index_page(name, index_rows, standings, status_line(ev)))
     return written

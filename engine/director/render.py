@@ -5,7 +5,8 @@
   draws them) and the newly placed tiles of the top move highlighted;
   optionally a caption and the rack underneath (the per-round picture).
 * :func:`round_page` — one HTML page to project: the board as large as the
-  screen allows, the round number, the rack, the clock and the top move.
+  screen allows, the round number, the rack, the clock, the top move and a
+  closed round's scores per player (at most :data:`MAX_SCORE_ROWS` rows).
   Labels are German (the players read them).
 * :func:`index_page` — every round and the standings, linking the round pages.
 
@@ -176,8 +177,11 @@ html,body{margin:0;height:100%;background:#f4f1e8;color:#1b1b1b;font-family:"Dej
 .board svg{width:100%;height:100%;display:block}
 .side{width:var(--s);max-height:96vh;display:flex;flex-direction:column;justify-content:center;
  gap:min(3.2vh,calc(var(--s)*.05))}
-.event{font-size:min(2.6vh,calc(var(--s)*.045));color:#555}
+.event{font-size:min(2.6vh,calc(var(--s)*.045));color:#555;min-width:0;white-space:nowrap;overflow:hidden;
+ text-overflow:ellipsis}
 .round{font-size:min(10vh,calc(var(--s)*.18));font-weight:bold;line-height:1}
+.head{display:flex;flex-wrap:wrap;gap:0 calc(var(--s)*.07);align-items:flex-end}
+.head .round{font-size:min(13vh,calc(var(--s)*.24))}
 .label{font-size:min(2.6vh,calc(var(--s)*.042));color:#555;text-transform:uppercase;letter-spacing:.15em;
  margin-bottom:.8vh}
 .rack{display:flex;gap:min(1vh,calc(var(--s)*.014));flex-wrap:nowrap}
@@ -187,17 +191,39 @@ html,body{margin:0;height:100%;background:#f4f1e8;color:#1b1b1b;font-family:"Dej
 .tile .l{font-size:calc(var(--t)*.66);font-weight:bold;margin-right:calc(var(--t)*.08)}
 .tile .v{position:absolute;right:calc(var(--t)*.08);bottom:calc(var(--t)*.03);font-size:calc(var(--t)*.24)}
 .tile.blank{background:#fffdf6;border-style:dashed;border-color:#7b7b7b}
-.time{font-size:min(13vh,calc(var(--s)*.3));font-weight:bold;font-variant-numeric:tabular-nums;line-height:1}
+.time{font-size:min(13vh,calc(var(--s)*.24));font-weight:bold;font-variant-numeric:tabular-nums;line-height:1}
 .time.low{color:#c0392b}
 .time.idle{color:#777}
 .top{font-weight:bold;line-height:1.15;overflow-wrap:anywhere}
 .top .pts{display:block;color:#c0392b}
+.top.inline .pts{display:inline}
+.top .nw{white-space:nowrap}
+.rs{border-collapse:collapse;font-size:min(3.6vh,calc(var(--rows) / var(--n)),calc(var(--s)*.058))}
+.rs td{padding:.06em .45em .06em 0;white-space:nowrap;line-height:1.15}
+.rs td.n{text-align:right;font-variant-numeric:tabular-nums}
+.rs td.p{max-width:calc(var(--s)*.3);overflow:hidden;text-overflow:ellipsis}
+.rs td.m{max-width:calc(var(--s)*.35);overflow:hidden;text-overflow:ellipsis;color:#333}
+.rs td.m.bad{color:#8a8a8a;text-decoration:line-through}
+.rs td.m.none{color:#8a8a8a}
+.rs td.pts{font-weight:bold}
+.rs tr.hit td.pts{color:#c0392b}
+.rs td.bonus{color:#2f6db5;font-weight:bold}
+.rs tr+tr td{border-top:1px solid #d8d2c0}
+.rs .bl{border:.1em dashed #7b7b7b;border-radius:.1em;padding:0 .05em}
+.side{--rows:44vh}
+.side.dense{--rows:33vh;gap:min(1.6vh,calc(var(--s)*.03))}
+.side.dense .round{font-size:min(7.5vh,calc(var(--s)*.15))}
+.side.dense .head .round,.side.dense .time{font-size:min(10vh,calc(var(--s)*.22))}
+.side.dense .tile{--t:min(8vh,calc(var(--s)*.12))}
+.side.dense .label{margin-bottom:.4vh}
 .top .bl{border:.12em dashed #7b7b7b;border-radius:.12em;padding:0 .06em;color:#555}
 .small{font-size:min(2.6vh,calc(var(--s)*.05));color:#444;line-height:1.35}
 .st{border-collapse:collapse;font-size:min(3vh,calc(var(--s)*.055))}
 .st td{padding:.3vh .8vw .3vh 0}.st td.n{text-align:right;font-variant-numeric:tabular-nums}
-.nav{font-size:min(2.2vh,calc(var(--s)*.04));color:#777}
-.nav a{color:#2f6db5;text-decoration:none;margin-right:2vw;display:inline-block}
+.topline{display:flex;justify-content:space-between;align-items:baseline;gap:2vw}
+.label.one{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
+.nav{font-size:min(2.2vh,calc(var(--s)*.04));color:#777;flex:none}
+.nav a{color:#2f6db5;text-decoration:none;margin-left:1.5vw;display:inline-block}
 @media (max-aspect-ratio:5/4){:root{--b:94vw;--s:94vw}.wrap{flex-direction:column;height:auto}
  .side{max-height:none}}
 """
@@ -208,7 +234,7 @@ _CLOCK_JS = """
  var start=parseFloat(el.dataset.start), len=parseFloat(el.dataset.len);
  function fmt(s){s=Math.max(0,Math.ceil(s));return Math.floor(s/60)+':'+('0'+(s%60)).slice(-2);}
  function tick(){ if(isNaN(start)){el.textContent=fmt(len);el.className='time idle';return;}
-  var left=start+len-Date.now()/1000;
+  var left=start+len-Date.now()/1000-(window.clockSkew||0);
   if(left<=0){el.textContent='Zeit!';el.className='time low';return;}
   el.textContent=fmt(left); el.className='time'+(left<=30?' low':''); }
  tick(); setInterval(tick,250);
@@ -216,11 +242,33 @@ _CLOCK_JS = """
 """
 
 
-def _page(title: str, body: str, refresh: bool = False, script: str = "") -> str:
-    reload_js = "setTimeout(function(){location.reload();},5000);" if refresh else ""
+_POLL_JS = """
+(function(){
+ var url=%(url)s, key=%(key)s, every=%(every)d;
+ window.clockSkew=%(now)s===null?0:Date.now()/1000-%(now)s;
+ function poll(){
+  fetch(url,{cache:'no-store'}).then(function(r){return r.ok?r.json():null;}).then(function(d){
+   if(d&&typeof d.now==='number')window.clockSkew=Date.now()/1000-d.now;
+   if(d&&d.view!==undefined&&d.view!==key){location.reload();return;}
+   setTimeout(poll,every);
+  }).catch(function(){setTimeout(poll,every);});
+ }
+ setTimeout(poll,every);
+})();
+"""
+
+
+def _page(title: str, body: str, refresh: bool = False, script: str = "", poll: dict | None = None) -> str:
+    """The HTML document around ``body``: the clock script, ``script``, and either a reload
+    every 5 s (``refresh``) or the polling of ``poll`` (see :func:`round_page`)."""
+    reload_js = "setTimeout(function(){location.reload();},5000);" if refresh and poll is None else ""
+    poll_js = ""
+    if poll is not None:  # before the clock's script: it sets the skew the clock's first tick uses
+        poll_js = _POLL_JS % {"url": json.dumps(poll["url"]), "key": json.dumps(poll["key"]),
+                              "every": int(1000 * poll.get("every", 2.0)), "now": json.dumps(poll.get("now"))}
     return ("<!DOCTYPE html>\n<html lang=\"de\">\n<head>\n<meta charset=\"utf-8\">\n"
             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{_esc(title)}</title>\n"
-            f"<style>{_CSS}</style>\n</head>\n<body>\n{body}\n<script>{_CLOCK_JS}{script}{reload_js}</script>\n"
+            f"<style>{_CSS}</style>\n</head>\n<body>\n{body}\n<script>{poll_js}{_CLOCK_JS}{script}{reload_js}</script>\n"
             "</body>\n</html>\n")
 
 
@@ -235,7 +283,8 @@ def notation_html(notation: str) -> str:
     return "".join(out)
 
 
-def _top_html(label: str, notation: str, score: int, words=()) -> str:
+def _top_html(label: str, notation: str, score: int, words=(), inline: bool = False) -> str:
+    """The top move block: label, notation, points (under it, or after it when ``inline``), words."""
     w = " + ".join(f"{_esc(x)} {s}" for x, s in words)
     extra = ""
     if words:
@@ -245,18 +294,66 @@ def _top_html(label: str, notation: str, score: int, words=()) -> str:
         extra = f'<div class="small">{w}</div>'
     if any(ch.islower() for ch in notation):
         extra += '<div class="small">gestrichelt: Blanko</div>'
+    pts = f"{score}&nbsp;Punkte"
+    if inline:
+        # one line for the words (in the heading) and one for notation and points (the points
+        # wrap under the notation when both do not fit)
+        head = _esc(label) + (f" · {w}" if words else "")
+        factor = min(0.1, 1.0 / (0.8 * max(len(notation), 6)))
+        size = f"min(6vh,calc(var(--s)*{factor:.4f}))"
+        return (f'<div><div class="label one">{head}</div>'
+                f'<div class="top inline" style="font-size:{size}"><span class="nw">{notation_html(notation)}</span> '
+                f'<span class="pts nw">{pts}</span></div></div>')
     # font size: the longest line (the notation) fills at most the panel's width
-    factor = min(0.16, 1.0 / (0.7 * max(len(notation), 6)))
+    factor = min(0.16, 1.0 / (0.8 * max(len(notation), 6)))
     size = f"min(7vh,calc(var(--s)*{factor:.4f}))"
     return (f'<div><div class="label">{_esc(label)}</div>'
             f'<div class="top" style="font-size:{size}">{notation_html(notation)}'
-            f'<span class="pts">{score}&nbsp;Punkte</span></div>{extra}</div>')
+            f'<span class="pts">{pts}</span></div>{extra}</div>')
+
+
+MAX_SCORE_ROWS = 12
+"""Rows of a round's scores shown on a page to project (the best ones)."""
+DENSE_ROWS = 6
+"""With more score rows than this, the clock, rack and spacing shrink a little to make room."""
+
+
+def _scores_html(label: str, rows: list[dict]) -> str:
+    """A round's scores per player as a table: rank, player, move, points (and bonus when any)."""
+    shown = rows[:MAX_SCORE_ROWS]
+    bonus = any(r.get("bonus") for r in shown)
+    lines = len(shown) + (len(rows) > len(shown))  # the font fits this many lines into the room
+    out = [f'<div><div class="label">{_esc(label)}</div><table class="rs" style="--n:{max(lines, 4)}">']
+    for r in shown:
+        move = r.get("move") or ""
+        if not move:
+            cls, text = "m none", "–"
+        elif r.get("valid"):
+            cls, text = "m", notation_html(move)
+        else:
+            cls, text = "m bad", notation_html(move)
+        title = f' title="{_esc(r["reason"])}"' if r.get("reason") else ""
+        tr = '<tr class="hit">' if r.get("top") else "<tr>"
+        out.append(f'{tr}<td class="n">{r["rank"]}.</td>'
+                   f'<td class="p">{_esc(r["player"])}</td><td class="{cls}"{title}>{text}</td>'
+                   f'<td class="n pts">{r["score"]}</td>')
+        if bonus:
+            out.append(f'<td class="n bonus">{"+" + str(r["bonus"]) if r.get("bonus") else ""}</td>')
+        out.append("</tr>")
+    out.append("</table>")
+    if len(rows) > len(shown):
+        more = len(rows) - len(shown)
+        out.append(f'<div class="small">… und {more} weitere{"r" if more == 1 else ""} Spieler</div>')
+    out.append("</div>")
+    return "".join(out)
 
 
 def round_page(event_name: str, board: Board, round_no: int, rack: str, *, new_tiles=(), top=None,
                top_label: str = "Top", clock: dict | None = None, bag: int | None = None, note: str = "",
-               nav: dict | None = None, refresh: bool = False, standings: list[dict] | None = None) -> str:
-    """An HTML page to project: board, round number, rack, clock and top move.
+               nav: dict | None = None, refresh: bool = False, standings: list[dict] | None = None,
+               round_scores: list[dict] | None = None, scores_label: str = "Ergebnisse",
+               poll: dict | None = None) -> str:
+    """An HTML page to project: board, round number, rack, clock, top move and the round's scores.
 
     Args:
         event_name: shown small at the top.
@@ -271,46 +368,69 @@ def round_page(event_name: str, board: Board, round_no: int, rack: str, *, new_t
         bag: tiles left in the bag.
         note: a line of small text (e.g. the end of the event).
         nav: links ``{"prev": href, "next": href, "index": href}`` (arrow keys follow them).
-        refresh: reload the page every 5 s (the live page).
+        refresh: reload the page every 5 s (the live page as a file).
         standings: ``{"rank", "player", "total", "percent"}`` rows to show (the first 10).
+        round_scores: a closed round's result per player, best first
+            (:func:`engine.director.export.round_score_rows`: ``rank``, ``player``,
+            ``move``, ``valid``, ``reason``, ``score``, ``bonus``, ``top``); the first
+            :data:`MAX_SCORE_ROWS` are shown, with the top move on one line to make room.
+        scores_label: heading over ``round_scores`` ("Ergebnisse Runde 6").
+        poll: instead of reloading every 5 s, ask ``poll["url"]`` every
+            ``poll["every"]`` seconds (default 2) for JSON and reload only when its
+            ``view`` differs from ``poll["key"]``; ``poll["now"]`` (server time) and
+            the answers' ``now`` keep the countdown on the server's clock.
+
+    Returns:
+        the HTML page (self-contained: inline SVG, CSS and script).
     """
+    dense = bool(round_scores) and len(round_scores) > DENSE_ROWS
+    script = nav_html = ""
+    if nav:
+        links = []
+        for key, text in (("prev", "← vorige Runde"), ("index", "Übersicht"), ("next", "nächste Runde →")):
+            if nav.get(key):
+                links.append(f'<a href="{_esc(nav[key])}">{text}</a>')
+        nav_html = f'<div class="nav">{"".join(links)}</div>'
+        script = ("document.addEventListener('keydown',function(e){var m={ArrowLeft:%s,ArrowRight:%s};"
+                  "if(m[e.key])location.href=m[e.key];});"
+                  % (json.dumps(nav.get("prev")), json.dumps(nav.get("next"))))
+    # the event's name with the links beside it (no room is taken from the rest)
     parts = [f'<div class="wrap"><div class="board">{board_svg(board, new_tiles, standalone=False)}</div>',
-             '<div class="side">', f'<div class="event">{_esc(event_name)}</div>']
-    if round_no:
+             f'<div class="side{" dense" if dense else ""}">',
+             f'<div class="topline"><div class="event">{_esc(event_name)}</div>{nav_html}</div>']
+    if clock is not None:
+        # round number and countdown side by side, both large
+        start = "" if clock.get("start") is None else f"{clock['start']:.3f}"
+        secs = int(clock["seconds"])
+        left = f"{secs // 60}:{secs % 60:02d}"  # until the script runs (the same text as an idle clock)
+        head = [f'<div><div class="label">Runde</div><div class="round">{round_no}</div></div>'] if round_no else []
+        head.append(f'<div><div class="label">Zeit</div><div id="clock" class="time idle" data-start="{start}" '
+                    f'data-len="{secs}">{left}</div></div>')
+        parts.append(f'<div class="head">{"".join(head)}</div>')
+    elif round_no:
         parts.append(f'<div class="round">Runde {round_no}</div>')
     if rack:
         parts.append(f'<div><div class="label">Buchstaben</div>{rack_html(rack, board.alphabet)}</div>')
-    if clock is not None:
-        start = "" if clock.get("start") is None else f"{clock['start']:.3f}"
-        parts.append(f'<div><div class="label">Zeit</div><div id="clock" class="time" data-start="{start}" '
-                     f'data-len="{int(clock["seconds"])}"></div></div>')
     if top is not None:
-        parts.append(_top_html(top_label, top[0], top[1], top[2] if len(top) > 2 else ()))
+        parts.append(_top_html(top_label, top[0], top[1], top[2] if len(top) > 2 else (),
+                               inline=bool(round_scores)))
+    if round_scores:
+        parts.append(_scores_html(scores_label, round_scores))
     info = []
     if bag is not None:
         info.append(f"Im Beutel: {bag} Steine")
     if note:
         info.append(_esc(note))
     if info:
-        parts.append(f'<div class="small">{"<br>".join(info)}</div>')
+        parts.append(f'<div class="small">{(" · " if dense else "<br>").join(info)}</div>')
     if standings:
         rows = "".join(f'<tr><td class="n">{r["rank"]}.</td><td>{_esc(r["player"])}</td>'
                        f'<td class="n">{r["total"]}</td><td class="n">{r["percent"]:.2f}&nbsp;%</td></tr>'
                        for r in standings[:10])
         parts.append(f'<div><div class="label">Stand</div><table class="st">{rows}</table></div>')
-    script = ""
-    if nav:
-        links = []
-        for key, text in (("prev", "← vorige Runde"), ("index", "Übersicht"), ("next", "nächste Runde →")):
-            if nav.get(key):
-                links.append(f'<a href="{_esc(nav[key])}">{text}</a>')
-        parts.append(f'<div class="nav">{"".join(links)}</div>')
-        script = ("document.addEventListener('keydown',function(e){var m={ArrowLeft:%s,ArrowRight:%s};"
-                  "if(m[e.key])location.href=m[e.key];});"
-                  % (json.dumps(nav.get("prev")), json.dumps(nav.get("next"))))
     parts.append("</div></div>")
     title = f"Runde {round_no} – {event_name}" if round_no else event_name
-    return _page(title, "\n".join(parts), refresh=refresh, script=script)
+    return _page(title, "\n".join(parts), refresh=refresh, script=script, poll=poll)
 
 
 def index_page(event_name: str, rounds: list[dict], standings: list[dict], status: str) -> str:
