@@ -6,9 +6,10 @@ Serves the app on a free loopback port with the default lexicon and writes
 
 * ``docs/web/analysis.png`` — golden position p_ref1 (the README's) with a move hovered;
 * ``docs/web/editor.png`` — a board being typed (cursor down, a blank, a warning);
-* ``docs/web/check.png`` — the word checker explaining an illegal move.
-
-(``docs/web/director.png`` comes from tests/test_web_director.py's scenario; see docs/web.md.)
+* ``docs/web/check.png`` — the word checker explaining an illegal move;
+* ``docs/web/director.png`` — the projection page (1920×1080) of the README's
+  3-player event ``club`` (seed 2024, 3:00 a round) after round 1, the clock of
+  round 2 running.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import argparse
 import shutil
 import sys
+import tempfile
 import urllib.parse
 from pathlib import Path
 
@@ -38,7 +40,21 @@ def main() -> int:
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    with background_server(create_app()) as url, sync_playwright() as p:
+    from lexicon_tools.bundle import load_lexicon
+
+    from engine.director.rules import SimultanRules
+    from engine.director.store import EventDir
+
+    lexicon = load_lexicon(None)
+    club = Path(tempfile.mkdtemp()) / "club"
+    event = EventDir.create(club, ["Ana", "Ben", "Cal"], seed=2024, rules=SimultanRules(round_time=180),
+                            lexicon=lexicon, export=False, notes=None)
+    event.start()
+    for player, move in (("Ana", "8D KIEPE"), ("Ben", "8H KIEPE"), ("Cal", "H4 PIKTE")):
+        event.submit(player, move)
+    event.close()
+    event.start()
+    with background_server(create_app(lexicon, event_dir=club)) as url, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=args.chromium, args=[
             "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
             "--disable-component-update", "--disable-sync"])
@@ -67,8 +83,14 @@ def main() -> int:
         page.fill("#check", "9F ÜBEN")
         expect(page.locator("#check-result")).to_contain_text("illegal")
         page.screenshot(path=str(out / "check.png"))
+
+        page = browser.new_page(viewport={"width": 1920, "height": 1080})
+        page.goto(url + "/director")
+        expect(page.locator("body")).to_contain_text("KIEPE")
+        page.wait_for_timeout(1500)  # let the countdown tick
+        page.screenshot(path=str(out / "director.png"))
         browser.close()
-    for name in ("analysis.png", "editor.png", "check.png"):
+    for name in ("analysis.png", "editor.png", "check.png", "director.png"):
         print(out / name)
     return 0
 

@@ -250,7 +250,8 @@ def test_broken_event_is_400_with_the_reason(client, event):
     journal.write_bytes(data.replace(b'"seq":1', b'"seq":7', 1))     # a damaged line: checksum mismatch
     r = client.get("/api/director")
     assert r.status_code == 400 and "line 1" in r.json()["error"]
-    assert client.get("/director").status_code == 400
+    page = client.get("/director")
+    assert page.status_code == 400 and "line 1" in page.text and "location.reload" in page.text
     journal.unlink()                                                   # the event vanished under the server
     r = client.get("/api/director")
     assert r.status_code == 400 and "journal" in r.json()["error"]

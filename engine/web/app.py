@@ -65,6 +65,17 @@ def _error(status: int, message: str, headers: dict | None = None) -> JSONRespon
     return JSONResponse({"error": message}, status_code=status, headers=headers)
 
 
+def _retry_page(message: str) -> str:
+    """A projector page for an event that cannot be read right now: the reason, and a reload every 5 s."""
+    import html
+
+    return ("<!DOCTYPE html><html lang=\"de\"><head><meta charset=\"utf-8\"><title>Simultan – Fehler</title>"
+            "<style>body{font-family:system-ui,sans-serif;background:#f4f1ea;padding:10vh 8vw;font-size:3.2vh}"
+            "h1{font-size:5vh;color:#b03a2e}</style></head><body><h1>Die Partie kann gerade nicht gelesen werden</h1>"
+            f"<p>{html.escape(message)}</p><p>Neuer Versuch alle 5 Sekunden …</p>"
+            "<script>setTimeout(function(){location.reload();},5000);</script></body></html>")
+
+
 def check_rate(rate: str):
     """The parsed rate limit (``limits`` notation, e.g. ``"40/second"``).
 
@@ -225,7 +236,10 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
         path = need_event()
         from .director import director_page as page
 
-        return HTMLResponse(await engine_call(page, path, lexicon))
+        try:
+            return HTMLResponse(await engine_call(page, path, lexicon))
+        except ValueError as exc:  # a projector shows a page, not JSON, and tries again by itself
+            return HTMLResponse(_retry_page(str(exc)), status_code=400)
 
     # load the cached kernels now, not on the first request
     api.moves_json(api.read_position("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AB/ 0/0 0"), lexicon, table)
