@@ -156,6 +156,31 @@ class MoveList:
         return Move(int(r[K.OUT_ROW]), int(r[K.OUT_COL]), int(r[K.OUT_DIR]), word, through, int(r[K.OUT_SCORE]),
                     kept)
 
+    def placed_tiles(self, indices=None) -> list[list[list]]:
+        """Newly placed tiles of moves, without building :class:`Move` objects.
+
+        Args:
+            indices: the rows wanted (default: all, in list order).
+
+        Returns:
+            per move, ``[row, col, LETTER, is_blank]`` lists in board order
+            (the shape of :attr:`Move.tiles` and of the CLI's JSON).
+        """
+        letters = self.alphabet.letters
+        rows = self.rows if indices is None else self.rows[np.asarray(indices, dtype=np.int64)]
+        out = []
+        for r in rows.tolist():
+            row, col = r[K.OUT_ROW], r[K.OUT_COL]
+            dr, dc = (0, 1) if r[K.OUT_DIR] == ACROSS else (1, 0)
+            placed = []
+            for k in range(r[K.OUT_LEN]):
+                code = r[K.OUT_TILES + k]
+                if code:
+                    placed.append([row + dr * k, col + dc * k, letters[(code & ~K.BLANK_FLAG) - 1],
+                                   bool(code & K.BLANK_FLAG)])
+            out.append(placed)
+        return out
+
     def leaves(self) -> list[str]:
         """The leave (rack string, ``?`` = blank) of every move in list order.
 

@@ -193,8 +193,9 @@ def position_json(pos: Position, lexicon) -> dict:
 # ---------------------------------------------------------------------------
 # Moves
 # ---------------------------------------------------------------------------
-def _words(pos: Position, move) -> list:
-    scored = score_placement(pos.board, move.tiles, lexicon=None, rack=pos.rack, alphabet=pos.alphabet)
+def _words(pos: Position, tiles) -> list:
+    """``[[WORD, points], ...]`` of a placement (main word first), by the word checker's scoring."""
+    scored = score_placement(pos.board, tiles, lexicon=None, rack=pos.rack, alphabet=pos.alphabet)
     return [[w, s] for w, s in scored.words]
 
 
@@ -234,8 +235,7 @@ def moves_json(pos: Position, lexicon, table=None, top: int | None = None, sort:
     ml = generate_moves(pos.board, pos.rack, lexicon)
     elapsed = time.perf_counter() - t0
     eq, exch = list_equity(pos, ml, table, n_exchanges=10)
-    every = [ml.move(i, leave=False) for i in range(len(ml))]
-    notations = [m.notation for m in every]
+    notations = [ml.notation(i) for i in range(len(ml))]
     scores = ml.scores.tolist()
     eqs = np.round(eq, 3).tolist()
     if sort == "equity":
@@ -245,16 +245,14 @@ def moves_json(pos: Position, lexicon, table=None, top: int | None = None, sort:
     if top is not None:
         order = order[:top]
     leaves = ml.leaves()
+    placed = ml.placed_tiles(order)
     moves = []
     for k, i in enumerate(order):
-        m = every[i]
-        tiles = m.tiles
         moves.append({
-            "move": notations[i], "score": scores[i],
-            "tiles": [[r, c, ch, b] for r, c, ch, b in tiles],
-            "words": _words(pos, m) if k < WORDS_FOR else None,
+            "move": notations[i], "score": scores[i], "tiles": placed[k],
+            "words": _words(pos, placed[k]) if k < WORDS_FOR else None,
             "leave": leaves[i], "leave_value": round(eqs[i] - scores[i], 3), "equity": eqs[i],
-            "played": len(tiles),
+            "played": len(placed[k]),
         })
     return {
         "moves": moves, "count": len(ml),
