@@ -302,9 +302,9 @@ def score_json(pos: Position, lexicon, text: str, table=None) -> dict:
     if has_rack:
         ml = generate_moves(pos.board, pos.rack, lexicon)
         eq, _ = list_equity(pos, ml, table)
-        key = sorted((r, c, ch, bool(b)) for r, c, ch, b in scored.tiles)
+        key = sorted([r, c, ch, bool(b)] for r, c, ch, b in scored.tiles)
         same = np.nonzero(ml.scores == scored.score)[0]
-        mine = next((int(i) for i in same if sorted(ml.move(int(i)).tiles) == key), None)
+        mine = next((int(i) for i, t in zip(same, ml.placed_tiles(same)) if sorted(t) == key), None)
         if mine is not None:
             e = float(eq[mine])
             out.update({"leave": ml.move(mine).leave, "leave_value": round(e - scored.score, 3),
