@@ -82,8 +82,8 @@ class Position:
 def _parse_rack(text: str, alphabet: Alphabet, what: str) -> np.ndarray:
     try:
         return alphabet.parse_rack(text)
-    except ValueError as exc:
-        raise CGPError(f"{what}: {exc}") from None
+    except ValueError as exc:  # the message starts "rack '...'"
+        raise CGPError(str(exc) if what == "rack" else f"{what}: {exc}") from None
 
 
 def parse_cgp(cgp: str, alphabet: Alphabet | None = None, strict: bool = False) -> Position:

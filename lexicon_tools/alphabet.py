@@ -150,7 +150,7 @@ class Alphabet:
 
         Raises:
             ValueError: an unknown letter, more tiles than ``rack_size``, or more
-                of a tile than the bag holds.
+                of a tile than the tile set has.
         """
         counts = np.zeros(self.size + 1, dtype=np.int32)
         for ch in rack:
@@ -167,7 +167,7 @@ class Alphabet:
         if len(over):
             c = int(over[0])
             raise ValueError(
-                f"rack {rack!r}: {counts[c]} × {self.letter(c)} but the bag holds only {self.counts[c]}"
+                f"rack {rack!r}: {counts[c]} × {self.letter(c)}, but the tile set has only {self.counts[c]}"
             )
         return counts
 

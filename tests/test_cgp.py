@@ -43,7 +43,7 @@ def test_fields_by_hand():
     (EMPTY[:-2] + "14ß ABC/ 0/0 0", "board row 15: 'ß' is not a letter"),
     (EMPTY + " ABß/ 0/0 0", "'ß' is not a tile"),
     (EMPTY + " ABCDEFGH/ 0/0 0", "8 tiles, at most 7"),
-    (EMPTY + " QQ/ 0/0 0", "2 × Q but the bag holds only 1"),
+    (EMPTY + " QQ/ 0/0 0", "2 × Q, but the tile set has only 1"),
     (EMPTY + " AB/ x/0 0", "scores field"),
     (EMPTY + " AB/ 0/0 z", "scoreless-turn field"),
     (EMPTY + " AB/ 0/0 0 bag many;", "opcode bag"),

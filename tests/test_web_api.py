@@ -194,9 +194,39 @@ def test_wrong_content_type_size_and_route(client):
     assert client.post("/api/score", json={"cgp": f"{EMPTY} A/ 0/0 0", "move": ""}).status_code == 400
 
 
+def test_body_limit_holds_for_chunked_bodies_and_media_types_are_read_properly(client):
+    def chunks():
+        yield b'{"cgp": "'
+        for _ in range(40):
+            yield b"x" * 1024
+        yield b'"}'
+
+    r = client.post("/api/moves", content=chunks(), headers={"Content-Type": "application/json"})
+    assert "content-length" not in r.request.headers  # really sent in chunks
+    assert r.status_code == 413 and "16384 bytes" in r.json()["error"]
+    body = b'{"cgp": "%s A/ 0/0 0"}' % EMPTY.encode()
+    assert client.post("/api/moves", content=body, headers={"Content-Type": "APPLICATION/JSON; charset=UTF-8"}
+                       ).status_code == 200
+    assert client.post("/api/moves", content=body, headers={"Content-Type": "text/json"}).status_code == 415
+    r = client.post("/api/moves", content=b'{"cgp": ', headers={"Content-Type": "application/json"})
+    assert r.status_code == 422 and r.json()["error"].startswith("the body is not valid JSON")
+    assert client.head("/").status_code == 200
+
+
+def test_checker_without_a_rack_still_counts_the_set(client):
+    # no rack: any tiles may be played, but the set has two blanks only
+    r = client.post("/api/score", json={"cgp": f"{EMPTY} / 0/0 0", "move": "H8 haus"}).json()
+    assert r == {"legal": False, "reason": "the move needs 4 × blank, but only 2 of the set's 2 are not on the board"}
+    ok = client.post("/api/score", json={"cgp": f"{EMPTY} / 0/0 0", "move": "H8 haUS"}).json()
+    assert ok["legal"] and ok["score"] == 4 and "rank_score" not in ok  # (0 + 0 + 1 + 1) × 2 for the star
+
+
 def test_no_event_means_no_projection(client):
+    assert client.get("/api/rules").json()["director"] is False
     r = client.get("/api/director")
     assert r.status_code == 404 and "--event" in r.json()["error"]
+    page = client.get("/director")
+    assert page.status_code == 404 and "--event" in page.text and page.headers["content-type"].startswith("text/html")
 
 
 def test_request_flood_is_limited_and_the_server_recovers(golden_lexicon):
@@ -233,6 +263,10 @@ def test_cli_refuses_bad_options(capsys, tmp_path):
     assert "not a simultaneous event directory" in capsys.readouterr().err
     assert main(["web", "--rate", "lots"]) == 2
     assert "rate 'lots'" in capsys.readouterr().err
+    assert main(["web", "--rate", "0/second"]) == 2
+    assert "at least 1 request" in capsys.readouterr().err
+    assert main(["web", "--host", ""]) == 2
+    assert "--host: give an address" in capsys.readouterr().err
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
         taken.listen()

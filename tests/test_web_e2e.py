@@ -157,7 +157,7 @@ def test_blank_umlaut_undo_and_a_bad_cgp(page):
     expect(page.locator("#board .tile")).to_have_count(1)
     # impossible tiles in the rack: a clear message, and the page keeps working
     page.fill("#rack", "QQQ")
-    expect(page.locator("#status")).to_contain_text("3 × Q but the bag holds only 1")
+    expect(page.locator("#status")).to_contain_text("3 × Q, but the tile set has only 1")
     expect(page.locator("#status")).to_have_class("error")
     page.fill("#rack", "ABCDEFGH")
     expect(page.locator("#status")).to_contain_text("at most 7")
@@ -188,3 +188,41 @@ def test_filters_and_sorting(page):
     page.click("#moves th[data-key=score]")
     scores = [int(t) for t in page.locator("#moves tbody td:nth-child(3)").all_inner_texts()]
     assert scores == sorted(scores, reverse=True)
+
+
+def test_selected_move_wins_over_the_checked_one_and_rack_input_is_cleaned(page):
+    page.fill("#cgp", f"{EMPTY} AEHNRST/ 0/0 0")
+    page.click("#cgp-load")
+    expect(page.locator("#moves tbody tr").first).to_be_visible()
+    page.fill("#check", "8H HASTE")
+    expect(page.locator("#check-result")).to_contain_text("points")
+    assert new_tile_squares(page) == ["H8", "I8", "J8", "K8", "L8"]
+    row = page.locator("#moves tbody tr").nth(5)
+    tiles = row.evaluate("tr => tr.dataset.move")
+    row.click()
+    page.mouse.move(5, 5)
+    start, word = tiles.split()
+    across = start[0].isdigit()
+    r, c = (int(start[:-1]) - 1, "ABCDEFGHIJKLMNO".index(start[-1])) if across else (
+        int(start[1:]) - 1, "ABCDEFGHIJKLMNO".index(start[0]))
+    want = sorted(f"{'ABCDEFGHIJKLMNO'[c + k * across]}{r + k * (not across) + 1}" for k in range(len(word)))
+    assert new_tile_squares(page) == want          # what Play would place is what the board shows
+    # the rack field: ß refused with a hint, the caret kept; * is a blank; Ü composed
+    page.fill("#rack", "")
+    page.locator("#rack").type("straße")
+    expect(page.locator("#rack")).to_have_value("STRAE")
+    expect(page.locator("#status")).to_contain_text("ß is not a tile")
+    page.fill("#rack", "U\u0308B*")
+    expect(page.locator("#rack")).to_have_value("ÜB?")
+    page.keyboard.press("Control+z")
+    expect(page.locator("#rack")).to_have_value("STRAE")
+
+
+def test_typing_stops_at_the_edge_of_the_board(page):
+    square(page, "M8").click()
+    page.keyboard.type("HAUS")                    # M8 N8 O8, then nowhere to go
+    expect(page.locator("#status")).to_contain_text("edge of the board")
+    expect(page.locator("#cgp")).to_have_value(f"15/15/15/15/15/15/15/12HAU/15/15/15/15/15/15/15 / 0/0 0")
+    page.keyboard.press("Backspace")              # deletes the U just typed on O8
+    expect(square(page, "O8").locator(".tile")).to_have_count(0)
+    expect(square(page, "N8").locator(".tile")).to_have_text("A1")

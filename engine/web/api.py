@@ -296,6 +296,18 @@ def score_json(pos: Position, lexicon, text: str, table=None) -> dict:
         scored = check_move(pos.board, text, lexicon, rack=pos.rack if has_rack else None)
     except IllegalMove as exc:
         return {"legal": False, "reason": exc.reason}
+    if not has_rack:  # no rack to check against: the tiles must at least be left in the set
+        a = pos.alphabet
+        need = np.zeros(a.size + 1, dtype=np.int64)
+        for _r, _c, ch, b in scored.tiles:
+            need[0 if b else a.code(ch)] += 1
+        free = np.maximum(pos.unseen(), 0)
+        short = np.nonzero(need > free)[0]
+        if len(short):
+            k = int(short[0])
+            name = "blank" if k == 0 else a.letter(k)
+            return {"legal": False, "reason": f"the move needs {need[k]} × {name}, but only {free[k]} of the "
+                                              f"set's {a.counts[k]} are not on the board"}
     out = {"legal": True, "move": scored.move.notation, "score": scored.score,
            "tiles": [[r, c, ch, bool(b)] for r, c, ch, b in scored.tiles],
            "words": [[w, s] for w, s in scored.words], "bingo": scored.bingo}

@@ -65,15 +65,46 @@ def _error(status: int, message: str, headers: dict | None = None) -> JSONRespon
     return JSONResponse({"error": message}, status_code=status, headers=headers)
 
 
-def _retry_page(message: str) -> str:
-    """A projector page for an event that cannot be read right now: the reason, and a reload every 5 s."""
+class BodyLimit:
+    """ASGI middleware: a request body over ``limit`` bytes gets 413, whether its
+    ``Content-Length`` says so or its chunks add up to it (nothing past the limit
+    is kept in memory)."""
+
+    def __init__(self, app, limit: int = MAX_BODY_BYTES):
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        message = f"request body too large (at most {self.limit} bytes)"
+        size = dict(scope["headers"]).get(b"content-length")
+        if size is not None and (not size.isdigit() or int(size) > self.limit):
+            return await _error(413, message)(scope, receive, send)
+        seen = 0
+
+        async def limited():
+            nonlocal seen
+            msg = await receive()
+            if msg["type"] == "http.request":
+                seen += len(msg.get("body", b""))
+                if seen > self.limit:
+                    raise StarletteHTTPException(413, message)  # answered by the app's handler
+            return msg
+
+        await self.app(scope, limited, send)
+
+
+def _message_page(title: str, message: str, retry: bool = True) -> str:
+    """A projector page in place of the round: a heading, the reason, and (``retry``) a reload every 5 s."""
     import html
 
-    return ("<!DOCTYPE html><html lang=\"de\"><head><meta charset=\"utf-8\"><title>Simultan – Fehler</title>"
-            "<style>body{font-family:system-ui,sans-serif;background:#f4f1ea;padding:10vh 8vw;font-size:3.2vh}"
-            "h1{font-size:5vh;color:#b03a2e}</style></head><body><h1>Die Partie kann gerade nicht gelesen werden</h1>"
-            f"<p>{html.escape(message)}</p><p>Neuer Versuch alle 5 Sekunden …</p>"
-            "<script>setTimeout(function(){location.reload();},5000);</script></body></html>")
+    again = ("<p>Neuer Versuch alle 5 Sekunden …</p><script>setTimeout(function(){location.reload();},5000);"
+             "</script>") if retry else ""
+    return ("<!DOCTYPE html><html lang=\"de\"><head><meta charset=\"utf-8\"><title>Simultan – "
+            f"{html.escape(title)}</title><style>body{{font-family:system-ui,sans-serif;background:#f4f1ea;"
+            "padding:10vh 8vw;font-size:3.2vh}h1{font-size:5vh;color:#b03a2e}</style></head><body>"
+            f"<h1>{html.escape(title)}</h1><p>{html.escape(message)}</p>{again}</body></html>")
 
 
 def check_rate(rate: str):
@@ -83,9 +114,12 @@ def check_rate(rate: str):
         ValueError: the text cannot be read.
     """
     try:
-        return parse_rate(rate)
+        limit = parse_rate(rate)
     except ValueError as exc:
         raise ValueError(f"rate {rate!r}: {exc} (write e.g. '40/second')") from None
+    if limit.amount < 1:
+        raise ValueError(f"rate {rate!r}: at least 1 request (write e.g. '40/second')")
+    return limit
 
 
 def check_event_dir(path: str | Path) -> Path:
@@ -133,11 +167,13 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
         event_dir = check_event_dir(event_dir)
     limiter = MovingWindowRateLimiter(MemoryStorage())
     engine_lock = threading.Lock()  # one generation at a time: the kernels are CPU-bound anyway
+    director_lock = threading.Lock()  # reading the event waits for the event's file lock, not for analysis
 
     app = FastAPI(title="German Scrabble engine", version="1", docs_url=None, redoc_url=None,
                   description="Board editor, analysis and director's projection (docs/web.md).")
     if allowed_hosts:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)
+    app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
 
     @app.middleware("http")
     async def guard(request: Request, call_next):
@@ -145,10 +181,8 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
             client = request.client.host if request.client else "?"
             if not limiter.hit(limit, client):
                 return _error(429, "too many requests: wait a moment and try again", {"Retry-After": "1"})
-            size = request.headers.get("content-length")
-            if size is not None and (not size.isdigit() or int(size) > MAX_BODY_BYTES):
-                return _error(413, f"request body too large (at most {MAX_BODY_BYTES} bytes)")
-            if request.method == "POST" and "json" not in request.headers.get("content-type", ""):
+            media = request.headers.get("content-type", "").split(";")[0].strip().lower()
+            if request.method == "POST" and media != "application/json" and not media.endswith("+json"):
                 return _error(415, "send the request body as JSON (Content-Type: application/json)")
         return await call_next(request)
 
@@ -156,6 +190,9 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
     async def invalid(_request: Request, exc: RequestValidationError):
         errs = exc.errors()
         first = errs[0] if errs else {}
+        if first.get("type") == "json_invalid":
+            reason = (first.get("ctx") or {}).get("error", "")
+            return _error(422, f"the body is not valid JSON{f' ({reason})' if reason else ''}")
         where = ".".join(str(x) for x in first.get("loc", ()) if x != "body") or "body"
         return _error(422, f"{where}: {first.get('msg', 'invalid request')}")
 
@@ -172,18 +209,18 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
         log.exception("error answering %s %s", request.method, request.url.path)
         return _error(500, f"internal error ({type(exc).__name__}); the server goes on serving")
 
-    async def engine_call(func, *args, **kwargs):
-        """Run engine work in a worker thread under the lock; answer its dict as JSON
+    async def engine_call(func, *args, lock=engine_lock, **kwargs):
+        """Run engine work in a worker thread under ``lock``; answer its dict as JSON
         directly (FastAPI's generic encoder walks every value: 4x slower on long lists)."""
         def locked():
-            with engine_lock:
+            with lock:
                 return func(*args, **kwargs)
 
         out = await run_in_threadpool(locked)
         return JSONResponse(out) if isinstance(out, dict) else out
 
     # -- pages -----------------------------------------------------------------------
-    @app.get("/", include_in_schema=False)
+    @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
     async def index():
         return FileResponse(STATIC / "index.html")
 
@@ -191,6 +228,7 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
 
     # -- API -------------------------------------------------------------------------
     rules = api.rules_json()
+    rules["director"] = event_dir is not None
     rules["lexicon"] = {"words": lexicon.word_count, "name": (lexicon.meta.get("source") or {}).get("name")
                         or Path(str(lexicon.path)).name}
 
@@ -229,17 +267,20 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
         path = need_event()
         from .director import director_state as state
 
-        return await engine_call(state, path, lexicon)
+        return await engine_call(state, path, lexicon, lock=director_lock)
 
     @app.get("/director", include_in_schema=False)
     async def director_page():
-        path = need_event()
+        if event_dir is None:
+            return HTMLResponse(_message_page("Keine Partie", "Start the server with --event DIR to project a "
+                                              "simultaneous event.", retry=False), status_code=404)
         from .director import director_page as page
 
         try:
-            return HTMLResponse(await engine_call(page, path, lexicon))
+            return HTMLResponse(await engine_call(page, event_dir, lexicon, lock=director_lock))
         except ValueError as exc:  # a projector shows a page, not JSON, and tries again by itself
-            return HTMLResponse(_retry_page(str(exc)), status_code=400)
+            return HTMLResponse(_message_page("Die Partie kann gerade nicht gelesen werden", str(exc)),
+                                status_code=400)
 
     # load the cached kernels now, not on the first request
     api.moves_json(api.read_position("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AB/ 0/0 0"), lexicon, table)

@@ -9,6 +9,7 @@ Only loopback listens unless ``--host`` names another address. docs/web.md.
 from __future__ import annotations
 
 import contextlib
+import errno
 import ipaddress
 import socket
 import sys
@@ -81,6 +82,8 @@ def cmd_web(args) -> int:
 
     if not 0 < args.port < 65536:
         raise ValueError(f"--port {args.port}: expected 1..65535")
+    if not args.host.strip():
+        raise ValueError("--host: give an address, e.g. 127.0.0.1 (this machine) or 0.0.0.0 (every interface)")
     check_rate(args.rate)
     if args.event is not None:
         check_event_dir(args.event)
@@ -90,16 +93,19 @@ def cmd_web(args) -> int:
             probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             probe.bind((args.host, args.port))
     except OSError as exc:
-        raise OSError(f"cannot listen on {args.host}:{args.port} ({exc.strerror or exc}; is the port in use? "
-                      "try --port)") from None
+        hint = "; is the port in use? try --port" if exc.errno == errno.EADDRINUSE else ""
+        raise OSError(f"cannot listen on {args.host}:{args.port} ({exc.strerror or exc}{hint})") from None
     table = None
     if args.leaves:
         from engine.leaves import LeaveTable
 
-        table = LeaveTable.load(args.leaves)
+        try:
+            table = LeaveTable.load(args.leaves)
+        except OSError as exc:
+            raise ValueError(f"--leaves {args.leaves}: cannot read it ({exc.strerror or exc})") from None
     lexicon = load_lexicon(args.lexicon, progress=_note)
     loopback = _is_loopback(args.host)
-    hosts = ["127.0.0.1", "localhost", "[::1]", "::1"] if loopback else None
+    hosts = sorted({"127.0.0.1", "localhost", "[::1]", "::1", args.host, f"[{args.host}]"}) if loopback else None
     app = create_app(lexicon, table=table, event_dir=args.event, rate=args.rate, allowed_hosts=hosts)
     shown = f"[{args.host}]" if ":" in args.host else args.host
     print(f"serving on http://{shown}:{args.port}/" + (f"  (projection: http://{shown}:{args.port}/director)"

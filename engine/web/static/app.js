@@ -188,7 +188,7 @@
   }
   function drawBoard() {
     const ghost = {};
-    const shown = view.hover || (view.check && view.check.legal ? view.check : view.selected);
+    const shown = view.hover || view.selected || (view.check && view.check.legal ? view.check : null);
     if (shown && shown.tiles) for (const [r, c, ch, bl] of shown.tiles) ghost[r * N + c] = [ch, bl];
     const inWord = shown && shown.tiles ? wordSquares(shown.tiles, ghost) : new Set();
     for (let r = 0; r < N; r++) {
@@ -215,6 +215,7 @@
     $("#board").focus();
     if (state.cursor && state.cursor.r === r && state.cursor.c === c) {
       state.cursor.dir = state.cursor.dir === "across" ? "down" : "across";
+      state.cursor.end = false;
     } else {
       state.cursor = { r, c, dir: state.cursor ? state.cursor.dir : "across" };
     }
@@ -223,18 +224,21 @@
   }
   function step(delta) {
     const cur = state.cursor;
-    if (cur.dir === "across") cur.c = Math.min(N - 1, Math.max(0, cur.c + delta));
-    else cur.r = Math.min(N - 1, Math.max(0, cur.r + delta));
+    const next = (cur.dir === "across" ? cur.c : cur.r) + delta;
+    cur.end = next > N - 1;                 // typed onto the last square: the next letter has nowhere to go
+    const k = Math.min(N - 1, Math.max(0, next));
+    if (cur.dir === "across") cur.c = k; else cur.r = k;
   }
   function putTile(letter, blank) {
     const cur = state.cursor;
+    if (cur.end) { setStatus("the edge of the board: click a square to go on", true); return; }
     remember();
     state.board[cur.r][cur.c] = blank ? letter.toLowerCase() : letter;
     step(1);
     changed(true);
   }
   function onBoardKey(e) {
-    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "z") { e.preventDefault(); undo(); return; }
+    if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "z") { e.preventDefault(); if (!e.shiftKey) undo(); return; }
     if (e.ctrlKey || e.metaKey || e.altKey) return;
     if (!state.cursor) {
       if (e.key.length === 1 || e.key.startsWith("Arrow")) { state.cursor = { r: 7, c: 7, dir: "across" }; }
@@ -243,17 +247,20 @@
     const cur = state.cursor;
     const key = e.key;
     if (key === "?") { pendingBlank = true; setStatus("next letter: a blank"); e.preventDefault(); return; }
-    if (key === " ") { cur.dir = cur.dir === "across" ? "down" : "across"; e.preventDefault(); drawBoard(); return; }
+    if (key === " ") {
+      cur.dir = cur.dir === "across" ? "down" : "across"; cur.end = false; e.preventDefault(); drawBoard(); return;
+    }
     if (key.startsWith("Arrow")) {
       const [dr, dc] = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[key];
       cur.r = Math.min(N - 1, Math.max(0, cur.r + dr));
       cur.c = Math.min(N - 1, Math.max(0, cur.c + dc));
+      cur.end = false;
       e.preventDefault(); drawBoard(); return;
     }
     if (key === "Backspace") {
       e.preventDefault();
-      const here = state.board[cur.r][cur.c];
-      if (!here) step(-1);
+      if (cur.end) cur.end = false;          // the last square holds the letter just typed: delete it
+      else if (!state.board[cur.r][cur.c]) step(-1);
       if (state.board[cur.r][cur.c]) { remember(); state.board[cur.r][cur.c] = ""; changed(true); } else drawBoard();
       return;
     }
@@ -274,23 +281,28 @@
     pendingBlank = false;
   }
 
+  // rack text as tiles: upper case, "*" for "?", no spaces; composed umlauts; ß refused (it is SS)
+  function cleanRack(text) {
+    return Array.from(text.normalize("NFC").replace(/\*/g, "?").replace(/\s+/g, "").replace(/ß/g, ""))
+      .map((ch) => (ch === "?" ? "?" : ch.toUpperCase())).join("");
+  }
   function onRackInput() {
     const el = $("#rack");
     const raw = el.value;
-    const clean = Array.from(raw.replace(/\*/g, "?").replace(/\s+/g, "")).map((ch) => (ch === "?" ? "?" : ch.toUpperCase())).join("");
+    const clean = cleanRack(raw);
     if (clean !== raw) {
-      const pos = el.selectionStart;
+      const caret = cleanRack(raw.slice(0, el.selectionStart)).length;
       el.value = clean;
-      el.setSelectionRange(pos, pos);
+      el.setSelectionRange(caret, caret);
     }
     remember();
     state.rack = clean;
     changed(true);
+    if (raw.includes("ß")) setStatus("ß is not a tile: type S S", true);
   }
   function rackProblem(rack) {
     const bad = Array.from(rack).filter((ch) => ch !== "?" && !letters.has(ch));
-    if (bad.length) return `rack: ${bad.join(", ")} ${bad.length > 1 ? "are" : "is"} not a tile of the German set` +
-      (bad.includes("SS") || rack.includes("ß") ? " (ß is written SS)" : "");
+    if (bad.length) return `rack: ${bad.join(", ")} ${bad.length > 1 ? "are" : "is"} not a tile of the German set`;
     if (rack.length > rules.rack_size) return `rack: ${rack.length} tiles, a rack holds at most ${rules.rack_size}`;
     return "";
   }
@@ -335,14 +347,18 @@
     setStatus(message, true);
     analysis = { moves: [], count: 0 };
     $("#warnings").innerHTML = "";
+    $("#unseen").textContent = "";
     renderMoves();
   }
 
   // ---- move table ------------------------------------------------------------------------
   function filtered() {
     const word = $("#f-word").value.trim().toUpperCase();
-    const sq = parseSquare($("#f-square").value);
-    const need = Array.from($("#f-tiles").value.trim().toUpperCase().replace(/\s+/g, ""));
+    const sqText = $("#f-square").value.trim();
+    let sq = sqText ? parseSquare(sqText) : null;
+    if (sq && (sq.r < 0 || sq.r >= N)) sq = null;
+    $("#f-square").classList.toggle("bad", sqText !== "" && !sq);   // not a square: marked, not applied
+    const need = Array.from(cleanRack($("#f-tiles").value));
     const count = $("#f-count").value;
     return analysis.moves.filter((m) => {
       if (word && !m.move.split(" ")[1].replace(/[()]/g, "").toUpperCase().includes(word)) return false;
@@ -472,13 +488,19 @@
     const b = $("#board");
     b.addEventListener("keydown", onBoardKey);
     $("#rack").addEventListener("input", onRackInput);
+    $("#rack").addEventListener("keydown", (e) => {   // the page's undo, not the field's own
+      if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "z") { e.preventDefault(); if (!e.shiftKey) undo(); }
+    });
     $("#undo").addEventListener("click", undo);
     $("#clear").addEventListener("click", () => { remember(); state.board = emptyBoard(); state.opcodes = ""; changed(true); });
     $("#play").addEventListener("click", playSelected);
     $("#cgp-load").addEventListener("click", loadCGP);
     $("#cgp").addEventListener("keydown", (e) => { if (e.key === "Enter") loadCGP(); });
     $("#cgp-copy").addEventListener("click", copyCGP);
-    $("#check").addEventListener("input", () => { clearTimeout(checkTimer); checkTimer = setTimeout(checkMove, 200); });
+    $("#check").addEventListener("input", () => {
+      if (view.selected) { view.selected = null; $("#play").disabled = true; renderMoves(); }
+      clearTimeout(checkTimer); checkTimer = setTimeout(checkMove, 200);
+    });
     for (const id of ["#f-word", "#f-square", "#f-tiles", "#f-count"]) $(id).addEventListener("input", renderMoves);
     document.querySelectorAll("#moves th").forEach((th) => th.addEventListener("click", () => {
       const k = th.dataset.key;
@@ -489,11 +511,10 @@
     document.addEventListener("keydown", (e) => {
       const inField = ["INPUT", "SELECT", "TEXTAREA"].includes(document.activeElement.tagName);
       if (!inField && document.activeElement !== b && (e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "z") {
-        e.preventDefault(); undo();
+        e.preventDefault(); if (!e.shiftKey) undo();
       }
     });
-    const d = await call("GET", "/api/director");
-    $("#director-link").hidden = !!d.error;
+    $("#director-link").hidden = !rules.director;
     const fromUrl = new URLSearchParams(location.search).get("cgp");
     if (fromUrl) { $("#cgp").value = fromUrl; await loadCGP(); } else changed(false);
   }
