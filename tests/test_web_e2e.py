@@ -226,3 +226,21 @@ def test_typing_stops_at_the_edge_of_the_board(page):
     page.keyboard.press("Backspace")              # deletes the U just typed on O8
     expect(square(page, "O8").locator(".tile")).to_have_count(0)
     expect(square(page, "N8").locator(".tile")).to_have_text("A1")
+
+
+def test_arrow_keys_step_through_the_moves_and_enter_plays(page):
+    page.fill("#cgp", f"{EMPTY} AHSU/ 0/0 0")
+    page.click("#cgp-load")
+    rows = page.locator("#moves tbody tr")
+    expect(rows.first).to_be_visible()
+    rows.nth(0).click()
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowDown")
+    expect(rows.nth(2)).to_have_class("selected")
+    third = rows.nth(2).evaluate("tr => tr.dataset.move")
+    expect(page.locator("#detail")).to_contain_text(third)
+    page.keyboard.press("ArrowUp")
+    expect(rows.nth(1)).to_have_class("selected")
+    second = rows.nth(1).evaluate("tr => tr.dataset.move")
+    page.keyboard.press("Enter")
+    expect(page.locator("#board .tile")).to_have_count(len(second.split()[1]))

@@ -390,6 +390,7 @@
       th.classList.toggle("sorted-asc", th.dataset.key === key && dir > 0);
     });
     const body = $("#moves tbody");
+    view.rows = rows.slice(0, MAX_ROWS);
     body.innerHTML = "";
     const frag = document.createDocumentFragment();
     for (const m of rows.slice(0, MAX_ROWS)) {
@@ -401,7 +402,7 @@
       if (view.selected === m) tr.className = "selected";
       tr.addEventListener("mouseenter", () => { view.hover = m; showDetail(m); drawBoard(); });
       tr.addEventListener("mouseleave", () => { view.hover = null; showDetail(view.selected); drawBoard(); });
-      tr.addEventListener("click", () => select(m, tr));
+      tr.addEventListener("click", () => { select(m, tr); $("#moves-wrap").focus({ preventScroll: true }); });
       frag.appendChild(tr);
     }
     body.appendChild(frag);
@@ -410,6 +411,20 @@
       `${rows.length === total ? `${total} moves` : `${rows.length} of ${total} moves match`}` +
       (rows.length > MAX_ROWS ? ` · the first ${MAX_ROWS} shown (filter to narrow)` : "") +
       " · hover a move to see it on the board, click to keep it";
+  }
+  // arrow keys in the move table: select the next / previous move; Enter plays it
+  function onTableKey(e) {
+    const rows = view.rows || [];
+    if (!rows.length) return;
+    if (e.key === "Enter" && view.selected) { e.preventDefault(); playSelected(); return; }
+    const delta = { ArrowDown: 1, ArrowUp: -1 }[e.key];
+    if (!delta) return;
+    e.preventDefault();
+    const at = rows.indexOf(view.selected);
+    const k = at < 0 ? 0 : Math.min(rows.length - 1, Math.max(0, at + delta));
+    const tr = $("#moves tbody").children[k];
+    if (rows[k] !== view.selected) select(rows[k], tr);
+    tr.scrollIntoView({ block: "nearest" });
   }
   function select(m, tr) {
     view.selected = view.selected === m ? null : m;
@@ -494,6 +509,7 @@
     $("#undo").addEventListener("click", undo);
     $("#clear").addEventListener("click", () => { remember(); state.board = emptyBoard(); state.opcodes = ""; changed(true); });
     $("#play").addEventListener("click", playSelected);
+    $("#moves-wrap").addEventListener("keydown", onTableKey);
     $("#cgp-load").addEventListener("click", loadCGP);
     $("#cgp").addEventListener("keydown", (e) => { if (e.key === "Enter") loadCGP(); });
     $("#cgp-copy").addEventListener("click", copyCGP);
