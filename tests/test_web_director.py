@@ -169,7 +169,7 @@ def test_round_closed_top_move_and_scores(client, event, lex):
     assert "".join(ch or "?" for ch in rack_letters) == ev2.current.rack
     assert "Top Runde 1" in html and notation_html(expected_top.notation) in html
     assert f"{best}&nbsp;Punkte" in html and "Ergebnisse Runde 1" in html
-    table = html[html.index('<table class="rs"'):html.index("</table>", html.index('<table class="rs"'))]
+    table = html[html.index('<table class="rs'):html.index("</table>", html.index('<table class="rs'))]
     cells = re.findall(r"<tr[^>]*>(.*?)</tr>", table)
     assert len(cells) == 3
     for cell, (player, points, bonus) in zip(cells, [("Ana", ana, "+10"), ("Ben", ben, ""), ("Cal", 0, "")]):
@@ -229,10 +229,11 @@ def test_event_over_shows_the_standings(tmp_path):
 
 def test_no_event_is_404(lex):
     client = TestClient(create_app(lex))
-    for url in ("/api/director", "/director"):
-        r = client.get(url)
-        assert r.status_code == 404
-        assert "start the server with --event DIR" in r.json()["error"]
+    r = client.get("/api/director")
+    assert r.status_code == 404
+    assert "start the server with --event DIR" in r.json()["error"]
+    r = client.get("/director")                       # a page for the projector, not JSON
+    assert r.status_code == 404 and "--event DIR" in r.text
 
 
 def test_not_an_event_directory_is_refused(tmp_path, lex):
@@ -268,11 +269,52 @@ def test_other_lexicon_is_400(event, tmp_path):
     assert "is not the one this event was created with" in r.json()["error"]
 
 
-def test_round_page_shows_at_most_twelve_score_rows():
-    rows = [{"rank": i + 1, "player": f"P{i:02d}", "move": "8H HAUS", "valid": True, "reason": "",
-             "score": 40 - i, "bonus": 0, "total": 40 - i, "top": i == 0} for i in range(15)]
-    html = round_page("E", Board(A), 2, "AEHSU?R", round_scores=rows, scores_label="Ergebnisse Runde 1")
-    assert html.count('<td class="p">') == MAX_SCORE_ROWS == 12
-    assert "P11" in html and "P12" not in html and "… und 3 weitere Spieler" in html
+def score_rows(n: int, bonus: bool = False) -> list[dict]:
+    return [{"rank": i + 1, "player": f"P{i:02d}", "move": "8H HAUS", "valid": True, "reason": "",
+             "score": 40 - i, "bonus": 10 if bonus and i == 0 else 0, "total": 40 - i, "top": i == 0}
+            for i in range(n)]
+
+
+def test_round_page_shows_at_most_sixteen_score_rows():
+    html = round_page("E", Board(A), 2, "AEHSU?R", round_scores=score_rows(30), scores_label="Ergebnisse Runde 1")
+    assert html.count('<td class="p">') == MAX_SCORE_ROWS == 16
+    assert "P15" in html and "P16" not in html
+    # the page's script hides more rows when they do not fit, and counts them in this line
+    assert '<div class="small more" data-more="14">… und 14 weitere Spieler</div>' in html
     assert 'class="side dense"' in html and 'class="bonus' not in html      # no bonus column without a bonus
-    assert html.count('<tr class="hit">') == 1
+    assert '<table class="rs">' in html and html.count('<tr class="hit">') == 1
+    html = round_page("E", Board(A), 2, "AEHSU?R", round_scores=score_rows(13, bonus=True))
+    assert html.count('<td class="p">') == 13 and html.count('<td class="n bonus">') == 13
+    assert '<div class="small more" data-more="0" hidden>' in html
+    one = round_page("E", Board(A), 2, "AEHSU?R", round_scores=score_rows(17))
+    assert "… und 1 weiterer Spieler" in one
+
+
+def test_page_fits_itself_to_the_screen():
+    """The structure the fitting script relies on (the browser test measures the result)."""
+    clock = {"start": None, "seconds": 600}
+    html = round_page("E", Board(A), 2, "AEHSU?R", clock=clock, round_scores=score_rows(20), top=("8H HAUS", 14))
+    script = html[html.index("<script>"):]
+    assert "window.fitPage=fit" in script and "addEventListener('resize',fit)" in script
+    # every size in the side panel scales with --k, the score rows with --r
+    assert ".side{--k:1;" in html and "--r:1;" in html
+    assert 'style="font-size:calc(var(--k)*min(6vh,' in html               # the top move's own size
+    # the clock keeps the room of its widest text, so "Zeit!" does not move anything
+    assert ('<div class="clockbox"><div id="clock" class="time idle" data-start="" data-len="600">10:00</div>'
+            '<div class="time ghost" aria-hidden="true">Zeit!</div>'
+            '<div class="time ghost" aria-hidden="true">10:00</div></div>') in html
+    # no score table: nothing to hide, the script still runs
+    assert "fitPage" in round_page("E", Board(A), 0, "", note="Ende")
+
+
+def test_live_page_reports_a_failing_server():
+    """The polling script's error handling (the browser test runs it)."""
+    html = round_page("E", Board(A), 2, "AEHSU?R", poll={"url": API_URL, "key": "abc", "every": 2.0, "now": 1.0})
+    script = html[html.index("<script>"):]
+    assert "Die Partie kann gerade nicht gelesen werden" in script and "d.error" in script
+    assert "Verbindung zum Server verloren" in script and ".catch(" in script
+    assert "new AbortController()" in script and "ctl.abort();},10000)" in script   # no answer in 10 s: lost
+    assert "window.pollFailed" in script and "document.body.classList.add('stale')" in script
+    # the exported file reloads itself and has no polling (and no banner)
+    exported = round_page("E", Board(A), 2, "AEHSU?R", refresh=True)
+    assert "Verbindung zum Server" not in exported and "location.reload();},5000)" in exported

@@ -7,7 +7,10 @@
 * :func:`round_page` — one HTML page to project: the board as large as the
   screen allows, the round number, the rack, the clock, the top move and a
   closed round's scores per player (at most :data:`MAX_SCORE_ROWS` rows).
-  Labels are German (the players read them).
+  Labels are German (the players read them). A script fits the page to the
+  screen: no scrolling, letters as large as there is room for (see
+  :data:`ROWS_VH`, :data:`MIN_SCALE`); the live page also reports, in a large
+  banner, when the server cannot read the event or does not answer.
 * :func:`index_page` — every round and the standings, linking the round pages.
 
 Pages are self-contained (inline SVG and CSS, no network); sizes are in
@@ -168,6 +171,8 @@ def rack_html(rack: str, alphabet: Alphabet) -> str:
     return "".join(out)
 
 
+# Every size in the side panel is multiplied by --k, except the score table's, which is multiplied
+# by --r: the fitting script (_FIT_JS) sets them so that the panel fits the screen.
 _CSS = """
 *{box-sizing:border-box}
 :root{--b:min(96vh,62vw);--s:calc(100vw - var(--b) - 8vw)}
@@ -175,56 +180,66 @@ html,body{margin:0;height:100%;background:#f4f1e8;color:#1b1b1b;font-family:"Dej
 .wrap{display:flex;height:100vh;width:100vw;align-items:center;gap:3vw;padding:2vh 2vw}
 .board{height:var(--b);width:var(--b);flex:none}
 .board svg{width:100%;height:100%;display:block}
-.side{width:var(--s);max-height:96vh;display:flex;flex-direction:column;justify-content:center;
- gap:min(3.2vh,calc(var(--s)*.05))}
-.event{font-size:min(2.6vh,calc(var(--s)*.045));color:#555;min-width:0;white-space:nowrap;overflow:hidden;
- text-overflow:ellipsis}
-.round{font-size:min(10vh,calc(var(--s)*.18));font-weight:bold;line-height:1}
+.side{--k:1;width:var(--s);max-height:96vh;display:flex;flex-direction:column;justify-content:center;
+ gap:calc(var(--k)*min(3.2vh,calc(var(--s)*.05)))}
+.event{font-size:calc(var(--k)*min(2.6vh,calc(var(--s)*.045)));color:#555;min-width:0;white-space:nowrap;
+ overflow:hidden;text-overflow:ellipsis}
+.round{font-size:calc(var(--k)*min(10vh,calc(var(--s)*.18)));font-weight:bold;line-height:1}
 .head{display:flex;flex-wrap:wrap;gap:0 calc(var(--s)*.07);align-items:flex-end}
-.head .round{font-size:min(13vh,calc(var(--s)*.24))}
-.label{font-size:min(2.6vh,calc(var(--s)*.042));color:#555;text-transform:uppercase;letter-spacing:.15em;
- margin-bottom:.8vh}
-.rack{display:flex;gap:min(1vh,calc(var(--s)*.014));flex-wrap:nowrap}
-.tile{--t:min(9.5vh,calc(var(--s)*.125));position:relative;width:var(--t);height:var(--t);flex:none;
+.head .round{font-size:calc(var(--k)*min(13vh,calc(var(--s)*.24)))}
+.label{font-size:calc(var(--k)*min(2.6vh,calc(var(--s)*.042)));color:#555;text-transform:uppercase;
+ letter-spacing:.15em;margin-bottom:calc(var(--k)*.8vh)}
+.rack{display:flex;gap:calc(var(--k)*min(1vh,calc(var(--s)*.014)));flex-wrap:nowrap}
+.tile{--t:calc(var(--k)*min(9.5vh,calc(var(--s)*.125)));position:relative;width:var(--t);height:var(--t);flex:none;
  background:#f5dc9a;border:calc(var(--t)*.04) solid #a88a3c;border-radius:calc(var(--t)*.13);
  display:flex;align-items:center;justify-content:center;box-shadow:0 .4vh .6vh rgba(0,0,0,.25)}
 .tile .l{font-size:calc(var(--t)*.66);font-weight:bold;margin-right:calc(var(--t)*.08)}
 .tile .v{position:absolute;right:calc(var(--t)*.08);bottom:calc(var(--t)*.03);font-size:calc(var(--t)*.24)}
 .tile.blank{background:#fffdf6;border-style:dashed;border-color:#7b7b7b}
-.time{font-size:min(13vh,calc(var(--s)*.24));font-weight:bold;font-variant-numeric:tabular-nums;line-height:1}
+.time{font-size:calc(var(--k)*min(13vh,calc(var(--s)*.24)));font-weight:bold;font-variant-numeric:tabular-nums;
+ line-height:1;white-space:nowrap}
 .time.low{color:#c0392b}
 .time.idle{color:#777}
+.clockbox{display:grid}.clockbox>*{grid-area:1/1}.clockbox .ghost{visibility:hidden}
 .top{font-weight:bold;line-height:1.15;overflow-wrap:anywhere}
 .top .pts{display:block;color:#c0392b}
 .top.inline .pts{display:inline}
 .top .nw{white-space:nowrap}
-.rs{border-collapse:collapse;font-size:min(3.6vh,calc(var(--rows) / var(--n)),calc(var(--s)*.058))}
+.rs{--r:1;border-collapse:collapse;font-size:calc(var(--r)*min(3.6vh,calc(var(--s)*.058)))}
 .rs td{padding:.06em .45em .06em 0;white-space:nowrap;line-height:1.15}
 .rs td.n{text-align:right;font-variant-numeric:tabular-nums}
-.rs td.p{max-width:calc(var(--s)*.3);overflow:hidden;text-overflow:ellipsis}
-.rs td.m{max-width:calc(var(--s)*.35);overflow:hidden;text-overflow:ellipsis;color:#333}
+/* the page's script shares the width the other columns leave between names and moves */
+.rs td.p{max-width:calc(var(--s)*.28);overflow:hidden;text-overflow:ellipsis}
+.rs td.m{max-width:calc(var(--s)*.4);overflow:hidden;text-overflow:ellipsis;color:#333}
 .rs td.m.bad{color:#8a8a8a;text-decoration:line-through}
 .rs td.m.none{color:#8a8a8a}
 .rs td.pts{font-weight:bold}
 .rs tr.hit td.pts{color:#c0392b}
 .rs td.bonus{color:#2f6db5;font-weight:bold}
 .rs tr+tr td{border-top:1px solid #d8d2c0}
+.rs tr[hidden]{display:none}
 .rs .bl{border:.1em dashed #7b7b7b;border-radius:.1em;padding:0 .05em}
-.side{--rows:44vh}
-.side.dense{--rows:33vh;gap:min(1.6vh,calc(var(--s)*.03))}
-.side.dense .round{font-size:min(7.5vh,calc(var(--s)*.15))}
-.side.dense .head .round,.side.dense .time{font-size:min(10vh,calc(var(--s)*.22))}
-.side.dense .tile{--t:min(8vh,calc(var(--s)*.12))}
-.side.dense .label{margin-bottom:.4vh}
+.side.dense{gap:calc(var(--k)*min(1.6vh,calc(var(--s)*.03)))}
+.side.dense .round{font-size:calc(var(--k)*min(7.5vh,calc(var(--s)*.15)))}
+.side.dense .head .round,.side.dense .time{font-size:calc(var(--k)*min(10vh,calc(var(--s)*.22)))}
+.side.dense .tile{--t:calc(var(--k)*min(8vh,calc(var(--s)*.12)))}
+.side.dense .label{margin-bottom:calc(var(--k)*.4vh)}
 .top .bl{border:.12em dashed #7b7b7b;border-radius:.12em;padding:0 .06em;color:#555}
-.small{font-size:min(2.6vh,calc(var(--s)*.05));color:#444;line-height:1.35}
-.st{border-collapse:collapse;font-size:min(3vh,calc(var(--s)*.055))}
-.st td{padding:.3vh .8vw .3vh 0}.st td.n{text-align:right;font-variant-numeric:tabular-nums}
+.small{font-size:calc(var(--k)*min(2.6vh,calc(var(--s)*.05)));color:#444;line-height:1.35}
+.small[hidden]{display:none}
+.st{border-collapse:collapse;font-size:calc(var(--k)*min(3vh,calc(var(--s)*.055)))}
+.st td{padding:.1em .8vw .1em 0}.st td.n{text-align:right;font-variant-numeric:tabular-nums}
 .topline{display:flex;justify-content:space-between;align-items:baseline;gap:2vw}
 .label.one{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
-.nav{font-size:min(2.2vh,calc(var(--s)*.04));color:#777;flex:none}
+.nav{font-size:calc(var(--k)*min(2.2vh,calc(var(--s)*.04)));color:#777;flex:none}
 .nav a{color:#2f6db5;text-decoration:none;margin-left:1.5vw;display:inline-block}
-@media (max-aspect-ratio:5/4){:root{--b:94vw;--s:94vw}.wrap{flex-direction:column;height:auto}
+.alarm{position:fixed;left:6vw;right:6vw;top:50%;transform:translateY(-50%);max-height:90vh;overflow:hidden;
+ z-index:10;background:#b03a2e;color:#fff;padding:4vh 4vw;border-radius:1.5vh;box-shadow:0 1vh 4vh rgba(0,0,0,.5);
+ font-size:min(3.6vh,2.6vw);line-height:1.3;overflow-wrap:anywhere}
+.alarm .a1{font-size:min(7vh,5vw);font-weight:bold;line-height:1.1;margin-bottom:2vh}
+.alarm .a3{margin-top:2vh;opacity:.85}
+body.stale .wrap{opacity:.3;filter:grayscale(1)}
+@media (max-aspect-ratio:1/1){:root{--b:94vw;--s:94vw}.wrap{flex-direction:column;height:auto}
  .side{max-height:none}}
 """
 
@@ -233,7 +248,9 @@ _CLOCK_JS = """
  var el=document.getElementById('clock'); if(!el) return;
  var start=parseFloat(el.dataset.start), len=parseFloat(el.dataset.len);
  function fmt(s){s=Math.max(0,Math.ceil(s));return Math.floor(s/60)+':'+('0'+(s%60)).slice(-2);}
- function tick(){ if(isNaN(start)){el.textContent=fmt(len);el.className='time idle';return;}
+ function tick(){
+  if(window.pollFailed){el.textContent='\u2013:\u2013\u2013';el.className='time idle';return;}
+  if(isNaN(start)){el.textContent=fmt(len);el.className='time idle';return;}
   var left=start+len-Date.now()/1000-(window.clockSkew||0);
   if(left<=0){el.textContent='Zeit!';el.className='time low';return;}
   el.textContent=fmt(left); el.className='time'+(left<=30?' low':''); }
@@ -241,34 +258,139 @@ _CLOCK_JS = """
 })();
 """
 
+_FIT_JS = """
+(function(){
+ var side=document.querySelector('.side'); if(!side) return;
+ var rs=side.querySelector('.rs'), more=side.querySelector('.more');
+ var rows=rs?[].slice.call(rs.rows):[], base=more?parseInt(more.dataset.more,10)||0:0;
+ function share(){  /* names and moves share the width the other columns leave; moves get 60 %% */
+  if(!pc.length) return;
+  cells.forEach(function(c){c.style.maxWidth='none';});
+  var p=pc[0].offsetWidth, m=mc[0].offsetWidth, room=side.clientWidth-(rs.offsetWidth-p-m);
+  if(p+m<=room) return;
+  var mw=Math.min(m,Math.max(.6*room,room-p)), pw=Math.max(room-mw,0);
+  pc.forEach(function(c){c.style.maxWidth=pw+'px';}); mc.forEach(function(c){c.style.maxWidth=mw+'px';});
+ }
+ function over(){  /* the panel's first and last lines at least 1 %% of the height from the edges */
+  share();
+  var d=document.documentElement, c=side.children, a=c[0].getBoundingClientRect(),
+      b=c[c.length-1].getBoundingClientRect(), m=innerHeight/100;
+  return d.scrollHeight>innerHeight||d.scrollWidth>innerWidth||a.top<m-.5||b.bottom>innerHeight-m+.5||
+   side.scrollWidth>side.clientWidth+.5||(grow&&cut());
+ }
+ function cut(){  /* a name or move ends in "…" */
+  return cells.some(function(c){return c.offsetWidth&&c.scrollWidth>c.clientWidth+.5;});
+ }
+ var grow=false, cells=rs?[].slice.call(rs.querySelectorAll('td.p,td.m')):[],
+     pc=cells.filter(function(c){return c.className==='p';}),
+     mc=cells.filter(function(c){return c.className!=='p';});
+ function K(v){side.style.setProperty('--k',v);}
+ function R(v){if(rs)rs.style.setProperty('--r',v); grow=v>1;}
+ function search(set,lo,hi){
+  set(hi); if(!over()) return true;
+  set(lo); if(over()) return false;
+  for(var i=0;i<7;i++){var m=(lo+hi)/2; set(m); if(over()) hi=m; else lo=m;}
+  set(lo); return true;
+ }
+ function shown(n){
+  rows.forEach(function(r,i){r.hidden=i>=n;});
+  if(!more) return;
+  var m=base+rows.length-n; more.hidden=m<=0;
+  more.textContent='\u2026 und '+m+' weitere'+(m===1?'r':'')+' Spieler';
+ }
+ function fit(){
+  K(1); R(1); shown(rows.length);
+  if(matchMedia('(max-aspect-ratio:1/1)').matches) return;  /* one column: the page scrolls */
+  share();
+  var px=rs?parseFloat(getComputedStyle(rs).fontSize):0, vh=innerHeight/100;
+  /* the score rows: up to %(rows_max)s %% of the screen height where there is room (a narrow panel
+     sets them smaller) and no name or move has to be cut for it; else they shrink to %(rows_vh)s %%,
+     then everything does */
+  var rmin=px?Math.min(1,%(rows_vh)s*vh/px):1, rmax=px&&!cut()?Math.max(1,%(rows_max)s*vh/px):1;
+  for(var n=rows.length;;n--){
+   K(1); R(1); shown(n);
+   if(search(R,rmin,rmax)) return;
+   R(rmin);
+   if(search(K,%(kmin)s,1)||n<=%(min_rows)s) return;
+  }
+ }
+ fit(); window.fitPage=fit;
+ addEventListener('resize',fit);
+ if(document.fonts&&document.fonts.ready) document.fonts.ready.then(fit);
+})();
+"""
 
 _POLL_JS = """
 (function(){
- var url=%(url)s, key=%(key)s, every=%(every)d;
+ var url=%(url)s, key=%(key)s, every=%(every)d, good=new Date();
  window.clockSkew=%(now)s===null?0:Date.now()/1000-%(now)s;
- function poll(){
-  fetch(url,{cache:'no-store'}).then(function(r){return r.ok?r.json():null;}).then(function(d){
-   if(d&&typeof d.now==='number')window.clockSkew=Date.now()/1000-d.now;
-   if(d&&d.view!==undefined&&d.view!==key){location.reload();return;}
-   setTimeout(poll,every);
-  }).catch(function(){setTimeout(poll,every);});
+ window.pollFailed=false;
+ var box=null;
+ function hhmmss(t){return [t.getHours(),t.getMinutes(),t.getSeconds()].map(function(x){return ('0'+x).slice(-2);})
+  .join(':');}
+ function alarm(head,why){
+  if(!box){box=document.createElement('div');box.id='alarm';box.className='alarm';box.setAttribute('role','alert');
+   box.innerHTML='<div class="a1"></div><div class="a2"></div><div class="a3"></div>';document.body.appendChild(box);}
+  box.children[0].textContent=head; box.children[1].textContent=why;
+  box.children[2].textContent='Neuer Versuch '+(every<900?'laufend':every<1500?'jede Sekunde':
+   'alle '+Math.round(every/1000)+' Sekunden')+' \u2026 '+
+   '(letzte Antwort '+hhmmss(good)+' Uhr)';
+  window.pollFailed=true; document.body.classList.add('stale');
  }
- setTimeout(poll,every);
+ function calm(){good=new Date(); if(!window.pollFailed) return;
+  window.pollFailed=false; document.body.classList.remove('stale'); if(box){box.remove();box=null;}}
+ function again(){setTimeout(poll,every);}
+ function poll(){
+  var ctl=window.AbortController?new AbortController():null;
+  var timer=ctl?setTimeout(function(){ctl.abort();},%(timeout)d):0;
+  fetch(url,{cache:'no-store',signal:ctl?ctl.signal:undefined}).then(function(r){
+   return r.json().then(function(d){return [r,d];},function(){return [r,null];});
+  }).then(function(x){
+   clearTimeout(timer);
+   var r=x[0], d=x[1];
+   if(!r.ok||!d||d.view===undefined){
+    alarm('Die Partie kann gerade nicht gelesen werden',
+          d&&d.error?String(d.error):'Der Server antwortet mit Fehler '+r.status+'.');
+    again(); return;
+   }
+   if(typeof d.now==='number') window.clockSkew=Date.now()/1000-d.now;
+   if(d.view!==key){location.reload();return;}
+   calm(); again();
+  }).catch(function(){
+   clearTimeout(timer);
+   alarm('Verbindung zum Server verloren','Der Server antwortet nicht (gestoppt oder nicht erreichbar).');
+   again();
+  });
+ }
+ again();
 })();
 """
 
 
+ROWS_VH = 2.4
+"""Score rows shrink to this font size (% of the screen height) before the rest of the page does."""
+MIN_SCALE = 0.7
+"""Then everything on the right shrinks, to this fraction at most; if it still does not fit, the
+last score rows give way to "… und N weitere Spieler"."""
+POLL_TIMEOUT = 10.0
+"""Seconds the live page waits for an answer before it reports the server as lost."""
+
+
 def _page(title: str, body: str, refresh: bool = False, script: str = "", poll: dict | None = None) -> str:
-    """The HTML document around ``body``: the clock script, ``script``, and either a reload
-    every 5 s (``refresh``) or the polling of ``poll`` (see :func:`round_page`)."""
+    """The HTML document around ``body``: the clock script, the fitting script, ``script``, and
+    either a reload every 5 s (``refresh``) or the polling of ``poll`` (see :func:`round_page`)."""
     reload_js = "setTimeout(function(){location.reload();},5000);" if refresh and poll is None else ""
     poll_js = ""
     if poll is not None:  # before the clock's script: it sets the skew the clock's first tick uses
+        every = poll.get("every", 2.0)
         poll_js = _POLL_JS % {"url": json.dumps(poll["url"]), "key": json.dumps(poll["key"]),
-                              "every": int(1000 * poll.get("every", 2.0)), "now": json.dumps(poll.get("now"))}
+                              "every": int(1000 * every), "now": json.dumps(poll.get("now")),
+                              "timeout": int(1000 * max(POLL_TIMEOUT, 2 * every))}
+    fit_js = _FIT_JS % {"rows_vh": ROWS_VH, "rows_max": 3.6, "kmin": MIN_SCALE, "min_rows": 3}
     return ("<!DOCTYPE html>\n<html lang=\"de\">\n<head>\n<meta charset=\"utf-8\">\n"
             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{_esc(title)}</title>\n"
-            f"<style>{_CSS}</style>\n</head>\n<body>\n{body}\n<script>{poll_js}{_CLOCK_JS}{script}{reload_js}</script>\n"
+            f"<style>{_CSS}</style>\n</head>\n<body>\n{body}\n"
+            f"<script>{poll_js}{_CLOCK_JS}{fit_js}{script}{reload_js}</script>\n"
             "</body>\n</html>\n")
 
 
@@ -300,20 +422,23 @@ def _top_html(label: str, notation: str, score: int, words=(), inline: bool = Fa
         # wrap under the notation when both do not fit)
         head = _esc(label) + (f" · {w}" if words else "")
         factor = min(0.1, 1.0 / (0.8 * max(len(notation), 6)))
-        size = f"min(6vh,calc(var(--s)*{factor:.4f}))"
+        size = f"calc(var(--k)*min(6vh,calc(var(--s)*{factor:.4f})))"
         return (f'<div><div class="label one">{head}</div>'
                 f'<div class="top inline" style="font-size:{size}"><span class="nw">{notation_html(notation)}</span> '
                 f'<span class="pts nw">{pts}</span></div></div>')
     # font size: the longest line (the notation) fills at most the panel's width
     factor = min(0.16, 1.0 / (0.8 * max(len(notation), 6)))
-    size = f"min(7vh,calc(var(--s)*{factor:.4f}))"
+    size = f"calc(var(--k)*min(7vh,calc(var(--s)*{factor:.4f})))"
     return (f'<div><div class="label">{_esc(label)}</div>'
             f'<div class="top" style="font-size:{size}">{notation_html(notation)}'
             f'<span class="pts">{pts}</span></div>{extra}</div>')
 
 
-MAX_SCORE_ROWS = 12
-"""Rows of a round's scores shown on a page to project (the best ones)."""
+MAX_SCORE_ROWS = 16
+"""Rows of a round's scores on a page to project (the best ones); the page shows fewer
+when they do not fit the screen at a readable size."""
+MAX_STANDINGS = 10
+"""Rows of the standings on the page after the event."""
 DENSE_ROWS = 6
 """With more score rows than this, the clock, rack and spacing shrink a little to make room."""
 
@@ -322,8 +447,7 @@ def _scores_html(label: str, rows: list[dict]) -> str:
     """A round's scores per player as a table: rank, player, move, points (and bonus when any)."""
     shown = rows[:MAX_SCORE_ROWS]
     bonus = any(r.get("bonus") for r in shown)
-    lines = len(shown) + (len(rows) > len(shown))  # the font fits this many lines into the room
-    out = [f'<div><div class="label">{_esc(label)}</div><table class="rs" style="--n:{max(lines, 4)}">']
+    out = [f'<div><div class="label">{_esc(label)}</div><table class="rs">']
     for r in shown:
         move = r.get("move") or ""
         if not move:
@@ -341,9 +465,10 @@ def _scores_html(label: str, rows: list[dict]) -> str:
             out.append(f'<td class="n bonus">{"+" + str(r["bonus"]) if r.get("bonus") else ""}</td>')
         out.append("</tr>")
     out.append("</table>")
-    if len(rows) > len(shown):
-        more = len(rows) - len(shown)
-        out.append(f'<div class="small">… und {more} weitere{"r" if more == 1 else ""} Spieler</div>')
+    # the fitting script hides the last rows when they do not fit, and counts them here
+    more = len(rows) - len(shown)
+    out.append(f'<div class="small more" data-more="{more}"{"" if more else " hidden"}>'
+               f'… und {more} weitere{"r" if more == 1 else ""} Spieler</div>')
     out.append("</div>")
     return "".join(out)
 
@@ -369,16 +494,24 @@ def round_page(event_name: str, board: Board, round_no: int, rack: str, *, new_t
         note: a line of small text (e.g. the end of the event).
         nav: links ``{"prev": href, "next": href, "index": href}`` (arrow keys follow them).
         refresh: reload the page every 5 s (the live page as a file).
-        standings: ``{"rank", "player", "total", "percent"}`` rows to show (the first 10).
+        standings: ``{"rank", "player", "total", "percent"}`` rows to show (the first
+            :data:`MAX_STANDINGS`, then "… und N weitere Spieler").
         round_scores: a closed round's result per player, best first
             (:func:`engine.director.export.round_score_rows`: ``rank``, ``player``,
             ``move``, ``valid``, ``reason``, ``score``, ``bonus``, ``top``); the first
-            :data:`MAX_SCORE_ROWS` are shown, with the top move on one line to make room.
+            :data:`MAX_SCORE_ROWS` are shown, with the top move on one line to make room,
+            and "… und N weitere Spieler" for the others (the page's script hides more
+            rows, and counts them, when they do not fit the screen at :data:`ROWS_VH`).
         scores_label: heading over ``round_scores`` ("Ergebnisse Runde 6").
         poll: instead of reloading every 5 s, ask ``poll["url"]`` every
             ``poll["every"]`` seconds (default 2) for JSON and reload only when its
             ``view`` differs from ``poll["key"]``; ``poll["now"]`` (server time) and
-            the answers' ``now`` keep the countdown on the server's clock.
+            the answers' ``now`` keep the countdown on the server's clock. An error
+            answer (its JSON ``error`` is shown), no answer within
+            :data:`POLL_TIMEOUT` seconds or no connection puts a large German banner
+            over the dimmed page and stops the countdown; polling goes on, and the
+            banner goes when an answer comes again (the page reloads if ``view``
+            changed meanwhile).
 
     Returns:
         the HTML page (self-contained: inline SVG, CSS and script).
@@ -404,8 +537,11 @@ def round_page(event_name: str, board: Board, round_no: int, rack: str, *, new_t
         secs = int(clock["seconds"])
         left = f"{secs // 60}:{secs % 60:02d}"  # until the script runs (the same text as an idle clock)
         head = [f'<div><div class="label">Runde</div><div class="round">{round_no}</div></div>'] if round_no else []
-        head.append(f'<div><div class="label">Zeit</div><div id="clock" class="time idle" data-start="{start}" '
-                    f'data-len="{secs}">{left}</div></div>')
+        # the hidden copies keep the room of the widest text the clock will show
+        head.append(f'<div><div class="label">Zeit</div><div class="clockbox"><div id="clock" class="time idle" '
+                    f'data-start="{start}" data-len="{secs}">{left}</div>'
+                    f'<div class="time ghost" aria-hidden="true">Zeit!</div>'
+                    f'<div class="time ghost" aria-hidden="true">{left}</div></div></div>')
         parts.append(f'<div class="head">{"".join(head)}</div>')
     elif round_no:
         parts.append(f'<div class="round">Runde {round_no}</div>')
@@ -426,8 +562,10 @@ def round_page(event_name: str, board: Board, round_no: int, rack: str, *, new_t
     if standings:
         rows = "".join(f'<tr><td class="n">{r["rank"]}.</td><td>{_esc(r["player"])}</td>'
                        f'<td class="n">{r["total"]}</td><td class="n">{r["percent"]:.2f}&nbsp;%</td></tr>'
-                       for r in standings[:10])
-        parts.append(f'<div><div class="label">Stand</div><table class="st">{rows}</table></div>')
+                       for r in standings[:MAX_STANDINGS])
+        more = len(standings) - MAX_STANDINGS
+        more = f'<div class="small">… und {more} weitere{"r" if more == 1 else ""} Spieler</div>' if more > 0 else ""
+        parts.append(f'<div><div class="label">Stand</div><table class="st">{rows}</table>{more}</div>')
     parts.append("</div></div>")
     title = f"Runde {round_no} – {event_name}" if round_no else event_name
     return _page(title, "\n".join(parts), refresh=refresh, script=script, poll=poll)

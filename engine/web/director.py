@@ -15,7 +15,11 @@ event's journal afresh (under the event's shared lock, like every
   every 5 s: it asks ``/api/director`` every 2 s and reloads only when ``view``
   has changed, so a submission (which the page does not show) causes no reload and
   the projector does not flicker. The countdown runs in the browser on the
-  server's clock.
+  server's clock. When ``/api/director`` answers an error (a damaged journal,
+  the event directory gone) or does not answer (the server stopped), the page
+  says so in a large banner and keeps asking; the banner goes when the answers
+  are normal again. A script in the page fits it to the screen
+  (:mod:`engine.director.render`).
 """
 
 from __future__ import annotations
@@ -131,7 +135,8 @@ def director_page(event_dir: Path, lexicon) -> str:
     top move and that round's scores (after the event: the final standings).
 
     The page polls :data:`API_URL` every :data:`POLL_SECONDS` seconds and reloads
-    only when the answer's ``view`` differs from the one it was made with.
+    only when the answer's ``view`` differs from the one it was made with; an error
+    answer or none at all shows a banner until the answers are normal again.
 
     Returns:
         the HTML page (self-contained apart from the polling).
