@@ -48,3 +48,12 @@ def golden_lexicon(tmp_path_factory, golden_words_list) -> Lexicon:
     """Bundle built from the golden word list (the list the golden moves use)."""
     out = tmp_path_factory.mktemp("lex") / "golden.lex"
     return build_bundle(golden_words_list, out, source_name="golden_words.txt")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Chromium (see tests/browser_support.py), one per test module."""
+    from browser_support import launched
+
+    with launched() as b:
+        yield b

@@ -16,26 +16,20 @@ where ``.ci/run`` installs Chromium and a missing browser is a failure.
 from __future__ import annotations
 
 import contextlib
-import os
 import re
-import shutil
 import time
 
 import pytest
+from browser_support import require_chromium
 
 from engine.director import SimultanRules
 from engine.director.render import MAX_SCORE_ROWS
 from engine.director.store import EventDir
 from engine.movegen import generate_moves
 
-CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+require_chromium()
 
-if not CHROMIUM or not __import__("importlib").util.find_spec("playwright"):
-    if os.environ.get("CI"):
-        raise RuntimeError("CI needs Debian's chromium and the playwright package for the browser tests")
-    pytest.skip("headless Chromium or Playwright not installed", allow_module_level=True)
-
-from playwright.sync_api import expect, sync_playwright  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
 
 SIZES = [(1920, 1080), (1280, 720), (1366, 768), (1024, 768)]
 LONG = ["Annemarie Müller-Lüdenscheid", "Karl-Theodor von Hohenzollern", "Bärbel Schwarzenberger"]
@@ -104,16 +98,6 @@ def servers(golden_lexicon, tmp_path_factory):
         urls["over"] = stack.enter_context(background_server(create_app(
             qy, event_dir=over.path, allowed_hosts=["127.0.0.1", "localhost"])))
         yield urls
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync"])
-        yield b
-        b.close()
 
 
 @contextlib.contextmanager

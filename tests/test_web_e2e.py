@@ -11,23 +11,18 @@ where ``.ci/run`` installs Chromium and a missing browser is a failure.
 
 from __future__ import annotations
 
-import os
-import shutil
 
 import pytest
+from browser_support import require_chromium
 
 from engine.cgp import parse_cgp
 from engine.equity import position_candidates
 
-CHROMIUM = os.environ.get("CHROMIUM") or shutil.which("chromium") or shutil.which("chromium-browser")
+require_chromium()
+
 EMPTY = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15"
 
-if not CHROMIUM or not __import__("importlib").util.find_spec("playwright"):
-    if os.environ.get("CI"):
-        raise RuntimeError("CI needs Debian's chromium and the playwright package for the browser tests")
-    pytest.skip("headless Chromium or Playwright not installed", allow_module_level=True)
-
-from playwright.sync_api import expect, sync_playwright  # noqa: E402
+from playwright.sync_api import expect  # noqa: E402
 
 
 @pytest.fixture(scope="module")
@@ -37,16 +32,6 @@ def server(golden_lexicon):
 
     with background_server(create_app(golden_lexicon, allowed_hosts=["127.0.0.1", "localhost"])) as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-            "--disable-component-update", "--disable-sync"])
-        yield b
-        b.close()
 
 
 @pytest.fixture
@@ -60,6 +45,13 @@ def page(browser, server):
     yield pg
     ctx.close()
     assert not errors, f"JavaScript errors: {errors}"
+
+
+def load(pg, cgp: str) -> None:
+    """Paste a CGP, load it, and wait for the move list."""
+    pg.fill("#cgp", cgp)
+    pg.click("#cgp-load")
+    expect(pg.locator("#moves tbody tr").first).to_be_visible()
 
 
 def square(pg, name: str):
@@ -127,9 +119,7 @@ def test_set_up_by_clicking_and_typing_then_the_top_move_is_listed_and_drawn(pag
 
 
 def test_illegal_typed_move_is_explained_and_a_legal_one_scored(page):
-    page.fill("#cgp", f"{EMPTY} AHSUX/ 0/0 0")
-    page.click("#cgp-load")
-    expect(page.locator("#moves tbody tr").first).to_be_visible()
+    load(page, f"{EMPTY} AHSUX/ 0/0 0")
     page.fill("#check", "8H HAUSX")
     expect(page.locator("#check-result")).to_contain_text("illegal: HAUSX is not in the word list")
     page.fill("#check", "1A HAUS")
@@ -169,9 +159,7 @@ def test_blank_umlaut_undo_and_a_bad_cgp(page):
 
 
 def test_filters_and_sorting(page):
-    page.fill("#cgp", f"{EMPTY} AEHNRST/ 0/0 0")
-    page.click("#cgp-load")
-    expect(page.locator("#moves tbody tr").first).to_be_visible()
+    load(page, f"{EMPTY} AEHNRST/ 0/0 0")
     page.fill("#f-word", "ernst")
     rows = page.locator("#moves tbody td.mv")
     expect(rows.first).to_be_visible()
@@ -191,9 +179,7 @@ def test_filters_and_sorting(page):
 
 
 def test_selected_move_wins_over_the_checked_one_and_rack_input_is_cleaned(page):
-    page.fill("#cgp", f"{EMPTY} AEHNRST/ 0/0 0")
-    page.click("#cgp-load")
-    expect(page.locator("#moves tbody tr").first).to_be_visible()
+    load(page, f"{EMPTY} AEHNRST/ 0/0 0")
     page.fill("#check", "8H HASTE")
     expect(page.locator("#check-result")).to_contain_text("points")
     assert new_tile_squares(page) == ["H8", "I8", "J8", "K8", "L8"]
@@ -229,10 +215,8 @@ def test_typing_stops_at_the_edge_of_the_board(page):
 
 
 def test_arrow_keys_step_through_the_moves_and_enter_plays(page):
-    page.fill("#cgp", f"{EMPTY} AHSU/ 0/0 0")
-    page.click("#cgp-load")
+    load(page, f"{EMPTY} AHSU/ 0/0 0")
     rows = page.locator("#moves tbody tr")
-    expect(rows.first).to_be_visible()
     rows.nth(0).click()
     page.keyboard.press("ArrowDown")
     page.keyboard.press("ArrowDown")
