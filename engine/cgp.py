@@ -118,7 +118,7 @@ def parse_cgp(cgp: str, alphabet: Alphabet | None = None, strict: bool = False) 
             ch = m.group(2)
             up = ch.upper()
             if len(up) != 1 or not alphabet.is_word_chars(up):
-                raise CGPError(f"board row {r + 1}: {ch!r} is not a letter of the {alphabet.name} set")
+                raise CGPError(f"board row {r + 1}: {ch!r} is not a letter of the {alphabet.name.capitalize()} set")
             if c >= N:
                 raise CGPError(f"board row {r + 1}: more than {N} squares")
             board.tiles[r, c] = alphabet.code(up)
@@ -170,7 +170,7 @@ def parse_cgp(cgp: str, alphabet: Alphabet | None = None, strict: bool = False) 
         c = int(np.nonzero(unseen < 0)[0][0])
         raise CGPError(
             f"more {alphabet.letter(c) if c else 'blank'} tiles on the board and racks than the "
-            f"{alphabet.name} set holds ({alphabet.counts[c]})"
+            f"{alphabet.name.capitalize()} set holds ({alphabet.counts[c]})"
         )
     return pos
 

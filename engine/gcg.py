@@ -232,7 +232,7 @@ class _Reader:
                     rules_name = value
                 elif name == "tile-distribution":
                     if value and value != a.name:
-                        raise GCGError(i, f"tile distribution {value!r}: this reader uses the {a.name} set")
+                        raise GCGError(i, f"tile distribution {value!r}: this reader uses the {a.name.capitalize()} set")
                 elif name == "character-encoding":
                     if value.upper().replace("_", "-") not in ("UTF-8", "UTF8", "ISO-8859-1", "ISO 8859-1"):
                         raise GCGError(i, f"unsupported character encoding {value!r}")

@@ -1029,7 +1029,7 @@ def simulate(position: Position, lexicon, candidates=None, n_candidates: int = 1
     if (unseen < 0).any():
         c = int(np.nonzero(unseen < 0)[0][0])
         raise ValueError(f"the position has more {a.letter(c) if c else 'blank'} tiles than the "
-                         f"{a.name} set holds ({int(a.counts[c])}): cannot draw the unseen tiles")
+                         f"{a.name.capitalize()} set holds ({int(a.counts[c])}): cannot draw the unseen tiles")
     pool_n = int(unseen.sum())
     bag0 = pool_n if opp_rack is not None else max(0, pool_n - a.rack_size)
 

@@ -159,7 +159,7 @@ class Alphabet:
             else:
                 up = ch.upper()
                 if up not in self._code:
-                    raise ValueError(f"rack {rack!r}: {ch!r} is not a tile of the {self.name} set")
+                    raise ValueError(f"rack {rack!r}: {ch!r} is not a tile of the {self.name.capitalize()} set")
                 counts[self._code[up]] += 1
         if counts.sum() > self.rack_size:
             raise ValueError(f"rack {rack!r}: {int(counts.sum())} tiles, at most {self.rack_size}")

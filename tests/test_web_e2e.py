@@ -141,7 +141,7 @@ def test_blank_umlaut_undo_and_a_bad_cgp(page):
     expect(square(page, "J8").locator(".tile.blank")).to_have_count(1)
     expect(page.locator("#cgp")).to_have_value(f"15/15/15/15/15/15/15/7aÄr5/15/15/15/15/15/15/15 / 0/0 0")
     page.locator("#board").dispatch_event("keydown", {"key": "ß"})
-    expect(page.locator("#status")).to_contain_text("ß is not a tile")
+    expect(page.locator("#notice")).to_contain_text("ß is not a tile")
     page.keyboard.press("Control+z")
     page.keyboard.press("Control+z")
     expect(page.locator("#board .tile")).to_have_count(1)
@@ -195,19 +195,20 @@ def test_selected_move_wins_over_the_checked_one_and_rack_input_is_cleaned(page)
     assert new_tile_squares(page) == want          # what Play would place is what the board shows
     # the rack field: ß refused with a hint, the caret kept; * is a blank; Ü composed
     page.fill("#rack", "")
-    page.locator("#rack").type("straße")
-    expect(page.locator("#rack")).to_have_value("STRAE")
-    expect(page.locator("#status")).to_contain_text("ß is not a tile")
+    page.fill("#rack", "straß")
+    expect(page.locator("#rack")).to_have_value("STRA")
+    expect(page.locator("#status")).to_contain_text("moves")          # the analysis came back ...
+    expect(page.locator("#notice")).to_contain_text("ß is not a tile")  # ... and the hint is still there
     page.fill("#rack", "U\u0308B*")
     expect(page.locator("#rack")).to_have_value("ÜB?")
     page.keyboard.press("Control+z")
-    expect(page.locator("#rack")).to_have_value("STRAE")
+    expect(page.locator("#rack")).to_have_value("STRA")
 
 
 def test_typing_stops_at_the_edge_of_the_board(page):
     square(page, "M8").click()
     page.keyboard.type("HAUS")                    # M8 N8 O8, then nowhere to go
-    expect(page.locator("#status")).to_contain_text("edge of the board")
+    expect(page.locator("#notice")).to_contain_text("edge of the board")
     expect(page.locator("#cgp")).to_have_value(f"15/15/15/15/15/15/15/12HAU/15/15/15/15/15/15/15 / 0/0 0")
     page.keyboard.press("Backspace")              # deletes the U just typed on O8
     expect(square(page, "O8").locator(".tile")).to_have_count(0)
@@ -228,3 +229,24 @@ def test_arrow_keys_step_through_the_moves_and_enter_plays(page):
     second = rows.nth(1).evaluate("tr => tr.dataset.move")
     page.keyboard.press("Enter")
     expect(page.locator("#board .tile")).to_have_count(len(second.split()[1]))
+
+
+def test_the_old_list_cannot_be_played_while_the_new_one_is_computed(page):
+    load(page, f"{EMPTY} AEHNRST/ 0/0 0")
+    rows = page.locator("#moves tbody tr")
+    rows.nth(4).click()
+    first = rows.nth(4).evaluate("tr => tr.dataset.move")
+    page.keyboard.press("Enter")                  # plays it; the list is now of the old position ...
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")                  # ... so this must do nothing
+    expect(page.locator("#moves-wrap")).not_to_have_class("stale")
+    expect(page.locator("#board .tile")).to_have_count(len(first.split()[1]))
+    expect(page.locator("#board .tile.new")).to_have_count(0)   # nothing of the old list is drawn
+    # a filter that hides the selected move unselects it
+    load(page, f"{EMPTY} AEHNRST/ 0/0 0")
+    rows.nth(0).click()
+    expect(page.locator("#play")).to_be_enabled()
+    page.fill("#f-word", "QQQ")
+    expect(page.locator("#play")).to_be_disabled()
+    expect(page.locator("#board .tile.new")).to_have_count(0)
+

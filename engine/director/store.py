@@ -152,9 +152,17 @@ class EventDir:
         self._event = replay(records, self._lexicon)
         return self._event
 
-    def load(self) -> Event:
-        """The event as the journal has it now (under the shared lock)."""
-        with event_lock(self.path, exclusive=False):
+    def load(self, timeout: float | None = None) -> Event:
+        """The event as the journal has it now (under the shared lock).
+
+        Args:
+            timeout: seconds to wait for a command holding the lock (default
+                :func:`~engine.director.journal.event_lock`'s).
+
+        Raises:
+            JournalError: no event here, a damaged journal, or the lock still held after ``timeout``.
+        """
+        with event_lock(self.path, exclusive=False, timeout=timeout):
             return self._rebuild(self._records())
 
     # -- changing ---------------------------------------------------------------------

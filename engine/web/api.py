@@ -296,8 +296,11 @@ def score_json(pos: Position, lexicon, text: str, table=None) -> dict:
         scored = check_move(pos.board, text, lexicon, rack=pos.rack if has_rack else None)
     except IllegalMove as exc:
         return {"legal": False, "reason": exc.reason}
-    if not has_rack:  # no rack to check against: the tiles must at least be left in the set
+    if not has_rack:  # no rack to check against: at most a rack's worth, and tiles left in the set
         a = pos.alphabet
+        if len(scored.tiles) > a.rack_size:
+            return {"legal": False, "reason": f"the move places {len(scored.tiles)} tiles; a rack holds "
+                                              f"{a.rack_size}"}
         need = np.zeros(a.size + 1, dtype=np.int64)
         for _r, _c, ch, b in scored.tiles:
             need[0 if b else a.code(ch)] += 1
@@ -306,8 +309,10 @@ def score_json(pos: Position, lexicon, text: str, table=None) -> dict:
         if len(short):
             k = int(short[0])
             name = "blank" if k == 0 else a.letter(k)
-            return {"legal": False, "reason": f"the move needs {need[k]} × {name}, but only {free[k]} of the "
-                                              f"set's {a.counts[k]} are not on the board"}
+            used = int(a.counts[k] - free[k])
+            where = f" and {used} {'is' if used == 1 else 'are'} on the board" if used else ""
+            return {"legal": False, "reason": f"the move needs {need[k]} × {name}, but the set has "
+                                              f"{a.counts[k]}{where}"}
     out = {"legal": True, "move": scored.move.notation, "score": scored.score,
            "tiles": [[r, c, ch, bool(b)] for r, c, ch, b in scored.tiles],
            "words": [[w, s] for w, s in scored.words], "bingo": scored.bingo}

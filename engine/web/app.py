@@ -42,6 +42,8 @@ __all__ = ["check_event_dir", "check_rate", "create_app", "DEFAULT_RATE", "MAX_B
 STATIC = Path(__file__).parent / "static"
 DEFAULT_RATE = "40/second"
 """Requests per client address to ``/api/*`` (``limits`` notation); more get 429."""
+MIN_RATE_AMOUNT = 5
+"""The smallest request count a rate may allow in its window (an edit sends up to three requests)."""
 MAX_BODY_BYTES = 16 * 1024
 """Largest request body accepted (413 above)."""
 
@@ -117,8 +119,9 @@ def check_rate(rate: str):
         limit = parse_rate(rate)
     except ValueError as exc:
         raise ValueError(f"rate {rate!r}: {exc} (write e.g. '40/second')") from None
-    if limit.amount < 1:
-        raise ValueError(f"rate {rate!r}: at least 1 request (write e.g. '40/second')")
+    if limit.amount < MIN_RATE_AMOUNT:
+        raise ValueError(f"rate {rate!r}: at least {MIN_RATE_AMOUNT} requests in the window, since one edit "
+                         "on the page sends up to three (write e.g. '40/second')")
     return limit
 
 
@@ -209,12 +212,17 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
         log.exception("error answering %s %s", request.method, request.url.path)
         return _error(500, f"internal error ({type(exc).__name__}); the server goes on serving")
 
-    async def engine_call(func, *args, lock=engine_lock, **kwargs):
-        """Run engine work in a worker thread under ``lock``; answer its dict as JSON
-        directly (FastAPI's generic encoder walks every value: 4x slower on long lists)."""
+    async def engine_call(func, *args, lock=engine_lock, wait: float = -1, **kwargs):
+        """Run engine work in a worker thread under ``lock`` (waiting at most ``wait``
+        seconds, then 503; -1: as long as it takes); answer its dict as JSON directly
+        (FastAPI's generic encoder walks every value: 4x slower on long lists)."""
         def locked():
-            with lock:
+            if not lock.acquire(timeout=wait):
+                raise StarletteHTTPException(503, "busy: another request is reading the event; try again")
+            try:
                 return func(*args, **kwargs)
+            finally:
+                lock.release()
 
         out = await run_in_threadpool(locked)
         return JSONResponse(out) if isinstance(out, dict) else out
@@ -267,19 +275,21 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
         path = need_event()
         from .director import director_state as state
 
-        return await engine_call(state, path, lexicon, lock=director_lock)
+        return await engine_call(state, path, lexicon, lock=director_lock, wait=3.0)
 
-    @app.get("/director", include_in_schema=False)
+    @app.api_route("/director", methods=["GET", "HEAD"], include_in_schema=False)
     async def director_page():
         if event_dir is None:
-            return HTMLResponse(_message_page("Keine Partie", "Start the server with --event DIR to project a "
-                                              "simultaneous event.", retry=False), status_code=404)
+            return HTMLResponse(_message_page("Keine Partie", "Den Server mit --event VERZEICHNIS starten, um eine "
+                                              "Simultan-Partie zu zeigen (start the server with --event DIR).",
+                                              retry=False), status_code=404)
         from .director import director_page as page
 
         try:
-            return HTMLResponse(await engine_call(page, event_dir, lexicon, lock=director_lock))
-        except ValueError as exc:  # a projector shows a page, not JSON, and tries again by itself
-            return HTMLResponse(_message_page("Die Partie kann gerade nicht gelesen werden", str(exc)),
+            return HTMLResponse(await engine_call(page, event_dir, lexicon, lock=director_lock, wait=3.0))
+        except (ValueError, StarletteHTTPException) as exc:  # a projector shows a page, not JSON, and tries again by itself
+            reason = exc.detail if isinstance(exc, StarletteHTTPException) else str(exc)
+            return HTMLResponse(_message_page("Die Partie kann gerade nicht gelesen werden", str(reason)),
                                 status_code=400)
 
     # load the cached kernels now, not on the first request

@@ -103,6 +103,8 @@ def cmd_web(args) -> int:
             table = LeaveTable.load(args.leaves)
         except OSError as exc:
             raise ValueError(f"--leaves {args.leaves}: cannot read it ({exc.strerror or exc})") from None
+        except ValueError as exc:
+            raise ValueError(f"--leaves {args.leaves}: {exc}") from None
     lexicon = load_lexicon(args.lexicon, progress=_note)
     loopback = _is_loopback(args.host)
     hosts = sorted({"127.0.0.1", "localhost", "[::1]", "::1", args.host, f"[{args.host}]"}) if loopback else None

@@ -39,6 +39,9 @@ API_URL = "/api/director"
 """Where the live page asks whether anything changed."""
 POLL_SECONDS = 2.0
 """How often the live page asks."""
+LOCK_WAIT_SECONDS = 2.0
+"""How long a read waits for a director's command that holds the event (then it answers
+that the event is busy, and the page asks again: no request waits long)."""
 
 
 def load_event(event_dir: Path, lexicon) -> Event:
@@ -52,7 +55,7 @@ def load_event(event_dir: Path, lexicon) -> Event:
     """
     try:
         # JournalError and DirectorError are ValueErrors whose messages name the problem
-        return EventDir(event_dir, lexicon=lexicon, export=False, notes=None).load()
+        return EventDir(event_dir, lexicon=lexicon, export=False, notes=None).load(timeout=LOCK_WAIT_SECONDS)
     except OSError as exc:
         raise ValueError(f"{event_dir}: cannot read the event ({exc.strerror or exc})") from None
 

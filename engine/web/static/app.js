@@ -132,6 +132,8 @@
     el.textContent = text;
     el.className = error ? "error" : "";
   }
+  // a hint about what was just typed (stays until the next key that works; analysis does not overwrite it)
+  function notice(text) { $("#notice").textContent = text || ""; }
 
   // ---- board drawing ------------------------------------------------------------------
   const squares = [];
@@ -231,7 +233,7 @@
   }
   function putTile(letter, blank) {
     const cur = state.cursor;
-    if (cur.end) { setStatus("the edge of the board: click a square to go on", true); return; }
+    if (cur.end) { notice("the edge of the board: click a square to go on"); return; }
     remember();
     state.board[cur.r][cur.c] = blank ? letter.toLowerCase() : letter;
     step(1);
@@ -246,7 +248,9 @@
     }
     const cur = state.cursor;
     const key = e.key;
-    if (key === "?") { pendingBlank = true; setStatus("next letter: a blank"); e.preventDefault(); return; }
+    if (key === "?") { pendingBlank = true; notice("next letter: a blank"); e.preventDefault(); return; }
+    notice("");
+    if (key.length !== 1) pendingBlank = false;   // arrows, Backspace, ...: the blank marker is dropped
     if (key === " ") {
       cur.dir = cur.dir === "across" ? "down" : "across"; cur.end = false; e.preventDefault(); drawBoard(); return;
     }
@@ -274,7 +278,7 @@
     const up = key.toUpperCase();
     e.preventDefault();
     if (!letters.has(up)) {
-      setStatus(key === "ß" ? "ß is not a tile: type S S" : `${key} is not a tile of the German set`, true);
+      notice(key === "ß" ? "ß is not a tile: type S S" : `${key} is not a tile of the German set`);
       return;
     }
     putTile(up, e.shiftKey || pendingBlank);
@@ -298,7 +302,7 @@
     remember();
     state.rack = clean;
     changed(true);
-    if (raw.includes("ß")) setStatus("ß is not a tile: type S S", true);
+    notice(raw.includes("ß") ? "ß is not a tile: type S S" : "");
   }
   function rackProblem(rack) {
     const bad = Array.from(rack).filter((ch) => ch !== "?" && !letters.has(ch));
@@ -310,6 +314,8 @@
   // any change of board or rack: redraw, re-analyse (debounced)
   function changed(tilesChanged) {
     if (tilesChanged) dropBagOpcode();      // the bag count no longer fits: the engine works it out
+    view.stale = true;                      // the list is of the old position until the answer comes
+    $("#moves-wrap").classList.add("stale");
     view.selected = null; view.hover = null;
     $("#play").disabled = true;
     $("#detail").innerHTML = "";
@@ -338,6 +344,8 @@
     $("#unseen").textContent = `Unseen (${pos.unseen.length}): ${pos.unseen || "–"} · bag ${pos.bag}`;
     analysis = mv;
     analysis.moves.forEach((m, i) => { m.rank = i + 1; });
+    view.stale = false;
+    $("#moves-wrap").classList.remove("stale");
     const ex = mv.best_exchanges.length ? ` · best exchange ${mv.best_exchanges[0].move} (equity ${mv.best_exchanges[0].equity.toFixed(1)})` : "";
     setStatus(mv.note ? mv.note : `${mv.count} moves, generated in ${mv.time_ms.toFixed(2)} ms${ex}`);
     renderMoves();
@@ -346,6 +354,10 @@
   function showAnswerError(message) {
     setStatus(message, true);
     analysis = { moves: [], count: 0 };
+    view.stale = false;
+    $("#moves-wrap").classList.remove("stale");
+    view.check = null;
+    $("#check-result").innerHTML = "";
     $("#warnings").innerHTML = "";
     $("#unseen").textContent = "";
     renderMoves();
@@ -353,7 +365,7 @@
 
   // ---- move table ------------------------------------------------------------------------
   function filtered() {
-    const word = $("#f-word").value.trim().toUpperCase();
+    const word = $("#f-word").value.normalize("NFC").trim().toUpperCase();
     const sqText = $("#f-square").value.trim();
     let sq = sqText ? parseSquare(sqText) : null;
     if (sq && (sq.r < 0 || sq.r >= N)) sq = null;
@@ -391,6 +403,17 @@
     });
     const body = $("#moves tbody");
     view.rows = rows.slice(0, MAX_ROWS);
+    if (view.hover) {                       // its row is replaced: no mouseleave will come
+      view.hover = null;
+      showDetail(view.selected);
+      drawBoard();
+    }
+    if (view.selected && !view.rows.includes(view.selected)) {   // filtered away: nothing hidden stays selected
+      view.selected = null;
+      $("#play").disabled = true;
+      showDetail(null);
+      drawBoard();
+    }
     body.innerHTML = "";
     const frag = document.createDocumentFragment();
     for (const m of rows.slice(0, MAX_ROWS)) {
@@ -400,7 +423,10 @@
         `<td class="n">${m.equity.toFixed(2)}</td><td class="n">${m.played}</td>`;
       tr.dataset.move = m.move;
       if (view.selected === m) tr.className = "selected";
-      tr.addEventListener("mouseenter", () => { view.hover = m; showDetail(m); drawBoard(); });
+      tr.addEventListener("mouseenter", () => {
+        if (view.stale) return;               // a move of the position before the last edit
+        view.hover = m; showDetail(m); drawBoard();
+      });
       tr.addEventListener("mouseleave", () => { view.hover = null; showDetail(view.selected); drawBoard(); });
       tr.addEventListener("click", () => { select(m, tr); $("#moves-wrap").focus({ preventScroll: true }); });
       frag.appendChild(tr);
@@ -415,18 +441,19 @@
   // arrow keys in the move table: select the next / previous move; Enter plays it
   function onTableKey(e) {
     const rows = view.rows || [];
-    if (!rows.length) return;
+    if (!rows.length || view.stale) return;
     if (e.key === "Enter" && view.selected) { e.preventDefault(); playSelected(); return; }
-    const delta = { ArrowDown: 1, ArrowUp: -1 }[e.key];
-    if (!delta) return;
-    e.preventDefault();
     const at = rows.indexOf(view.selected);
-    const k = at < 0 ? 0 : Math.min(rows.length - 1, Math.max(0, at + delta));
+    const go = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: rows.length - 1 }[e.key];
+    if (go === undefined) return;
+    e.preventDefault();
+    const k = at < 0 && e.key.startsWith("Arrow") ? 0 : Math.min(rows.length - 1, Math.max(0, go));
     const tr = $("#moves tbody").children[k];
     if (rows[k] !== view.selected) select(rows[k], tr);
     tr.scrollIntoView({ block: "nearest" });
   }
   function select(m, tr) {
+    if (view.stale) return;                 // a move of the position before the last edit
     view.selected = view.selected === m ? null : m;
     document.querySelectorAll("#moves tr.selected").forEach((x) => x.classList.remove("selected"));
     if (view.selected) tr.classList.add("selected");
@@ -455,7 +482,7 @@
   }
   function playSelected() {
     const m = view.selected;
-    if (!m) return;
+    if (!m || view.stale) return;
     remember();
     let rack = Array.from(state.rack);
     for (const [r, c, ch, bl] of m.tiles) {
