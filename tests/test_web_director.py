@@ -8,6 +8,7 @@ computation: the move generator and the word checker on the round's position.
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from fastapi.testclient import TestClient
@@ -318,3 +319,21 @@ def test_live_page_reports_a_failing_server():
     # the exported file reloads itself and has no polling (and no banner)
     exported = round_page("E", Board(A), 2, "AEHSU?R", refresh=True)
     assert "Verbindung zum Server" not in exported and "location.reload();},5000)" in exported
+
+
+def test_a_busy_event_answers_within_seconds_and_analysis_goes_on(client, event):
+    from engine.director.journal import event_lock
+    from engine.web.director import LOCK_WAIT_SECONDS
+
+    d, _clock = event
+    with event_lock(d.path, exclusive=True):          # a director's command that takes long
+        t0 = time.monotonic()
+        r = client.get("/api/director")
+        waited = time.monotonic() - t0
+        assert r.status_code == 400 and "busy" in r.json()["error"]
+        assert LOCK_WAIT_SECONDS <= waited < LOCK_WAIT_SECONDS + 5
+        page = client.get("/director")
+        assert page.status_code == 400 and "busy" in page.text and "location.reload" in page.text
+        cgp = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AHSU/ 0/0 0"
+        assert client.post("/api/moves", json={"cgp": cgp}).status_code == 200
+    assert client.get("/api/director").status_code == 200
