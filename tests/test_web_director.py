@@ -337,3 +337,29 @@ def test_a_busy_event_answers_within_seconds_and_analysis_goes_on(client, event)
         cgp = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AHSU/ 0/0 0"
         assert client.post("/api/moves", json={"cgp": cgp}).status_code == 200
     assert client.get("/api/director").status_code == 200
+
+
+def test_reads_that_would_wait_get_the_last_answer_at_once(client, event):
+    import threading
+
+    from engine.director.journal import event_lock
+
+    d, _clock = event
+    before = client.get("/api/director").json()
+    results = {}
+
+    def read(name):
+        t0 = time.monotonic()
+        r = client.get("/api/director")
+        results[name] = (r.status_code, time.monotonic() - t0, r.json())
+
+    with event_lock(d.path, exclusive=True):
+        slow = threading.Thread(target=read, args=("first",))
+        slow.start()
+        time.sleep(0.5)                      # the first read now waits for the event's lock
+        read("second")
+        slow.join()
+    status, took, body = results["second"]
+    assert status == 200 and took < 1.0
+    assert body["seq"] == before["seq"] and body["view"] == before["view"]
+    assert results["first"][0] == 400 and "busy" in results["first"][2]["error"]

@@ -128,6 +128,10 @@ def test_illegal_typed_move_is_explained_and_a_legal_one_scored(page):
     # (2 + 1 + 1 + 1) × 2 for the centre star
     expect(page.locator("#check-result")).to_contain_text("✓ 8E HAUS 10 points")
     assert new_tile_squares(page) == ["E8", "F8", "G8", "H8"]
+    page.fill("#rack", "AHSUXEEE")              # the analysis fails: the checked move goes too
+    expect(page.locator("#status")).to_contain_text("at most 7")
+    expect(page.locator("#check-result")).to_have_text("")
+    expect(page.locator("#board .tile.new")).to_have_count(0)
 
 
 def test_blank_umlaut_undo_and_a_bad_cgp(page):

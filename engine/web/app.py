@@ -19,8 +19,10 @@ mistyped field, 429 too many requests (with ``Retry-After``), 500 a bug
 
 from __future__ import annotations
 
+import json
 import logging
 import threading
+import time
 from pathlib import Path
 
 from fastapi import FastAPI, Request
@@ -115,6 +117,8 @@ def check_rate(rate: str):
     Raises:
         ValueError: the text cannot be read.
     """
+    if any(sep in rate for sep in ";,|"):
+        raise ValueError(f"rate {rate!r}: give one limit, e.g. '40/second'")
     try:
         limit = parse_rate(rate)
     except ValueError as exc:
@@ -171,6 +175,7 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
     limiter = MovingWindowRateLimiter(MemoryStorage())
     engine_lock = threading.Lock()  # one generation at a time: the kernels are CPU-bound anyway
     director_lock = threading.Lock()  # reading the event waits for the event's file lock, not for analysis
+    last_state: list[dict] = []        # the last director state answered (for reads that would have to wait)
 
     app = FastAPI(title="German Scrabble engine", version="1", docs_url=None, redoc_url=None,
                   description="Board editor, analysis and director's projection (docs/web.md).")
@@ -275,7 +280,14 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
         path = need_event()
         from .director import director_state as state
 
-        return await engine_call(state, path, lexicon, lock=director_lock, wait=3.0)
+        try:  # one read at a time; the others get the last answer at once instead of waiting
+            out = await engine_call(state, path, lexicon, lock=director_lock, wait=0.2)
+        except StarletteHTTPException:
+            if last_state:
+                return JSONResponse({**last_state[0], "now": time.time()})  # the page sets its clock by "now"
+            raise
+        last_state[:] = [json.loads(out.body)]
+        return out
 
     @app.api_route("/director", methods=["GET", "HEAD"], include_in_schema=False)
     async def director_page():
@@ -286,7 +298,7 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
         from .director import director_page as page
 
         try:
-            return HTMLResponse(await engine_call(page, event_dir, lexicon, lock=director_lock, wait=3.0))
+            return HTMLResponse(await engine_call(page, event_dir, lexicon, lock=director_lock, wait=1.0))
         except (ValueError, StarletteHTTPException) as exc:  # a projector shows a page, not JSON, and tries again by itself
             reason = exc.detail if isinstance(exc, StarletteHTTPException) else str(exc)
             return HTMLResponse(_message_page("Die Partie kann gerade nicht gelesen werden", str(reason)),

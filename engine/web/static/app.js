@@ -248,6 +248,7 @@
     }
     const cur = state.cursor;
     const key = e.key;
+    if (["Shift", "Control", "Alt", "Meta", "CapsLock", "AltGraph", "Dead"].includes(key)) return;
     if (key === "?") { pendingBlank = true; notice("next letter: a blank"); e.preventDefault(); return; }
     notice("");
     if (key.length !== 1) pendingBlank = false;   // arrows, Backspace, ...: the blank marker is dropped
@@ -316,6 +317,9 @@
     if (tilesChanged) dropBagOpcode();      // the bag count no longer fits: the engine works it out
     view.stale = true;                      // the list is of the old position until the answer comes
     $("#moves-wrap").classList.add("stale");
+    document.querySelectorAll("#moves tr.selected").forEach((x) => x.classList.remove("selected"));
+    view.check = null;                      // checked again once the new answer is in
+    checkNo++;
     view.selected = null; view.hover = null;
     $("#play").disabled = true;
     $("#detail").innerHTML = "";
@@ -357,7 +361,9 @@
     view.stale = false;
     $("#moves-wrap").classList.remove("stale");
     view.check = null;
+    checkNo++;                              // a checker answer still on its way is of no use now
     $("#check-result").innerHTML = "";
+    drawBoard();
     $("#warnings").innerHTML = "";
     $("#unseen").textContent = "";
     renderMoves();
@@ -506,6 +512,7 @@
     if (!text) { view.check = null; out.innerHTML = ""; drawBoard(); return; }
     const ans = await post("/api/score", { cgp: currentCGP(), move: text });
     if (my !== checkNo) return;
+    if (ans.status === 429) { clearTimeout(checkTimer); checkTimer = setTimeout(checkMove, 1000); }
     view.check = ans.legal ? ans : null;
     if (ans.error) out.innerHTML = `<span class="bad">${escapeHtml(ans.error)}</span>`;
     else if (!ans.legal) out.innerHTML = `<span class="bad">✗ illegal: ${escapeHtml(ans.reason)}</span>`;
@@ -559,16 +566,17 @@
     });
     $("#director-link").hidden = !rules.director;
     const fromUrl = new URLSearchParams(location.search).get("cgp");
-    if (fromUrl) { $("#cgp").value = fromUrl; await loadCGP(); } else changed(false);
+    if (fromUrl) { $("#cgp").value = fromUrl; if (!(await loadCGP())) changed(false); } else changed(false);
   }
   async function loadCGP() {
     const cgp = $("#cgp").value.trim();
-    if (!cgp) { setStatus("paste a CGP first", true); return; }
+    if (!cgp) { setStatus("paste a CGP first", true); return false; }
     const pos = await post("/api/position", { cgp });
-    if (pos.error) { setStatus(`CGP not loaded: ${pos.error}`, true); return; }
+    if (pos.error) { setStatus(`CGP not loaded: ${pos.error}`, true); notice(`CGP not loaded: ${pos.error}`); return false; }
     remember();
     readCGP(pos.cgp, pos.board);
     changed(false);
+    return true;
   }
   async function copyCGP() {
     const text = currentCGP();
