@@ -463,7 +463,12 @@ def handler(args) -> int:
         except OSError:
             pass
         return 0
-    except (_Usage, DirectorError, JournalError, LexiconError, ValueError, OSError) as exc:
+    except OSError as exc:
+        from .journal import os_error_text
+
+        print(f"error: {os_error_text(exc)}", file=sys.stderr)
+        return 2
+    except (_Usage, DirectorError, JournalError, LexiconError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

@@ -37,7 +37,7 @@ from engine.gcg import write_gcg
 from engine.scorer import check_move
 
 from .event import NO_MOVE, Event, Round, percent, rank_standings
-from .journal import atomic_write
+from .journal import atomic_write, remove_stale_temps
 from .render import board_svg, index_page, round_page
 from .rules import format_time
 
@@ -300,6 +300,7 @@ def write_exports(ev: Event, out: str | os.PathLike, stamp: dict | None = None) 
     """
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
+    remove_stale_temps(out)  # left by a writer that was killed
     written = []
     if stamp is not None:
         try:

@@ -24,12 +24,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 import zlib
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["JournalError", "Journal", "event_lock", "atomic_write", "backup_journal", "scan_lines",
+__all__ = ["JournalError", "Journal", "event_lock", "atomic_write", "backup_journal", "remove_stale_temps", "scan_lines",
            "JOURNAL_FILE", "LOCK_FILE", "TORN_FILE", "BACKUP_DIR", "BACKUPS_KEPT"]
 
 JOURNAL_FILE = "journal.jsonl"
@@ -43,6 +44,12 @@ REPAIR_HINT = "run `python -m engine simultan repair DIR` to see what can be sal
 
 class JournalError(ValueError):
     """A journal or lock problem: damaged line, event busy, not an event directory."""
+
+
+def os_error_text(exc: OSError) -> str:
+    """An OSError as one readable phrase (no ``[Errno N]``): ``"FILE: reason"``."""
+    text = exc.strerror or str(exc)
+    return f"{exc.filename}: {text}" if exc.filename else text
 
 
 def _canonical(record: dict) -> str:
@@ -291,6 +298,39 @@ def atomic_write(path: str | os.PathLike, data: bytes | str) -> None:
         raise
 
 
+_TEMP = re.compile(r"\..+\.(\d+)\.tmp")
+
+
+def remove_stale_temps(directory: str | os.PathLike) -> list[Path]:
+    """Remove temporary files of :func:`atomic_write` left by a process that was killed
+    (``.NAME.PID.tmp`` whose process no longer runs). Returns the files removed."""
+    removed = []
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return removed
+    for name in names:
+        m = _TEMP.fullmatch(name)
+        if not m:
+            continue
+        pid = int(m.group(1))
+        if pid == os.getpid():
+            continue
+        try:
+            os.kill(pid, 0)
+            continue  # still running: its file
+        except ProcessLookupError:
+            pass
+        except OSError:  # another user's running process
+            continue
+        try:
+            os.unlink(Path(directory) / name)
+            removed.append(Path(directory) / name)
+        except OSError:
+            pass
+    return removed
+
+
 def backup_journal(directory: str | os.PathLike, round_no: int, keep: int = BACKUPS_KEPT) -> Path:
     """Copy the journal to ``backup/journal-rNNN.jsonl`` (atomically) and keep the newest ``keep`` copies.
 
@@ -306,6 +346,7 @@ def backup_journal(directory: str | os.PathLike, round_no: int, keep: int = BACK
     directory = Path(directory)
     dest = directory / BACKUP_DIR
     dest.mkdir(exist_ok=True)
+    remove_stale_temps(dest)
     out = dest / f"journal-r{round_no:03d}.jsonl"
     atomic_write(out, (directory / JOURNAL_FILE).read_bytes())
     for old in sorted(dest.glob("journal-r*.jsonl"))[:-keep]:

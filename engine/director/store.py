@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Callable
 
 from .event import DirectorError, Event, Settings, lexicon_id, replay
-from .journal import Journal, JournalError, backup_journal, event_lock, record_crc
+from .journal import Journal, JournalError, backup_journal, event_lock, os_error_text, record_crc
 from .rules import SimultanRules
 
 __all__ = ["EventDir", "OutputError", "load_event_lexicon", "export_stamp"]
@@ -234,8 +234,9 @@ class EventDir:
                 self.notes(f"rebuilt {self.path / 'export'} (it did not show the journal's last entry)")
         except Exception as exc:
             if self.notes:
+                why = os_error_text(exc) if isinstance(exc, OSError) else exc
                 self.notes(f"{self.path / 'export'} does not show the journal's last entry and could not be "
-                           f"rebuilt: {exc}")
+                           f"rebuilt: {why}")
 
     # -- changing ---------------------------------------------------------------------
     def _change(self, plan: Callable[[Event], dict]) -> tuple[Event, dict]:
@@ -275,7 +276,7 @@ class EventDir:
                 backup_journal(self.path, int(last["round"]))
         except OSError as exc:
             raise OutputError(f"{done} and recorded in the journal, but the backup copy was not written: "
-                              f"{exc}") from None
+                              f"{os_error_text(exc)}") from None
         if not self.export:
             return
         try:
@@ -285,7 +286,8 @@ class EventDir:
                 ev = self._rebuild(records)
             write_exports(ev, self.path / "export", stamp=export_stamp(records))
         except Exception as exc:
-            raise OutputError(f"{done} and recorded in the journal, but the exports were not written: {exc}; "
+            why = os_error_text(exc) if isinstance(exc, OSError) else f"{type(exc).__name__}: {exc}"
+            raise OutputError(f"{done} and recorded in the journal, but the exports were not written: {why}; "
                               f"make room and run `simultan export {self.path}` (any command rebuilds them "
                               f"too)") from None
 
