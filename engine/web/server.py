@@ -134,18 +134,23 @@ class JSONGuard:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http" or scope["method"] != "POST" or not scope["path"].startswith("/api/"):
             return await self.app(scope, receive, send)
+        from fastapi.responses import JSONResponse
+        from starlette.exceptions import HTTPException
+
         chunks, more = [], True
-        while more:
-            msg = await receive()
-            if msg["type"] != "http.request":  # the client went away
-                return
-            chunks.append(msg.get("body", b""))
-            more = msg.get("more_body", False)
+        try:
+            while more:
+                msg = await receive()
+                if msg["type"] != "http.request":  # the client went away
+                    return
+                chunks.append(msg.get("body", b""))
+                more = msg.get("more_body", False)
+        except HTTPException as exc:  # the body limit outside (413)
+            return await JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code,
+                                      headers=exc.headers)(scope, receive, send)
         body = b"".join(chunks)
         problem = json_problem(body)
         if problem:
-            from fastapi.responses import JSONResponse
-
             return await JSONResponse({"error": problem}, status_code=422)(scope, receive, send)
         sent = False
 
