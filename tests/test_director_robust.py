@@ -498,7 +498,10 @@ def hooked(real):
     return f
 os.write, os.fsync, os.replace, os.unlink = (hooked(os.write), hooked(os.fsync), hooked(os.replace),
                                               hooked(os.unlink))
-EventDir(sys.argv[1], lexicon=lex, notes=None).close()
+if sys.argv[4] == "new":
+    EventDir.create(sys.argv[1], ["Ana", "Ben"], seed=42, lexicon=lex, lexicon_path=sys.argv[2], notes=None)
+else:
+    EventDir(sys.argv[1], lexicon=lex, notes=None).close()
 print(calls[0])
 """
 
@@ -512,8 +515,8 @@ def test_kill_at_random_points_of_close_never_leaves_accepted_damage(tmp_path, l
     d.submit("Ben", "-")
 
     def child(target: Path, k: int) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-c", _KILLER, str(target), str(lex.path), str(k)], cwd=ROOT,
-                              capture_output=True, text=True, timeout=300)
+        return subprocess.run([sys.executable, "-c", _KILLER, str(target), str(lex.path), str(k), "close"],
+                              cwd=ROOT, capture_output=True, text=True, timeout=300)
 
     full = child(shutil.copytree(template, tmp_path / "full"), 10 ** 9)
     assert full.returncode == 0, full.stderr
@@ -541,3 +544,29 @@ def test_kill_at_random_points_of_close_never_leaves_accepted_damage(tmp_path, l
         if not closed:
             reader.close()
         assert reader.load().current.number == 2
+
+
+def test_kill_at_random_points_of_new_never_leaves_accepted_damage(tmp_path, lex):
+    def child(target: Path, k: int) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-c", _KILLER, str(target), str(lex.path), str(k), "new"],
+                              cwd=ROOT, capture_output=True, text=True, timeout=300)
+
+    full = child(tmp_path / "full", 10 ** 9)
+    assert full.returncode == 0, full.stderr
+    n_calls = int(full.stdout)
+    reference = EventDir(tmp_path / "full", lex, notes=None).load().snapshot()
+    rng = random.Random(5)
+    for k in [1, 2] + rng.sample(range(3, n_calls + 1), 2):
+        target = tmp_path / f"k{k}"
+        proc = child(target, k)
+        assert proc.returncode == -signal.SIGKILL, proc.stderr
+        try:
+            ev = EventDir(target, lex, notes=None).load()
+        except JournalError as exc:        # killed before the `new` entry was on disk: no event
+            assert "empty journal" in str(exc) or "not an event directory" in str(exc)
+            ev = new_event(target, lex, export=True).load()   # and `new` can be run again
+        assert ev.snapshot()["rounds"][0]["rack"] == reference["rounds"][0]["rack"]
+        exp = target / "export"
+        assert json.loads((exp / STAMP_FILE).read_text()) == export_stamp(Journal(target).read())
+        assert json.loads((exp / "results.json").read_text(encoding="utf-8"))["status"]["open_round"] == 1
+        assert not [p.name for p in exp.iterdir() if p.name.endswith(".tmp")]

@@ -405,8 +405,10 @@ def event_lock(directory: str | os.PathLike, exclusive: bool, timeout: float | N
         try:  # a read-only event directory can still be viewed: a shared lock needs no write access
             fd = os.open(directory / LOCK_FILE, os.O_RDONLY)
         except OSError:  # no lock file and none can be made: nobody can change the event here either
-            yield
-            return
+            fd = None
+    if fd is None:
+        yield
+        return
     try:
         _acquire(fd, exclusive, timeout, directory)
         try:
