@@ -348,9 +348,12 @@ def test_submit_losing_the_race_with_close_says_the_round_is_closed(tmp_path, ca
 # ---------------------------------------------------------------------------
 # 5. a read-only event directory can be viewed
 # ---------------------------------------------------------------------------
-def test_read_only_event_can_be_viewed(tmp_path, capsys, lex, monkeypatch):
+@pytest.mark.parametrize("lock_file", [True, False])
+def test_read_only_event_can_be_viewed(tmp_path, capsys, lex, monkeypatch, lock_file):
     d = new_event(tmp_path / "ev", lex, export=True)
     d.start()
+    if not lock_file:                                   # copied without it: none can be made either
+        (tmp_path / "ev" / "lock").unlink()
     root = str(tmp_path / "ev")
     real_open = os.open
 

@@ -188,11 +188,15 @@ class Journal:
             self.unterminated = False
         if not self.torn:
             return False
-        with open(self.directory / TORN_FILE, "ab") as f:
-            f.write(f"# {time.strftime('%Y-%m-%d %H:%M:%S')} removed from the end of {JOURNAL_FILE}\n".encode()
-                    + self.torn + b"\n")
-            f.flush()
-            os.fsync(f.fileno())
+        try:
+            with open(self.directory / TORN_FILE, "ab") as f:
+                f.write(f"# {time.strftime('%Y-%m-%d %H:%M:%S')} removed from the end of {JOURNAL_FILE}\n".encode()
+                        + self.torn + b"\n")
+                f.flush()
+                os.fsync(f.fileno())
+        except OSError as exc:  # the journal is left as it is; the command records nothing
+            raise OSError(exc.errno, f"{self.directory / TORN_FILE}: could not keep the interrupted write "
+                                     f"({exc.strerror or exc}); nothing recorded") from None
         with open(self.path, "r+b") as f:
             f.truncate(self._good_size)
             f.flush()
