@@ -407,7 +407,7 @@ def test_full_disk_during_exports_is_an_error_and_leaves_no_temp(tmp_path, capsy
     monkeypatch.undo()
     lines = error_lines(err)
     assert code == 2 and len(lines) == 1
-    assert "round 1 closed and recorded in the journal, but the exports were not written" in lines[0]
+    assert "round 1 closed (recorded in the journal), but the exports were not written" in lines[0]
     assert "standings.csv: not written (No space left on device)" in lines[0]
     assert "projector page" not in out
     assert sorted(p.name for p in (ev_dir / "export").iterdir()) == ["master.csv", "rounds.csv"]
@@ -452,7 +452,7 @@ def test_tiny_tmpfs(tmp_path, capsys, lex):
         page = ev_dir / "export" / "current.html"
         assert ("projector page:" in out) == page.is_file()
         if code == 2:
-            assert "recorded in the journal, but" in error_lines(err)[0]
+            assert "(recorded in the journal), but" in error_lines(err)[0]
         assert Journal(ev_dir).read()[0]["type"] == "new"
         # fill the disk to the last byte, then try to change the event
         fd = os.open(mnt / "filler", os.O_WRONLY | os.O_CREAT)
@@ -467,7 +467,7 @@ def test_tiny_tmpfs(tmp_path, capsys, lex):
         code, out, err = run(capsys, "round", ev_dir, "--start")
         assert code == 2 and "No space left on device" in error_lines(err)[0]
         if (ev_dir / "journal.jsonl").read_bytes() != before:  # the entry fitted in the file's last page
-            assert "recorded in the journal, but" in error_lines(err)[0]
+            assert "(recorded in the journal), but" in error_lines(err)[0]
             assert Journal(ev_dir).read()[-1]["type"] == "start"
         for d in (ev_dir, ev_dir / "export", ev_dir / "backup"):
             if d.is_dir():

@@ -54,13 +54,9 @@ def export_stamp(records: list[dict]) -> dict:
 
 def _describe(rec: dict) -> str:
     t = rec.get("type")
-    if t == "close":
-        return f"round {rec.get('round')} closed"
-    if t == "start":
-        return f"the start of round {rec.get('round')}"
-    if t == "new":
-        return "the event"
-    return f"the {t}"
+    if t in ("close", "start"):
+        return f"round {rec.get('round')} {'closed' if t == 'close' else 'started'}"
+    return {"new": "event created", "undo": "undone", "submit": "move entered"}.get(str(t), str(t))
 
 
 def load_event_lexicon(path: str | None, progress=None):
@@ -270,26 +266,25 @@ class EventDir:
             OutputError: the journal entry stands, but a file could not be written (named).
         """
         last = records[-1]
-        done = _describe(last)
+        failed = []
         try:
             if last.get("type") == "close":
                 backup_journal(self.path, int(last["round"]))
         except OSError as exc:
-            raise OutputError(f"{done} and recorded in the journal, but the backup copy was not written: "
-                              f"{os_error_text(exc)}") from None
-        if not self.export:
-            return
-        try:
-            from .export import write_exports
+            failed.append(f"the backup copy was not written: {os_error_text(exc)}")
+        if self.export:
+            try:
+                from .export import write_exports
 
-            if ev is None:
-                ev = self._rebuild(records)
-            write_exports(ev, self.path / "export", stamp=export_stamp(records))
-        except Exception as exc:
-            why = os_error_text(exc) if isinstance(exc, OSError) else f"{type(exc).__name__}: {exc}"
-            raise OutputError(f"{done} and recorded in the journal, but the exports were not written: {why}; "
-                              f"make room and run `simultan export {self.path}` (any command rebuilds them "
-                              f"too)") from None
+                if ev is None:
+                    ev = self._rebuild(records)
+                write_exports(ev, self.path / "export", stamp=export_stamp(records))
+            except Exception as exc:
+                why = os_error_text(exc) if isinstance(exc, OSError) else f"{type(exc).__name__}: {exc}"
+                failed.append(f"the exports were not written: {why}; make room and run `simultan export "
+                              f"{self.path}` (any command rebuilds them too)")
+        if failed:
+            raise OutputError(f"{_describe(last)} (recorded in the journal), but {'; and '.join(failed)}")
 
     def submit(self, player: str, move: str, round_no: int | None = None):
         """Enter a player's move for the open round (a resubmission replaces the earlier one).
