@@ -16,11 +16,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine.cli import main
-from engine.director.event import DirectorError, Rejected
 from engine.director.export import STAMP_FILE
-from engine.director.journal import Journal, JournalError, encode_record
+from engine.director.journal import Journal, JournalError, encode_record, try_decode
 from engine.director.repair import apply_repair, plan_repair
 from engine.director.store import EventDir, OutputError, export_stamp
 from engine.movegen import generate_moves
@@ -573,3 +574,62 @@ def test_kill_at_random_points_of_new_never_leaves_accepted_damage(tmp_path, lex
         assert json.loads((exp / STAMP_FILE).read_text()) == export_stamp(Journal(target).read())
         assert json.loads((exp / "results.json").read_text(encoding="utf-8"))["status"]["open_round"] == 1
         assert not [p.name for p in exp.iterdir() if p.name.endswith(".tmp")]
+
+
+# ---------------------------------------------------------------------------
+# property: whatever one damaged byte does, no verified line is ever dropped
+# ---------------------------------------------------------------------------
+_RECORDS = [{"seq": 1, "type": "new", "time": 1.0, "settings": {"players": ["Ana", "Bön"]}},
+            {"seq": 2, "type": "start", "time": 2.0, "round": 1},
+            {"seq": 3, "type": "submit", "time": 3.0, "round": 1, "player": "Ana", "move": "8D KIEPE"},
+            {"seq": 4, "type": "submit", "time": 4.0, "round": 1, "player": "Bön", "move": "8H KIEPE"}]
+_GOOD = b"".join(encode_record(r) for r in _RECORDS)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(kind=st.sampled_from(["flip", "delete", "insert", "truncate", "replace"]),
+       pos=st.integers(0, len(_GOOD) - 1), byte=st.integers(0, 255))
+def test_one_damaged_byte_never_drops_a_verified_line(tmp_path, kind, pos, byte):
+    data = bytearray(_GOOD)
+    if kind == "flip":
+        data[pos] ^= 1 << (byte % 8)
+    elif kind == "delete":
+        del data[pos]
+    elif kind == "insert":
+        data.insert(pos, byte)
+    elif kind == "truncate":
+        del data[pos:]
+    else:
+        data[pos] = byte
+    (tmp_path / "journal.jsonl").write_bytes(bytes(data))
+    j = Journal(tmp_path)
+    try:
+        out = j.read()
+    except JournalError as exc:
+        assert "simultan repair" in str(exc)   # an error always points to the way out
+        return
+    terminated = bytes(data).count(b"\n")
+    assert all(r == _RECORDS[r["seq"] - 1] for r in out)      # nothing read differs from what was written
+    assert len(out) >= terminated                           # no newline-terminated line is dropped
+    if j.torn:                                              # only a tail that does not verify is left out
+        assert len(out) == terminated and not bytes(data).endswith(b"\n")
+        assert try_decode(j.torn) is None
+
+
+def test_api_raises_output_error_after_the_entry_is_recorded(tmp_path, lex, monkeypatch):
+    import engine.director.export as export_mod
+
+    d = new_event(tmp_path / "ev", lex, export=True)
+    real = export_mod.atomic_write
+
+    def full_at_index(path, data):
+        if Path(path).name == "index.html":
+            raise OSError(errno.ENOSPC, f"{path}: not written (No space left on device)")
+        return real(path, data)
+
+    monkeypatch.setattr(export_mod, "atomic_write", full_at_index)
+    with pytest.raises(OutputError, match=r"round 1 started \(recorded in the journal\), but the exports were not "
+                                          r"written: .*index.html: not written \(No space left on device\)"):
+        d.start()
+    assert Journal(tmp_path / "ev").read()[-1]["type"] == "start"
+    assert not (tmp_path / "ev" / "export" / STAMP_FILE).exists()   # the next reader sees they are stale
