@@ -237,3 +237,9 @@ def test_openapi_lists_the_error_codes(client):
         assert {"200", "400", "413", "415", "422", "429", "503"} <= codes, route
         assert paths[route]["post"]["responses"]["400"]["content"]["application/json"]["schema"]
     assert {"400", "404", "503"} <= set(paths["/api/director"]["get"]["responses"])
+
+
+def test_oversized_headers_get_431(client):
+    r = client.get("/api/rules", headers={"X-Big": "a" * 20_000})
+    assert r.status_code == 431 and "headers too large" in r.json()["error"]
+    assert client.get("/api/rules", headers={"X-Fine": "a" * 1000}).status_code == 200

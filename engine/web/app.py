@@ -12,7 +12,7 @@ Routes:
 * ``GET /api/director`` — the event's open round, last top move, scores, standings.
 
 Errors are JSON ``{"error": "..."}``: 400 bad CGP or value, 404 unknown
-route or no event, 405 wrong method (with ``Allow``), 413 body too large,
+route or no event, 405 wrong method (with ``Allow``), 413 body too large, 431 headers too large,
 415 not JSON, 422 a body that is not UTF-8 JSON (or nested too deeply) or a
 missing or mistyped field, 429 too many requests (with ``Retry-After``), 500 a
 bug (logged; the server keeps serving), 503 the analysis queue is full (with
@@ -43,7 +43,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from . import api
-from .server import HEAVY_QUEUE, HEAVY_WORKERS, Busy, HeavyPool, JSONGuard
+from .server import HEAVY_QUEUE, HEAVY_WORKERS, Busy, HeaderLimit, HeavyPool, JSONGuard
 
 __all__ = ["check_event_dir", "check_rate", "create_app", "DEFAULT_RATE", "MAX_BODY_BYTES", "STATIC"]
 
@@ -82,14 +82,14 @@ class ErrorBody(BaseModel):
 def _errors(*codes: int) -> dict:
     """OpenAPI ``responses`` for the error codes a route answers (all as ``{"error"}``)."""
     what = {400: "malformed or impossible CGP, or a bad value", 404: "no event (start with --event DIR)",
-            413: "body too large", 415: "body not sent as JSON",
+            413: "body too large", 415: "body not sent as JSON", 431: "request headers too large",
             422: "body not UTF-8 JSON, nested too deeply, or a missing or mistyped field",
             429: "too many requests from this address (Retry-After)",
             503: "busy: the analysis queue is full, or the event is being read (Retry-After)"}
     return {c: {"model": ErrorBody, "description": what[c]} for c in codes}
 
 
-POST_ERRORS = _errors(400, 413, 415, 422, 429, 503)
+POST_ERRORS = _errors(400, 413, 415, 422, 429, 431, 503)
 
 
 class BodyLimit:
@@ -211,6 +211,7 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)
     app.add_middleware(JSONGuard)  # runs inside BodyLimit: the body it holds is at most MAX_BODY_BYTES
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+    app.add_middleware(HeaderLimit)
 
     @app.middleware("http")
     async def guard(request: Request, call_next):

@@ -4,6 +4,7 @@
   bounded pool of worker threads with a bounded queue; a request past the queue
   gets 503 with ``Retry-After`` at once. Cheap routes (``/api/director``,
   ``/api/position``, pages, static files) never wait behind analysis.
+* :class:`HeaderLimit` — headers over :data:`MAX_HEADER_BYTES` get 431.
 * :class:`JSONGuard` — an ASGI middleware: a POST body that is not UTF-8, not
   JSON or nested deeper than :data:`MAX_JSON_DEPTH` gets 422 before FastAPI parses it.
 * :func:`guarded_h11` — uvicorn's h11 protocol with a deadline for reading a
@@ -22,7 +23,7 @@ import json
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-__all__ = ["HeavyPool", "Busy", "JSONGuard", "guarded_h11", "server_config", "MAX_JSON_DEPTH",
+__all__ = ["HeavyPool", "Busy", "HeaderLimit", "JSONGuard", "guarded_h11", "server_config", "MAX_JSON_DEPTH",
            "REQUEST_TIMEOUT", "KEEP_ALIVE_TIMEOUT", "MAX_CONNECTIONS", "HEAVY_WORKERS", "HEAVY_QUEUE"]
 
 MAX_JSON_DEPTH = 32
@@ -121,6 +122,25 @@ def json_problem(body: bytes) -> str | None:
     if _depth(value) > MAX_JSON_DEPTH:
         return f"the body is nested too deeply (at most {MAX_JSON_DEPTH} levels)"
     return None
+
+
+class HeaderLimit:
+    """ASGI middleware: a request whose headers add up to more than ``limit`` bytes gets 431.
+
+    (h11 refuses a head still incomplete after :data:`MAX_HEADER_BYTES`; one that arrives
+    whole in a single network read would pass it.)"""
+
+    def __init__(self, app, limit: int = MAX_HEADER_BYTES):
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http" and sum(len(k) + len(v) + 4 for k, v in scope["headers"]) > self.limit:
+            from fastapi.responses import JSONResponse
+
+            return await JSONResponse({"error": f"request headers too large (at most {self.limit} bytes)"},
+                                      status_code=431, headers={"Connection": "close"})(scope, receive, send)
+        return await self.app(scope, receive, send)
 
 
 class JSONGuard:
