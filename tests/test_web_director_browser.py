@@ -122,7 +122,7 @@ MEASURE = """() => {
   const e = document.querySelector(s);
   return e ? vh(parseFloat(getComputedStyle(e).fontSize)) : null;
  };
- const rows = [...document.querySelectorAll('.rs tr')];
+ const rows = [...document.querySelectorAll('.rs tbody tr')];
  const shown = rows.filter(r => !r.hidden);
  const more = document.querySelector('.more');
  const tile = document.querySelector('.rack .tile');
@@ -211,7 +211,7 @@ def test_rows_that_do_not_fit_give_way_to_the_count(browser, servers):
         check_fit(m)
         assert 3 <= m["shown"] < MAX_SCORE_ROWS and m["rowFont"] >= 2.35, m
         assert m["more"] == f"… und {30 - m['shown']} weitere Spieler"
-        hidden = pg.locator(".rs tr").evaluate_all("rows => rows.map(r => r.hidden)")
+        hidden = pg.locator(".rs tbody tr").evaluate_all("rows => rows.map(r => r.hidden)")
         assert hidden == [False] * m["shown"] + [True] * (MAX_SCORE_ROWS - m["shown"])   # the last ones
         # back to the page's own style: every row again
         pg.evaluate("() => { document.querySelector('style:last-of-type').remove(); fitPage(); }")
