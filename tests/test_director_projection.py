@@ -47,7 +47,7 @@ def test_the_whole_top_move_with_every_word():
 def test_round_and_clock_are_apart_and_look_different():
     html = round_page("E", Board(A), 3, "AEHSU?R", clock={"start": None, "seconds": 180})
     assert '<div class="round" data-round="3">Runde <b>3</b></div>' in html
-    assert '<div class="label">Zeit</div><div class="clockbox"><div id="clock"' in html
+    assert '<div title="Zeit"><div class="clockbox"><div id="clock"' in html
     css = html[html.index("<style>"):html.index("</style>")]
     assert re.search(r"\.time\{[^}]*font-family:\"DejaVu Sans Mono\"", css)      # the clock: monospaced digits
     assert re.search(r"\.head \.round\{[^}]*background:#3d5a45", css)             # the round: a dark badge
@@ -55,8 +55,8 @@ def test_round_and_clock_are_apart_and_look_different():
 
 def test_running_standings_table_has_total_and_percent():
     html = round_page("E", Board(A), 3, "AEHSU?R", round_scores=score_rows(2), scores_label="Ergebnisse Runde 2")
-    assert ('<thead><tr><th class="n">Platz</th><th>Spieler</th><th>Zug</th><th class="n">Pkt.</th>'
-            '<th class="n">Gesamt</th><th class="n">%</th></tr></thead>') in html
+    assert ('<thead><tr><th class="n">Pl.</th><th>Spieler</th><th>Zug</th><th class="n">Pkt.</th>'
+            '<th class="n">Ges.</th><th class="n pc">% Top</th></tr></thead>') in html
     assert '<td class="n tot">1.200</td><td class="n pc">100,00</td>' in html
     assert '<td class="n tot">1.199</td><td class="n pc">99,67</td>' in html
 
@@ -77,3 +77,14 @@ def test_index_page_reads_on_a_phone_with_german_numbers():
     assert "100,00\u00a0%" in html and "50,00\u00a0%" in html and "100.00" not in html
     assert '<td class="n">1.234</td>' in html
     assert "@media (max-width:700px)" in html
+
+
+def test_favicon_is_served(golden_lexicon):
+    from fastapi.testclient import TestClient
+
+    from engine.web.app import create_app
+
+    client = TestClient(create_app(golden_lexicon))
+    r = client.get("/favicon.ico")
+    assert r.status_code == 200 and r.headers["content-type"] == "image/svg+xml"
+    assert r.content.startswith(b"<svg") and b"</svg>" in r.content

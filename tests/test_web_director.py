@@ -182,7 +182,7 @@ def test_round_closed_top_move_and_scores(client, event, lex):
     for cell, total in zip(cells, [ana + 10, ben, 0]):
         pc = f"{100 * total / best:.2f}".replace(".", ",")
         assert f'<td class="n tot">{total}</td><td class="n pc">{pc}</td>' in cell
-    assert f"Top gesamt {best}" in html
+    assert f"Top gesamt: {best}" in html
     # the live page polls instead of reloading every 5 s, and has no links to exported files
     assert f'var url="{API_URL}", key="{s2["view"]}", every=2000' in html
     assert "},5000)" not in html and "index.html" not in html

@@ -247,6 +247,15 @@ _STANDING_FIELDS = ["rank", "player", "total", "points", "bonus", "percent", "to
                     "invalid", "missing", "late"]
 
 
+def shown_rack(ev: Event) -> str:
+    """The open round's rack as the projection shows it: ``""`` while an event with a
+    physical bag waits for the tiles to be drawn (``round --start --rack``)."""
+    cur = ev.current
+    if cur is None or (ev.rules.physical_bag and cur.started_at is None):
+        return ""
+    return cur.rack
+
+
 def _end_note(ev: Event) -> str:
     closed = ev.closed_rounds
     return f"Partie beendet nach {len(closed)} Runden · Top gesamt: {de_number(sum(r.top.score for r in closed))}"
@@ -283,15 +292,15 @@ def current_page(ev: Event, *, refresh: bool = True, poll: dict | None = None) -
     cur = ev.current
     master = sum(r.top.score for r in closed)
     if cur is not None:
-        note = f"Bedenkzeit {format_time(ev.rules.round_time)}"
-        if last is not None:
-            note = f"Top gesamt: {de_number(master)} · " + note
-        return round_page(name, ev.board, cur.number, cur.rack, new_tiles=tiles, top=top, top_label=top_label,
+        # before the first close the round time; then the master total (the clock shows the time)
+        note = f"Bedenkzeit {format_time(ev.rules.round_time)}" if last is None else f"Top gesamt: {de_number(master)}"
+        if not shown_rack(ev):
+            note = "Die Buchstaben werden gezogen … · " + note
+        return round_page(name, ev.board, cur.number, shown_rack(ev), new_tiles=tiles, top=top, top_label=top_label,
                           clock={"start": cur.started_at, "seconds": ev.rules.round_time}, bag=cur.bag,
                           note=note, nav=nav, refresh=refresh,
                           round_scores=running_rows(ev, last) if last is not None else None,
-                          scores_label=(f"Ergebnisse Runde {last.number} · Stand · Top gesamt {de_number(master)}"
-                                        if last is not None else ""),
+                          scores_label=f"Ergebnisse Runde {last.number} · Stand" if last is not None else "",
                           poll=poll)
     return round_page(name, ev.board, 0, "", new_tiles=tiles, top=top, top_label=top_label, note=_end_note(ev),
                       nav=nav, refresh=refresh, standings=standings_rows(ev), poll=poll,
@@ -374,7 +383,7 @@ def write_exports(ev: Event, out: str | os.PathLike, stamp: dict | None = None) 
 
     cur = ev.current
     if cur is not None:
-        put("current.svg", board_svg(ev.board, last_tiles, caption=f"Runde {cur.number}", rack=cur.rack))
+        put("current.svg", board_svg(ev.board, last_tiles, caption=f"Runde {cur.number}", rack=shown_rack(ev)))
     else:
         put("current.svg", board_svg(ev.board, last_tiles, caption=_end_note(ev)))
     put("current.html", current_page(ev, refresh=True))

@@ -201,10 +201,11 @@ html,body{margin:0;height:100%;background:#f4f1e8;color:#1b1b1b;font-family:"Dej
  overflow:hidden;text-overflow:ellipsis}
 .round{font-size:calc(var(--k)*min(10vh,calc(var(--s)*.18)));font-weight:bold;line-height:1}
 .head{display:flex;flex-wrap:wrap;gap:calc(var(--k)*1vh) calc(var(--s)*.08);align-items:center}
-/* the round: a dark badge with the word "Runde" in plain type; the clock: large monospaced digits */
-.head .round{font-size:calc(var(--k)*min(5.5vh,calc(var(--s)*.085)));font-weight:normal;background:#3d5a45;
- color:#fff;border-radius:.25em;padding:.12em .45em;white-space:nowrap;letter-spacing:.02em}
-.head .round b{font-weight:bold}
+/* the round: a dark box, the word "Runde" over its number; the clock: large monospaced digits beside it */
+.head .round{display:inline-flex;flex-direction:column;align-items:center;font-weight:normal;background:#3d5a45;
+ color:#fff;border-radius:.5em;padding:.45em .8em .35em;white-space:nowrap;text-transform:uppercase;
+ letter-spacing:.12em;font-size:calc(var(--k)*min(2.2vh,calc(var(--s)*.036)));line-height:1.1}
+.head .round b{font-size:3.6em;line-height:1;letter-spacing:0;font-weight:bold;margin-top:.1em}
 .label{font-size:calc(var(--k)*min(2.6vh,calc(var(--s)*.042)));color:#555;text-transform:uppercase;
  letter-spacing:.15em;margin-bottom:calc(var(--k)*.8vh)}
 .rack{display:flex;gap:calc(var(--k)*min(1vh,calc(var(--s)*.014)));flex-wrap:nowrap}
@@ -236,11 +237,11 @@ html,body{margin:0;height:100%;background:#f4f1e8;color:#1b1b1b;font-family:"Dej
 .rs td.bonus{color:#2f6db5;font-weight:bold}
 .rs tr+tr td{border-top:1px solid #d8d2c0}
 .rs tr[hidden]{display:none}
-.rs th{font-size:.55em;font-weight:normal;color:#555;text-transform:uppercase;letter-spacing:.08em;text-align:left;
- padding:0 .8em 0 0;white-space:nowrap}
+.rs th{font-size:.5em;font-weight:normal;color:#555;text-align:left;padding:0 .9em 0 0;white-space:nowrap}
 .rs th.n{text-align:right}
 .rs td.tot{font-weight:bold}
-.rs td.pc{color:#555}
+.rs td.pc{color:#555;font-size:.8em}
+.rs.nopc .pc{display:none}
 .words{overflow-wrap:anywhere;white-space:normal}
 body.timeup{animation:timeup .5s step-end 6}
 @keyframes timeup{0%{background:#c0392b}50%{background:#f4f1e8}}
@@ -250,7 +251,7 @@ body.timeup .time.low{animation:timeupclock .5s step-end 6}
 .side.dense{gap:calc(var(--k)*min(1.6vh,calc(var(--s)*.03)))}
 .side.dense .round{font-size:calc(var(--k)*min(7.5vh,calc(var(--s)*.15)))}
 .side.dense .time{font-size:calc(var(--k)*min(10vh,calc(var(--s)*.2)))}
-.side.dense .head .round{font-size:calc(var(--k)*min(4.5vh,calc(var(--s)*.075)))}
+.side.dense .head .round{font-size:calc(var(--k)*min(1.8vh,calc(var(--s)*.03)))}
 .side.dense .tile{--t:calc(var(--k)*min(8vh,calc(var(--s)*.12)))}
 .side.dense .label{margin-bottom:calc(var(--k)*.4vh)}
 .top .bl{border:.12em dashed #7b7b7b;border-radius:.12em;padding:0 .06em;color:#555}
@@ -318,7 +319,9 @@ _FIT_JS = """
  function share(){  /* names and moves share the width the other columns leave; moves get 60 %% */
   if(!pc.length) return;
   cells.forEach(function(c){c.style.maxWidth='none';});
-  var p=pc[0].offsetWidth, m=mc[0].offsetWidth, room=side.clientWidth-(rs.offsetWidth-p-m);
+  function w(e){return e.getBoundingClientRect().width;}
+  var p=w(pc[0]), m=w(mc[0]), room=side.clientWidth-(w(rs)-p-m)-2;  /* 2 px to spare for rounding */
+  p=Math.ceil(p)+1; m=Math.ceil(m)+1;
   if(p+m<=room) return;
   var mw=Math.min(m,Math.max(.6*room,room-p)), pw=Math.max(room-mw,0);
   pc.forEach(function(c){c.style.maxWidth=pw+'px';}); mc.forEach(function(c){c.style.maxWidth=mw+'px';});
@@ -328,10 +331,10 @@ _FIT_JS = """
   var d=document.documentElement, c=side.children, a=c[0].getBoundingClientRect(),
       b=c[c.length-1].getBoundingClientRect(), m=innerHeight/100;
   return d.scrollHeight>innerHeight||d.scrollWidth>innerWidth||a.top<m-.5||b.bottom>innerHeight-m+.5||
-   side.scrollWidth>side.clientWidth+.5||(grow&&cut());
+   side.scrollWidth>side.clientWidth+.5||(grow&&cut())||cut(mc);
  }
- function cut(){  /* a name or move ends in "…" */
-  return cells.some(function(c){return c.offsetWidth&&c.scrollWidth>c.clientWidth+.5;});
+ function cut(of){  /* a name or move (of them: a move) ends in "…" */
+  return (of||cells).some(function(c){return c.offsetWidth&&c.scrollWidth>c.clientWidth+.5;});
  }
  var grow=false, cells=rs?[].slice.call(rs.querySelectorAll('td.p,td.m')):[],
      pc=cells.filter(function(c){return c.className==='p';}),
@@ -351,6 +354,16 @@ _FIT_JS = """
   more.textContent='\u2026 und '+m+' weitere'+(m===1?'r':'')+' Spieler';
  }
  function fit(){
+  /* with the %% column first; when that costs rows or cuts a move (a narrow panel), without it */
+  if(rs) rs.classList.remove('nopc');
+  fit1();
+  function score(){return 2*rows.filter(function(r){return !r.hidden;}).length+(cut(mc)?0:1);}
+  if(!rs||!rs.querySelector('td.pc')) return;
+  var a=score(); if(a===2*rows.length+1) return;
+  rs.classList.add('nopc'); fit1();
+  if(score()<=a){rs.classList.remove('nopc'); fit1();}
+ }
+ function fit1(){
   K(1); R(1); shown(rows.length);
   if(matchMedia('(max-aspect-ratio:1/1)').matches) return;  /* one column: the page scrolls */
   share();
@@ -506,9 +519,9 @@ def _scores_html(label: str, rows: list[dict]) -> str:
     running = bool(shown) and "sum" in shown[0]
     head = ""
     if running:
-        head = ('<thead><tr><th class="n">Platz</th><th>Spieler</th><th>Zug</th><th class="n">Pkt.</th>'
+        head = ('<thead><tr><th class="n">Pl.</th><th>Spieler</th><th>Zug</th><th class="n">Pkt.</th>'
                 + ('<th class="n">Bonus</th>' if bonus else "")
-                + '<th class="n">Gesamt</th><th class="n">%</th></tr></thead>')
+                + '<th class="n">Ges.</th><th class="n pc">% Top</th></tr></thead>')
     out = [f'<div><div class="label">{_esc(label)}</div><table class="rs">{head}<tbody>']
     for r in shown:
         move = r.get("move") or ""
@@ -605,7 +618,7 @@ def round_page(event_name: str, board: Board, round_no: int, rack: str, *, new_t
         left = f"{secs // 60}:{secs % 60:02d}"  # until the script runs (the same text as an idle clock)
         head = [f'<div class="round" data-round="{round_no}">Runde <b>{round_no}</b></div>'] if round_no else []
         # the hidden copies keep the room of the widest text the clock will show
-        head.append(f'<div><div class="label">Zeit</div><div class="clockbox"><div id="clock" class="time idle" '
+        head.append(f'<div title="Zeit"><div class="clockbox"><div id="clock" class="time idle" '
                     f'data-start="{start}" data-len="{secs}">{left}</div>'
                     f'<div class="time ghost" aria-hidden="true">Zeit!</div>'
                     f'<div class="time ghost" aria-hidden="true">{left}</div></div></div>')

@@ -286,6 +286,11 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
+    @app.api_route("/favicon.ico", methods=["GET", "HEAD"], include_in_schema=False)
+    async def favicon():  # browsers ask for it on every page
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml",
+                            headers={"Cache-Control": "max-age=86400"})
+
     # -- API -------------------------------------------------------------------------
     rules = api.rules_json()
     rules["director"] = event_dir is not None
