@@ -9,7 +9,10 @@ Routes:
 * ``POST /api/position`` ``{"cgp"}`` — the parsed position, warnings;
 * ``POST /api/moves`` ``{"cgp", "top"?, "sort"?}`` — every legal move with equity;
 * ``POST /api/score`` ``{"cgp", "move"}`` — the word checker;
-* ``GET /api/director`` — the event's open round, last top move, scores, standings.
+* ``GET /api/director`` — the event's open round, last top move, scores, standings;
+* ``GET /director/admin`` and ``/api/director/admin/*`` — the director's arbitration
+  screen (with ``admin_key``; :mod:`engine.web.admin`);
+* ``GET /favicon.ico``.
 
 Errors are JSON ``{"error": "..."}``: 400 bad CGP or value, 404 unknown
 route or no event, 405 wrong method (with ``Allow``), 413 body too large, 431 headers too large,
@@ -169,7 +172,7 @@ def check_event_dir(path: str | Path) -> Path:
 
 def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None, rate: str = DEFAULT_RATE,
                allowed_hosts: list[str] | None = None, heavy_workers: int = HEAVY_WORKERS,
-               heavy_queue: int = HEAVY_QUEUE) -> FastAPI:
+               heavy_queue: int = HEAVY_QUEUE, admin_key: str | None = None) -> FastAPI:
     """Build the web application.
 
     Args:
@@ -185,6 +188,8 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
         heavy_workers: analysis requests computed at the same time.
         heavy_queue: analysis requests admitted at once (running and waiting);
             more get 503 with ``Retry-After`` (:class:`engine.web.server.HeavyPool`).
+        admin_key: the director's key for the arbitration screen (``/director/admin``,
+            :mod:`engine.web.admin`; only its hash is kept); ``None``: no screen.
 
     Raises:
         ValueError: ``rate`` cannot be read, ``event_dir`` is not an event
@@ -356,6 +361,12 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
             reason = exc.detail if isinstance(exc, StarletteHTTPException) else str(exc)
             return HTMLResponse(_message_page("Die Partie kann gerade nicht gelesen werden", str(reason)),
                                 status_code=400)
+
+    # -- the director's arbitration screen (engine/web/admin.py) -------------------------
+    from . import admin
+
+    admin.register(app, event_dir=event_dir, lexicon=lexicon, static=STATIC,
+                   key_hash=admin.secret_hash(admin_key) if admin_key else None)
 
     # load the cached kernels now, not on the first request
     api.moves_json(api.read_position("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AB/ 0/0 0"), lexicon, table)
