@@ -154,13 +154,13 @@ def test_a_round_from_the_screen(client, event, golden_lexicon):
 def test_undo_needs_the_entry_it_takes_back(client, event):
     client.post("/api/director/admin/start", json={"round": 1}, headers=H)
     st = client.get("/api/director/admin/state", headers=H).json()["state"]
-    assert st["last_action"] == {"seq": 2, "what": "starting the clock of round 1"}
+    assert st["last_action"] == {"seq": 2, "what": "Start von Runde 1"}
     before = journal(event)
     r = client.post("/api/director/admin/undo", json={"expect": 1}, headers=H)
     assert r.status_code == 409 and "not entry 1" in r.json()["error"]
     assert journal(event) == before
     r = client.post("/api/director/admin/undo", json={"expect": 2}, headers=H)
-    assert r.status_code == 200 and r.json()["undone"] == {"seq": 2, "what": "starting the clock of round 1"}
+    assert r.status_code == 200 and r.json()["undone"] == {"seq": 2, "what": "Start von Runde 1"}
     assert r.json()["state"]["current"]["started_at"] is None and r.json()["state"]["last_action"] is None
     # the same undo again (a retried request) takes back nothing more
     before = journal(event)
@@ -211,3 +211,59 @@ def test_screen_and_command_line_alternately(client, event, golden_lexicon, caps
     assert r.status_code == 200 and "index.html" in r.json()["exported"]
     html = (event.path / "export" / "index.html").read_text(encoding="utf-8")
     assert "100,00\u00a0%" in html
+
+
+def test_web_admin_needs_an_event(capsys):
+    assert main(["web", "--admin"]) == 2
+    assert "--admin needs --event DIR" in capsys.readouterr().err
+
+
+def test_web_admin_prints_a_working_key_once(event, golden_lexicon):
+    """``web --event DIR --admin`` as a process: the key it prints opens the screen's API."""
+    import os
+    import socket
+    import subprocess
+    import sys
+    import time
+    import urllib.request
+    from pathlib import Path
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    root = Path(__file__).resolve().parent.parent
+    proc = subprocess.Popen([sys.executable, "-m", "engine", "web", "--event", str(event.path), "--admin",
+                             "--port", str(port), "--lexicon", str(golden_lexicon.path)], cwd=root,
+                            stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        lines = []
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            line = proc.stderr.readline()
+            if not line:
+                break
+            lines.append(line)
+            if line.startswith("director's key"):
+                break
+        key = lines[-1].rsplit(" ", 1)[1].strip()
+        assert len(key) == 24 and f"/director/admin#key={key}" in "".join(lines)
+        for _ in range(200):   # until uvicorn listens
+            try:
+                req = urllib.request.Request(f"http://127.0.0.1:{port}/api/director/admin/state",
+                                             headers={"X-Director-Key": key})
+                with urllib.request.urlopen(req, timeout=5) as r:
+                    assert json.load(r)["state"]["event"]["players"] == PLAYERS
+                break
+            except (ConnectionError, urllib.error.URLError) as exc:
+                if isinstance(exc, urllib.error.HTTPError):
+                    raise
+                time.sleep(0.1)
+        else:
+            raise AssertionError("the server did not answer")
+        # the key is not written anywhere in the event directory
+        assert not any(key in p.read_text(errors="ignore") for p in event.path.rglob("*") if p.is_file())
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        proc.stderr.close()

@@ -101,7 +101,7 @@ def test_two_rounds_from_the_admin_screen(browser, tmp_path, golden_lexicon):
             [(s.rank, s.player, s.total) for s in cli]
         assert [r[3] for r in shown] == [f"{s.percent:.2f}".replace(".", ",") + "\u00a0%" for s in cli]
         # undo from the screen: the close of round 2 is taken back
-        expect(pg.locator("#undo-btn")).to_contain_text("closing round 2")
+        expect(pg.locator("#undo-btn")).to_contain_text("Schließen von Runde 2")
         pg.click("#undo-btn")
         expect(pg.locator("#round-title")).to_have_text("Runde 2 läuft")
         ctx.close()

@@ -45,7 +45,7 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse, JSONResponse
 from pydantic import BaseModel, Field
 
-__all__ = ["new_secret", "secret_hash", "register", "admin_state", "KEY_HEADER", "KEY_COOKIE"]
+__all__ = ["new_secret", "secret_hash", "register", "admin_state", "describe_de", "KEY_HEADER", "KEY_COOKIE"]
 
 KEY_HEADER = "X-Director-Key"
 """The header carrying the director's key."""
@@ -94,6 +94,18 @@ def _submission(sub) -> dict | None:
             "late": sub.late, "seq": sub.seq}
 
 
+def describe_de(rec: dict) -> str:
+    """A journal action in German for the screen (``"Zug von Ana in Runde 2: 8D KIEPE"``)."""
+    t = rec.get("type")
+    if t == "submit":
+        return f"Zug von {rec['player']} in Runde {rec['round']}: {rec['move']}"
+    if t == "close":
+        return f"Schließen von Runde {rec['round']} (Top {rec['top']})"
+    if t == "start":
+        return f"Start von Runde {rec['round']}" + (f" (Buchstaben {rec['rack']})" if rec.get("rack") else "")
+    return str(t)
+
+
 def admin_state(ev, now: float | None = None) -> dict:
     """Everything the arbitration screen shows, as JSON.
 
@@ -108,7 +120,6 @@ def admin_state(ev, now: float | None = None) -> dict:
         ``scores`` per player as :func:`engine.director.export.round_score_rows`);
         ``standings`` (:func:`engine.director.export.standings_rows`) and ``master_total``.
     """
-    from engine.director.event import describe_action
     from engine.director.export import round_score_rows, standings_rows
 
     cur = ev.current
@@ -133,7 +144,7 @@ def admin_state(ev, now: float | None = None) -> dict:
         "seq": ev.seq, "over": ev.over, "end_reason": ev.end_reason,
         "now": time.time() if now is None else now,
         "current": current,
-        "last_action": {"seq": act["seq"], "what": describe_action(act)} if act else None,
+        "last_action": {"seq": act["seq"], "what": describe_de(act)} if act else None,
         "last_round": last,
         "standings": standings_rows(ev),
         "master_total": sum(r.top.score for r in closed),
@@ -258,7 +269,8 @@ def register(app: FastAPI, *, event_dir: Path | None, lexicon, key_hash: str | N
         """Take back journal entry ``expect`` if it is the last action."""
         def work(d):
             rec = d.undo(body.expect)
-            return {"undone": {"seq": rec["undoes"], "what": rec["what"]}}
+            undone = next(r for r in d.journal.read() if r.get("seq") == rec["undoes"])
+            return {"undone": {"seq": rec["undoes"], "what": describe_de(undone)}}
         return await act(request, work)
 
     @app.post("/api/director/admin/export")
