@@ -164,7 +164,7 @@ def _refusal(exc: Exception) -> JSONResponse:
 
 
 def register(app: FastAPI, *, event_dir: Path | None, lexicon, key_hash: str | None,
-             static: Path, on_change=None) -> None:
+             static: Path, on_change=None, links: dict | None = None) -> None:
     """Add the arbitration screen's routes to ``app``.
 
     Args:
@@ -175,6 +175,8 @@ def register(app: FastAPI, *, event_dir: Path | None, lexicon, key_hash: str | N
             runs without ``--admin``: the routes answer 404).
         static: the directory holding ``admin.html``.
         on_change: called after each recorded action (the projection's cache is dropped).
+        links: the players' tokens made at this start (``--players-submit``), listed on the
+            screen as links ``/spieler#t=TOKEN``; ``None``: none to show.
     """
     from engine.director.event import DirectorError, Rejected
     from engine.director.journal import JournalError
@@ -225,7 +227,9 @@ def register(app: FastAPI, *, event_dir: Path | None, lexicon, key_hash: str | N
                 if changes and on_change is not None:
                     on_change()
                 ev = d.load()
-                return {**(out or {}), "state": admin_state(ev)}
+                st = admin_state(ev)
+                st["player_links"] = ({p: f"/spieler#t={t}" for p, t in links.items()} if links else None)
+                return {**(out or {}), "state": st}
 
         out = await run_in_threadpool(locked)
         return out if isinstance(out, JSONResponse) else JSONResponse(out)

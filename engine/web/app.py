@@ -172,7 +172,8 @@ def check_event_dir(path: str | Path) -> Path:
 
 def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None, rate: str = DEFAULT_RATE,
                allowed_hosts: list[str] | None = None, heavy_workers: int = HEAVY_WORKERS,
-               heavy_queue: int = HEAVY_QUEUE, admin_key: str | None = None) -> FastAPI:
+               heavy_queue: int = HEAVY_QUEUE, admin_key: str | None = None, players_submit: bool = False,
+               new_player_links: bool = False) -> FastAPI:
     """Build the web application.
 
     Args:
@@ -190,6 +191,10 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
             more get 503 with ``Retry-After`` (:class:`engine.web.server.HeavyPool`).
         admin_key: the director's key for the arbitration screen (``/director/admin``,
             :mod:`engine.web.admin`; only its hash is kept); ``None``: no screen.
+        players_submit: players submit their moves from their phones (``/spieler``,
+            :mod:`engine.web.players`); the links made now are ``app.state.player_links``
+            (``{player: token}``, ``None`` when the stored ones are kept).
+        new_player_links: make new player links even when the event has some.
 
     Raises:
         ValueError: ``rate`` cannot be read, ``event_dir`` is not an event
@@ -363,10 +368,20 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
                                 status_code=400)
 
     # -- the director's arbitration screen (engine/web/admin.py) -------------------------
-    from . import admin
+    from . import admin, players
 
+    app.state.player_links = None
+    if players_submit:
+        if event_dir is None:
+            raise ValueError("players_submit needs an event directory")
+        from engine.director.store import EventDir
+
+        names = EventDir(event_dir, lexicon=lexicon, export=False, notes=None).load().players
+        hashes, app.state.player_links = players.player_tokens(event_dir, names, renew=new_player_links)
+        players.register(app, event_dir=event_dir, lexicon=lexicon, hashes=hashes, static=STATIC)
     admin.register(app, event_dir=event_dir, lexicon=lexicon, static=STATIC,
-                   key_hash=admin.secret_hash(admin_key) if admin_key else None)
+                   key_hash=admin.secret_hash(admin_key) if admin_key else None,
+                   links=app.state.player_links)
 
     # load the cached kernels now, not on the first request
     api.moves_json(api.read_position("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AB/ 0/0 0"), lexicon, table)

@@ -171,6 +171,16 @@
         });
       }
     }
+    var links = st.player_links;
+    $("#links-sec").hidden = !links;
+    if (links && !$("#links tbody").children.length) {
+      Object.keys(links).forEach(function (p) {
+        var tr = document.createElement("tr");
+        var a = document.createElement("td"); a.textContent = p;
+        var b = document.createElement("td"); b.textContent = location.origin + links[p];
+        tr.appendChild(a); tr.appendChild(b); $("#links tbody").appendChild(tr);
+      });
+    }
     var undo = $("#undo-btn");
     undo.hidden = !st.last_action;
     if (st.last_action) {
