@@ -128,3 +128,52 @@ def test_time_up_beeps_and_flashes(browser, tmp_path, golden_lexicon):
         assert "timeup" not in pg.evaluate("document.body.className")  # the flash ends
         assert pg.evaluate("window.timeUps") == 1                      # once
         ctx.close()
+
+
+def test_two_players_on_their_phones(browser, tmp_path, golden_lexicon):
+    from engine.web.app import create_app
+    from engine.web.cli import background_server
+
+    d = EventDir.create(tmp_path / "p", PLAYERS, seed=42, lexicon=golden_lexicon, name="Club",
+                        rules=SimultanRules.for_alphabet(A, round_time=600), export=False, notes=None)
+    app = create_app(golden_lexicon, event_dir=d.path, admin_key=KEY, players_submit=True,
+                     allowed_hosts=["127.0.0.1", "localhost"])
+    links = app.state.player_links
+    with background_server(app) as url:
+        admin = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
+        admin.goto(url + "/director/admin#key=" + KEY)
+        expect(admin.locator("#links")).to_contain_text(f"{url}/spieler#t={links['Cal']}")
+        phones = {}
+        for p in ("Cal", "Dora"):
+            ph = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True).new_page()
+            ph.goto(f"{url}/spieler#t={links[p]}")
+            expect(ph.locator("#who")).to_have_text(p)
+            expect(ph.locator("#wait")).to_be_visible()                # before the start: no rack
+            phones[p] = ph
+        admin.press("#draw", "Enter")
+        expect(admin.locator("#round-title")).to_have_text("Runde 1 läuft")
+        ev = EventDir(d.path, golden_lexicon, notes=None, export=False).load()
+        moves = generate_moves(ev.board, A.parse_rack(ev.current.rack), golden_lexicon).sorted()
+        picks = {"Ana": moves[0], "Ben": moves[3], "Cal": moves[1], "Dora": moves[7]}
+        for p in ("Cal", "Dora"):
+            ph = phones[p]
+            expect(ph.locator("#rack")).to_have_text(" ".join(ev.current.rack), timeout=10_000)
+            ph.fill("#move", picks[p].notation)
+            ph.click("button")
+            expect(ph.locator("#msg")).to_have_text("Eingegangen: " + picks[p].notation)
+            assert "Punkte" not in ph.locator("main").inner_text()      # no points before the close
+        for p in ("Ana", "Ben"):
+            admin.fill(f'input[data-player="{p}"]', picks[p].notation)
+            admin.press(f'input[data-player="{p}"]', "Enter")
+            expect(admin.locator(f'td.res[data-player="{p}"]')).to_contain_text(f"{de(picks[p].score)} Punkte")
+        # the phones' moves reach the director's grid (it asks every 3 s)
+        for p in ("Cal", "Dora"):
+            expect(admin.locator(f'td.res[data-player="{p}"]')).to_contain_text(
+                f"{de(picks[p].score)} Punkte", timeout=10_000)
+        admin.click("#close-btn")
+        expect(admin.locator("#msg")).to_contain_text("Runde 1 geschlossen")
+        for p in ("Cal", "Dora"):   # after the close the phones show the points
+            expect(phones[p].locator("#last")).to_contain_text(f"{de(picks[p].score)} Punkte", timeout=10_000)
+        standings = {s.player: s.total for s in EventDir(d.path, golden_lexicon, notes=None,
+                                                          export=False).load().standings()}
+        assert standings == {p: m.score for p, m in picks.items()}
