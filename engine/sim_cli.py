@@ -51,7 +51,12 @@ def cmd_simulate(args) -> int:
     def note(msg: str) -> None:
         print(f"note: {msg}", file=sys.stderr)
 
-    pos = parse_cgp(args.cgp)
+    if args.candidates < 1:
+        raise ValueError(f"-n/--candidates {args.candidates}: -n is how many of the best moves (by static "
+                         f"equity) to simulate; give at least 1, or name moves with --move")
+    if args.iterations < 1:
+        raise ValueError(f"-i/--iterations {args.iterations}: iterations per candidate, at least 1")
+    pos = parse_cgp(args.cgp)  # an impossible position cannot be simulated (no --allow-impossible)
     lex = load_lexicon(args.lexicon, progress=note)
     workers = args.workers if args.workers is not None else _cores()
     backend = args.backend

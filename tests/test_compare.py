@@ -277,6 +277,7 @@ def test_cli_compare_other_notation_is_not_compared(golden_lexicon, capsys):
 def test_cli_compare_golden_dir_with_peer_timings(golden_lexicon, capsys):
     code, out, _ = run_cli(["compare", str(DATA / "positions.tsv"), "--lexicon", str(golden_lexicon.path),
                             "--peer-dir", str(DATA / "golden_moves"), "--only", "p001,p_ref1,p_ref3",
+                            "--allow-impossible",
                             "--peer-timings", str(DATA / "peer_timings.tsv"), "--peer-timings-column",
                             "quackle_ms", "--repeat", "1"], capsys)
     assert code == 0, out
@@ -358,7 +359,7 @@ def test_our_engine_as_a_subprocess_peer_reports_no_difference(golden_lexicon, c
 # -- baselines ------------------------------------------------------------------------------
 def test_baselines_reproduce_the_golden_lists(golden_lexicon, tmp_path):
     out = tmp_path / "base"
-    rows = write_baselines(golden_positions(), golden_lexicon, out)
+    rows = write_baselines(golden_positions(), golden_lexicon, out, allow_impossible=True)  # p_ref3 is composed
     assert len(rows) == 43
     for pid, _ in golden_positions():
         assert (out / f"{pid}.tsv").read_bytes() == (DATA / "golden_moves" / f"{pid}.tsv").read_bytes(), pid
@@ -374,3 +375,48 @@ def test_cli_baselines_then_compare_against_them(golden_lexicon, capsys, tmp_pat
     code, text, _ = run_cli(["compare", str(FIXTURE_POSITIONS), *lex, "--peer-dir", str(out), "--repeat", "0"],
                             capsys)
     assert code == 0 and "compared: 3 (3 same" in text
+
+
+def test_truncated_baseline_is_never_compared_as_a_short_list(golden_lexicon, capsys, tmp_path):
+    """issue 17 item 4: a baseline cut off mid-line, or shorter than summary.tsv says, is reported, not read."""
+    out = tmp_path / "base"
+    lex = ["--lexicon", str(golden_lexicon.path)]
+    assert run_cli(["baselines", str(FIXTURE_POSITIONS), "-o", str(out), *lex], capsys)[0] == 0
+    assert not [p for p in out.iterdir() if p.name.endswith(".tmp")]  # no temp files left behind
+    full = (out / "p004.tsv").read_bytes()
+    (out / "p004.tsv").write_bytes(full[: len(full) // 2])  # cut mid-file (almost surely mid-line)
+    if full[len(full) // 2 - 1:len(full) // 2] == b"\n":
+        (out / "p004.tsv").write_bytes(full[: len(full) // 2 - 1])
+    code, text, _ = run_cli(["compare", str(FIXTURE_POSITIONS), *lex, "--peer-dir", str(out), "--repeat", "0"],
+                            capsys)
+    assert code == 1 and "p004: NOT COMPARED (parse)" in text and "has no line end" in text
+    # cut at a line end: every line is whole, but summary.tsv knows the count
+    lines = full.split(b"\n")
+    (out / "p004.tsv").write_bytes(b"\n".join(lines[:10]) + b"\n")
+    code, text, _ = run_cli(["compare", str(FIXTURE_POSITIONS), *lex, "--peer-dir", str(out), "--repeat", "0"],
+                            capsys)
+    n = len(full.splitlines())
+    assert code == 1 and f"p004.tsv: 10 moves, but summary.tsv lists {n} placements" in text
+
+
+def test_baselines_that_cannot_be_written_exit_2_naming_the_file(golden_lexicon, capsys, tmp_path, monkeypatch):
+    """issue 17 item 4: a failing write (full disk) names the file, exits 2 and leaves no partial file."""
+    import os as _os
+
+    out = tmp_path / "base"
+    real_fsync = _os.fsync
+    calls = []
+
+    def failing_fsync(fd):
+        calls.append(fd)
+        if len(calls) == 2:  # the second file: as if the disk were full
+            raise OSError(28, "No space left on device")
+        return real_fsync(fd)
+
+    monkeypatch.setattr("lexicon_tools.normalize.os.fsync", failing_fsync)
+    code, _text, err = run_cli(["baselines", str(FIXTURE_POSITIONS), "-o", str(out),
+                                "--lexicon", str(golden_lexicon.path)], capsys)
+    first, second = [pid for pid, _ in read_positions(FIXTURE_POSITIONS)][:2]
+    assert code == 2
+    assert f"error: cannot write '{out / (second + '.tsv')}': No space left on device" in err
+    assert sorted(p.name for p in out.iterdir()) == [f"{first}.tsv"]  # the complete first file, nothing else
