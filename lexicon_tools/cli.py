@@ -10,7 +10,8 @@ Subcommands::
     anagram   RACK [--lexicon LEXICON] [--min-length N]
     pattern   PATTERN [--lexicon LEXICON]
 
-Exit codes: 0 success; 1 ``check`` found an invalid word; 2 any error (a
+Exit codes: 0 success; 1 ``check`` found an invalid word; 141 the reader of
+the output went away (``| head``), no message; 2 any error (a
 one-line ``error: ...`` on stderr, never a traceback -- set
 ``LEXICON_TOOLS_DEBUG=1`` to see the traceback of an unexpected error).
 Look-up commands use the default lexicon (built from the packaged list into
@@ -531,7 +532,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # --help, --version, usage errors (argparse prints them)
         return exc.code if isinstance(exc.code, int) else EXIT_ERROR
     try:
-        return args.func(args)
+        try:
+            return args.func(args)
+        finally:
+            sys.stdout.flush()  # a closed pipe shows here, inside the handler below
     except KeyboardInterrupt:
         _err("error: interrupted")
         return EXIT_ERROR
@@ -542,7 +546,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             os.dup2(devnull, sys.stdout.fileno())
         except (OSError, ValueError):
             pass
-        return EXIT_ERROR
+        return 141  # 128 + SIGPIPE, quietly, like other Unix tools
     except (CliError, WordListError, LexiconError, GraphError, ValueError) as exc:
         _err(f"error: {exc}")
         return EXIT_ERROR

@@ -272,7 +272,7 @@ def normalize_entry(raw: str, alphabet: Alphabet | None = None) -> tuple[str | N
 
 # -- reading --------------------------------------------------------------------
 _BINARY_PROBE = 8192
-_CHUNK = 1 << 20
+_CHUNK = 1 << 18
 
 
 def _check_path(path: Path) -> None:
@@ -283,7 +283,7 @@ def _check_path(path: Path) -> None:
 
 
 def _chunks(path: Path, progress=None) -> Iterator[bytes]:
-    """The file's bytes (decompressed if xz/gzip) in chunks of about 1 MiB, read as they are needed.
+    """The file's bytes (decompressed if xz/gzip) in chunks of 256 KiB, read as they are needed.
 
     ``progress(done, total)`` gets the bytes of the *file* read so far (compressed
     bytes for a compressed file) and the file size, after each chunk.
@@ -383,7 +383,7 @@ def _text_pieces(path: Path, encoding: str | None, progress=None) -> Iterator[tu
 
     The last piece has ``complete=False`` when the file does not end with a line end.
     Lines end with ``\\n`` (``\\r\\n`` too), or ``\\r`` alone in an old Mac file (no
-    ``\\n`` in its first MiB); the separator is left in the text (one per line).
+    ``\\n`` in its first 64 KiB); the separator is left in the text (one per line).
     """
     codec, wide = _codec(path, encoding)
     chunks = _chunks(path, progress)
@@ -412,25 +412,32 @@ def _text_pieces(path: Path, encoding: str | None, progress=None) -> Iterator[tu
         if carry:
             yield carry, False, "\n"
         return
-    sep = b"\r" if (b"\n" not in first and b"\r" in first) else b"\n"
+    sep = b"\r" if (b"\n" not in first[:_BINARY_PROBE * 8] and b"\r" in first) else b"\n"
     tsep = sep.decode("ascii")
     name = encoding or "utf-8"
     carry = b""
     line = 1
-    for chunk in itertools.chain((first,), chunks):
+    pending = [first]
+    del first
+    for chunk in itertools.chain(pending, chunks):
+        pending.clear()
         data = carry + chunk if carry else chunk
+        del chunk
         cut = data.rfind(sep) + 1
         if not cut:
             carry = data
             continue
         carry = data[cut:]
         piece = data[:cut]
+        del data
         try:
             text = piece.decode(name)
         except UnicodeDecodeError as exc:
             raise _decode_error(path, encoding, exc, piece, line, False) from None
         line += piece.count(sep)
+        del piece
         yield text, True, tsep
+        del text
     if carry:
         try:
             text = carry.decode(name)
@@ -443,7 +450,7 @@ def read_lines(path: str | os.PathLike, encoding: str | None = None, *, progress
                on_warning=None) -> Iterator[tuple[int, str]]:
     """Yield ``(line_number, entry)`` for every entry of a word-list file, streaming.
 
-    The file is read in chunks of about 1 MiB as entries are consumed, so memory
+    The file is read in chunks of 256 KiB as entries are consumed, so memory
     does not grow with the file (a 1 GB list is fine). Line numbers are 1-based
     physical lines (``\\n``, ``\\r\\n``, or ``\\r`` alone for old Mac files); each
     entry is stripped of surrounding whitespace; blank lines and lines whose first
@@ -488,6 +495,7 @@ def read_lines(path: str | os.PathLike, encoding: str | None = None, *, progress
             entry = line.strip()
             if entry and entry[0] != "#":
                 yield lineno, entry
+        del lines  # before the next piece is split: one piece's lines in memory at a time
         if not complete and on_warning is not None and text.strip():
             on_warning(f"word list {str(p)!r}: the last line ({lineno}: {text.strip()[:40]!r}) has no line "
                        "end; if the file was cut off, that entry may be incomplete")

