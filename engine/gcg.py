@@ -183,7 +183,7 @@ class _Reader:
             elif len(ch.upper()) == 1 and a.is_word_chars(ch.upper()):
                 counts[a.code(ch.upper())] += 1
             else:
-                raise GCGError(ln, f"{what} {text!r}: {ch!r} is not a letter of the {a.name} tile set")
+                raise GCGError(ln, f"{what} {text!r}: {a.not_a_letter(ch)}")
         return counts
 
     def rack(self, text: str, ln: int) -> np.ndarray:
@@ -242,7 +242,7 @@ class _Reader:
                     rules_name = value
                 elif name == "tile-distribution":
                     if value and value != a.name:
-                        raise GCGError(i, f"tile distribution {value!r}: this reader uses the {a.name.capitalize()} set")
+                        raise GCGError(i, f"tile distribution {value!r}: this reader uses the {a.set_label}")
                 elif name == "character-encoding":
                     if value.upper().replace("_", "-") not in ("UTF-8", "UTF8", "ISO-8859-1", "ISO 8859-1"):
                         raise GCGError(i, f"unsupported character encoding {value!r}")

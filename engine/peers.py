@@ -349,7 +349,7 @@ def _check_tiles(tiles, alphabet: Alphabet) -> frozenset:
         if not (0 <= r < N and 0 <= c < N):
             raise ValueError(f"square (row {r}, col {c}) is off the board (0-based)")
         if not _is_letter(letter, alphabet):
-            raise ValueError(f"{letter!r} is not a letter of the {alphabet.name} tile set")
+            raise ValueError(alphabet.not_a_letter(letter))
         if (r, c) in seen:
             raise ValueError(f"two tiles on {square_name(r, c)}")
         seen.add((r, c))

@@ -12,7 +12,7 @@ import json
 import os
 import sys
 
-from .cgp import parse_cgp
+from .cgp import check_tile_counts, parse_cgp
 
 
 def _cores() -> int:
@@ -56,7 +56,8 @@ def cmd_simulate(args) -> int:
                          f"equity) to simulate; give at least 1, or name moves with --move")
     if args.iterations < 1:
         raise ValueError(f"-i/--iterations {args.iterations}: iterations per candidate, at least 1")
-    pos = parse_cgp(args.cgp)  # an impossible position cannot be simulated (no --allow-impossible)
+    pos = parse_cgp(args.cgp, allow_impossible=True)
+    check_tile_counts(pos, hint=False)  # an impossible position cannot be simulated: no --allow-impossible here
     lex = load_lexicon(args.lexicon, progress=note)
     workers = args.workers if args.workers is not None else _cores()
     backend = args.backend

@@ -106,7 +106,7 @@ class Lexicon:
         try:
             alphabet = alphabet or Alphabet.load(meta["alphabet"]["name"])
             if list(alphabet.letters) != list(meta["alphabet"]["letters"]):
-                raise LexiconError(f"{meta_path}: alphabet differs from the {alphabet.name} tile set")
+                raise LexiconError(f"{meta_path}: alphabet differs from the {alphabet.set_label}")
             kmeta = meta["kwg"]
             tmeta = meta["trie"]
             expect_nodes, expect_kwg_sha = int(kmeta["nodes"]), str(kmeta["sha256"])

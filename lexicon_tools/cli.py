@@ -383,7 +383,7 @@ def parse_rack(rack: str, alphabet: Alphabet) -> tuple[list[int], int]:
         up = ch.upper()  # 'ß'.upper() == 'SS'
         for c in up:
             if not alphabet.is_word_chars(c):
-                raise ValueError(f"rack {rack!r}: {ch!r} is not a letter of the {alphabet.name} tile set "
+                raise ValueError(f"rack {rack!r}: {alphabet.not_a_letter(ch)} "
                                  "or '?' (blank)")
             counts[alphabet.code(c)] += 1
     if sum(counts) + blanks == 0:

@@ -154,7 +154,7 @@ BAD = [
     (">ana: CEORSXY 8F SCORE +18 19", "line 5: running total 19 for ana does not match 0 \\+18 = 18"),
     (">ana: CEORSXY 8A SCORE +18 18", "line 5: illegal move 8A SCORE: the first move must cover the centre star"),
     (">ana: CEORSXY 8F SCHORE +18 18", "line 5: illegal move 8F SCHORE: tile H is not on the rack"),
-    (">ana: CEORSXß 8F SCORE +18 18", "line 5: rack 'CEORSXß': 'ß' is not a letter of the german tile set"),
+    (">ana: CEORSXß 8F SCORE +18 18", "line 5: rack 'CEORSXß': 'ß' is not a letter of the German tile set \\(write SS for ß\\)"),
     (">ana: CEORSXY 8F SCORß +18 18", r"line 5: illegal move 8F SCORß: .*'ß' is not a letter"),
     (">ana: CEORSXY 8F SCORE +18", "line 5: cannot read 'CEORSXY 8F SCORE \\+18'.*truncated"),
     (">ana: CEORSXY 8F", "line 5: cannot read.*truncated"),
