@@ -153,7 +153,7 @@ def check_tile_counts(pos: "Position", hint: bool = True) -> None:
         raise CGPError(
             f"impossible position: {int(seen[c])} × {name} ({', '.join(parts)}), the {a.set_label} "
             f"has {int(a.counts[c])}: more {name} tiles on the board and racks than the set holds"
-            + (" (for a composed puzzle pass --allow-impossible)" if hint else ""))
+            + (" (for a composed puzzle: --allow-impossible on the command line)" if hint else ""))
 
 
 def parse_cgp(cgp: str, alphabet: Alphabet | None = None, strict: bool | None = None, *,
