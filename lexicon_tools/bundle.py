@@ -278,8 +278,10 @@ def build_bundle(words: Sequence[str], out: str | os.PathLike, *, source_name: s
             f.flush()
             os.fsync(f.fileno())
         trie_path = tmp / TRIE_FILE
-        marisa_trie.Trie(words).save(str(trie_path))
-        _fsync_path(trie_path)
+        with open(trie_path, "wb") as f:  # our own write, so a full disk is an OSError naming the cause
+            f.write(marisa_trie.Trie(words).tobytes())
+            f.flush()
+            os.fsync(f.fileno())
         lengths: dict[str, int] = {}
         for w in words:
             lengths[str(len(w))] = lengths.get(str(len(w)), 0) + 1

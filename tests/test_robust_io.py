@@ -134,3 +134,56 @@ def test_random_cgp_mutations_parse_or_raise_cgperror(cgp, allow):
         again = parse_cgp(pos.to_cgp(), allow_impossible=allow)
     assert again.to_cgp() == pos.to_cgp()
     assert (pos.board.tiles >= 0).all() and int(pos.rack.sum()) <= 7
+
+
+# -- a real full disk: a tmpfs of a few KB (skipped where mounting is not allowed) ------------------------
+@pytest.fixture
+def tiny_fs(tmp_path):
+    import subprocess
+
+    mnt = tmp_path / "tiny"
+    mnt.mkdir()
+    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=12k", "tmpfs", str(mnt)], capture_output=True)
+    if r.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here ({r.stderr.decode(errors='replace').strip() or r.returncode})")
+    try:
+        yield mnt
+    finally:
+        subprocess.run(["umount", str(mnt)], capture_output=True)
+
+
+def test_full_disk_writers_fail_naming_the_file_and_leave_no_temp(golden_lexicon, capsys, tiny_fs):
+    from lexicon_tools.normalize import WordListError, write_atomic
+
+    with pytest.raises(WordListError, match=r"cannot write '.*big\.txt': No space left on device"):
+        write_atomic(tiny_fs / "big.txt", "x" * 100_000)
+    assert list(tiny_fs.iterdir()) == []
+    # baselines of the golden empty-board position p001 (4,042 placements, ~100 KB) cannot fit
+    positions = tiny_fs.parent / "pos.tsv"
+    from conftest import golden_positions
+
+    positions.write_text("".join(f"{pid}\t{cgp}\n" for pid, cgp in golden_positions() if pid == "p001"),
+                         encoding="utf-8")
+    code, _out, err = run(["baselines", str(positions), "-o", str(tiny_fs / "base"), "--lexicon",
+                           str(golden_lexicon.path)], capsys)
+    assert code == 2 and "error: cannot write" in err and "p001.tsv': No space left on device" in err
+    assert [p.name for p in (tiny_fs / "base").iterdir()] == []
+    code, _out, err = run(["selfplay", "--games", "5", "--out", str(tiny_fs / "games"), "--lexicon",
+                           str(golden_lexicon.path), "--no-progress"], capsys)
+    assert code == 2 and "No space left on device" in err and ".gcg'" in err
+    names = [p.name for p in (tiny_fs / "games").iterdir()]
+    assert all(n.startswith("game_") and n.endswith(".gcg") for n in names)  # no temp files, no empty GCG
+    assert all((tiny_fs / "games" / n).stat().st_size > 0 for n in names)
+
+
+def test_full_disk_lexicon_build_leaves_no_partial_bundle(tiny_fs, capsys):
+    from lexicon_tools import cli as lcli
+
+    src = tiny_fs.parent / "list.txt"
+    letters = "ABDEGHIKLMNORSTUZ"
+    src.write_text("".join("".join(letters[(i // 17 ** k) % 17] for k in range(5)) + "\n" for i in range(3000)),
+                   encoding="utf-8")
+    code = lcli.main(["build", str(src), "-o", str(tiny_fs / "w.lex"), "-q"])
+    err = capsys.readouterr().err
+    assert code == 2 and err.startswith(f"error: {tiny_fs / 'w.lex'}: cannot write (No space left on device)")
+    assert list(tiny_fs.iterdir()) == []
