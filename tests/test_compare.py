@@ -417,3 +417,38 @@ def test_baselines_that_cannot_be_written_exit_2_naming_the_file(golden_lexicon,
     assert code == 2
     assert f"error: cannot write '{out / (second + '.tsv')}': No space left on device" in err
     assert sorted(p.name for p in out.iterdir()) == [f"{first}.tsv"]  # the complete first file, nothing else
+
+
+@pytest.mark.parametrize("kill_at", [1, 3])
+def test_baselines_killed_mid_run_are_never_misread(golden_lexicon, capsys, tmp_path, kill_at):
+    """issue 17: kill -9 inside a writer (data written, not yet renamed); compare then reads only whole files."""
+    import subprocess
+    import sys
+    import textwrap
+
+    out = tmp_path / "base"
+    root = DATA.parent.parent
+    script = textwrap.dedent(f"""
+        import os, signal, sys
+        sys.path.insert(0, {str(root)!r})
+        import lexicon_tools.normalize as n
+        calls = []
+        real = os.fsync
+        def fsync(fd):
+            calls.append(fd)
+            if len(calls) == {kill_at}:
+                os.kill(os.getpid(), signal.SIGKILL)
+            real(fd)
+        n.os.fsync = fsync
+        from engine import cli
+        cli.main(["baselines", {str(FIXTURE_POSITIONS)!r}, "-o", {str(out)!r}, "--lexicon",
+                  {str(golden_lexicon.path)!r}])
+    """)
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert r.returncode == -9, r.stderr
+    whole = sorted(p.name for p in out.iterdir() if not p.name.startswith("."))
+    assert len(whole) == kill_at - 1  # the files finished before the kill, nothing cut off
+    code, text, _ = run_cli(["compare", str(FIXTURE_POSITIONS), "--lexicon", str(golden_lexicon.path),
+                             "--peer-dir", str(out), "--repeat", "0"], capsys)
+    assert code == 1  # the positions whose file is missing are not compared ...
+    assert f"compared: {kill_at - 1} ({kill_at - 1} same" in text  # ... and every file there is read whole
