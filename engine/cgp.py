@@ -92,7 +92,7 @@ Only ``bag`` and ``lex`` are read here, the rest are kept as text in :attr:`Posi
 
 KNOWN_LEXICONS = frozenset({"NGERMAN", "DEFAULT", "GERMAN", "NSF", "DEUTSCH"})
 """``lex`` opcode values that name a German list (also ``default-<checksum>``, the name engine games
-write for the default lexicon); any other name is kept, with a :class:`CGPWarning`."""
+write for the default lexicon); see :func:`lexicon_note` for any other name."""
 
 
 def _known_lexicon(name: str) -> bool:
@@ -102,6 +102,33 @@ def _known_lexicon(name: str) -> bool:
 
 class CGPWarning(UserWarning):
     """A CGP field that was read but may not mean what the writer intended (e.g. an unknown lexicon name)."""
+
+
+def lexicon_note(pos: "Position", lexicon=None) -> str | None:
+    """A warning when the position's ``lex`` opcode names a list that is neither a known German
+    list (:data:`KNOWN_LEXICONS`) nor the lexicon in use (its bundle name, as engine games write it).
+
+    The position is always checked against the lexicon in use; the note says so. ``None``: nothing to say.
+    """
+    name = pos.opcodes.get("lex")
+    if not name or _known_lexicon(name):
+        return None
+    path = getattr(lexicon, "path", None)
+    if path is not None:
+        used = str(path).rstrip("/").rsplit("/", 1)[-1]
+        for suffix in (".lex", ".kwg"):
+            used = used[: -len(suffix)] if used.endswith(suffix) else used
+        if used == name:
+            return None
+    return (f"CGP opcode lex {name!r}: not a known German word list ({', '.join(sorted(KNOWN_LEXICONS))}); "
+            f"the position is checked against the lexicon given to the engine")
+
+
+def warn_lexicon(pos: "Position", lexicon=None) -> None:
+    """Issue :func:`lexicon_note` as a :class:`CGPWarning` (the CLIs print it as one ``warning:`` line)."""
+    note = lexicon_note(pos, lexicon)
+    if note:
+        warnings.warn(CGPWarning(note), stacklevel=2)
 
 
 def _digits(text: str) -> bool:
@@ -177,10 +204,8 @@ def parse_cgp(cgp: str, alphabet: Alphabet | None = None, strict: bool | None = 
             the board and racks together than the set holds
             (:func:`check_tile_counts`). The message names the row, letter or field.
 
-    Warns:
-        CGPWarning: a ``lex`` opcode naming a list not in :data:`KNOWN_LEXICONS`
-            (the position is read all the same; the lexicon used is the one given
-            to the engine).
+    A ``lex`` opcode may name any list; the commands warn about an unknown one
+    (:func:`warn_lexicon`), since the moves always come from the lexicon given.
     """
     if strict is not None:
         allow_impossible = not strict
@@ -260,10 +285,6 @@ def parse_cgp(cgp: str, alphabet: Alphabet | None = None, strict: bool | None = 
             opcodes[name] = value.strip()
         if "bag" in opcodes and not _digits(opcodes["bag"]):
             raise CGPError(f"opcode bag {opcodes['bag']!r}: expected a number of tiles (digits 0-9)")
-        if "lex" in opcodes and not _known_lexicon(opcodes["lex"]):
-            warnings.warn(CGPWarning(f"CGP opcode lex {opcodes['lex']!r}: not a known German word list "
-                                     f"({', '.join(sorted(KNOWN_LEXICONS))}); the position is checked "
-                                     f"against the lexicon given to the engine"), stacklevel=2)
     pos = Position(board, rack, opp_rack, scores, zero, opcodes)
     if not allow_impossible:
         check_tile_counts(pos)

@@ -22,7 +22,7 @@ import time
 
 from lexicon_tools.bundle import LexiconError, load_lexicon
 
-from .cgp import CGPError, Position, add_allow_impossible, parse_cgp
+from .cgp import CGPError, Position, add_allow_impossible, parse_cgp, warn_lexicon
 
 
 PLUGINS = (
@@ -44,8 +44,10 @@ def _lexicon(args):
     return load_lexicon(args.lexicon, progress=note)
 
 
-def _position(args) -> Position:
-    return parse_cgp(args.cgp, allow_impossible=getattr(args, "allow_impossible", False))
+def _position(args, lexicon=None) -> Position:
+    pos = parse_cgp(args.cgp, allow_impossible=getattr(args, "allow_impossible", False))
+    warn_lexicon(pos, lexicon)
+    return pos
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
@@ -73,7 +75,7 @@ def cmd_moves(args, top: int | None = None) -> int:
     from .movegen import best_move_list, exchanges, generate_moves
 
     lex = _lexicon(args)
-    pos = _position(args)
+    pos = _position(args, lex)
     n = top if top is not None else args.top
     if n is not None and n < 1:
         raise ValueError(f"--top must be at least 1, got {n}")
@@ -111,7 +113,7 @@ def cmd_score(args) -> int:
     from .scorer import IllegalMove, check_move
 
     lex = _lexicon(args)
-    pos = _position(args)
+    pos = _position(args, lex)
     try:
         scored = check_move(pos.board, args.move, lex, rack=pos.rack if pos.rack.sum() else None)
     except IllegalMove as exc:

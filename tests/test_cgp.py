@@ -100,18 +100,20 @@ def test_cgp_junk_and_lowercase_racks_are_refused_naming_the_part(cgp, message):
         parse_cgp(cgp)
 
 
-def test_unknown_lexicon_name_is_a_warning_not_an_error():
-    from engine.cgp import CGPWarning
+def test_unknown_lexicon_name_is_a_note_not_an_error():
+    from pathlib import Path
 
-    with pytest.warns(CGPWarning, match="lex 'FOO': not a known German word list"):
-        pos = parse_cgp(EMPTY + " AEINRST/ 0/0 0 lex FOO;")
+    from engine.cgp import lexicon_note
+
+    class Lex:
+        path = Path("/x/club.lex")
+
+    pos = parse_cgp(EMPTY + " AEINRST/ 0/0 0 lex FOO;")
     assert pos.opcodes == {"lex": "FOO"}
-    import warnings
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        parse_cgp(EMPTY + " AEINRST/ 0/0 0 lex NGERMAN; bag 88;")
-        parse_cgp(EMPTY + " AEINRST/ 0/0 0 lex default-0123456789ab;")
+    assert lexicon_note(pos).startswith("CGP opcode lex 'FOO': not a known German word list")
+    assert lexicon_note(pos, Lex()).startswith("CGP opcode lex 'FOO'")
+    for known in ("lex NGERMAN; bag 88;", "lex default-0123456789ab;", "lex club;", ""):
+        assert lexicon_note(parse_cgp(EMPTY + " AEINRST/ 0/0 0 " + known), Lex()) is None, known
 
 
 @pytest.mark.parametrize("text,expected", [("8H", (7, 7, 0)), ("H8", (7, 7, 1)), ("15o", (14, 14, 0)),
