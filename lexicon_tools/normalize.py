@@ -396,9 +396,9 @@ def _text_pieces(path: Path, encoding: str | None, progress=None) -> Iterator[tu
         for chunk in itertools.chain((first,), chunks):
             try:
                 text = carry + dec.decode(chunk)
-            except UnicodeDecodeError as exc:
+            except UnicodeError as exc:  # also "UTF-16 stream does not start with BOM"
                 raise WordListError(f"word list {str(path)!r}: cannot decode as {encoding} "
-                                    f"(after line {lines_before}: {exc.reason})") from None
+                                    f"(after line {lines_before}: {getattr(exc, 'reason', exc)})") from None
             cut = text.rfind("\n") + 1
             carry = text[cut:]
             if cut:
@@ -406,7 +406,7 @@ def _text_pieces(path: Path, encoding: str | None, progress=None) -> Iterator[tu
                 yield text[:cut], True, "\n"
         try:
             carry += dec.decode(b"", final=True)
-        except UnicodeDecodeError:
+        except UnicodeError:
             raise WordListError(f"word list {str(path)!r}: cut off mid-line: line {lines_before} ends inside "
                                 f"a character (the file is truncated)") from None
         if carry:
@@ -434,6 +434,8 @@ def _text_pieces(path: Path, encoding: str | None, progress=None) -> Iterator[tu
             text = piece.decode(name)
         except UnicodeDecodeError as exc:
             raise _decode_error(path, encoding, exc, piece, line, False) from None
+        except (UnicodeError, LookupError) as exc:  # a codec that cannot decode text at all (e.g. idna)
+            raise WordListError(f"word list {str(path)!r}: cannot decode as {encoding} (line {line}: {exc})") from None
         line += piece.count(sep)
         del piece
         yield text, True, tsep
@@ -443,6 +445,8 @@ def _text_pieces(path: Path, encoding: str | None, progress=None) -> Iterator[tu
             text = carry.decode(name)
         except UnicodeDecodeError as exc:
             raise _decode_error(path, encoding, exc, carry, line, exc.end >= len(carry)) from None
+        except (UnicodeError, LookupError) as exc:
+            raise WordListError(f"word list {str(path)!r}: cannot decode as {encoding} (line {line}: {exc})") from None
         yield text, False, tsep
 
 

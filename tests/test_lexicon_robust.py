@@ -210,3 +210,34 @@ def test_pattern_into_a_closed_pipe_is_quiet(tmp_path):
     lines = r.stdout.splitlines()
     assert len(lines) == 2 and lines[1] in ("rc=0", "rc=141"), r.stdout
     assert r.stderr == ""
+
+
+@pytest.mark.parametrize("encoding", [None, "latin-1", "utf-16"])
+def test_random_bytes_read_or_raise_wordlisterror(tmp_path, encoding):
+    """Any file either reads (entries, line numbers increasing) or raises WordListError, nothing else."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    import lexicon_tools.normalize as n
+
+    piece = st.sampled_from([b"Aal\n", b"\xc3\xbc", b"\xc3", b"\r\n", b"\r", b"\x00", b"\xfd7zXZ\x00", b"\x1f\x8b",
+                             b"\xff\xfe", b"\xef\xbb\xbf", b"#x\n", b" ", b"Stra\xdfe\n", b"\n"])
+
+    @settings(max_examples=150, deadline=None)
+    @given(st.lists(piece, max_size=40), st.integers(1, 9))
+    def check(parts, chunk):
+        p = tmp_path / "w.txt"
+        p.write_bytes(b"".join(parts))
+        old = n._CHUNK
+        n._CHUNK = chunk
+        try:
+            got = list(read_lines(p, encoding))
+        except WordListError as exc:
+            assert str(exc).startswith("word list ")
+            return
+        finally:
+            n._CHUNK = old
+        lines = [ln for ln, _e in got]
+        assert lines == sorted(set(lines)) and all(e == e.strip() and e and e[0] != "#" for _l, e in got)
+
+    check()
