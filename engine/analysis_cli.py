@@ -78,9 +78,9 @@ def cmd_analyze(args) -> int:
         raise ValueError("the position has no rack to move (CGP rack field is empty)")
     table = _table(args.leaves)
     lex = _lexicon(args.lexicon)
-    from .cgp import warn_lexicon
+    from .cgp import warn_notes
 
-    warn_lexicon(pos, lex)
+    warn_notes(pos, lex)
     n = None if args.all else (args.top or 20)
     cands = position_candidates(pos, lex, n, table)
     if args.json:

@@ -83,12 +83,11 @@ class Position:
 MAX_CGP_CHARS = 4096
 """Longest CGP accepted (a full position with every opcode is under 400 characters)."""
 
-KNOWN_OPCODES = frozenset({
-    "bag", "bb", "bdn", "cs", "gid", "hr", "ld", "lex", "mcnt", "mn", "pi", "pn", "tmr", "tdn",
-    "mmx", "ply", "ptvals", "rack", "lei",
-})
-"""Opcodes of the CGP specification (Macondo, wolges) and this project; others are refused.
-Only ``bag`` and ``lex`` are read here, the rest are kept as text in :attr:`Position.opcodes`."""
+KNOWN_OPCODES = frozenset({"bag", "bb", "bdn", "cs", "gid", "hr", "ld", "lex", "mcnt", "mn", "pi", "pn", "tmr",
+                           "var"})
+"""Opcodes used by CGP writers (Macondo, MAGPIE, wolges) and this project. Only ``bag`` and ``lex``
+are read here; every well-formed opcode is kept as text in :attr:`Position.opcodes`, and the
+commands note one not in this set (:func:`position_notes`)."""
 
 KNOWN_LEXICONS = frozenset({"NGERMAN", "DEFAULT", "GERMAN", "NSF", "DEUTSCH"})
 """``lex`` opcode values that name a German list (also ``default-<checksum>``, the name engine games
@@ -104,30 +103,37 @@ class CGPWarning(UserWarning):
     """A CGP field that was read but may not mean what the writer intended (e.g. an unknown lexicon name)."""
 
 
-def lexicon_note(pos: "Position", lexicon=None) -> str | None:
-    """A warning when the position's ``lex`` opcode names a list that is neither a known German
-    list (:data:`KNOWN_LEXICONS`) nor the lexicon in use (its bundle name, as engine games write it).
+def position_notes(pos: "Position", lexicon=None) -> list[str]:
+    """Warnings about opcodes that were read but are not used as their writer may expect.
 
-    The position is always checked against the lexicon in use; the note says so. ``None``: nothing to say.
+    * an opcode name not in :data:`KNOWN_OPCODES` (kept, not used);
+    * a ``lex`` opcode naming a list that is neither a known German list
+      (:data:`KNOWN_LEXICONS`) nor the lexicon in use (its bundle name, as engine
+      games write it): the position is always checked against the lexicon in use.
+
+    Returns:
+        the messages (empty: nothing to say).
     """
+    notes = [f"CGP opcode {name!r} is not one this program knows ({', '.join(sorted(KNOWN_OPCODES))}); "
+             f"it is kept but not used" for name in pos.opcodes if name not in KNOWN_OPCODES]
     name = pos.opcodes.get("lex")
     if not name or _known_lexicon(name):
-        return None
+        return notes
     path = getattr(lexicon, "path", None)
     if path is not None:
         used = str(path).rstrip("/").rsplit("/", 1)[-1]
         for suffix in (".lex", ".kwg"):
             used = used[: -len(suffix)] if used.endswith(suffix) else used
         if used == name:
-            return None
-    return (f"CGP opcode lex {name!r}: not a known German word list ({', '.join(sorted(KNOWN_LEXICONS))}); "
-            f"the position is checked against the lexicon given to the engine")
+            return notes
+    notes.append(f"CGP opcode lex {name!r}: not a known German word list ({', '.join(sorted(KNOWN_LEXICONS))}); "
+                 f"the position is checked against the lexicon given to the engine")
+    return notes
 
 
-def warn_lexicon(pos: "Position", lexicon=None) -> None:
-    """Issue :func:`lexicon_note` as a :class:`CGPWarning` (the CLIs print it as one ``warning:`` line)."""
-    note = lexicon_note(pos, lexicon)
-    if note:
+def warn_notes(pos: "Position", lexicon=None) -> None:
+    """Issue :func:`position_notes` as :class:`CGPWarning` s (the CLIs print each as one ``warning:`` line)."""
+    for note in position_notes(pos, lexicon):
         warnings.warn(CGPWarning(note), stacklevel=2)
 
 
@@ -199,13 +205,14 @@ def parse_cgp(cgp: str, alphabet: Alphabet | None = None, strict: bool | None = 
             the alphabet, a rack of more than 7 tiles, in lowercase or with more
             of a tile than the set holds, non-numeric scores or counts (also
             superscript digits such as ``²``), text after the fields that is not
-            ``name value;`` opcodes, an unknown opcode, a CGP longer than
+            ``name value;`` opcodes (name: lowercase letters), an opcode given twice, a CGP longer than
             :data:`MAX_CGP_CHARS`; unless ``allow_impossible``, more of a tile on
             the board and racks together than the set holds
             (:func:`check_tile_counts`). The message names the row, letter or field.
 
-    A ``lex`` opcode may name any list; the commands warn about an unknown one
-    (:func:`warn_lexicon`), since the moves always come from the lexicon given.
+    Any well-formed opcode is kept; the commands warn about an unknown opcode name or
+    a ``lex`` naming an unknown list (:func:`warn_notes`), since the moves always
+    come from the lexicon given.
     """
     if strict is not None:
         allow_impossible = not strict
@@ -278,8 +285,6 @@ def parse_cgp(cgp: str, alphabet: Alphabet | None = None, strict: bool | None = 
             name, _, value = op.partition(" ")
             if not re.fullmatch(r"[a-z][a-z0-9_.]*", name):
                 raise CGPError(f"opcode {op[:40]!r}: {name[:20]!r} is not an opcode name (lowercase letters)")
-            if name not in KNOWN_OPCODES:
-                raise CGPError(f"unknown opcode {name!r} in {op[:40]!r} (known: {', '.join(sorted(KNOWN_OPCODES))})")
             if name in opcodes:
                 raise CGPError(f"opcode {name!r} given twice")
             opcodes[name] = value.strip()

@@ -22,7 +22,7 @@ import time
 
 from lexicon_tools.bundle import LexiconError, load_lexicon
 
-from .cgp import CGPError, Position, add_allow_impossible, parse_cgp, warn_lexicon
+from .cgp import CGPError, Position, add_allow_impossible, parse_cgp, warn_notes
 
 
 PLUGINS = (
@@ -46,7 +46,7 @@ def _lexicon(args):
 
 def _position(args, lexicon=None) -> Position:
     pos = parse_cgp(args.cgp, allow_impossible=getattr(args, "allow_impossible", False))
-    warn_lexicon(pos, lexicon)
+    warn_notes(pos, lexicon)
     return pos
 
 

@@ -12,7 +12,7 @@ import json
 import os
 import sys
 
-from .cgp import check_tile_counts, parse_cgp, warn_lexicon
+from .cgp import check_tile_counts, parse_cgp, warn_notes
 
 
 def _cores() -> int:
@@ -59,7 +59,7 @@ def cmd_simulate(args) -> int:
     pos = parse_cgp(args.cgp, allow_impossible=True)
     check_tile_counts(pos, hint=False)  # an impossible position cannot be simulated: no --allow-impossible here
     lex = load_lexicon(args.lexicon, progress=note)
-    warn_lexicon(pos, lex)
+    warn_notes(pos, lex)
     workers = args.workers if args.workers is not None else _cores()
     backend = args.backend
     if backend == "local" and args.workers is None:

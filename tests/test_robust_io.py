@@ -70,6 +70,10 @@ def test_unknown_lexicon_name_warns_on_one_line(golden_lexicon, capsys):
                          capsys)
     assert code == 0 and out.strip()
     assert err.startswith("warning: CGP opcode lex 'FOO': not a known German word list") and err.count("\n") == 1
+    code, out, err = run(["best", "--cgp", EMPTY + " AB/ 0/0 0 frob 1;", "--lexicon", str(golden_lexicon.path)],
+                         capsys)
+    assert code == 0 and out.strip()
+    assert err.startswith("warning: CGP opcode 'frob' is not one this program knows") and err.count("\n") == 1
 
 
 def test_a_move_typed_with_sharp_s_gets_the_ss_hint(golden_lexicon, capsys):
