@@ -139,6 +139,11 @@ class Ours:
 # ---------------------------------------------------------------------------
 # peers (long-running harness processes)
 # ---------------------------------------------------------------------------
+class PositionRefused(RuntimeError):
+    """The peer answered ``err`` for this position (e.g. MAGPIE rejects a board with more
+    tiles of a letter than the German set has); the run goes on without that peer there."""
+
+
 class Harness:
     """A peer harness process speaking the line protocol in the module docstring."""
 
@@ -160,8 +165,10 @@ class Harness:
         if not line:
             raise RuntimeError(f"{self.name}: harness exited ({self.proc.poll()}): {self.proc.stderr.read()[-500:]}")
         f = line.rstrip("\n").split("\t")
+        if f[0] == "err":
+            raise PositionRefused(f"{self.name}: {' '.join(f[1:])[:120]}")
         if f[0] != "ok":
-            raise RuntimeError(f"{self.name}: {line.strip()} for {op} {arg[:60]}")
+            raise RuntimeError(f"{self.name}: {line.strip()[:200]} for {op} {arg[:60]}")
         return f[1:]
 
     def close(self) -> None:
@@ -220,7 +227,7 @@ def fmt(v, nd=3):
 
 
 MOVEGEN_COLS = [
-    # (key, heading)
+    # per-position medians, ms
     ("ours_all", "ours all"),
     ("wolges_all", "wolges all"),
     ("magpie_all", "MAGPIE all (xs+gen)"),
@@ -230,33 +237,91 @@ MOVEGEN_COLS = [
     ("magpie_best", "MAGPIE best (equity)"),
     ("magpie_bests", "MAGPIE best (score)"),
 ]
-RATIO_COLS = [
-    ("ours_all", "wolges_all", "all / wolges"),
-    ("ours_all", "magpie_all", "all / MAGPIE"),
-    ("ours_best", "wolges_all", "best score / wolges all"),
-    ("ours_besteq", "wolges_all", "best equity / wolges all"),
-    ("ours_besteq", "magpie_best", "best equity / MAGPIE best"),
-    ("ours_best", "magpie_bests", "best score / MAGPIE best score"),
-]
 
 
-def class_table(rows: list[dict]) -> str:
+def _table(rows, cols, ratios, extra) -> str:
     classes = sorted({r["class"] for r in rows}) + ["all"]
-    head = ["class", "n"] + [h + " (ms)" for _, h in MOVEGEN_COLS] + [f"median {h}" for _, _, h in RATIO_COLS] \
-        + ["ours slower than wolges (all)", "sum all / wolges"]
-    out = ["| " + " | ".join(head) + " |", "|" + "---|" * 2 + "---:|" * (len(head) - 2)]
+    head = ["class", "n"] + [f"{h} (ms)" for k, h in MOVEGEN_COLS if k in cols] + [h for _, _, h in ratios] \
+        + [h for h, _ in extra]
+    out = ["| " + " | ".join(head) + " |", "|---|" + "---:|" * (len(head) - 1)]
     for c in classes:
         rs = [r for r in rows if c == "all" or r["class"] == c]
-        cells = [c, str(len(rs))]
-        cells += [fmt(med([r.get(k) for r in rs])) for k, _ in MOVEGEN_COLS]
-        cells += [fmt(med([ratio(r.get(a), r.get(b)) for r in rs]), 2) for a, b, _ in RATIO_COLS]
-        slow = [r for r in rs if r.get("wolges_all") is not None and r["ours_all"] > r["wolges_all"]]
-        have = [r for r in rs if r.get("wolges_all") is not None]
-        cells.append(f"{len(slow)} of {len(have)}" if have else "")
-        s_w = sum(r["wolges_all"] for r in have)
-        cells.append(fmt(ratio(sum(r["ours_all"] for r in have), s_w), 2) if have else "")
+        cells = [f"**{c}**" if c == "all" else c, str(len(rs))]
+        cells += [fmt(med([r.get(k) for r in rs])) for k, _ in MOVEGEN_COLS if k in cols]
+        cells += [fmt(med([ratio(r.get(a), r.get(b)) for r in rs]), 2) for a, b, _ in ratios]
+        cells += [f(rs) for _, f in extra]
         out.append("| " + " | ".join(cells) + " |")
     return "\n".join(out)
+
+
+def _count(a, b, limit):
+    def f(rs):
+        have = [r for r in rs if r.get(a) is not None and r.get(b) is not None]
+        n = sum(1 for r in have if r[a] > limit * r[b])
+        return f"{n} of {len(have)}" if have else ""
+    return f
+
+
+def _sum_ratio(a, b):
+    def f(rs):
+        have = [r for r in rs if r.get(a) is not None and r.get(b) is not None]
+        return fmt(ratio(sum(r[a] for r in have), sum(r[b] for r in have)), 2) if have else ""
+    return f
+
+
+def class_tables(rows: list[dict]) -> str:
+    """Two Markdown tables by class: all moves, best move. Times are medians over the
+    class of the per-position medians; ratios are medians of the per-position ratios."""
+    all_t = _table(rows, {"ours_all", "wolges_all", "magpie_all", "magpie_gen"},
+                   [("ours_all", "wolges_all", "ours / wolges"), ("ours_all", "magpie_all", "ours / MAGPIE")],
+                   [("sum ours / sum wolges", _sum_ratio("ours_all", "wolges_all")),
+                    ("ours slower than wolges", _count("ours_all", "wolges_all", 1.0)),
+                    ("ours slower than MAGPIE", _count("ours_all", "magpie_all", 1.0))])
+    best_t = _table(rows, {"ours_best", "ours_besteq", "magpie_best", "magpie_bests"},
+                    [("ours_best", "wolges_all", "best score / wolges all"),
+                     ("ours_besteq", "wolges_all", "best equity / wolges all"),
+                     ("ours_besteq", "magpie_best", "best equity / MAGPIE best equity"),
+                     ("ours_best", "magpie_bests", "best score / MAGPIE best score")],
+                    [("best score above 0.25 × wolges all", _count("ours_best", "wolges_all", 0.25)),
+                     ("best equity above 0.25 × wolges all", _count("ours_besteq", "wolges_all", 0.25))])
+    return ("### All moves\n\n" + all_t + "\n\n### Best move\n\n" + best_t)
+
+
+def read_rows(path: Path) -> list[dict]:
+    """Rows of a ``peers-positions.tsv`` written by this script."""
+    lines = path.read_text(encoding="utf-8").splitlines()
+    head = lines[0].split("\t")
+    rows = []
+    for line in lines[1:]:
+        r = {}
+        for k, v in zip(head, line.split("\t")):
+            key = k[:-3] if k.endswith("_ms") else k
+            if v == "":
+                r[key] = None
+            elif k.endswith("_ms"):
+                r[key] = float(v)
+            elif k.startswith("moves"):
+                r[key] = int(v)
+            else:
+                r[key] = v
+        rows.append(r)
+    return rows
+
+
+def print_report(summary: dict, rows: list[dict]) -> None:
+    print(f"# {summary['date']}, load {summary['load_before']} -> {summary['load_after']}, reps {summary['reps']}")
+    if rows:
+        print("\n## Move generation (ms: medians over the class of per-position medians; "
+              "ratios: medians of per-position ratios)\n")
+        print(class_tables(rows))
+    for key, unit in (("selfplay_games_per_s", "games/s"), ("sim_iterations_per_s", "iterations/s")):
+        if key in summary:
+            s = summary[key]
+            print(f"\n## {key} ({unit}, one core, median of {s['rounds']} rounds)\n")
+            print("| players | ours | MAGPIE | ours / MAGPIE |\n|---|---:|---:|---:|")
+            for kind in ("score", "equity"):
+                o, m = s[f"ours_{kind}"], s[f"magpie_{kind}"]
+                print(f"| {kind} | {fmt(o, 0)} | {fmt(m, 0)} | {fmt(ratio(o, m), 2)} |")
 
 
 # ---------------------------------------------------------------------------
@@ -275,12 +340,23 @@ def run_movegen(positions, lexes, ours, wolges, magpie, reps, log):
         counts["ours"] = ours.all(pos, lex)[1]
         ours.best_score(pos, lex)
         ours.best_equity(pos, lex, bag)
-        if wolges:
-            counts["wolges"] = int(wolges[lk].ask("all", 1, cgp)[0])
-        if magpie:
-            counts["magpie"] = int(magpie[lk].ask("all", 1, cgp)[0])
-            magpie[lk].ask("best", 1, cgp)
-            magpie[lk].ask("bests", 1, cgp)
+        use_w, use_m, refused = bool(wolges), bool(magpie), []
+        try:
+            if use_w:
+                counts["wolges"] = int(wolges[lk].ask("all", 1, cgp)[0])
+        except PositionRefused as exc:
+            use_w = False
+            refused.append(str(exc))
+        try:
+            if use_m:
+                counts["magpie"] = int(magpie[lk].ask("all", 1, cgp)[0])
+                magpie[lk].ask("best", 1, cgp)
+                magpie[lk].ask("bests", 1, cgp)
+        except PositionRefused as exc:
+            use_m = False
+            refused.append(str(exc))
+        for msg in refused:
+            print(f"# {pid}: refused by {msg}", file=sys.stderr, flush=True)
         for r in range(reps):
             order = ENGINES[r % 3:] + ENGINES[:r % 3]
             if r % 2:
@@ -290,9 +366,9 @@ def run_movegen(positions, lexes, ours, wolges, magpie, reps, log):
                     t["ours_all"].append(ours.all(pos, lex)[0])
                     t["ours_best"].append(ours.best_score(pos, lex)[0])
                     t["ours_besteq"].append(ours.best_equity(pos, lex, bag)[0])
-                elif e == "wolges" and wolges:
+                elif e == "wolges" and use_w:
                     t["wolges_all"].append(int(wolges[lk].ask("all", 1, cgp)[1]))
-                elif e == "magpie" and magpie:
+                elif e == "magpie" and use_m:
                     f = magpie[lk].ask("all", 1, cgp)
                     g, x = int(f[1]), int(f[2])
                     t["magpie_gen"].append(g)
@@ -300,7 +376,7 @@ def run_movegen(positions, lexes, ours, wolges, magpie, reps, log):
                     t["magpie_best"].append(int(magpie[lk].ask("best", 1, cgp)[1]))
                     t["magpie_bests"].append(int(magpie[lk].ask("bests", 1, cgp)[1]))
         row = {"id": pid, "class": cls, "moves_ours": counts.get("ours"), "moves_wolges": counts.get("wolges"),
-               "moves_magpie": counts.get("magpie")}
+               "moves_magpie": counts.get("magpie"), "refused": "; ".join(refused)}
         for k, v in t.items():
             row[k] = statistics.median(v) / 1e6 if v else None
         rows.append(row)
@@ -389,7 +465,19 @@ def main(argv=None) -> int:
     ap.add_argument("--magpie-data", help="MAGPIE-DATA's data/ folder (default: $MAGPIE_DATA)")
     ap.add_argument("--golden-lexicon", type=Path, default=Path(tempfile.gettempdir()) / "golden-bench.lex")
     ap.add_argument("--out-dir", type=Path, default=HERE / "results")
+    ap.add_argument("--report-only", action="store_true",
+                    help="print the tables of the last run in --out-dir without measuring")
     args = ap.parse_args(argv)
+    if args.report_only:
+        try:
+            summary = json.loads((args.out_dir / "peers-summary.json").read_text(encoding="utf-8"))
+            tsv = args.out_dir / "peers-positions.tsv"
+            rows = read_rows(tsv) if tsv.exists() else []
+        except (OSError, ValueError) as exc:
+            print(f"error: cannot read the last run in {args.out_dir}: {exc}", file=sys.stderr)
+            return 2
+        print_report(summary, rows)
+        return 0
     skip = {s for s in args.skip.split(",") if s}
     if args.reps < 1:
         print("error: --reps must be at least 1", file=sys.stderr)
@@ -454,6 +542,7 @@ def main(argv=None) -> int:
     args.out_dir.mkdir(parents=True, exist_ok=True)
     if rows:
         cols = ["id", "class", "moves_ours", "moves_wolges", "moves_magpie"] + [k for k, _ in MOVEGEN_COLS]
+        summary["refused"] = {r["id"]: r["refused"] for r in rows if r["refused"]}
         lines = ["\t".join(c if c in ("id", "class") or c.startswith("moves") else c + "_ms" for c in cols)]
         for r in rows:
             lines.append("\t".join("" if r.get(c) is None else (f"{r[c]:.4f}" if isinstance(r[c], float) else str(r[c]))
@@ -461,23 +550,11 @@ def main(argv=None) -> int:
         tmpf = args.out_dir / "peers-positions.tsv.tmp"
         tmpf.write_text("\n".join(lines) + "\n", encoding="utf-8")
         os.replace(tmpf, args.out_dir / "peers-positions.tsv")
-        summary["movegen_by_class"] = class_table(rows)
     tmpf = args.out_dir / "peers-summary.json.tmp"
     tmpf.write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
     os.replace(tmpf, args.out_dir / "peers-summary.json")
 
-    print(f"# {summary['date']}, load {summary['load_before']} -> {summary['load_after']}, reps {args.reps}")
-    if rows:
-        print("\n## Move generation (medians of per-position medians, ms; ratios: median of per-position ratios)\n")
-        print(summary["movegen_by_class"])
-    for key, unit in (("selfplay_games_per_s", "games/s"), ("sim_iterations_per_s", "iterations/s")):
-        if key in summary:
-            s = summary[key]
-            print(f"\n## {key} ({unit}, one core, median of {s['rounds']} rounds)\n")
-            print("| players | ours | MAGPIE | ours / MAGPIE |\n|---|---:|---:|---:|")
-            for kind in ("score", "equity"):
-                o, m = s[f"ours_{kind}"], s[f"magpie_{kind}"]
-                print(f"| {kind} | {fmt(o, 0)} | {fmt(m, 0)} | {fmt(ratio(o, m), 2)} |")
+    print_report(summary, rows)
     return 0
 
 
