@@ -13,7 +13,8 @@ What is measured (benchmarks/README.md says how each peer is driven):
 * **best move**: ours = :func:`engine.movegen.best_moves` ``n=1`` (by score) and
   :func:`engine.equity.best_equity` ``n=1`` (by equity, the packaged leave table);
   MAGPIE = ``generate_moves`` with ``MOVE_RECORD_BEST`` (KWG mode, no word maps),
-  sorted by equity (same leave table as a KLV2) and by score. wolges' all-moves
+  sorted by equity (same leave table as a KLV2) and by score, plus its cross-sets
+  and anchors, recomputed and timed in the same way as for all moves. wolges' all-moves
   time is the reference of the 0.25× target.
 * **self-play** games per second on one core, score players and equity players:
   ours = :func:`engine.selfplay.play_game` / :func:`engine.equity.play_equity_game`;
@@ -37,7 +38,8 @@ README gives the protocol):
 * ``WOLGES_BIN KWG KLV serve`` — stdin ``all|best<TAB>REPS<TAB>CGP``, answers
   ``ok<TAB>N<TAB>ns,ns,...``;
 * ``MAGPIE_BIN DATA_PATH "set ..."`` — prints ``ready``, then stdin
-  ``all|best|bests<TAB>REPS<TAB>CGP`` (``all`` answers ``ok<TAB>N<TAB>gen_ns,...<TAB>xs_ns,...``)
+  ``all|best|bests<TAB>REPS<TAB>CGP`` (answers ``ok<TAB>N<TAB>gen_ns,...<TAB>xs_ns,...``;
+  N = placements for ``all``, the top move's score for ``best``/``bests``)
   and ``cmd<TAB>0<TAB>MAGPIE COMMAND`` (answers ``ok<TAB>ns<TAB>iterations``).
 
 Outputs (``--out-dir``, default ``benchmarks/results``): ``peers-positions.tsv``
@@ -373,8 +375,9 @@ def run_movegen(positions, lexes, ours, wolges, magpie, reps, log):
                     g, x = int(f[1]), int(f[2])
                     t["magpie_gen"].append(g)
                     t["magpie_all"].append(g + x)
-                    t["magpie_best"].append(int(magpie[lk].ask("best", 1, cgp)[1]))
-                    t["magpie_bests"].append(int(magpie[lk].ask("bests", 1, cgp)[1]))
+                    for op, key in (("best", "magpie_best"), ("bests", "magpie_bests")):
+                        f = magpie[lk].ask(op, 1, cgp)
+                        t[key].append(int(f[1]) + int(f[2]))  # best-move search + its cross-sets
         row = {"id": pid, "class": cls, "moves_ours": counts.get("ours"), "moves_wolges": counts.get("wolges"),
                "moves_magpie": counts.get("magpie"), "refused": "; ".join(refused)}
         for k, v in t.items():
