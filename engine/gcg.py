@@ -135,9 +135,19 @@ def write_gcg(game) -> str:
 
 
 def write_gcg_file(path: str | Path, game) -> Path:
-    """Write :func:`write_gcg` output to ``path`` (UTF-8); returns the path."""
+    """Write :func:`write_gcg` output to ``path`` (UTF-8) atomically; returns the path.
+
+    Temp file in the same directory, fsync, rename; on any failure the temp file
+    is removed and an existing file at ``path`` is left as it was.
+
+    Raises:
+        lexicon_tools.normalize.WordListError: the file cannot be written (a
+            ValueError; the message names the file and the cause, e.g. a full disk).
+    """
+    from lexicon_tools.normalize import write_atomic
+
     path = Path(path)
-    path.write_text(write_gcg(game), encoding="utf-8")
+    write_atomic(path, write_gcg(game))
     return path
 
 
@@ -173,7 +183,7 @@ class _Reader:
             elif len(ch.upper()) == 1 and a.is_word_chars(ch.upper()):
                 counts[a.code(ch.upper())] += 1
             else:
-                raise GCGError(ln, f"{what} {text!r}: {ch!r} is not a letter of the {a.name} tile set")
+                raise GCGError(ln, f"{what} {text!r}: {a.not_a_letter(ch)}")
         return counts
 
     def rack(self, text: str, ln: int) -> np.ndarray:
@@ -232,7 +242,7 @@ class _Reader:
                     rules_name = value
                 elif name == "tile-distribution":
                     if value and value != a.name:
-                        raise GCGError(i, f"tile distribution {value!r}: this reader uses the {a.name.capitalize()} set")
+                        raise GCGError(i, f"tile distribution {value!r}: this reader uses the {a.set_label}")
                 elif name == "character-encoding":
                     if value.upper().replace("_", "-") not in ("UTF-8", "UTF8", "ISO-8859-1", "ISO 8859-1"):
                         raise GCGError(i, f"unsupported character encoding {value!r}")
@@ -414,14 +424,46 @@ class _Reader:
             if any(q == p for q, _r in rack_entries):
                 raise GCGError(ln, f"{players[p]} went out but also has remaining tiles")
             end_reason = "out"
-        elif rack_entries:
+        else:
             moves = [t for t in turns if t.kind in Kind.TURNS]
             tail = moves[-rules.end_pass_rounds * n:]
-            passes = len(tail) == rules.end_pass_rounds * n and all(
+            passes = n > 1 and len(tail) == rules.end_pass_rounds * n and all(
                 t.kind == Kind.PASS or (t.kind == Kind.WITHDRAWN and rules.withdrawn_counts_as_pass) for t in tail)
-            end_reason = "passes" if passes else "agreement"
-        elif forfeits:
-            end_reason = "time"
+            last_line = raw[-1][0] if raw else 0
+            if rack_entries and moves and moves[-1].kind == Kind.PLAY and not moves[-1].move.leave \
+                    and not forfeits:
+                # the last mover has no tiles left and the others' tiles are deducted: that is going out
+                q = moves[-1].player
+                others = {r for r, _t in rack_entries}
+                if q not in others and others == set(range(n)) - {q}:
+                    left = _counts("".join(t for r, t in rack_entries), a)
+                    raise GCGError(last_line + 1, f"{players[q]} went out with the play on line {moves[-1].line} "
+                                   f"(no tiles left) and the others' remaining tiles are deducted, but the "
+                                   f"line that gives them to {players[q]} is missing: expected "
+                                   f"'>{players[q]}: ({a.rack_string(left)}) +{rack_value(left, a)} "
+                                   f"{totals[q] + rack_value(left, a)}'")
+            if passes and not forfeits:
+                # every player passed: each one's rack is known from the last pass line; each needs its deduction
+                last_rack = {t.player: t for t in tail if t.kind == Kind.PASS}
+                done = {r: t for r, t in rack_entries}
+                for q in range(n):
+                    t = last_rack.get(q)
+                    if t is None or not t.rack:
+                        continue
+                    if q not in done:
+                        value = rack_value(_counts(t.rack, a), a)
+                        raise GCGError(last_line + 1, f"the game ended by {len(tail)} scoreless turns in a row, "
+                                       f"but the deduction of {players[q]}'s remaining tiles (rack {t.rack} from "
+                                       f"the pass on line {t.line}) is missing: expected '>{players[q]}: {t.rack} "
+                                       f"({t.rack}) -{value} {totals[q] - value}'")
+                    if _counts(done[q], a).tolist() != _counts(t.rack, a).tolist():
+                        ln = next(tt.line for tt in turns if tt.kind == Kind.RACK and tt.player == q)
+                        raise GCGError(ln, f"{players[q]}'s remaining tiles {done[q]} differ from the rack "
+                                           f"{t.rack} of the pass on line {t.line}")
+            if rack_entries:
+                end_reason = "passes" if passes else "agreement"
+            elif forfeits:
+                end_reason = "time"
         return GameRecord(players=players, turns=turns, rules=rules, alphabet=a, names=names,
                           lexicon=lexicon_name, seed=seed,
                           final_racks=final_racks if end_reason else None,
@@ -513,6 +555,55 @@ def read_gcg(text: str, lexicon=None, *, rules: Rules | None = None, alphabet: A
             the tile set, wrong penalty or end-of-game adjustment.
     """
     return _Reader(lexicon, rules, alphabet, phonies_ok).read(text)
+
+
+def header_lexicon(path: str | Path) -> str:
+    """The ``#lexicon`` pragma of a GCG file (``""`` when it has none or cannot be read).
+
+    Only the pragma lines before the first move are looked at.
+    """
+    try:
+        with open(path, "rb") as f:
+            head = f.read(1 << 16)
+    except OSError:
+        return ""
+    for raw in head.decode("utf-8", errors="replace").splitlines():
+        s = raw.strip()
+        if s.startswith(">"):
+            break
+        if s.startswith("#lexicon"):
+            name, _, value = s[1:].partition(" ")
+            if name == "lexicon":
+                return value.strip()
+    return ""
+
+
+def resolve_lexicon_name(name: str, near: str | Path | None = None):
+    """Where the lexicon a record or CGP names can be found.
+
+    Returns:
+        ``"default"`` for a name of the packaged German list (``default``,
+        ``default-<checksum>`` as engine games write it, and the names in
+        :data:`engine.cgp.KNOWN_LEXICONS`); the :class:`~pathlib.Path` of a bundle
+        or ``.kwg`` called ``name`` (also ``name.lex`` / ``name.kwg``) beside
+        ``near`` or in the lexicon cache; ``None`` when the name is not known.
+    """
+    from lexicon_tools.bundle import cache_dir
+
+    from .cgp import KNOWN_LEXICONS
+
+    if not name:
+        return None
+    up = name.upper()
+    if up in KNOWN_LEXICONS or re.fullmatch(r"DEFAULT(-[0-9A-F]{12})?", up):
+        return "default"
+    if "/" in name or "\\" in name or name.startswith("."):
+        return None  # a record does not get to point at arbitrary paths
+    for base in ([Path(near)] if near is not None else []) + [cache_dir()]:
+        for cand in (base / name, base / f"{name}.lex", base / f"{name}.kwg"):
+            if cand.exists():
+                return cand
+    return None
 
 
 def read_gcg_file(path: str | Path, lexicon=None, **kwargs) -> GameRecord:

@@ -154,7 +154,7 @@ BAD = [
     (">ana: CEORSXY 8F SCORE +18 19", "line 5: running total 19 for ana does not match 0 \\+18 = 18"),
     (">ana: CEORSXY 8A SCORE +18 18", "line 5: illegal move 8A SCORE: the first move must cover the centre star"),
     (">ana: CEORSXY 8F SCHORE +18 18", "line 5: illegal move 8F SCHORE: tile H is not on the rack"),
-    (">ana: CEORSXß 8F SCORE +18 18", "line 5: rack 'CEORSXß': 'ß' is not a letter of the german tile set"),
+    (">ana: CEORSXß 8F SCORE +18 18", "line 5: rack 'CEORSXß': 'ß' is not a letter of the German tile set \\(write SS for ß\\)"),
     (">ana: CEORSXY 8F SCORß +18 18", r"line 5: illegal move 8F SCORß: .*'ß' is not a letter"),
     (">ana: CEORSXY 8F SCORE +18", "line 5: cannot read 'CEORSXY 8F SCORE \\+18'.*truncated"),
     (">ana: CEORSXY 8F", "line 5: cannot read.*truncated"),
@@ -368,3 +368,80 @@ def test_gcg_cli_reads_a_simultan_master_game(master_game, capsys):
     out = capsys.readouterr().out
     assert f"{ev.closed_rounds[-1].top.notation} +{ev.closed_rounds[-1].top.score}" in out
     assert out.splitlines()[-2].split()[-1] == str(sum(r.top.score for r in ev.closed_rounds))
+
+
+# -- issue 17 item 7: end-of-game records -------------------------------------------------------------
+def test_missing_went_out_line_is_refused_naming_the_line(small_lex):
+    text = """#player1 a A
+#player2 b B
+>a: AHSU 8E HAUS +10 10
+>b: EQ (EQ) -11 -11
+"""
+    # a played every tile (leave empty) and b's tiles are deducted: a went out, the '+11' line is missing
+    with pytest.raises(GCGError, match=r"line 5: a went out with the play on line 3 \(no tiles left\) .* "
+                                       r"expected '>a: \(EQ\) \+11 21'"):
+        read_gcg(text, small_lex)
+    assert read_gcg(text + ">a: (EQ) +11 21\n", small_lex).end_reason == "out"
+
+
+def test_passes_ending_needs_every_deduction(small_lex):
+    missing = HAND.replace(">ben: EKLMNT? (EKLMNT?) -12 12\n", "")
+    with pytest.raises(GCGError, match=r"line 16: the game ended by 4 scoreless turns in a row, but the "
+                                       r"deduction of ben's remaining tiles \(rack EKLMNT\? from the pass on "
+                                       r"line 14\) is missing: expected '>ben: EKLMNT\? \(EKLMNT\?\) -12 12'"):
+        read_gcg(missing, small_lex)
+    none = missing.replace(">ana: AABDHIU (AABDHIU) -10 3\n", "")
+    with pytest.raises(GCGError, match=r"deduction of ana's remaining tiles \(rack AABDHIU from the pass on "
+                                       r"line 13\) is missing"):
+        read_gcg(none, small_lex)
+    other = HAND.replace(">ben: EKLMNT? (EKLMNT?) -12 12", ">ben: EKLMN? (EKLMN?) -11 13")
+    with pytest.raises(GCGError, match=r"line 16: ben's remaining tiles EKLMN\? differ from the rack EKLMNT\? "
+                                       r"of the pass on line 14"):
+        read_gcg(other, small_lex)
+
+
+def test_gcg_cli_uses_the_files_lexicon_header(small_lex, tmp_path, capsys):
+    from engine.cli import main
+
+    f = tmp_path / "g.gcg"
+    f.write_text(HAND.replace("#lexicon small", "#lexicon nosuchlist"), encoding="utf-8")
+    assert main(["gcg", str(f)]) == 2
+    err = capsys.readouterr().err
+    assert "'#lexicon nosuchlist', which is not a known lexicon" in err and "pass --lexicon PATH" in err
+    # the header names a bundle beside the file: it is used (the small list has every word of the game)
+    import shutil
+
+    shutil.copytree(small_lex.path, tmp_path / "small.lex")
+    f.write_text(HAND, encoding="utf-8")
+    assert main(["gcg", str(f)]) == 0
+    assert "winner: ben (ended by passes)" in capsys.readouterr().out
+    # checked against the named list for real: a word missing from it is refused
+    shutil.rmtree(tmp_path / "small.lex")
+    build_bundle([w for w in WORDS if w != "SCORE"], tmp_path / "small.lex", source_name="test")
+    assert main(["gcg", str(f)]) == 2
+    assert "line 5: illegal move 8F SCORE" in capsys.readouterr().err
+
+
+def test_selfplay_writes_gcg_files_atomically(golden_lexicon, tmp_path, monkeypatch, capsys):
+    """issue 17 items 4 and 9: a failing write names the file, exits 2, leaves no 0-byte or temp file."""
+    import os as _os
+
+    from engine.cli import main
+
+    real = _os.fsync
+    n = []
+
+    def fsync(fd):
+        n.append(fd)
+        if len(n) == 2:
+            raise OSError(28, "No space left on device")
+        return real(fd)
+
+    monkeypatch.setattr("lexicon_tools.normalize.os.fsync", fsync)
+    out = tmp_path / "games"
+    rc = main(["selfplay", "--games", "3", "--out", str(out), "--lexicon", str(golden_lexicon.path),
+               "--no-progress"])
+    err = capsys.readouterr().err
+    assert rc == 2 and f"error: cannot write '{out / 'game_00001.gcg'}': No space left on device" in err
+    assert [p.name for p in out.iterdir()] == ["game_00000.gcg"]
+    assert read_gcg_file(out / "game_00000.gcg", golden_lexicon).end_reason is not None
