@@ -93,7 +93,7 @@
       "p.turn": "Am Zug: {0}",
       "p.move": "Zug aufs Brett",
       "p.move.help": "Startfeld antippen, → oder ↓ wählen und das ganze Wort schreiben, auch die Buchstaben, " +
-        "die schon liegen. Joker: erst „Joker“, dann den Buchstaben (oder Umschalt+Buchstabe).",
+        "die schon liegen. Joker: erst „Joker“, dann den Buchstaben – oder den Stein auf dem Brett antippen.",
       "p.word.ph": "Wort, z. B. HAUS",
       "p.word.aria": "das ganze Wort ab dem Startfeld",
       "p.across": "→ waagerecht",
@@ -267,7 +267,7 @@
       "p.turn": "To move: {0}",
       "p.move": "Move on the board",
       "p.move.help": "Tap the start square, choose → or ↓ and write the whole word, including the letters already " +
-        "there. Blank: first “Blank”, then the letter (or Shift+letter).",
+        "there. Blank: first “Blank”, then the letter – or tap its tile on the board.",
       "p.word.ph": "word, e.g. HAUS",
       "p.word.aria": "the whole word from the start square",
       "p.across": "→ across",
