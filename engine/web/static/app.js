@@ -646,10 +646,14 @@
     $("#cgp").addEventListener("keydown", (e) => { if (e.key === "Enter") loadCGP(); });
     $("#cgp-copy").addEventListener("click", copyCGP);
     $("#check").addEventListener("input", () => {
+      view.hover = null;                      // a phone's "hover" sticks to the last row tapped: the typed move wins
       if (view.selected) { view.selected = null; $("#play").disabled = true; renderMoves(); }
       clearTimeout(checkTimer); checkTimer = setTimeout(checkMove, 200);
     });
-    const refilter = () => { if (needAll() && analysis.moves.length < analysis.count) loadMore(null); else renderMoves(); };
+    const refilter = () => {   // at once on the moves loaded; then on all of them, once loaded
+      renderMoves();
+      if (needAll() && analysis.moves.length < analysis.count) loadMore(null);
+    };
     for (const id of ["#f-word", "#f-square", "#f-tiles", "#f-count"]) $(id).addEventListener("input", refilter);
     document.querySelectorAll("#moves th").forEach((th) => th.addEventListener("click", () => {
       const k = th.dataset.key;
