@@ -204,6 +204,15 @@ def test_a_whole_three_player_game_on_a_phone(page, golden_lexicon, tmp_path, ca
     last = [ln for ln in out.splitlines() if "Ausgespielt" in ln][0]
     assert last.split()[-3:] == [str(v) for v in want]
 
+    # and imported again (as on another device): a new game with the same rows and totals
+    pg.set_input_files("#import-file", str(f))
+    expect(pg.locator("#io-msg")).to_contain_text("GCG gelesen: 10 Einträge")
+    assert totals(pg) == want
+    expect(pg.locator("#rows tr.turn")).to_have_count(7)
+    expect(pg.locator("#games li")).to_have_count(2)
+    assert pg.locator("#rows tr.turn").nth(4).locator(".mv").inner_text() == "11K (R)ASEN"
+    expect(pg.locator("#rows tr.turn").nth(4).locator(".blank-letter")).to_have_text("S")
+
 
 def test_twenty_games_are_kept_and_an_earlier_one_reopens(page):
     pg = page

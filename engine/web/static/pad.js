@@ -838,6 +838,7 @@
     for (const l of rules.letters) { values[l.letter] = l.value; letters.add(l.letter); }
     buildBoard();
     load();
+    for (let k = 1; k <= 4; k++) $(`#name${k}`).placeholder = T("p.player", k);
     $("#start").addEventListener("click", startGame);
     for (let k = 1; k <= 4; k++) $(`#name${k}`).addEventListener("keydown", (e) => { if (e.key === "Enter") startGame(); });
     $("#new").addEventListener("click", () => { showSetup(); $("#setup").scrollIntoView(); });
