@@ -282,6 +282,10 @@ def phone(browser, server):
 
 def test_phone_board_fills_the_width_and_a_tap_opens_the_keyboard(phone):
     pg = phone
+    pg.set_viewport_size({"width": 360, "height": 740})                 # the narrowest phone in use
+    assert pg.evaluate("document.documentElement.scrollWidth") <= 360
+    assert pg.locator("#board").bounding_box()["width"] >= 0.9 * 360
+    pg.set_viewport_size({"width": 390, "height": 844})
     assert pg.evaluate("document.documentElement.scrollWidth") <= 390     # no sideways scrolling
     assert pg.locator("#board").bounding_box()["width"] >= 0.9 * 390
     expect(pg.locator("label[for=rack]")).to_have_text("Bänkchen")

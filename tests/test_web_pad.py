@@ -91,6 +91,9 @@ def test_a_whole_three_player_game_on_a_phone(page, golden_lexicon, tmp_path, ca
     expect(pg.locator("#start")).to_have_text("Partie beginnen")          # German by default
     start_game(pg, ["Ana", "Ben", "Cal"])
     assert pg.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    pg.set_viewport_size({"width": 360, "height": 740})
+    assert pg.evaluate("document.documentElement.scrollWidth") <= 360
+    pg.set_viewport_size(PHONE)
     width = pg.locator("#board").bounding_box()["width"]
     assert width >= 0.9 * PHONE["width"]                                 # the board fills the width
 
