@@ -410,6 +410,7 @@
     }
     const o = $("#out").value;
     const out = o === "" ? null : +o;
+    if (out !== null && rest[out].value) { $("#end-msg").textContent = T("p.end.out_rest", game.players[out]); return; }
     const pen = clockPenalties();
     game.end = { rest, out, time: pen.map((x) => x.points), lost: pen.map((x) => x.lost) };
     if (game.clock.running) clockPause();
