@@ -285,6 +285,12 @@ def test_phone_board_fills_the_width_and_a_tap_opens_the_keyboard(phone):
     pg.set_viewport_size({"width": 360, "height": 740})                 # the narrowest phone in use
     assert pg.evaluate("document.documentElement.scrollWidth") <= 360
     assert pg.locator("#board").bounding_box()["width"] >= 0.9 * 360
+    pg.set_viewport_size({"width": 768, "height": 1024})                # a tablet upright: one column, a big board
+    assert pg.locator("#board").bounding_box()["width"] >= 0.9 * 768
+    pg.set_viewport_size({"width": 1024, "height": 768})                # ... and lying: the move list beside the board
+    board, moves = pg.locator("#board").bounding_box(), pg.locator("#moves-wrap").bounding_box()
+    assert moves["x"] >= board["x"] + board["width"] and board["width"] >= 500
+    assert pg.evaluate("document.documentElement.scrollWidth") <= 1024
     pg.set_viewport_size({"width": 390, "height": 844})
     assert pg.evaluate("document.documentElement.scrollWidth") <= 390     # no sideways scrolling
     assert pg.locator("#board").bounding_box()["width"] >= 0.9 * 390
