@@ -322,3 +322,14 @@ def test_score_pad_page_and_favicon_are_served(client):
     assert client.get("/static/i18n.js").status_code == 200
     f = client.get("/favicon.ico")
     assert f.status_code == 200 and f.headers["content-type"].startswith("image/svg+xml")
+
+
+def test_word_lookup_normalises_like_the_list(client, golden_words_list):
+    words = set(golden_words_list)
+    assert "STRASSE" in words and "HAUS" in words and "HAUSER" not in words
+    assert client.post("/api/word", json={"word": " straße "}).json() == {"word": "STRASSE", "valid": True}
+    assert client.post("/api/word", json={"word": "Hauser"}).json() == {"word": "HAUSER", "valid": False}
+    assert client.post("/api/word", json={"word": "x1"}).json() == {"word": None, "valid": False, "reason": "digit"}
+    r = client.post("/api/word", json={"word": ""})
+    assert r.status_code == 400 and "word" in r.json()["error"]
+    assert client.post("/api/word", json={"word": "A" * 41}).status_code == 422

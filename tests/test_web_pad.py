@@ -107,6 +107,10 @@ def test_a_whole_three_player_game_on_a_phone(page, golden_lexicon, tmp_path, ca
         return s.score
 
     expect(pg.locator("#turn")).to_have_text("Am Zug: Ana")
+    pg.fill("#lookup", "hauser")                                          # the word checker at the top
+    expect(pg.locator("#lookup-result")).to_have_text("✗ HAUSER steht nicht in der Wortliste")
+    pg.fill("#lookup", "straße")                                          # ß is written SS
+    expect(pg.locator("#lookup-result")).to_have_text("✓ STRASSE steht in der Wortliste")
     type_move(pg, "H8", False, "HAUS")
     expect(pg.locator("#preview")).to_contain_text("Zugwert: 10 Punkte")   # (2+1+1+1) × 2, centre star
     assert sorted(pg.locator("#board .tile.new").evaluate_all("els => els.map(e => e.parentNode.dataset.square)")) \

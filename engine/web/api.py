@@ -33,6 +33,7 @@ __all__ = [
     "board_warnings",
     "moves_json",
     "pad_json",
+    "word_json",
     "position_json",
     "read_position",
     "rules_json",
@@ -384,3 +385,34 @@ def pad_json(pos: Position, lexicon, text: str, together: bool = False) -> dict:
     return {"legal": True, "move": scored.move.notation, "score": 0 if together else scored.score,
             "tiles": [[r, c, ch, bool(b)] for r, c, ch, b in scored.tiles], "words": words,
             "bingo": scored.bingo, "unknown": unknown}
+
+
+MAX_WORD_CHARS = 40
+"""Longest text the word lookup accepts."""
+
+
+def word_json(lexicon, text: str) -> dict:
+    """The word lookup ("Wortchecker"): is a word in the list?
+
+    The text is normalised as the word list was (SPEC.md "The word list":
+    upper case, ß as SS, accents dropped), so ``"straße"`` is looked up as
+    ``STRASSE``.
+
+    Returns:
+        ``{"word": WORD, "valid": bool}``, or ``{"word": null, "valid": false,
+        "reason"}`` when the text cannot be a word (``reason`` as
+        :data:`lexicon_tools.normalize.REASONS`, e.g. ``"too_short"``, ``"digit"``).
+
+    Raises:
+        BadRequest: not a string, empty, or longer than :data:`MAX_WORD_CHARS`.
+    """
+    from lexicon_tools.normalize import normalize_entry
+
+    if not isinstance(text, str) or not text.strip():
+        raise BadRequest("word: type a word, e.g. 'HAUS'")
+    if len(text) > MAX_WORD_CHARS:
+        raise BadRequest(f"word: {len(text)} characters, at most {MAX_WORD_CHARS} accepted")
+    word, reason = normalize_entry(text)
+    if word is None:
+        return {"word": None, "valid": False, "reason": reason}
+    return {"word": word, "valid": word in lexicon}

@@ -14,6 +14,7 @@ Routes:
 * ``POST /api/score`` ``{"cgp", "move"}`` — the word checker;
 * ``POST /api/pad`` ``{"cgp", "move", "together"?}`` — the score pad's checker (words missing
   from the list named, not refused);
+* ``POST /api/word`` ``{"word"}`` — the word lookup: is it in the list?
 * ``GET /api/director`` — the event's open round, last top move, scores, standings.
 
 Errors are JSON ``{"error": "..."}``: 400 bad CGP or value, 404 unknown
@@ -69,6 +70,10 @@ class MovesRequest(CGPRequest):
 
 class ScoreRequest(CGPRequest):
     move: str = Field(max_length=api.MAX_MOVE_CHARS, description="the move, e.g. '8H HA(U)S' or 'H8 HAuS'")
+
+
+class WordRequest(BaseModel):
+    word: str = Field(max_length=api.MAX_WORD_CHARS, description="the word to look up")
 
 
 class PadRequest(ScoreRequest):
@@ -289,6 +294,11 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
         """The score pad's checker (:func:`engine.web.api.pad_json`)."""
         return await engine_call(lambda: api.pad_json(api.read_position(req.cgp), lexicon, req.move,
                                                       together=req.together))
+
+    @app.post("/api/word")
+    async def word(req: WordRequest):
+        """The word lookup (:func:`engine.web.api.word_json`)."""
+        return api.word_json(lexicon, req.word)
 
     # -- director ----------------------------------------------------------------------
     def need_event() -> Path:

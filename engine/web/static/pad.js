@@ -804,6 +804,21 @@
     }
   }
 
+  // ---- the word checker at the top ------------------------------------------------------------------------
+  let lookupNo = 0, lookupTimer = null;
+  async function lookup() {
+    const text = $("#lookup").value.trim();
+    const out = $("#lookup-result");
+    const my = ++lookupNo;
+    if (!text) { out.textContent = ""; out.className = ""; return; }
+    const ans = await call("POST", "/api/word", { word: text });
+    if (my !== lookupNo) return;
+    if (ans.status === 429) { clearTimeout(lookupTimer); lookupTimer = setTimeout(lookup, 1000); return; }
+    if (ans.error) { out.textContent = ans.error; out.className = "bad"; return; }
+    out.textContent = ans.word === null ? T("w.bad", T("w.reason." + ans.reason)) : T(ans.valid ? "w.yes" : "w.no", ans.word);
+    out.className = ans.valid ? "good" : "bad";
+  }
+
   // ---- start ----------------------------------------------------------------------------------------------
   function showSetup() {
     $("#setup").hidden = false;
@@ -841,6 +856,7 @@
     load();
     for (let k = 1; k <= 4; k++) $(`#name${k}`).placeholder = T("p.player", k);
     $("#start").addEventListener("click", startGame);
+    $("#lookup").addEventListener("input", () => { clearTimeout(lookupTimer); lookupTimer = setTimeout(lookup, 200); });
     for (let k = 1; k <= 4; k++) $(`#name${k}`).addEventListener("keydown", (e) => { if (e.key === "Enter") startGame(); });
     $("#new").addEventListener("click", () => { showSetup(); $("#setup").scrollIntoView(); });
     $("#word").addEventListener("input", onWordInput);
