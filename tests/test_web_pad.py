@@ -158,8 +158,8 @@ def test_a_whole_three_player_game_on_a_phone(page, golden_lexicon, tmp_path, ca
     remove.click()
     remove.click()
     expect(pg.locator("#rows tr.turn")).to_have_count(7)
-    # a correction: Cal's HASE (row 6) was really HASEN
-    pg.locator("#rows tr.turn").nth(5).locator("button.edit").click()
+    # a correction: Cal's HASE (row 6) was really HASEN (tapping its points opens it, as ✎ does)
+    pg.locator("#rows tr.turn").nth(5).locator("td.pts").click()
     expect(pg.locator("#word")).to_have_value("HASE")
     pg.fill("#word", "HASEN")
     expect(pg.locator("#preview")).to_contain_text("HASEN")

@@ -734,6 +734,10 @@
         `<button type="button" class="remove" aria-label="${escapeHtml(T("p.row.remove"))} ${i + 1}">×</button></td>`;
       if (!game.end) {
         tr.querySelector(".edit").addEventListener("click", () => editRow(i));
+        for (const cell of tr.querySelectorAll("td.n")) {     // the seeds: tap the number or the points to correct
+          cell.classList.add("tap");
+          cell.addEventListener("click", () => editRow(i));
+        }
         tr.querySelector(".remove").addEventListener("click", (e) => removeRow(i, e.currentTarget));
       } else tr.querySelectorAll("button").forEach((b) => { b.disabled = true; });
       body.appendChild(tr);
