@@ -304,6 +304,7 @@
     msg("");
     save();
     render();
+    $("#board-wrap").scrollIntoView({ block: "nearest" });   // on a phone: the board again, for the next move
   }
   function saveMove(agreed) {
     const ans = entry.answer;
