@@ -231,6 +231,10 @@ def test_twenty_games_are_kept_and_an_earlier_one_reopens(page):
     items = pg.locator("#games li")
     expect(items).to_have_count(20)
     assert "A0" not in pg.locator("#games").inner_text()                # the oldest is gone
+    # a damaged entry (another version, a hand edit) is dropped; the page still works
+    pg.evaluate("""() => { const s = JSON.parse(localStorage.getItem('gse.punkte.v1'));
+        s.games.push({id: 'bad', players: ['X'], turns: [{p: 3, score: 'x'}]});
+        localStorage.setItem('gse.punkte.v1', JSON.stringify(s)); }""")
     pg.reload()
     expect(pg.locator("#games li")).to_have_count(20)
     expect(pg.locator("#totals .tot .name").first).to_have_text("A20")

@@ -64,7 +64,16 @@
   function load() {
     try {
       const s = JSON.parse(localStorage.getItem(KEY) || "null");
-      if (s && Array.isArray(s.games)) store = s;
+      if (s && Array.isArray(s.games)) {   // a damaged entry is dropped, not a broken page
+        s.games = s.games.filter((g) => g && typeof g.id === "string" && Array.isArray(g.players) && g.players.length &&
+          Array.isArray(g.turns) && g.turns.every((t) => t && Number.isInteger(t.p) && t.p >= 0 && t.p < g.players.length &&
+            Number.isFinite(t.score) && (t.kind !== "play" || (Array.isArray(t.tiles) && typeof t.move === "string"))));
+        for (const g of s.games) {
+          if (!g.clock || !Array.isArray(g.clock.used)) g.clock = freshClock("off", g.players.length);
+          if (g.mode !== "together") g.mode = "classic";
+        }
+        store = s;
+      }
     } catch (e) { store = { current: null, games: [] }; }
     game = store.games.find((g) => g.id === store.current) || null;
   }
