@@ -231,6 +231,20 @@ def test_twenty_games_are_kept_and_an_earlier_one_reopens(page):
     items = pg.locator("#games li")
     expect(items).to_have_count(20)
     assert "A0" not in pg.locator("#games").inner_text()                # the oldest is gone
+    # by keyboard alone: the board's arrows pick the start square, Space turns it down, letters go to the word
+    pg.focus("#board")
+    pg.keyboard.press("Space")                     # the centre square H8 first
+    pg.keyboard.press("ArrowRight")                # I8
+    pg.keyboard.press("Space")                     # down
+    pg.keyboard.type("haus")
+    expect(pg.locator("#word")).to_have_value("HAUS")
+    expect(pg.locator("#preview")).to_contain_text("der erste Zug muss über den Stern H8 gehen")
+    pg.focus("#board")
+    pg.keyboard.press("ArrowLeft")
+    pg.keyboard.press("Space")                     # across again, from H8
+    expect(pg.locator("#preview")).to_contain_text("Zugwert: 10 Punkte")
+    pg.keyboard.press("Enter")
+    expect(pg.locator("#rows tr.turn")).to_have_count(1)
     # a damaged entry (another version, a hand edit) is dropped; the page still works
     pg.evaluate("""() => { const s = JSON.parse(localStorage.getItem('gse.punkte.v1'));
         s.games.push({id: 'bad', players: ['X'], turns: [{p: 3, score: 'x'}]});

@@ -99,6 +99,7 @@
       "p.move.help": "Startfeld antippen, → oder ↓ wählen und das ganze Wort schreiben, auch die Buchstaben, " +
         "die schon liegen. Joker: erst „Joker“, dann den Buchstaben – oder den Stein auf dem Brett antippen.",
       "p.word.ph": "Wort, z. B. HAUS",
+      "p.board.aria": "Spielbrett: Startfeld antippen oder mit den Pfeiltasten wählen, Leertaste dreht die Richtung",
       "p.word.aria": "das ganze Wort ab dem Startfeld",
       "p.across": "→ waagerecht",
       "p.down": "↓ senkrecht",
@@ -273,6 +274,7 @@
       "p.move.help": "Tap the start square, choose → or ↓ and write the whole word, including the letters already " +
         "there. Blank: first “Blank”, then the letter – or tap its tile on the board.",
       "p.word.ph": "word, e.g. HAUS",
+      "p.board.aria": "board: tap the start square or choose it with the arrow keys, Space turns the direction",
       "p.word.aria": "the whole word from the start square",
       "p.across": "→ across",
       "p.down": "↓ down",

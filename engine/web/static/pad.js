@@ -219,6 +219,30 @@
     typedChanged();
     $("#word").focus({ preventScroll: true });
   }
+  // the board by keyboard: arrows move the start square, Space turns the direction, a letter goes to the word
+  function onBoardKey(e) {
+    if (!game || game.end || e.ctrlKey || e.metaKey || e.altKey) return;
+    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    if (moves[e.key]) {
+      e.preventDefault();
+      const st = entry.start || { r: 7, c: 7 };
+      entry.start = { r: Math.min(N - 1, Math.max(0, st.r + (entry.start ? moves[e.key][0] : 0))),
+        c: Math.min(N - 1, Math.max(0, st.c + (entry.start ? moves[e.key][1] : 0))) };
+      typedChanged();
+    } else if (e.key === " " || e.key === "Enter") {
+      e.preventDefault();
+      if (e.key === "Enter" && !$("#save").disabled) { saveMove(false); return; }
+      if (!entry.start) entry.start = { r: 7, c: 7 }; else entry.dir = entry.dir === "across" ? "down" : "across";
+      typedChanged();
+    } else if (e.key.length === 1 && letters.has(e.key.toUpperCase())) {
+      e.preventDefault();
+      if (!entry.start) entry.start = { r: 7, c: 7 };
+      const el = $("#word");
+      el.value = entry.word + e.key.toUpperCase();
+      el.focus();
+      onWordInput();
+    }
+  }
   function notation() {
     if (!entry.start || !entry.word) return "";
     const w = Array.from(entry.word).map((ch, k) => (entry.blanks.has(k) ? ch.toLowerCase() : ch)).join("");
@@ -874,6 +898,7 @@
     for (let k = 1; k <= 4; k++) $(`#name${k}`).addEventListener("keydown", (e) => { if (e.key === "Enter") startGame(); });
     $("#new").addEventListener("click", () => { showSetup(); $("#setup").scrollIntoView(); });
     $("#word").addEventListener("input", onWordInput);
+    $("#board").addEventListener("keydown", onBoardKey);
     $("#word").addEventListener("keydown", (e) => {
       if (e.key === "Enter") { e.preventDefault(); if (!$("#save").disabled) saveMove(false); }
     });
