@@ -29,6 +29,7 @@ __all__ = [
     "BadRequest",
     "MAX_CGP_CHARS",
     "MAX_MOVE_CHARS",
+    "MAX_WORD_CHARS",
     "WORDS_FOR",
     "board_warnings",
     "moves_json",
