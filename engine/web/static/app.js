@@ -373,7 +373,7 @@
     const err = pos.error ? pos : mv.error ? mv : null;
     if (err) {
       showAnswerError(err.error);
-      if (err.status === 429) { clearTimeout(timer); timer = setTimeout(analyse, 1000); }
+      if (err.status === 429 || err.status === 503) { clearTimeout(timer); timer = setTimeout(analyse, 1000); }
       return;
     }
     $("#warnings").innerHTML = pos.warnings.map((w) => `<li>${escapeHtml(S(w))}</li>`).join("");
@@ -594,7 +594,7 @@
     if (!text) { view.check = null; view.illegal = null; out.innerHTML = ""; $("#play").disabled = !view.selected; drawBoard(); return; }
     const ans = await post("/api/score", { cgp: currentCGP(), move: text });
     if (my !== checkNo) return;
-    if (ans.status === 429) { clearTimeout(checkTimer); checkTimer = setTimeout(checkMove, 1000); }
+    if (ans.status === 429 || ans.status === 503) { clearTimeout(checkTimer); checkTimer = setTimeout(checkMove, 1000); }
     view.check = ans.legal ? ans : null;
     view.illegal = ans.legal === false ? typedTiles(text) : null;   // drawn in the illegal style
     $("#play").disabled = !(view.selected || (view.check && !view.stale));
