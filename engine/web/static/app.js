@@ -419,6 +419,7 @@
     if (count) body.top = count;
     const mv = await post("/api/moves", body);
     if (my !== requestNo || analysis !== a) return;      // the position changed meanwhile
+    if (mv.status === 429 || mv.status === 503) { setTimeout(() => { if (analysis === a) loadMore(count); }, 1000); return; }
     if (mv.error) { setStatus(mv.error, true); return; }
     const base = a.moves.length;
     mv.moves.forEach((m, i) => { m.rank = base + i + 1; });

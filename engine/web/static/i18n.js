@@ -383,6 +383,7 @@
     [/^cannot read (.+): expected .*$/, "nicht lesbar: $1 – erwartet z. B. 8H HAUS (waagerecht) oder H8 HAUS (senkrecht)"],
     [/^the rack is empty: type the tiles to play$/, "das Bänkchen ist leer: die Steine eintippen"],
     [/^too many requests.*$/, "zu viele Anfragen: kurz warten"],
+    [/^busy: .*$/, "der Server rechnet gerade viel: gleich noch einmal"],
     [/^rack '(.*)': (\d+) × (.+), but the tile set has only (\d+)$/, "Bänkchen '$1': $2 × $3, der Satz hat nur $4"],
     [/^more (.+) tiles on the board and racks than the German set holds \((\d+)\)$/,
       "mehr $1 auf Brett und Bänkchen, als der deutsche Satz hat ($2)"],

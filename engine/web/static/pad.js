@@ -286,7 +286,7 @@
     const my = ++checkNo;
     const ans = await call("POST", "/api/pad", { cgp: boardCGP(boardOf(entry.editing)), move: text, together: together() });
     if (my !== checkNo || text !== notation()) return;
-    if (ans.status === 429) { clearTimeout(checkTimer); checkTimer = setTimeout(check, 1000); return; }
+    if ((ans.status === 429 || ans.status === 503)) { clearTimeout(checkTimer); checkTimer = setTimeout(check, 1000); return; }
     const out = $("#preview");
     entry.answer = ans;
     entry.answerFor = text;
@@ -851,7 +851,7 @@
     if (!text) { out.textContent = ""; out.className = ""; return; }
     const ans = await call("POST", "/api/word", { word: text });
     if (my !== lookupNo) return;
-    if (ans.status === 429) { clearTimeout(lookupTimer); lookupTimer = setTimeout(lookup, 1000); return; }
+    if ((ans.status === 429 || ans.status === 503)) { clearTimeout(lookupTimer); lookupTimer = setTimeout(lookup, 1000); return; }
     if (ans.error) { out.textContent = ans.error; out.className = "bad"; return; }
     out.textContent = ans.word === null ? T("w.bad", T("w.reason." + ans.reason)) : T(ans.valid ? "w.yes" : "w.no", ans.word);
     out.className = ans.valid ? "good" : "bad";
