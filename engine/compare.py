@@ -28,11 +28,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from statistics import median
 
+import numpy as np
+
 from lexicon_tools.bundle import Lexicon, load_lexicon
 
 from .board import Board
-from .cgp import CGPError, Position, parse_cgp
-from .peers import FORMATS, CommandPeer, DirectoryPeer, PeerRun, parse_placements
+from .cgp import CGPError, Position, add_allow_impossible, parse_cgp
+from .peers import FORMATS, CommandPeer, DirectoryPeer, PeerMove, PeerRun, parse_placements
 
 __all__ = [
     "PositionResult",
@@ -257,20 +259,56 @@ def compare_moves(pos: Position, ours: dict[str, tuple[int, str]], theirs, lexic
     return missing, extra, differs
 
 
-def _peer_placement_count(run: PeerRun) -> int:
-    return len({m.placements for m in run.output.moves})
+def mirror_empty_board_moves(board: Board, moves: list) -> list:
+    """Add the transposed copy of every move a peer gave on an empty board.
+
+    wolges generates only across moves on an empty board (``gen_moves_raw_all_unsorted``
+    and its other entry points): on a layout that is symmetric about the main diagonal
+    a down opening is the transposed across one with the same score. This restores the
+    down half so the sets can be compared. Nothing changes when the board is not empty,
+    when the peer already gave down moves, or when the layout is not symmetric.
+
+    Args:
+        board: the position's board.
+        moves: the peer's :class:`engine.peers.PeerMove` list.
+
+    Returns:
+        ``moves`` itself, or a new list with the transposed copies appended (their
+        ``text`` ends in ``(transposed)``).
+    """
+    lay = board.layout
+    if not board.is_empty or not moves:
+        return moves
+    if not (np.array_equal(lay.letter_mult, lay.letter_mult.T) and np.array_equal(lay.word_mult, lay.word_mult.T)):
+        return moves
+    rows = {m.placements: m for m in moves}
+    for m in moves:
+        if len(m.tiles) > 1 and len({t[0] for t in m.tiles}) > 1:
+            return moves  # the peer gave a down move: it generated both directions
+    out = list(moves)
+    for m in moves:
+        tiles = frozenset((c, r, letter, blank) for r, c, letter, blank in m.tiles)
+        t = PeerMove(tiles, m.score, f"{m.text} (transposed)")
+        if t.placements not in rows:
+            rows[t.placements] = t
+            out.append(t)
+    return out
 
 
 def compare_position(pid: str, cgp: str, peer, lexicon: Lexicon, repeat: int = 5,
-                     check_limit: int = 10) -> PositionResult:
+                     check_limit: int = 10, mirror_empty: bool = False,
+                     allow_impossible: bool = False) -> PositionResult:
     """Run our generator and the peer on one position and compare (see :func:`compare_moves`).
 
+    ``mirror_empty``: on an empty board, complete a peer that generates only across
+    openings (wolges) with their transposed copies (:func:`mirror_empty_board_moves`).
+
     Never raises for a bad CGP or a faulty peer: the result says why the position
-    was not compared.
+    was not compared (also an impossible position, unless ``allow_impossible``).
     """
     res = PositionResult(pid, cgp)
     try:
-        pos = parse_cgp(cgp)
+        pos = parse_cgp(cgp, allow_impossible=allow_impossible)
     except CGPError as exc:
         res.error_kind, res.error = "cgp", f"bad CGP: {exc}"
         return res
@@ -282,8 +320,11 @@ def compare_position(pid: str, cgp: str, peer, lexicon: Lexicon, repeat: int = 5
     if run.output is None:
         res.error_kind, res.error = run.error_kind, run.error
         return res
-    res.theirs_count = _peer_placement_count(run)
-    res.missing, res.extra, res.score_differs = compare_moves(pos, ours, run.output.moves, lexicon, check_limit)
+    moves = run.output.moves
+    if mirror_empty:
+        moves = mirror_empty_board_moves(pos.board, moves)
+    res.theirs_count = len({m.placements for m in moves})
+    res.missing, res.extra, res.score_differs = compare_moves(pos, ours, moves, lexicon, check_limit)
     res.status = "different" if res.differences else "same"
     return res
 
@@ -396,7 +437,7 @@ def format_summary(results: list[PositionResult], peer_description: str = "", re
 
 
 def run_compare(positions: list[tuple[str, str]], peer, lexicon: Lexicon, *, repeat: int = 5, limit: int = 10,
-                out=None) -> list[PositionResult]:
+                out=None, mirror_empty: bool = False, allow_impossible: bool = False) -> list[PositionResult]:
     """Compare every position (:func:`compare_position`), printing each result as it comes and the summary.
 
     Args:
@@ -407,13 +448,16 @@ def run_compare(positions: list[tuple[str, str]], peer, lexicon: Lexicon, *, rep
         repeat: timed runs of our generator per position.
         limit: moves of each kind printed (and checked by the word checker) per position.
         out: text stream for the report (``None``: nothing printed).
+        mirror_empty: see :func:`compare_position`.
+        allow_impossible: compare composed positions with more of a tile than the set holds.
 
     Returns:
         the per-position results.
     """
     results = []
     for pid, cgp in positions:
-        res = compare_position(pid, cgp, peer, lexicon, repeat, check_limit=limit)
+        res = compare_position(pid, cgp, peer, lexicon, repeat, check_limit=limit, mirror_empty=mirror_empty,
+                               allow_impossible=allow_impossible)
         results.append(res)
         if out is not None:
             print(format_position(res, limit), file=out, flush=True)
@@ -435,7 +479,7 @@ def _summary_rack(pos: Position) -> str:
 
 
 def write_baselines(positions: list[tuple[str, str]], lexicon: Lexicon, outdir: str | Path,
-                    progress=None) -> list[tuple]:
+                    progress=None, allow_impossible: bool = False) -> list[tuple]:
     """Write complete move lists in the golden format: ``OUTDIR/ID.tsv`` and ``OUTDIR/summary.tsv``.
 
     Each ``ID.tsv`` line is ``NOTATION<TAB>SCORE<TAB>PLACEMENTS``, sorted by score
@@ -445,10 +489,17 @@ def write_baselines(positions: list[tuple[str, str]], lexicon: Lexicon, outdir: 
     Ä Ö Ü, blanks last, as in the golden summary; top score 0 and top move ``-`` when there is
     no placement; ``bag`` empty when the CGP does not say and it cannot be computed).
 
+    Every file is written atomically (temp file, fsync, rename; the temp file is
+    removed on failure), so a full disk or a kill never leaves a truncated
+    ``ID.tsv`` that ``compare --peer-dir`` could read as a short move list.
+
     Raises:
-        CGPError: a malformed CGP (names the position).
-        OSError: the directory cannot be written.
+        CGPError: a malformed or (without ``allow_impossible``) impossible CGP (names the position).
+        lexicon_tools.normalize.WordListError: a file cannot be written (names the file; a ValueError).
+        OSError: the directory cannot be created.
     """
+    from lexicon_tools.normalize import write_atomic
+
     from .movegen import exchanges, generate_moves
 
     out = Path(outdir)
@@ -456,13 +507,11 @@ def write_baselines(positions: list[tuple[str, str]], lexicon: Lexicon, outdir: 
     rows = []
     for pid, cgp in positions:
         try:
-            pos = parse_cgp(cgp)
+            pos = parse_cgp(cgp, allow_impossible=allow_impossible)
         except CGPError as exc:
             raise CGPError(f"position {pid}: {exc}") from None
         moves = generate_moves(pos.board, pos.rack, lexicon).sorted()
-        with open(out / f"{pid}.tsv", "w", encoding="utf-8", newline="\n") as f:
-            for m in moves:
-                f.write(f"{m.notation}\t{m.score}\t{m.placements}\n")
+        write_atomic(out / f"{pid}.tsv", (f"{m.notation}\t{m.score}\t{m.placements}" for m in moves))
         bag = pos.bag_count
         exch = exchanges(pos.rack, pos.alphabet, bag)
         top = moves[0] if moves else None
@@ -470,10 +519,7 @@ def write_baselines(positions: list[tuple[str, str]], lexicon: Lexicon, outdir: 
                      top.score if top else 0, top.notation if top else "-"))
         if progress:
             progress(f"{pid}: {len(moves)} placements")
-    with open(out / "summary.tsv", "w", encoding="utf-8", newline="\n") as f:
-        f.write("\t".join(SUMMARY_HEADER) + "\n")
-        for row in rows:
-            f.write("\t".join(str(v) for v in row) + "\n")
+    write_atomic(out / "summary.tsv", ["\t".join(SUMMARY_HEADER)] + ["\t".join(str(v) for v in row) for row in rows])
     return rows
 
 
@@ -532,11 +578,14 @@ def cmd_compare(args) -> int:
     else:
         timings = _read_timings(args.peer_timings, args.peer_timings_column) if args.peer_timings else None
         peer = DirectoryPeer(args.peer_dir, args.peer_format, timings)
-    results = run_compare(positions, peer, lexicon, repeat=args.repeat, limit=args.limit, out=sys.stdout)
+    results = run_compare(positions, peer, lexicon, repeat=args.repeat, limit=args.limit, out=sys.stdout,
+                          mirror_empty=args.mirror_empty, allow_impossible=args.allow_impossible)
     if args.json_report:
+        from lexicon_tools.normalize import write_atomic
+
         report = {"peer": peer.description, "summary": summary_dict(results),
                   "positions": [asdict(r) for r in results]}
-        Path(args.json_report).write_text(json.dumps(report, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        write_atomic(args.json_report, json.dumps(report, ensure_ascii=False, indent=1) + "\n")
     ok = all(r.status == "same" for r in results)
     return 0 if ok else 1
 
@@ -545,7 +594,7 @@ def cmd_baselines(args) -> int:
     """``baselines``: write OUT/ID.tsv move lists and OUT/summary.tsv; exit 0, or 2 on bad input."""
     positions = _select(read_positions(args.positions), args.only)
     lexicon = load_lexicon(args.lexicon, progress=_note)
-    rows = write_baselines(positions, lexicon, args.out)
+    rows = write_baselines(positions, lexicon, args.out, allow_impossible=args.allow_impossible)
     print(f"wrote {len(rows)} move lists ({sum(r[4] for r in rows)} placements) and summary.tsv to {args.out}")
     return 0
 
@@ -591,6 +640,10 @@ def add_parser(subparsers) -> None:
                     help="with --peer-dir: per-position peer times (e.g. golden peer_timings.tsv)")
     sp.add_argument("--peer-timings-column", metavar="COL", help="column of --peer-timings, e.g. wolges_ms")
     sp.add_argument("--json-report", metavar="FILE", help="also write every result as JSON")
+    sp.add_argument("--mirror-empty", action="store_true",
+                    help="on an empty board, add the transposed copy of each peer move (wolges generates "
+                         "only across openings there)")
+    add_allow_impossible(sp)
     sp.set_defaults(func=cmd_compare)
 
     bp = subparsers.add_parser(
@@ -601,4 +654,5 @@ def add_parser(subparsers) -> None:
     bp.add_argument("-o", "--out", required=True, metavar="DIR", help="output directory")
     bp.add_argument("--lexicon", help="lexicon bundle (default: the packaged German list)")
     bp.add_argument("--only", metavar="IDS", help="comma-separated position ids")
+    add_allow_impossible(bp)
     bp.set_defaults(func=cmd_baselines)

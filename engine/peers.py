@@ -12,6 +12,8 @@ Output formats (adapters; exact shapes in docs/compare.md):
 * ``quackle`` — text, one move a line: ``8H WO.D 24`` (``.`` = a tile already
   on the board; parentheses also accepted);
 * ``wolges`` — text, ``8H WO(R)D 24`` (an equity before the move is skipped);
+* ``magpie`` — MAGPIE's move strings, ``8H WO(R)D 24`` (``(exch ABC)``, ``pass``
+  skipped): the same reader as ``wolges``;
 * ``wolges-json`` — wolges' JSON plays ``{"action": "play", "down", "lane",
   "idx", "word": [tile numbers], "score"}``;
 * ``scrabble-solver`` — scrabble-solver's JSON results (``cells`` with
@@ -185,7 +187,7 @@ def notation_tiles(board: Board, text: str) -> frozenset:
 # ---------------------------------------------------------------------------
 _START = re.compile(r"^(?:\d{1,2}[A-Oa-o]|[A-Oa-o]\d{1,2})$")
 _TIME_LINE = re.compile(r"^(?:#|//)\s*time[_ ]?ms\s*[:=]\s*([0-9.eE+-]+)\s*$", re.I)
-_NOT_PLACEMENT = re.compile(r"^(?:pass\b|exch\b|exchange\b|xch\b|-)", re.I)
+_NOT_PLACEMENT = re.compile(r"^\(?(?:pass\b|exch\b|exchange\b|xch\b|-)", re.I)
 _SCORE = re.compile(r"^[(\[]?\s*(?:score\s*[:=]?\s*)?(-?\d+)(?![\d.])", re.I)
 
 
@@ -216,7 +218,8 @@ def parse_text(text: str, board: Board) -> PeerOutput:
     ``(24)``, ``score=24``); anything after it (equity, leave) is ignored. A
     number before ``START`` (wolges prints the equity first) is skipped. Blank
     lines, ``#`` / ``//`` comments and exchanges or passes (``pass``,
-    ``exch ...``, ``-ABC``, ``- ``) are skipped; ``# time_ms: X`` gives the
+    ``exch ...``, wolges' ``Exch. ABC`` / ``Pass`` after its equity, MAGPIE's
+    ``(exch ABC)``, ``-ABC``, ``- ``) are skipped; ``# time_ms: X`` gives the
     peer's own time.
 
     Raises:
@@ -235,8 +238,12 @@ def parse_text(text: str, board: Board) -> PeerOutput:
         if line.startswith("#") or line.startswith("//") or _NOT_PLACEMENT.match(line):
             continue
         toks = line.split()
-        if len(toks) >= 2 and _is_float(toks[0]) and _START.match(toks[1]):
-            toks = toks[1:]
+        if len(toks) >= 2 and _is_float(toks[0]):
+            # wolges prints its equity first, also before ``Exch. ABC`` and ``Pass``
+            if _NOT_PLACEMENT.match(toks[1]):
+                continue
+            if _START.match(toks[1]):
+                toks = toks[1:]
         if len(toks) < 3 or not _START.match(toks[0]):
             raise PeerOutputError("expected 'START WORD SCORE' like '8H WO(R)D 24' or 'H8 WO.D 24'", n, line)
         sm = _SCORE.match(" ".join(toks[2:]))
@@ -349,7 +356,7 @@ def _check_tiles(tiles, alphabet: Alphabet) -> frozenset:
         if not (0 <= r < N and 0 <= c < N):
             raise ValueError(f"square (row {r}, col {c}) is off the board (0-based)")
         if not _is_letter(letter, alphabet):
-            raise ValueError(f"{letter!r} is not a letter of the {alphabet.name} tile set")
+            raise ValueError(alphabet.not_a_letter(letter))
         if (r, c) in seen:
             raise ValueError(f"two tiles on {square_name(r, c)}")
         seen.add((r, c))
@@ -643,6 +650,7 @@ def parse_auto(text: str, board: Board) -> PeerOutput:
 FORMATS = {
     "quackle": parse_text,
     "wolges": parse_text,
+    "magpie": parse_text,
     "wolges-json": parse_wolges_json,
     "scrabble-solver": parse_scrabble_solver,
     "engine-json": parse_engine_json,
@@ -837,8 +845,28 @@ class DirectoryPeer:
         """One line for reports."""
         return f"stored outputs in {self.directory} ({self.fmt})"
 
+    def _summary_counts(self) -> dict[str, int]:
+        """``{id: placements}`` from ``DIR/summary.tsv`` (as ``baselines`` writes it), ``{}`` if none."""
+        if not hasattr(self, "_counts"):
+            self._counts: dict[str, int] = {}
+            try:
+                lines = (self.directory / "summary.tsv").read_text(encoding="utf-8").splitlines()
+            except (OSError, UnicodeDecodeError):
+                lines = []
+            if lines and "placements" in lines[0].split("\t"):
+                k = lines[0].split("\t").index("placements")
+                for ln in lines[1:]:
+                    f = ln.split("\t")
+                    if len(f) > k and f[k].isascii() and f[k].isdigit():
+                        self._counts[f[0]] = int(f[k])
+        return self._counts
+
     def run(self, pid: str, cgp: str, board: Board) -> PeerRun:
-        """Read the stored output for one position (never raises for peer faults)."""
+        """Read the stored output for one position (never raises for peer faults).
+
+        A ``.tsv``/``.txt`` file whose last line has no line end, or a ``.tsv`` whose
+        number of placements differs from the directory's ``summary.tsv``, is
+        reported as truncated (error kind ``parse``), never compared as a short list."""
         path = next((self.directory / f"{pid}{e}" for e in self.EXTENSIONS
                      if (self.directory / f"{pid}{e}").is_file()), None)
         if path is None:
@@ -848,10 +876,20 @@ class DirectoryPeer:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             return PeerRun(None, None, None, "parse", f"{path.name}: cannot read ({exc})")
+        if text and not text.endswith("\n") and path.suffix in (".tsv", ".txt"):
+            last = text.rsplit("\n", 1)[-1]
+            return PeerRun(None, None, None, "parse",
+                           f"{path.name}: the last line ({text.count(chr(10)) + 1}: {last[:40]!r}) has no line end: "
+                           f"the file is truncated or still being written; write it again")
         try:
             parsed = parse_output(self.fmt, text, board)
         except PeerOutputError as exc:
             return PeerRun(None, None, None, "parse", f"{path.name}: {exc}")
+        expected = self._summary_counts().get(pid) if path.suffix == ".tsv" else None
+        if expected is not None and len({m.placements for m in parsed.moves}) != expected:
+            return PeerRun(None, None, None, "parse",
+                           f"{path.name}: {len(parsed.moves)} moves, but summary.tsv lists {expected} placements "
+                           f"for {pid}: the file is truncated or from another run; write the baselines again")
         if parsed.time_ms is not None:
             return PeerRun(parsed, parsed.time_ms, "reported")
         if pid in self.timings:
