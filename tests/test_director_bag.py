@@ -68,7 +68,7 @@ def test_round_one_rack_typed_from_the_bag(d, golden_lexicon):
     ("BCDFGHK", "0 vowels, 7 consonants: round 1 needs at least 2 vowels and 2 consonants"),
     ("AEIOUÄB", "6 vowels, 1 consonant: round 1 needs at least 2 vowels and 2 consonants"),
     ("QQAEIRS", "2 × Q, but the tile set has only 1"),
-    ("AEIRS1T", "'1' is not a tile"),
+    ("AEIRS1T", "'1' is not a letter of the German tile set"),
 ])
 def test_refused_racks_write_nothing(d, typed, words):
     before = journal_bytes(d)
