@@ -9,7 +9,8 @@ player: round 1 entered and closed from the arbitration screen's API, round 2's 
 and two of its moves entered.
 
 Writes ``director.png``, ``director-1366x768.png``, ``director-390x844.png``,
-``admin-1366x768.png`` and ``admin-390x844.png``.
+``admin-1366x768.png``, ``admin-390x844.png`` and ``player-390x844.png`` (a player's phone,
+``--players-submit``).
 """
 
 from __future__ import annotations
@@ -58,7 +59,9 @@ def main() -> int:
     event.submit("Ana", moves[2].notation)
     event.submit("Ben", moves[9].notation)
     written = []
-    with background_server(create_app(lexicon, event_dir=club, admin_key=KEY)) as url, sync_playwright() as p:
+    app = create_app(lexicon, event_dir=club, admin_key=KEY, players_submit=True)
+    links = app.state.player_links
+    with background_server(app) as url, sync_playwright() as p:
         browser = p.chromium.launch(executable_path=args.chromium, args=[
             "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
             "--disable-component-update", "--disable-sync"])
@@ -81,6 +84,14 @@ def main() -> int:
             page.screenshot(path=str(out / name), full_page=w < 500)
             written.append(out / name)
             page.close()
+        page = browser.new_page(viewport={"width": 390, "height": 844}, is_mobile=True)
+        page.goto(f"{url}/spieler#t={links['Cal']}")
+        expect(page.locator("#rack")).to_have_text(" ".join(ev.current.rack))
+        page.fill("#move", moves[4].notation)
+        page.click("button")
+        expect(page.locator("#msg")).to_contain_text("Eingegangen")
+        page.screenshot(path=str(out / "player-390x844.png"))
+        written.append(out / "player-390x844.png")
         browser.close()
     for f in written:
         print(f)
