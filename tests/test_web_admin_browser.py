@@ -143,6 +143,7 @@ def test_two_players_on_their_phones(browser, tmp_path, golden_lexicon):
         admin = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
         admin.goto(url + "/director/admin#key=" + KEY)
         expect(admin.locator("#links")).to_contain_text(f"{url}/spieler#t={links['Cal']}")
+        assert admin.locator("#links td.qr svg").count() == 4
         phones = {}
         for p in ("Cal", "Dora"):
             ph = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True).new_page()

@@ -64,7 +64,11 @@ def test_tokens_are_random_and_stored_hashed(app, event, golden_lexicon):
     assert c.get("/api/player/state", headers=T(renewed.state.player_links["Ana"])).status_code == 200
     # the director's screen lists the links made at this start
     st = TestClient(app).get("/api/director/admin/state", headers={"X-Director-Key": KEY}).json()["state"]
-    assert st["player_links"] == {p: f"/spieler#t={t}" for p, t in links.items()}
+    assert {p: v["url"] for p, v in st["player_links"].items()} == {p: f"http://testserver/spieler#t={t}"
+                                                                    for p, t in links.items()}
+    assert all(v["qr"].startswith("<svg") for v in st["player_links"].values())
+    qrs = [v["qr"] for v in st["player_links"].values()]
+    assert len(set(qrs)) == 3 and all("<path" in q for q in qrs)   # one code per player
 
 
 def test_forged_tokens_and_closed_rounds_are_refused(app, event, golden_lexicon):

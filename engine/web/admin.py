@@ -163,8 +163,20 @@ def _refusal(exc: Exception) -> JSONResponse:
     return JSONResponse({"error": f"{lead}: {reason} (nichts eingetragen)", "reason": reason}, status_code=status)
 
 
+def link_table(links: dict, base: str) -> dict:
+    """The players' links as ``{player: {"url", "qr"}}``: the absolute link and its QR code as
+    inline SVG (:mod:`segno`, error correction M), for the printable list."""
+    import segno
+
+    out = {}
+    for p, t in links.items():
+        url = f"{base.rstrip('/')}/spieler#t={t}"
+        out[p] = {"url": url, "qr": segno.make(url, error="m").svg_inline(scale=3, border=2)}
+    return out
+
+
 def register(app: FastAPI, *, event_dir: Path | None, lexicon, key_hash: str | None,
-             static: Path, on_change=None, links: dict | None = None) -> None:
+             static: Path, on_change=None, links: dict | None = None, link_base: str | None = None) -> None:
     """Add the arbitration screen's routes to ``app``.
 
     Args:
@@ -176,7 +188,9 @@ def register(app: FastAPI, *, event_dir: Path | None, lexicon, key_hash: str | N
         static: the directory holding ``admin.html``.
         on_change: called after each recorded action (the projection's cache is dropped).
         links: the players' tokens made at this start (``--players-submit``), listed on the
-            screen as links ``/spieler#t=TOKEN``; ``None``: none to show.
+            screen as links ``BASE/spieler#t=TOKEN`` with QR codes; ``None``: none to show.
+        link_base: ``http://HOST:PORT`` for the links (the address phones reach); default: the
+            address the director's browser used.
     """
     from engine.director.event import DirectorError, Rejected
     from engine.director.journal import JournalError
@@ -207,10 +221,14 @@ def register(app: FastAPI, *, event_dir: Path | None, lexicon, key_hash: str | N
             return refuse(403, "Falscher Schlüssel: nichts eingetragen")
         return None
 
+    table: dict = {}
+
     async def act(request: Request, work, changes: bool = True):
         denied = check(request)
         if denied is not None:
             return denied
+        if links and "links" not in table:
+            table["links"] = link_table(links, link_base or str(request.base_url))
 
         def locked():
             with lock:
@@ -228,7 +246,7 @@ def register(app: FastAPI, *, event_dir: Path | None, lexicon, key_hash: str | N
                     on_change()
                 ev = d.load()
                 st = admin_state(ev)
-                st["player_links"] = ({p: f"/spieler#t={t}" for p, t in links.items()} if links else None)
+                st["player_links"] = table.get("links")
                 return {**(out or {}), "state": st}
 
         out = await run_in_threadpool(locked)

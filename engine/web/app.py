@@ -190,7 +190,7 @@ def check_event_dir(path: str | Path) -> Path:
 def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None, rate: str = DEFAULT_RATE,
                allowed_hosts: list[str] | None = None, heavy_workers: int = HEAVY_WORKERS,
                heavy_queue: int = HEAVY_QUEUE, admin_key: str | None = None, players_submit: bool = False,
-               new_player_links: bool = False) -> FastAPI:
+               new_player_links: bool = False, link_base: str | None = None) -> FastAPI:
     """Build the web application.
 
     Args:
@@ -212,6 +212,8 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
             :mod:`engine.web.players`); the links made now are ``app.state.player_links``
             (``{player: token}``, ``None`` when the stored ones are kept).
         new_player_links: make new player links even when the event has some.
+        link_base: ``http://HOST:PORT`` the players' phones reach (their links and QR codes on
+            the arbitration screen); default: the address the director's browser used.
 
     Raises:
         ValueError: ``rate`` cannot be read, ``event_dir`` is not an event
@@ -413,7 +415,7 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
         players.register(app, event_dir=event_dir, lexicon=lexicon, hashes=hashes, static=STATIC)
     admin.register(app, event_dir=event_dir, lexicon=lexicon, static=STATIC,
                    key_hash=admin.secret_hash(admin_key) if admin_key else None,
-                   links=app.state.player_links)
+                   links=app.state.player_links, link_base=link_base)
 
     # load the cached kernels now, not on the first request
     api.moves_json(api.read_position("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AB/ 0/0 0"), lexicon, table)

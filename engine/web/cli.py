@@ -146,11 +146,12 @@ def cmd_web(args) -> int:
         from .admin import new_secret
 
         key = new_secret()
+    shown = f"[{args.host}]" if ":" in args.host else args.host
+    base = f"http://{_lan_address() if args.host in ('0.0.0.0', '::') else shown}:{args.port}"
     app = create_app(lexicon, table=table, event_dir=args.event, rate=args.rate, allowed_hosts=hosts,
                      heavy_queue=args.analysis_queue, admin_key=key,
                      players_submit=args.players_submit or args.new_player_links,
-                     new_player_links=args.new_player_links)
-    shown = f"[{args.host}]" if ":" in args.host else args.host
+                     new_player_links=args.new_player_links, link_base=base)
     print(f"serving on http://{shown}:{args.port}/" + (f"  (projection: http://{shown}:{args.port}/director)"
                                                       if args.event else ""), file=sys.stderr)
     if key is not None:  # shown once; the server keeps only its hash
@@ -159,7 +160,6 @@ def cmd_web(args) -> int:
     links = app.state.player_links
     if args.players_submit or args.new_player_links:
         if links:  # shown once; the event directory keeps only their hashes
-            base = f"http://{_lan_address() if args.host in ('0.0.0.0', '::') else shown}:{args.port}"
             print("player links (give each player only their own; shown once):", file=sys.stderr)
             for p, t in links.items():
                 print(f"  {p}: {base}/spieler#t={t}", file=sys.stderr)

@@ -176,9 +176,11 @@
     if (links && !$("#links tbody").children.length) {
       Object.keys(links).forEach(function (p) {
         var tr = document.createElement("tr");
-        var a = document.createElement("td"); a.textContent = p;
-        var b = document.createElement("td"); b.textContent = location.origin + links[p];
-        tr.appendChild(a); tr.appendChild(b); $("#links tbody").appendChild(tr);
+        var a = document.createElement("td"); a.textContent = p; a.className = "who";
+        var b = document.createElement("td"); b.textContent = links[p].url; b.className = "url";
+        var c = document.createElement("td"); c.className = "qr";
+        c.innerHTML = links[p].qr;  /* SVG made by the server (segno) */
+        tr.appendChild(a); tr.appendChild(b); tr.appendChild(c); $("#links tbody").appendChild(tr);
       });
     }
     var undo = $("#undo-btn");
@@ -268,6 +270,12 @@
   $("#undo-btn").addEventListener("click", function () {
     var n = parseInt($("#undo-btn").dataset.expect, 10);
     action("undo", {expect: n}, function (d) { return "Rückgängig gemacht: " + d.undone.what; });
+  });
+
+  $("#print-links").addEventListener("click", function () {
+    document.body.classList.add("print-links");
+    window.print();
+    document.body.classList.remove("print-links");
   });
 
   $("#export-btn").addEventListener("click", function () {
