@@ -233,7 +233,7 @@ def test_web_admin_prints_a_working_key_once(event, golden_lexicon):
         port = s.getsockname()[1]
     root = Path(__file__).resolve().parent.parent
     proc = subprocess.Popen([sys.executable, "-m", "engine", "web", "--event", str(event.path), "--admin",
-                             "--port", str(port), "--lexicon", str(golden_lexicon.path)], cwd=root,
+                             "--port", str(port), "--lexicon", str(golden_lexicon.path), "--players-submit"], cwd=root,
                             stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
                             env={**os.environ, "PYTHONUNBUFFERED": "1"})
     try:
@@ -248,12 +248,21 @@ def test_web_admin_prints_a_working_key_once(event, golden_lexicon):
                 break
         key = lines[-1].rsplit(" ", 1)[1].strip()
         assert len(key) == 24 and f"/director/admin#key={key}" in "".join(lines)
+        more = [proc.stderr.readline() for _ in range(4)]
+        assert more[0].startswith("player links")
+        ana = more[1].strip()
+        assert ana.startswith(f"Ana: http://127.0.0.1:{port}/spieler#t=")
+        token = ana.rsplit("#t=", 1)[1]
         for _ in range(200):   # until uvicorn listens
             try:
                 req = urllib.request.Request(f"http://127.0.0.1:{port}/api/director/admin/state",
                                              headers={"X-Director-Key": key})
                 with urllib.request.urlopen(req, timeout=5) as r:
                     assert json.load(r)["state"]["event"]["players"] == PLAYERS
+                req = urllib.request.Request(f"http://127.0.0.1:{port}/api/player/state",
+                                             headers={"X-Player-Token": token})
+                with urllib.request.urlopen(req, timeout=5) as r:
+                    assert json.load(r)["state"]["player"] == "Ana"
                 break
             except (ConnectionError, urllib.error.URLError) as exc:
                 if isinstance(exc, urllib.error.HTTPError):
@@ -261,8 +270,9 @@ def test_web_admin_prints_a_working_key_once(event, golden_lexicon):
                 time.sleep(0.1)
         else:
             raise AssertionError("the server did not answer")
-        # the key is not written anywhere in the event directory
-        assert not any(key in p.read_text(errors="ignore") for p in event.path.rglob("*") if p.is_file())
+        # neither the key nor a token is written anywhere in the event directory
+        for secret in (key, token):
+            assert not any(secret in p.read_text(errors="ignore") for p in event.path.rglob("*") if p.is_file())
     finally:
         proc.terminate()
         proc.wait(10)
