@@ -90,7 +90,7 @@ class KernelPlayers:
         kinds: int64 (n,) :data:`engine._kgame.PLAYER_SCORE` / ``PLAYER_EQUITY``.
         values: float32 (n, n_leaves) leave values per seat (a broadcast view when all seats share a table).
         eqp: float64 (n, 4) bag ramp, floor, stuck penalty, 7-tile term per seat.
-        H, cap, tile_values: the leave index's ranking tables.
+        H, cap, tile_values: the leave index's ranking tables; P their prefix sums (:func:`engine._kgame.rank_prefix`).
 
     Raises:
         ValueError: tables of different tile sets.
@@ -129,6 +129,7 @@ class KernelPlayers:
                     self.values[p] = t.values
         self.H = index.H
         self.cap = index.cap
+        self.P = KG.rank_prefix(index.H, index.cap)
         self.tile_values = index.tile_values
 
 
@@ -215,7 +216,7 @@ class KernelGame:
         KG.play_game(c.kwg, c.vals, c.all_mask, c.rack_size, c.bingo_bonus, c.upper, c.lower, c.lm0, c.wm0,
                      self.tiles, self.blanks, self.tvals, self.lm, self.wm, self.cs, self.xs, self.hx,
                      self.racks, self.scores, self.bag, self.meta, self.mt,
-                     players.kinds, players.values, players.H, players.cap, players.eqp, players.tile_values,
+                     players.kinds, players.values, players.H, players.cap, players.P, players.eqp, players.tile_values,
                      int(self.rules.min_bag_for_exchange), int(self.rules.end_pass_rounds), int(max_turns), self.rec)
         self.rec = self.rec[: int(self.meta[KG.M_NREC])]
         return self

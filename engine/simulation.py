@@ -491,6 +491,7 @@ class _KernelRollouts:
             self.values = np.zeros(1, dtype=np.float32)
             self.H, self.cap, self.tile_values = idx.H, idx.cap, idx.tile_values
             self.eqp = np.zeros(4)
+        self.P = KG.rank_prefix(self.H, self.cap)
         self.cands = []
         for kind, placements, score, out in ctx.candidates:
             pl = np.zeros((7, 3), dtype=np.int64)
@@ -524,7 +525,7 @@ class _KernelRollouts:
                         self.tiles, self.blanks, self.tvals, self.lm, self.wm, self.cs, self.xs, self.hx,
                         self.rack, self.opp, self.known, perms, np.arange(start, stop, dtype=np.int64),
                         np.uint64(ctx.seed & _SEED_MASK), stream, dec, pl, npl, score, put, ctx.plies,
-                        self.kind, self.values, self.H, self.cap, self.eqp, self.tile_values,
+                        self.kind, self.values, self.H, self.cap, self.P, self.eqp, self.tile_values,
                         ctx.min_bag_exchange, ctx.end_passes, res)
         out = np.empty((n, 2), dtype=np.float64)
         lead0 = ctx.scores[0] - ctx.scores[1]

@@ -50,6 +50,27 @@ def test_mersenne_twister_matches_cpython():
         assert got == [r.random() for _ in range(1500)]
 
 
+def test_leave_arrays_equal_the_reference_kernel(table):
+    """The prefix-sum leave ranking gives exactly engine._leaves_kernels.sub_leave_arrays' arrays."""
+    from engine import _leaves_kernels as LK
+
+    idx = table.index
+    P = KG.rank_prefix(idx.H, idx.cap)
+    rng = np.random.default_rng(5)
+    full = np.repeat(np.arange(30), idx.alphabet.counts)
+    racks = [np.bincount(rng.permutation(full)[:k], minlength=30).astype(np.int64)
+             for k in (1, 2, 5, 7, 7, 7, 7, 7, 7, 7) for _ in range(20)]
+    racks.append(np.array([0] * 6 + [7] + [0] * 23, dtype=np.int64))  # seven E: leaves of up to 6 E
+    for rack in racks:
+        for scale, endgame, bonus in ((1.0, 0, 0.0), (0.3, 0, 0.0), (0.0, 1, 24.0)):
+            want = LK.sub_leave_arrays(rack, table.values, idx.H, idx.cap, scale, endgame, bonus, 10.0,
+                                       idx.tile_values, 1.5)
+            got = KG.leave_arrays(rack, table.values, idx.H, idx.cap, P, scale, endgame, bonus, 10.0,
+                                  idx.tile_values, 1.5)
+            for w, g in zip(want, got):
+                assert np.array_equal(w, g)
+
+
 @pytest.mark.parametrize("players,rules", [(2, None), (3, None), (2, TOURNAMENT)])
 def test_score_players_same_game_as_python(golden_lexicon, consts, players, rules):
     kw = {} if rules is None else {"rules": rules}
