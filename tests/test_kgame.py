@@ -101,6 +101,11 @@ def test_equity_players_same_game_as_python(golden_lexicon, consts, table):
             exchanges += sum(t.kind == Kind.EXCHANGE for t in ref.turns)
             passes += sum(t.kind == Kind.PASS for t in ref.turns)
     assert exchanges >= 4 and passes >= 3  # the comparison covered exchanges and passes
+    seed = game_seed(21, 6)
+    assert play_equity_game(golden_lexicon, seed, (table, table), kernel=True).turns == \
+        play_equity_game(golden_lexicon, seed, (table, table)).turns
+    with pytest.raises(ValueError, match="decision log"):
+        play_equity_game(golden_lexicon, seed, (table, table), record=True, kernel=True)
 
 
 def test_kernel_game_plays_legal_top_moves(golden_lexicon, consts):
