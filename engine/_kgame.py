@@ -48,9 +48,11 @@ Bags:
   back behind the rest and shuffles it (Fisher-Yates) with SplitMix64
   (:func:`splitmix_next`) seeded per iteration.
 
-Numba caches these functions by this file's modification time only: after a
-change to :mod:`engine._movegen` or :mod:`engine._leaves_kernels` delete
-``engine/__pycache__/_kgame*`` (or touch this file) so they are recompiled.
+Numba caches these functions keyed by this file alone, but the cached code
+contains the kernels of :mod:`engine._movegen`, :mod:`engine._leaves_kernels`
+and :mod:`lexicon_tools._kwg_kernels` it calls. So at import this module
+hashes those files and drops its own cache entries when they changed
+(:func:`_drop_stale_cache`); they are then recompiled on first use.
 """
 
 from __future__ import annotations
@@ -58,8 +60,55 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from lexicon_tools import _kwg_kernels as _KWG
+
 from . import _leaves_kernels as LK
 from . import _movegen as K
+
+
+def _drop_stale_cache() -> None:
+    """Delete this module's Numba cache files when a kernel module it calls has changed since they were made.
+
+    The stamp (a SHA-256 of the callee modules' sources) lives beside the cache
+    files as ``__pycache__/_kgame.deps``, written atomically. Any OS error
+    (read-only install, a race with another process) leaves the cache as it is.
+    """
+    import glob
+    import hashlib
+    import os
+    import tempfile
+
+    try:
+        h = hashlib.sha256()
+        for mod in (K, LK, _KWG):
+            with open(mod.__file__, "rb") as f:
+                h.update(f.read())
+        digest = h.hexdigest()
+        cache = os.path.join(os.path.dirname(os.path.abspath(__file__)), "__pycache__")
+        stamp = os.path.join(cache, "_kgame.deps")
+        try:
+            with open(stamp, encoding="ascii") as f:
+                if f.read().strip() == digest:
+                    return
+        except FileNotFoundError:
+            pass
+        if not os.path.isdir(cache):
+            return
+        for path in glob.glob(os.path.join(cache, "_kgame.*.nb[ic]")):
+            os.unlink(path)
+        fd, tmp = tempfile.mkstemp(dir=cache, prefix="_kgame.deps.", suffix=".tmp")
+        try:
+            with os.fdopen(fd, "w", encoding="ascii") as f:
+                f.write(digest + "\n")
+            os.replace(tmp, stamp)
+        except BaseException:
+            os.unlink(tmp)
+            raise
+    except OSError:
+        pass
+
+
+_drop_stale_cache()
 
 N = 15
 BLANK_FLAG = K.BLANK_FLAG
