@@ -253,18 +253,23 @@ class KernelGame:
         """The score pad as :class:`engine.game.Turn` entries (those :class:`engine.game.Game` records)."""
         a = self.consts.alphabet
         letters = a.letters
+        T = a.size + 1
         board = self.board()
+
+        def rstr(counts) -> str:  # Alphabet.rack_string on a list (letters in code order, blanks last)
+            return "".join([letters[c - 1] * k for c, k in enumerate(counts) if k and c]) + "?" * counts[0]
+
         out = []
         for r in self.rec.tolist():
             kind, p, score, total = r[KG.R_KIND], r[KG.R_PLAYER], r[KG.R_SCORE], r[KG.R_TOTAL]
-            rack = np.array(r[KG.R_RACK: KG.R_RACK + a.size + 1], dtype=np.int32)
-            rs = a.rack_string(rack)
-            drawn = "".join("?" if c == 0 else letters[c - 1] for c in r[KG.R_DRAWN: KG.R_DRAWN + r[KG.R_NDRAWN]])
+            rack = r[KG.R_RACK: KG.R_RACK + T]
+            rs = rstr(rack)
+            drawn = "".join(["?" if c == 0 else letters[c - 1] for c in r[KG.R_DRAWN: KG.R_DRAWN + r[KG.R_NDRAWN]]])
             if kind == KG.KIND_PLAY:
-                out.append(Turn(Kind.PLAY, p, rs, score, total, move=self._move(r, board, rack), drawn=drawn))
+                out.append(Turn(Kind.PLAY, p, rs, score, total, move=self._move(r, board, rack, rstr), drawn=drawn))
             elif kind == KG.KIND_EXCHANGE:
-                put = np.array(r[KG.R_EXCH: KG.R_EXCH + a.size + 1], dtype=np.int32)
-                out.append(Turn(Kind.EXCHANGE, p, rs, 0, total, exchanged=a.rack_string(put), drawn=drawn))
+                out.append(Turn(Kind.EXCHANGE, p, rs, 0, total, exchanged=rstr(r[KG.R_EXCH: KG.R_EXCH + T]),
+                                drawn=drawn))
             elif kind == KG.KIND_PASS:
                 out.append(Turn(Kind.PASS, p, rs, 0, total))
             elif kind == KG.KIND_RACK:
@@ -273,13 +278,13 @@ class KernelGame:
                 out.append(Turn(Kind.OUT, p, rs, score, total))
         return out
 
-    def _move(self, r, board: Board, rack: np.ndarray) -> Move:
+    def _move(self, r, board: Board, rack: list, rstr) -> Move:
         row = r[KG.R_MOVE: KG.R_MOVE + KG.OUT_WIDTH]
         r0, c0, d, ln = row[KG.OUT_ROW], row[KG.OUT_COL], row[KG.OUT_DIR], row[KG.OUT_LEN]
         dr, dc = (0, 1) if d == 0 else (1, 0)
         letters = self.consts.alphabet.letters
         word, through = [], []
-        leave = rack.copy()
+        leave = list(rack)
         for k in range(ln):
             t = row[KG.OUT_TILES + k]
             if t == 0:
@@ -287,12 +292,14 @@ class KernelGame:
                 through.append(True)
             else:
                 code = t & ~KG.BLANK_FLAG
-                blank = bool(t & KG.BLANK_FLAG)
-                word.append(letters[code - 1].lower() if blank else letters[code - 1])
+                if t & KG.BLANK_FLAG:
+                    word.append(letters[code - 1].lower())
+                    leave[0] -= 1
+                else:
+                    word.append(letters[code - 1])
+                    leave[code] -= 1
                 through.append(False)
-                leave[0 if blank else code] -= 1
-        return Move(r0, c0, d, "".join(word), tuple(through), row[KG.OUT_SCORE],
-                    self.consts.alphabet.rack_string(leave))
+        return Move(r0, c0, d, "".join(word), tuple(through), row[KG.OUT_SCORE], rstr(leave))
 
     def notations(self) -> list[str]:
         """Notation of every player turn in order (``8H WORD``, ``-ABC`` exchange, ``-`` pass)."""
