@@ -40,8 +40,8 @@ Bags:
 * the game bag (:func:`bag_draw`) reproduces :class:`engine.game.Bag` draw for
   draw: the tiles as a list, each draw picks position ``int(random() * len)``
   and swaps it with the last, and ``random()`` is CPython's Mersenne Twister
-  (``random.Random``, MT19937 ``genrand_res53``) continued from the state
-  ``random.Random(seed).getstate()``; returned tiles are appended at the end.
+  (``random.Random``: MT19937 seeded by ``init_by_array`` with the seed's
+  32-bit words, :func:`mt_seed`, and ``genrand_res53``); returned tiles are appended at the end.
   So "the same seed" means the same ``random.Random`` state and bag list;
 * the simulation bag is a fixed order (a permutation drawn by numpy in
   :mod:`engine.simulation`), drawn from the front; an exchange puts the tiles
@@ -154,6 +154,35 @@ def _mt_twist(mt):
         if y & 1:
             v ^= 0x9908B0DF
         mt[kk] = v
+
+
+@njit(cache=True)
+def mt_seed(mt, meta, key):
+    """Seed MT19937 as CPython's ``random.Random(seed)`` does (``init_by_array`` with ``key``:
+    the 32-bit words of ``abs(seed)``, least significant first, at least one)."""
+    mt[0] = 19650218
+    for i in range(1, _MT_N):
+        mt[i] = (1812433253 * (mt[i - 1] ^ (mt[i - 1] >> 30)) + i) & 0xFFFFFFFF
+    i = 1
+    j = 0
+    nk = key.shape[0]
+    for _ in range(max(_MT_N, nk)):
+        mt[i] = ((mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525)) + key[j] + j) & 0xFFFFFFFF
+        i += 1
+        j += 1
+        if i >= _MT_N:
+            mt[0] = mt[_MT_N - 1]
+            i = 1
+        if j >= nk:
+            j = 0
+    for _ in range(_MT_N - 1):
+        mt[i] = ((mt[i] ^ ((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1566083941)) - i) & 0xFFFFFFFF
+        i += 1
+        if i >= _MT_N:
+            mt[0] = mt[_MT_N - 1]
+            i = 1
+    mt[0] = 0x80000000
+    meta[M_MTPOS] = _MT_N
 
 
 @njit(cache=True)

@@ -7,10 +7,11 @@ the friendly objects on demand: :meth:`KernelGame.turns` (score-pad entries,
 equal to those of :class:`engine.game.Game`), :meth:`KernelGame.record` (for
 GCG files) and :meth:`KernelGame.to_game` (a finished :class:`~engine.game.Game`).
 
-*Same seed, same game.* ``KernelGame(lexicon, seed=S)`` starts from the state
-of ``random.Random(S)`` and the bag list of :class:`engine.game.Bag`, and its
-kernel draws exactly as :meth:`engine.game.Bag.draw` does (CPython's
-``random()`` reimplemented), so it plays move for move the game that
+*Same seed, same game.* ``KernelGame(lexicon, seed=S)`` seeds the kernel's
+Mersenne Twister as ``random.Random(S)`` is seeded, starts from the bag list of
+:class:`engine.game.Bag`, and its kernel draws exactly as
+:meth:`engine.game.Bag.draw` does (CPython's seeding and ``random()``
+reimplemented), so it plays move for move the game that
 ``Game(n, lexicon, seed=S)`` with the same players plays:
 :func:`engine.selfplay.play_game` (score players) and
 :func:`engine.equity.play_equity_game` (equity players, with the leave table
@@ -76,6 +77,10 @@ class KernelConstants:
         self.wm0 = self.layout.word_mult.astype(np.int32)
         self.rack_size = int(a.rack_size)
         self.bingo_bonus = int(a.bingo_bonus)
+        from . import _movegen as K
+
+        empty = np.zeros((N, N), dtype=np.uint8)
+        self.empty_checks = K.all_cross_checks(self.kwg, empty, np.zeros((N, N), dtype=np.int32), self.all_mask)
 
 
 class KernelPlayers:
@@ -180,9 +185,7 @@ class KernelGame:
         self.tvals = np.zeros((N, N), dtype=np.int32)
         self.lm = self.consts.lm0.copy()
         self.wm = self.consts.wm0.copy()
-        from . import _movegen as K
-
-        self.cs, self.xs, self.hx = K.all_cross_checks(self.consts.kwg, self.tiles, self.tvals, self.consts.all_mask)
+        self.cs, self.xs, self.hx = (a.copy() for a in self.consts.empty_checks)
         self.racks = np.zeros((n, T), dtype=np.int64)
         self.scores = np.zeros(n, dtype=np.int64)
         self.bag = np.zeros(int(a.total_tiles) + 8, dtype=np.int64)
@@ -190,9 +193,8 @@ class KernelGame:
         self.bag[: full.shape[0]] = full
         self.meta = np.zeros(KG.META_SIZE, dtype=np.int64)
         self.meta[KG.M_BAGN] = full.shape[0]
-        state = random.Random(self.seed).getstate()[1]
-        self.mt = np.array(state[:624], dtype=np.int64)
-        self.meta[KG.M_MTPOS] = state[624]
+        self.mt = np.zeros(624, dtype=np.int64)
+        KG.mt_seed(self.mt, self.meta, _seed_key(self.seed))
         if not KG.start_game(self.bag, self.meta, self.mt, self.racks, self.consts.rack_size):
             from .game import GameError
 
@@ -346,6 +348,13 @@ class KernelGame:
         g._scoreless = int(self.meta[KG.M_SCORELESS])
         g._checks = None
         return g
+
+
+def _seed_key(seed: int) -> np.ndarray:
+    """The key CPython's ``random.seed`` gives ``init_by_array``: 32-bit words of ``abs(seed)``, low first."""
+    n = abs(int(seed))
+    words = [(n >> (32 * i)) & 0xFFFFFFFF for i in range(max(1, (n.bit_length() + 31) // 32))]
+    return np.array(words, dtype=np.int64)
 
 
 def play_kernel_game(lexicon, seed: int, tables: Sequence | int = 2, rules: Rules = HOME,

@@ -17,7 +17,7 @@ from engine.cgp import parse_cgp
 from engine.cli import main
 from engine.equity import play_equity_game
 from engine.game import TOURNAMENT, Kind
-from engine.kgame import KernelConstants, KernelGame, KernelPlayers, play_kernel_game
+from engine.kgame import KernelConstants, KernelGame, KernelPlayers, _seed_key, play_kernel_game
 from engine.leaves import default_table
 from engine.movegen import CrossChecks, generate_moves
 from engine.selfplay import game_seed, play_game, selfplay
@@ -48,6 +48,12 @@ def test_mersenne_twister_matches_cpython():
         meta[KG.M_MTPOS] = state[624]
         got = [KG.mt_random(mt, meta) for _ in range(1500)]  # crosses two state regenerations
         assert got == [r.random() for _ in range(1500)]
+    for seed in (0, 1, 12345, 2 ** 32, 2 ** 62 + 7, 3 ** 50, -99):  # seeding (init_by_array) in the kernel too
+        mt = np.zeros(624, dtype=np.int64)
+        meta = np.zeros(KG.META_SIZE, dtype=np.int64)
+        KG.mt_seed(mt, meta, _seed_key(seed))
+        state = random.Random(seed).getstate()[1]
+        assert mt.tolist() == list(state[:624]) and meta[KG.M_MTPOS] == state[624]
 
 
 def test_leave_arrays_equal_the_reference_kernel(table):
