@@ -35,6 +35,11 @@ add the move's score after playing, subtract it on undo. One undo slot per
 search depth (e.g. ``ucs`` of shape (depth, 8, 15) and ``ucs[d]``) makes a
 make/unmake search with no allocation per node.
 
+All moves of a position held in these arrays (e.g. for an endgame search):
+``engine._movegen.generate_checked(kwg, tiles, tvals, lm, wm, rack, vals,
+rack_size, bingo_bonus, cs, xs, hx, out, cnt)``; the top move:
+:func:`generate_into`.
+
 Bags:
 
 * the game bag (:func:`bag_draw`) reproduces :class:`engine.game.Bag` draw for

@@ -98,15 +98,18 @@ class KernelPlayers:
         H, cap, tile_values: the leave index's ranking tables; P their prefix sums (:func:`engine._kgame.rank_prefix`).
 
     Raises:
-        ValueError: tables of different tile sets.
+        ValueError: a seat that is neither ``None`` nor a LeaveTable; tables of different tile sets.
     """
 
     def __init__(self, tables: Sequence, params: Sequence | None = None):
         from .equity import EquityParams
-        from .leaves import leave_index
+        from .leaves import LeaveTable, leave_index
 
         tables = list(tables)
         n = len(tables)
+        for p, t in enumerate(tables):
+            if t is not None and not isinstance(t, LeaveTable):
+                raise ValueError(f"player {p + 1}: a LeaveTable or None (best score), not {type(t).__name__}")
         params = list(params) if params is not None else [None] * n
         if len(params) != n:
             raise ValueError(f"{len(params)} equity parameter sets for {n} players")

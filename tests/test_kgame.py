@@ -200,6 +200,8 @@ def test_bad_input(golden_lexicon, consts, table):
         KernelGame(golden_lexicon, 1, 2, consts=consts).play(KernelPlayers([None, None]), max_turns=0)
     with pytest.raises(ValueError, match="equity parameter sets"):
         KernelPlayers([table, None], params=[None])
+    with pytest.raises(ValueError, match="LeaveTable or None"):
+        KernelPlayers([None, "table"])
     with pytest.raises(ValueError, match="graph"):
         KernelConstants(object())
     with pytest.raises(ValueError, match="unknown player"):
