@@ -18,7 +18,6 @@ import time
 
 import pytest
 
-from engine.gcg import write_gcg
 from engine.selfplay import selfplay
 
 GAMES = 40
@@ -57,5 +56,6 @@ def test_selfplay_four_players(benchmark, golden_lexicon):
 
 
 def test_selfplay_with_gcg_output(benchmark, golden_lexicon, tmp_path):
+    """Score players with one GCG file per game (built from the kernel's record, written atomically)."""
     _bench(benchmark, golden_lexicon, rounds=3, out_dir=tmp_path)
-    assert write_gcg  # GCG files written through engine.gcg.write_gcg from the kernel's record
+    assert len(list(tmp_path.glob("*.gcg"))) == GAMES
