@@ -7,8 +7,8 @@ kernel (:mod:`engine.kgame`, what ``python -m engine selfplay`` runs),
 ``engine="python"`` the same games move by move in :class:`engine.game.Game`
 (the reference, and the speed before the kernel). ``extra_info``:
 ``games_per_second`` (wall, best round) and ``games_per_cpu_second`` (process
-CPU time; robust when the machine is shared), beside MAGPIE's figure on this
-machine class (KWG mode, issue 12: 287 games/s score players, 222 equity).
+CPU time; robust when the machine is shared). The side-by-side figure with
+MAGPIE is measured by ``benchmarks/bench_peers.py``.
 A warm-up round outside the timing loads the Numba kernels.
 """
 
@@ -21,7 +21,6 @@ import pytest
 from engine.selfplay import selfplay
 
 GAMES = 40
-MAGPIE = {"score": 287, "equity": 222}
 
 
 def _bench(benchmark, lexicon, rounds=5, **kw):
@@ -47,7 +46,6 @@ def test_selfplay_games_per_second(benchmark, golden_lexicon, player, engine):
                  kernel=engine == "kernel")
     benchmark.extra_info["player"] = player
     benchmark.extra_info["engine"] = engine
-    benchmark.extra_info["magpie_games_per_second"] = MAGPIE[player]
     assert gps > 5  # a regression guard only; the figures are reported above
 
 

@@ -490,7 +490,7 @@ class DecisionLog:
 
 def play_equity_game(lexicon, seed: int, tables: Sequence[LeaveTable | None], rules=None,
                      record: bool = False, max_turns: int = 1000, params: Sequence[EquityParams | None] | None = None,
-                     kernel: bool = False):
+                     kernel: bool | None = None):
     """Play one game; seat ``i`` uses ``tables[i]`` (``None``: the pure score player).
 
     Args:
@@ -500,8 +500,9 @@ def play_equity_game(lexicon, seed: int, tables: Sequence[LeaveTable | None], ru
         rules: the variant (default home rules).
         record: also return a :class:`DecisionLog`.
         params: per seat equity parameters (default: each table's own).
-        kernel: play the game in the game kernel (:func:`engine.kgame.play_kernel_game`,
-            the same moves, several times faster); not with ``record``.
+        kernel: play the game in the game kernel (:func:`engine.kgame.play_kernel_game`:
+            the same moves, about twice as fast); ``None`` (default): the kernel unless
+            ``record``; ``False``: move by move in :class:`engine.game.Game` (the reference).
 
     Returns:
         the finished :class:`engine.game.Game`, and the log when ``record``.
@@ -512,6 +513,8 @@ def play_equity_game(lexicon, seed: int, tables: Sequence[LeaveTable | None], ru
     from .game import HOME, Game
 
     rules = rules or HOME
+    if kernel is None:
+        kernel = not record
     if kernel:
         if record:
             raise ValueError("the decision log is recorded by the Python game only (kernel=False)")

@@ -227,7 +227,7 @@ def _eplay(task):
     seed, i = task
     t = _W["table"]
     seats = (t, None) if i % 2 == 0 else (None, t)
-    g = play_equity_game(_W["lex"], seed_of(seed, 999, i // 2), seats, kernel=True)  # each deal twice, seats swapped
+    g = play_equity_game(_W["lex"], seed_of(seed, 999, i // 2), seats)  # each deal twice, seats swapped
     me = 0 if i % 2 == 0 else 1
     return g.scores[me] - g.scores[1 - me], g.scores[me], g.scores[1 - me]
 

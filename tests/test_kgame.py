@@ -100,7 +100,7 @@ def test_equity_players_same_game_as_python(golden_lexicon, consts, table):
         kp = KernelPlayers(seats)
         for i in games:
             seed = game_seed(21, i)
-            ref = play_equity_game(golden_lexicon, seed, seats)
+            ref = play_equity_game(golden_lexicon, seed, seats, kernel=False)
             kg = play_kernel_game(golden_lexicon, seed, consts=consts, players=kp)
             assert kg.turns() == ref.turns
             assert list(kg.scores) == ref.scores and kg.end_reason == ref.end_reason
@@ -109,7 +109,7 @@ def test_equity_players_same_game_as_python(golden_lexicon, consts, table):
     assert exchanges >= 4 and passes >= 3  # the comparison covered exchanges and passes
     seed = game_seed(21, 6)
     assert play_equity_game(golden_lexicon, seed, (table, table), kernel=True).turns == \
-        play_equity_game(golden_lexicon, seed, (table, table)).turns
+        play_equity_game(golden_lexicon, seed, (table, table), kernel=False).turns
     with pytest.raises(ValueError, match="decision log"):
         play_equity_game(golden_lexicon, seed, (table, table), record=True, kernel=True)
 
@@ -223,5 +223,5 @@ def test_cli_selfplay_equity(golden_lexicon, tmp_path, capsys):
     assert s["games"] == 2
     text = (tmp_path / "game_00001.gcg").read_text(encoding="utf-8")
     assert "equity players" in text and f"#seed {game_seed(3, 1)}" in text
-    ref = play_equity_game(golden_lexicon, game_seed(3, 1), (default_table(), default_table()))
+    ref = play_equity_game(golden_lexicon, game_seed(3, 1), (default_table(), default_table()), kernel=False)
     assert f"{ref.scores[0]}" in text.splitlines()[-1] or f"{ref.scores[1]}" in text.splitlines()[-1]
