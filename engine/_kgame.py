@@ -97,8 +97,7 @@ def _drop_stale_cache() -> None:
                     return
         except FileNotFoundError:
             pass
-        if not os.path.isdir(cache):
-            return
+        os.makedirs(cache, exist_ok=True)  # a fresh checkout: no cache yet, the stamp goes first
         for path in glob.glob(os.path.join(cache, "_kgame.*.nb[ic]")):
             os.unlink(path)
         fd, tmp = tempfile.mkstemp(dir=cache, prefix="_kgame.deps.", suffix=".tmp")
