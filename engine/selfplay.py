@@ -190,7 +190,7 @@ def selfplay(lexicon, games: int, seed: int = 0, players: int = 2, rules: Rules 
         seed: run seed; game ``i`` uses :func:`game_seed` ``(seed, i)``.
         players: 2–4.
         rules: the variant.
-        out_dir: write ``game_00000.gcg`` ... there (created if missing; each file written atomically).
+        out_dir: write ``game_00000.gcg`` ... there (created if missing).
         progress: show a tqdm progress bar on stderr (``None``: only on a terminal).
         on_game: called with ``(index, game)`` after each game (a finished :class:`~engine.game.Game`).
         lexicon_name: name for the records' ``#lexicon``.
@@ -201,7 +201,9 @@ def selfplay(lexicon, games: int, seed: int = 0, players: int = 2, rules: Rules 
 
     Raises:
         ValueError: ``games < 1``, a player count the rules do not allow, an unknown player.
-        OSError: ``out_dir`` cannot be written.
+        OSError: ``out_dir`` cannot be created.
+        lexicon_tools.normalize.WordListError: a GCG file cannot be written (names the file;
+            each file is written atomically, so none is left empty or cut off).
     """
     if games < 1:
         raise ValueError(f"--games must be at least 1, got {games}")
@@ -211,7 +213,7 @@ def selfplay(lexicon, games: int, seed: int = 0, players: int = 2, rules: Rules 
         raise ValueError(f"unknown player {player!r}: choose one of {', '.join(PLAYERS)}")
     from tqdm import tqdm
 
-    from .gcg import write_gcg
+    from .gcg import write_gcg_file
 
     out = None
     if out_dir is not None:
@@ -245,7 +247,7 @@ def selfplay(lexicon, games: int, seed: int = 0, players: int = 2, rules: Rules 
             if out is not None:
                 rec = g.record()
                 rec.notes["description"] = f"engine self-play ({player} players), run seed {seed}, game {i}"
-                _write_atomic(out / f"game_{i:05d}.gcg", write_gcg(rec))
+                write_gcg_file(out / f"game_{i:05d}.gcg", rec)
             if on_game is not None:
                 on_game(i, g.to_game() if run is not None else g)
             bar.update(1)
@@ -266,23 +268,3 @@ def _kernel_runner(lexicon, tables, rules, lexicon_name):
         return play_kernel_game(lexicon, seed, rules=rules, consts=consts, players=kp, lexicon_name=lexicon_name)
 
     return run
-
-
-def _write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` (UTF-8) to ``path`` through a temporary file in the same folder (fsync, rename)."""
-    import os
-    import tempfile
-
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
