@@ -853,3 +853,142 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
     if mirror:
         _add_transposed(out, cnt)
     return walked
+
+
+# ---------------------------------------------------------------------------
+# One call per request: the entry points of engine.movegen
+# ---------------------------------------------------------------------------
+C_ALL_MASK, C_BINGO_TILES, C_BINGO_BONUS = 0, 1, 2
+
+
+@njit(cache=True)
+def _prepare(tiles, blanks, lmult, wmult, vals, tvals, lm, wm):
+    """Tile values (0 for blanks) and the premiums still open (1 under tiles) of a board."""
+    for r in range(N):
+        for c in range(N):
+            t = tiles[r, c]
+            if t != 0:
+                tvals[r, c] = 0 if blanks[r, c] else vals[t]
+                lm[r, c] = 1
+                wm[r, c] = 1
+            else:
+                tvals[r, c] = 0
+                lm[r, c] = lmult[r, c]
+                wm[r, c] = wmult[r, c]
+
+
+@njit(cache=True)
+def _board_state(kwg, tiles, blanks, lmult, wmult, vals, all_mask, cs, xs, hx, have_checks):
+    """``(tvals, lm, wm)`` of the board; the cross-checks into ``cs, xs, hx`` unless ``have_checks``."""
+    tvals = np.empty((N, N), dtype=np.int32)
+    lm = np.empty((N, N), dtype=np.int32)
+    wm = np.empty((N, N), dtype=np.int32)
+    _prepare(tiles, blanks, lmult, wmult, vals, tvals, lm, wm)
+    if not have_checks:
+        every = np.ones(N, dtype=np.uint8)
+        cross_checks_into(kwg, tiles, tvals, all_mask, cs[0], xs[0], hx[0], every)
+        cross_checks_into(kwg, tiles.T.copy(), tvals.T.copy(), all_mask, cs[1], xs[1], hx[1], every)
+    return tvals, lm, wm
+
+
+@njit(cache=True)
+def movegen_all(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs, hx, have_checks, out):
+    """Every legal placement in one call: board arrays in, output rows out.
+
+    Args:
+        kwg: uint32 (n,) KWG node array (validated).
+        tiles: uint8 (15, 15) tile codes, 0 = empty; blanks: bool (15, 15).
+        lmult, wmult: uint8 (15, 15) premium layout (letter, word multipliers).
+        vals: int64 (n_letters + 1,) points per tile code (0 = blank).
+        consts: int64 (3,) ``[all_mask, bingo_tiles, bingo_bonus]``.
+        rack_in: integer (n_letters + 1,) rack counts (not modified).
+        cs, xs, hx: (2, 15, 15) cross-checks as :func:`generate_checked`; read
+            when ``have_checks``, else overwritten with the board's.
+        out: int32 (capacity, OUT_WIDTH) output rows.
+
+    Returns:
+        the number of moves; when larger than ``out``'s capacity only the first
+        rows were written (call again with a larger ``out``).
+    """
+    rack = np.empty(rack_in.shape[0], dtype=np.int64)
+    for i in range(rack_in.shape[0]):
+        rack[i] = rack_in[i]
+    tvals, lm, wm = _board_state(kwg, tiles, blanks, lmult, wmult, vals, np.uint32(consts[C_ALL_MASK]), cs, xs, hx,
+                                 have_checks)
+    cnt = np.zeros(1, dtype=np.int64)
+    generate_checked(kwg, tiles, tvals, lm, wm, rack, vals, consts[C_BINGO_TILES], consts[C_BINGO_BONUS], cs, xs, hx,
+                     out, cnt)
+    return cnt[0]
+
+
+@njit(cache=True)
+def cross_checks_of(kwg, tiles, blanks, lmult, wmult, vals, consts, cs, xs, hx):
+    """The board's cross-checks of both directions into ``cs, xs, hx`` (arguments as :func:`movegen_all`)."""
+    _board_state(kwg, tiles, blanks, lmult, wmult, vals, np.uint32(consts[C_ALL_MASK]), cs, xs, hx, False)
+
+
+@njit(cache=True)
+def update_checks_of(kwg, tiles, blanks, vals, consts, cs, xs, hx, rows, cols):
+    """:func:`update_cross_checks` from the board arrays (tile values worked out here)."""
+    tvals = np.empty((N, N), dtype=np.int32)
+    for r in range(N):
+        for c in range(N):
+            t = tiles[r, c]
+            tvals[r, c] = 0 if t == 0 or blanks[r, c] else vals[t]
+    update_cross_checks(kwg, tiles, tvals, np.uint32(consts[C_ALL_MASK]), cs, xs, hx, rows, cols)
+
+
+@njit(cache=True)
+def movegen_best(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs, hx, have_checks, radix, lv, lvmax,
+                 n_best, out):
+    """Best-first generation (:func:`generate_best_checked`) in one call, arguments as :func:`movegen_all`.
+
+    On return ``out[:count]`` holds exactly the walked moves whose rank
+    (score + ``lv[...]`` of the tiles used) reaches the ``n_best``-th best
+    rank: the top ``n_best`` and every move tied with the last of them, in
+    generation order.
+
+    Returns:
+        the count; when larger than ``out``'s capacity, call again with a larger ``out``.
+    """
+    rack = np.empty(rack_in.shape[0], dtype=np.int64)
+    for i in range(rack_in.shape[0]):
+        rack[i] = rack_in[i]
+    tvals, lm, wm = _board_state(kwg, tiles, blanks, lmult, wmult, vals, np.uint32(consts[C_ALL_MASK]), cs, xs, hx,
+                                 have_checks)
+    cnt = np.zeros(1, dtype=np.int64)
+    generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, consts[C_BINGO_TILES], consts[C_BINGO_BONUS],
+                          cs, xs, hx, radix, lv, lvmax, n_best, out, cnt)
+    n = cnt[0]
+    if n > out.shape[0]:
+        return n
+    return _keep_top(out, n, radix, lv, n_best)
+
+
+@njit(cache=True)
+def _rank(out, i, radix, lv):
+    u = 0
+    for j in range(out[i, OUT_LEN]):
+        t = out[i, OUT_TILES + j]
+        if t != 0:
+            u += radix[0] if t & BLANK_FLAG else radix[t]
+    return out[i, OUT_SCORE] + lv[u]
+
+
+@njit(cache=True)
+def _keep_top(out, n, radix, lv, n_best):
+    """Move the rows ranking at least the ``n_best``-th best to the front (order kept); their count."""
+    if n <= n_best:
+        return n
+    rank = np.empty(n, dtype=np.float64)
+    for i in range(n):
+        rank[i] = _rank(out, i, radix, lv)
+    cutoff = np.sort(rank)[n - n_best]
+    k = 0
+    for i in range(n):
+        if rank[i] >= cutoff:
+            if k != i:
+                for c in range(OUT_WIDTH):
+                    out[k, c] = out[i, c]
+            k += 1
+    return k
