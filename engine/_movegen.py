@@ -226,6 +226,7 @@ def _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, anchor, 
                 rack[0] += 1
             else:
                 rack[al] += 1
+                params[5] |= np.int64(1) << al
             params[1] += 1
             stack[f, F_AL] = -1
         tp = stack[f, F_TP]
@@ -283,6 +284,8 @@ def _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, anchor, 
                 ls = 0
             else:
                 rack[letter] -= 1
+                if rack[letter] == 0:
+                    params[5] &= ~(np.int64(1) << letter)
                 stack[f, F_AB] = 0
                 placed[col] = letter
                 ls = vals[letter] * lm
@@ -296,6 +299,9 @@ def _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, anchor, 
         v = kwg[a]
         child = np.int64(v & ARC_MASK)
         accepts = (v & ACCEPTS) != 0
+        # letters some rack tile can still be: a square whose cross-check holds none of them
+        # (and no tile) is never pushed (it would only be popped again)
+        fit = np.int64(0) if params[1] == 0 else (np.int64(-1) if rack[0] > 0 else params[5])
         if col <= anchor:
             no_left = col == 0 or info[I_TILE, col - 1] == 0
             if accepts and no_left and tp > 0 and (lmin < 0 or spans[col, anchor] != 0):
@@ -304,11 +310,13 @@ def _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, anchor, 
                     score += bingo_bonus
                 _record(info, placed, out, cnt, col, anchor, tp, score, line, direction, direction == 1)
             if child != 0:
-                if no_left and anchor < N - 1 and (lmin < 0 or maxr[col] > anchor):
+                if no_left and anchor < N - 1 and (lmin < 0 or maxr[col] > anchor) and (
+                        info[I_TILE, anchor + 1] != 0 or (info[I_CS, anchor + 1] & fit) != 0):
                     s = _child_arc(kwg, child, 0)
                     if s >= 0:
                         sp = _push(stack, sp, anchor + 1, np.int64(kwg[s] & ARC_MASK), tp, main, wmul, cross, col)
-                if col > 0 and col - 1 != last_anchor and col > lmin:
+                if col > 0 and col - 1 != last_anchor and col > lmin and (
+                        info[I_TILE, col - 1] != 0 or (info[I_CS, col - 1] & fit) != 0):
                     sp = _push(stack, sp, col - 1, child, tp, main, wmul, cross, col)
         else:
             no_right = col == N - 1 or info[I_TILE, col + 1] == 0
@@ -317,7 +325,8 @@ def _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, anchor, 
                 if tp == bingo_tiles:
                     score += bingo_bonus
                 _record(info, placed, out, cnt, stack[f, F_LEFT], col, tp, score, line, direction, direction == 1)
-            if child != 0 and col < N - 1 and (lmin < 0 or maxr[stack[f, F_LEFT]] > col):
+            if child != 0 and col < N - 1 and (lmin < 0 or maxr[stack[f, F_LEFT]] > col) and (
+                    info[I_TILE, col + 1] != 0 or (info[I_CS, col + 1] & fit) != 0):
                 sp = _push(stack, sp, col + 1, child, tp, main, wmul, cross, stack[f, F_LEFT])
 
 
@@ -353,8 +362,21 @@ def _gen_lines(kwg, tiles, tvals, cs, xs, hx, lm, wm, rack, vals, out, cnt, para
                 is_anchor = (hx[line, c] != 0 and (c == 0 or tiles[line, c - 1] == 0)
                              and (c == N - 1 or tiles[line, c + 1] == 0))
             if is_anchor:
-                _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, c, last_anchor, groot, line,
-                            no_spans, no_maxr, -1)
+                # written out (a helper call costs ~0.1 µs of reference counting per anchor):
+                # skip an anchor when no rack tile fits a square its moves must use
+                fit = np.int64(0) if params[1] == 0 else (np.int64(-1) if rack[0] > 0 else params[5])
+                if tiles[line, c] == 0:
+                    open_ = (info[I_CS, c] & fit) != 0
+                else:
+                    open_ = c < N - 1 and (info[I_CS, c + 1] & fit) != 0
+                    if not open_:
+                        l0 = c
+                        while l0 > 0 and tiles[line, l0 - 1] != 0:
+                            l0 -= 1
+                        open_ = l0 > 0 and l0 - 1 != last_anchor and (info[I_CS, l0 - 1] & fit) != 0
+                if open_:
+                    _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, c, last_anchor, groot, line,
+                                no_spans, no_maxr, -1)
                 last_anchor = c
 
 
@@ -374,6 +396,11 @@ def _params(rack, bingo_tiles, bingo_bonus):
     for i in range(rack.shape[0]):
         total += rack[i]
     params[1] = total
+    mask = 0
+    for i in range(1, rack.shape[0]):
+        if rack[i] > 0:
+            mask |= np.int64(1) << i
+    params[5] = mask
     params[3] = bingo_tiles
     params[4] = bingo_bonus
     return params
