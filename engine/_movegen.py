@@ -512,147 +512,6 @@ def generate(kwg, tiles, tvals, lm, wm, rack, vals, all_mask, bingo_tiles, bingo
 # ---------------------------------------------------------------------------
 # Best-first: anchors in order of an upper bound on their moves' scores
 # ---------------------------------------------------------------------------
-@njit(cache=True)
-def _anchor_spans(tiles, tvals, cs, xs, hx, lm, wm, line, anchor, last_anchor, rack_vals, n_rack,
-                  rack_mask, has_blank, bingo_tiles, bingo_bonus, lvmax, span_bound, span_l, span_r, ns):
-    """Append every span an anchor's moves may cover, with an upper bound on their scores.
-
-    A span ``[l, r]`` is the extent of a main word: it contains the anchor,
-    starts after the previous anchor, has empty squares (or the edge) on both
-    sides, holds 1..n_rack empty squares, and every empty square's
-    cross-check admits some rack tile. Its bound (the "shadow" of wolges and
-    Macondo, here per span) pairs the rack's highest tile values with the
-    span's highest square coefficients (rearrangement inequality): a new tile
-    on square s is worth ``lm_s * W`` in the main word (W = product of the
-    span's open word multipliers) plus ``lm_s * wm_s`` in its cross-word, if
-    any. Played-through tiles, cross-word tiles and the bingo bonus are exact.
-
-    ``rack_vals`` holds the rack's tile values sorted in descending order (0 for blanks).
-    ``lvmax[k]`` is the largest value the ranking adds for any leave after
-    playing ``k`` tiles (0 when ranking by score; the best leave value when
-    ranking by equity); it is added to the span's bound.
-
-    Returns:
-        the new number of spans ``ns`` (entries written to span_bound/l/r).
-    """
-    coef = np.zeros(8, dtype=np.int64)
-    sq_lm = np.zeros(8, dtype=np.int64)
-    sq_x = np.zeros(8, dtype=np.int64)
-    lo = last_anchor + 1
-    for l in range(anchor, max(lo, 0) - 1, -1):
-        if l > 0 and tiles[line, l - 1] != 0:
-            if l - 1 >= lo:
-                continue  # the word would extend further left
-            break
-        k = 0
-        wmul = 1
-        fixed = 0
-        cross_fixed = 0
-        blocked = False
-        for c in range(l, N):
-            if tiles[line, c] == 0:
-                if not has_blank and (cs[line, c] & rack_mask) == 0:
-                    blocked = True
-                    break
-                if k == n_rack:
-                    break
-                sq_lm[k] = lm[line, c]
-                sq_x[k] = lm[line, c] * wm[line, c] if hx[line, c] else 0
-                k += 1
-                wmul *= wm[line, c]
-                if hx[line, c]:
-                    cross_fixed += xs[line, c] * wm[line, c]
-            else:
-                fixed += tvals[line, c]
-            if c < anchor or c == l or (c < N - 1 and tiles[line, c + 1] != 0) or k == 0:
-                continue
-            # coefficients of the span's empty squares, sorted descending (insertion sort, k <= 7)
-            for m in range(k):
-                v = sq_lm[m] * wmul + sq_x[m]
-                q = m
-                while q > 0 and coef[q - 1] < v:
-                    coef[q] = coef[q - 1]
-                    q -= 1
-                coef[q] = v
-            total = fixed * wmul + cross_fixed
-            for q in range(k):
-                total += coef[q] * rack_vals[q]
-            if k == bingo_tiles:
-                total += bingo_bonus
-            span_bound[ns] = total + lvmax[k]
-            span_l[ns] = l
-            span_r[ns] = c
-            ns += 1
-        if blocked and k == 0 and l < anchor:
-            pass
-    return ns
-
-
-@njit(cache=True)
-def _anchor_coarse_bound(tiles, tvals, cs, xs, hx, lm, wm, line, anchor, last_anchor, rack_vals, n_rack,
-                         rack_mask, has_blank, bingo_tiles, bingo_bonus, lvmax_all):
-    """A cheap bound at least as large as every span bound of the anchor.
-
-    Takes the whole region the anchor's spans can reach (up to ``n_rack``
-    empty squares each side, not past the previous anchor or a square no rack
-    tile fits) with all its word multipliers, tiles and cross-words at once.
-    """
-    lo = max(last_anchor + 1, 0)
-    left = anchor
-    k = 1 if tiles[line, anchor] == 0 else 0
-    if k and not has_blank and (cs[line, anchor] & rack_mask) == 0:
-        return -1e18
-    while left > lo:
-        c = left - 1
-        if tiles[line, c] == 0:
-            if k >= n_rack or (not has_blank and (cs[line, c] & rack_mask) == 0):
-                break
-            k += 1
-        left = c
-    right = anchor
-    k = 1 if tiles[line, anchor] == 0 else 0
-    while right < N - 1:
-        c = right + 1
-        if tiles[line, c] == 0:
-            if k >= n_rack or (not has_blank and (cs[line, c] & rack_mask) == 0):
-                break
-            k += 1
-        right = c
-    coef = np.zeros(2 * N, dtype=np.int64)
-    wmul = 1
-    fixed = 0
-    cross_fixed = 0
-    m = 0
-    for c in range(left, right + 1):
-        if tiles[line, c] == 0:
-            wmul *= wm[line, c]
-            m += 1
-            if hx[line, c]:
-                cross_fixed += xs[line, c] * wm[line, c]
-        else:
-            fixed += tvals[line, c]
-    if m == 0:
-        return -1e18
-    q = 0
-    for c in range(left, right + 1):
-        if tiles[line, c] == 0:
-            v = lm[line, c] * wmul
-            if hx[line, c]:
-                v += lm[line, c] * wm[line, c]
-            j = q
-            while j > 0 and coef[j - 1] < v:
-                coef[j] = coef[j - 1]
-                j -= 1
-            coef[j] = v
-            q += 1
-    total = fixed * wmul + cross_fixed
-    for j in range(min(m, n_rack)):
-        total += coef[j] * rack_vals[j]
-    if m >= bingo_tiles and n_rack >= bingo_tiles:
-        total += bingo_bonus
-    return total + lvmax_all
-
-
 @njit(cache=True, inline="always")
 def _heap_push(hb, hi, n, bound, item):
     i = n
@@ -698,6 +557,12 @@ def generate_best(kwg, tiles, tvals, lm, wm, rack, vals, all_mask, bingo_tiles, 
                                  radix, lv, lvmax, n_best, out, cnt)
 
 
+# fields of the per-line square table of the best-first walk (the first seven as I_*)
+I_MAXV = 7
+L_WIDTH = 8
+REFINE_MIN_TILES = 4  # refine (per-span bounds) from this many rack tiles on
+
+
 @njit(cache=True)
 def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx,
                           radix, lv, lvmax, n_best, out, cnt):
@@ -710,15 +575,28 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
     Pass zeros (``lv`` of length 1) to rank by score alone, or leave values
     to rank by equity (score + leave value).
 
-    Anchors wait in a max-heap keyed by an upper bound on their moves' rank:
-    first a cheap bound over the whole region the anchor reaches
-    (:func:`_anchor_coarse_bound`); when an anchor comes to the top it gets the
-    exact per-span bounds (:func:`_anchor_spans`) and goes back with the best
-    of them; when it comes to the top again it is walked once, restricted to
-    the spans whose bound still reaches the ``n_best``-th best found so far.
-    The search stops when the top bound is below that. Every move ranking at
-    least that high is in ``out`` (ties included), so the caller's top
-    ``n_best`` equal those of the full list. Other arguments as
+    Bounds (the "shadow" of MAGPIE and wolges: an upper bound of what any
+    move from an anchor can rank, worked out from the squares alone, without
+    the lexicon). A move from an anchor covers a span ``[l, r]`` of the line
+    holding ``k`` empty squares, 1 <= k <= tiles on the rack, each of which
+    some rack tile fits (cross-check). A new tile of value ``v`` on square
+    ``s`` adds ``v * c_s`` with ``c_s = lm_s * W + lm_s * wm_s * [cross-word
+    at s]`` (``W`` the product of the span's open word multipliers); tiles on
+    the board, the cross-words' existing tiles and the bingo bonus are exact.
+    The tiles' part is at most the smaller of (a) the ``k`` largest ``c_s``
+    paired with the rack's ``k`` highest values (rearrangement inequality)
+    and (b) the ``k`` largest ``c_s * v_s`` with ``v_s`` the highest value of a
+    rack tile that fits square ``s``; the leave part is at most ``lvmax[k]``.
+
+    Anchors wait in a max-heap: first with the bound of the whole region the
+    anchor's spans can reach (all its word multipliers, tiles and cross-words
+    at once, per ``k``); when an anchor comes to the top it gets the exact
+    bound of every span and goes back with the best of them; when it comes to
+    the top again it is walked once, restricted to the spans whose bound
+    still reaches the ``n_best``-th best rank found so far. The search stops
+    when the top bound is below that rank, so every move ranking at least as
+    high as the ``n_best``-th best is in ``out`` (ties included) and the
+    caller's top ``n_best`` equal those of the full list. Other arguments as
     :func:`generate_checked`.
 
     Returns:
@@ -729,7 +607,6 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
     cnt[0] = 0
     rack_vals = np.zeros(8, dtype=np.int64)
     nv = 0
-    rack_mask = np.uint32(0)
     for t in range(rack.shape[0]):
         for _ in range(rack[t]):
             v = vals[t] if t != 0 else 0
@@ -739,119 +616,246 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
                 j -= 1
             rack_vals[j] = v
             nv += 1
-        if t != 0 and rack[t] > 0:
-            rack_mask |= np.uint32(1) << np.uint32(t)
-    has_blank = rack[0] > 0
     if nv == 0:
         return 0
-    lvmax_all = lvmax[1]
-    for k in range(2, nv + 1):
-        lvmax_all = max(lvmax_all, lvmax[k])
-    boards = (tiles, tiles.T.copy())
-    vboards = (tvals, tvals.T.copy())
-    lms = (lm, lm.T.copy())
-    wms = (wm, wm.T.copy())
-    # anchors: (direction, line, col, last_anchor, refined); heap of (bound, anchor)
-    an = np.zeros((2 * N * N, 7), dtype=np.int64)  # ..., refined, first span, span count
-    hb = np.zeros(2 * N * N, dtype=np.float64)
-    hi = np.zeros(2 * N * N, dtype=np.int64)
+    has_blank = rack[0] > 0
+    mirror = _mirror_opening(tiles, lm, wm)
+    nd = 1 if mirror else 2
+    # per direction and line, the square table: tile, value, cross-check, cross-score, hook,
+    # open premiums and the highest value of a rack tile that fits (-1: none fits, or a tile)
+    LI = np.empty((nd, N, L_WIDTH, N), dtype=np.int64)
+    for d in range(nd):
+        for line in range(N):
+            for c in range(N):
+                if d == 0:
+                    r, cc = line, c
+                else:
+                    r, cc = c, line
+                t = tiles[r, cc]
+                LI[d, line, I_TILE, c] = t
+                LI[d, line, I_VAL, c] = tvals[r, cc]
+                m = np.int64(cs[d, line, c])
+                LI[d, line, I_CS, c] = m
+                LI[d, line, I_XS, c] = xs[d, line, c]
+                LI[d, line, I_HX, c] = hx[d, line, c]
+                LI[d, line, I_LM, c] = lm[r, cc]
+                LI[d, line, I_WM, c] = wm[r, cc]
+                best = np.int64(-1)
+                if t == 0 and m != 0:
+                    if has_blank:
+                        best = 0
+                    fit = m & params[5]
+                    if fit != 0:
+                        for q in range(1, rack.shape[0]):
+                            if rack[q] > 0 and (fit >> q) & 1 and vals[q] > best:
+                                best = vals[q]
+                LI[d, line, I_MAXV, c] = best
+    # anchors: direction, line, col, last anchor, refined, first span, span count
+    an = np.empty((2 * N * N, 7), dtype=np.int64)
+    hb = np.empty(2 * N * N, dtype=np.float64)
+    hi = np.empty(2 * N * N, dtype=np.int64)
+    coef = np.empty(2 * N, dtype=np.int64)
+    capv = np.empty(2 * N, dtype=np.int64)
     nh = 0
     na = 0
-    mirror = _mirror_opening(tiles, lm, wm)
-    for d in range(1 if mirror else 2):
-        T = boards[d]
-        HX = hx[d]
+    for d in range(nd):
         for line in range(N):
             if empty_board and line != N // 2:
                 continue
+            L = LI[d, line]
             last_anchor = -2
             for c in range(N):
                 if empty_board:
                     is_anchor = c == N // 2
-                elif T[line, c] != 0:
-                    is_anchor = c == N - 1 or T[line, c + 1] == 0
+                elif L[I_TILE, c] != 0:
+                    is_anchor = c == N - 1 or L[I_TILE, c + 1] == 0
                 else:
-                    is_anchor = (HX[line, c] != 0 and (c == 0 or T[line, c - 1] == 0)
-                                 and (c == N - 1 or T[line, c + 1] == 0))
-                if is_anchor:
-                    an[na, 0] = d
-                    an[na, 1] = line
-                    an[na, 2] = c
-                    an[na, 3] = last_anchor
-                    b = _anchor_coarse_bound(T, vboards[d], cs[d], xs[d], HX, lms[d], wms[d], line, c, last_anchor,
-                                             rack_vals, nv, rack_mask, has_blank, bingo_tiles, bingo_bonus,
-                                             lvmax_all)
-                    if b > -1e17:
-                        nh = _heap_push(hb, hi, nh, b, na)
-                    na += 1
-                    last_anchor = c
-    cap = 4 * N * N
-    sb = np.zeros(cap, dtype=np.float64)
-    sl = np.zeros(cap, dtype=np.int64)
-    sr = np.zeros(cap, dtype=np.int64)
+                    is_anchor = (L[I_HX, c] != 0 and (c == 0 or L[I_TILE, c - 1] == 0)
+                                 and (c == N - 1 or L[I_TILE, c + 1] == 0))
+                if not is_anchor:
+                    continue
+                la = last_anchor
+                last_anchor = c
+                # region bound (written out: helper calls cost reference counting per anchor)
+                if L[I_TILE, c] == 0 and L[I_MAXV, c] < 0:
+                    continue
+                lo = max(la + 1, 0)
+                left = c
+                k = 1 if L[I_TILE, c] == 0 else 0
+                while left > lo:
+                    q = left - 1
+                    if L[I_TILE, q] == 0:
+                        if k >= nv or L[I_MAXV, q] < 0:
+                            break
+                        k += 1
+                    left = q
+                right = c
+                k = 1 if L[I_TILE, c] == 0 else 0
+                while right < N - 1:
+                    q = right + 1
+                    if L[I_TILE, q] == 0:
+                        if k >= nv or L[I_MAXV, q] < 0:
+                            break
+                        k += 1
+                    right = q
+                wmul = 1
+                fixed = 0
+                cross_fixed = 0
+                m = 0
+                for q in range(left, right + 1):
+                    if L[I_TILE, q] == 0:
+                        wmul *= L[I_WM, q]
+                        m += 1
+                        if L[I_HX, q]:
+                            cross_fixed += L[I_XS, q] * L[I_WM, q]
+                    else:
+                        fixed += L[I_VAL, q]
+                if m == 0:
+                    continue
+                j = 0
+                for q in range(left, right + 1):
+                    if L[I_TILE, q] == 0:
+                        v = L[I_LM, q] * wmul
+                        if L[I_HX, q]:
+                            v += L[I_LM, q] * L[I_WM, q]
+                        w = v * L[I_MAXV, q]
+                        i = j
+                        while i > 0 and coef[i - 1] < v:
+                            coef[i] = coef[i - 1]
+                            i -= 1
+                        coef[i] = v
+                        i = j
+                        while i > 0 and capv[i - 1] < w:
+                            capv[i] = capv[i - 1]
+                            i -= 1
+                        capv[i] = w
+                        j += 1
+                base = fixed * wmul + cross_fixed
+                pair = 0
+                cap = 0
+                bound = -1e18
+                for q in range(min(m, nv)):
+                    pair += coef[q] * rack_vals[q]
+                    cap += capv[q]
+                    b = base + min(pair, cap) + lvmax[q + 1]
+                    if q + 1 == bingo_tiles:
+                        b += bingo_bonus
+                    if b > bound:
+                        bound = b
+                an[na, 0] = d
+                an[na, 1] = line
+                an[na, 2] = c
+                an[na, 3] = la
+                an[na, 4] = 0
+                nh = _heap_push(hb, hi, nh, bound, na)
+                na += 1
+    spcap = 4 * N * N
+    sb = np.empty(spcap, dtype=np.float64)
+    sl = np.empty(spcap, dtype=np.int64)
+    sr = np.empty(spcap, dtype=np.int64)
     ns = 0
     spans = np.zeros((N, N), dtype=np.uint8)
     maxr = np.full(N, -1, dtype=np.int64)
-    info = np.zeros((7, N), dtype=np.int64)
+    sq_lm = np.zeros(8, dtype=np.int64)
+    sq_x = np.zeros(8, dtype=np.int64)
+    sq_v = np.zeros(8, dtype=np.int64)
     placed = np.zeros(N, dtype=np.int64)
+    info = np.zeros((L_WIDTH, N), dtype=np.int64)
     stack = np.zeros((STACK, F_WIDTH), dtype=np.int64)
     groot = np.int64(kwg[1] & ARC_MASK)
     top = np.full(n_best, -1e18)  # ascending: top[0] is the n-th best so far
     walked = 0
     seen = 0
     while nh > 0:
-        bound = hb[0]
-        ai = hi[0]
-        if bound < top[0]:
+        if hb[0] < top[0]:
             break
+        ai = hi[0]
         nh = _heap_pop(hb, hi, nh)
         d = an[ai, 0]
         line = an[ai, 1]
-        if an[ai, 4] == 0:
-            # refine: exact per-span bounds, back into the heap with the best of them
+        anchor = an[ai, 2]
+        L = LI[d, line]
+        if an[ai, 4] == 0 and nv >= REFINE_MIN_TILES:
+            # refine: the bound of every span, back into the heap with the best of them
             an[ai, 4] = 1
-            if ns + N * N > cap:
-                cap = 2 * cap + N * N
-                sb2 = np.zeros(cap, dtype=np.float64)
-                sl2 = np.zeros(cap, dtype=np.int64)
-                sr2 = np.zeros(cap, dtype=np.int64)
+            if ns + N * N > spcap:
+                spcap = 2 * spcap + N * N
+                sb2 = np.empty(spcap, dtype=np.float64)
+                sl2 = np.empty(spcap, dtype=np.int64)
+                sr2 = np.empty(spcap, dtype=np.int64)
                 sb2[:ns] = sb[:ns]
                 sl2[:ns] = sl[:ns]
                 sr2[:ns] = sr[:ns]
                 sb, sl, sr = sb2, sl2, sr2
             first = ns
-            ns = _anchor_spans(boards[d], vboards[d], cs[d], xs[d], hx[d], lms[d], wms[d], line, an[ai, 2],
-                               an[ai, 3], rack_vals, nv, rack_mask, has_blank, bingo_tiles, bingo_bonus,
-                               lvmax, sb, sl, sr, ns)
+            best = -1e18
+            lo = an[ai, 3] + 1
+            for l in range(anchor, max(lo, 0) - 1, -1):
+                if l > 0 and L[I_TILE, l - 1] != 0:
+                    if l - 1 >= lo:
+                        continue  # the word would extend further left
+                    break
+                if L[I_TILE, l] == 0 and L[I_MAXV, l] < 0:
+                    break  # no span starts left of a square nothing fits
+                k = 0
+                wmul = 1
+                fixed = 0
+                cross_fixed = 0
+                for c in range(l, N):
+                    if L[I_TILE, c] == 0:
+                        if L[I_MAXV, c] < 0 or k == nv:
+                            break
+                        sq_lm[k] = L[I_LM, c]
+                        sq_x[k] = L[I_LM, c] * L[I_WM, c] if L[I_HX, c] else 0
+                        sq_v[k] = L[I_MAXV, c]
+                        k += 1
+                        wmul *= L[I_WM, c]
+                        if L[I_HX, c]:
+                            cross_fixed += L[I_XS, c] * L[I_WM, c]
+                    else:
+                        fixed += L[I_VAL, c]
+                    if c < anchor or c == l or (c < N - 1 and L[I_TILE, c + 1] != 0) or k == 0:
+                        continue
+                    for q in range(k):
+                        v = sq_lm[q] * wmul + sq_x[q]
+                        w = v * sq_v[q]
+                        i = q
+                        while i > 0 and coef[i - 1] < v:
+                            coef[i] = coef[i - 1]
+                            i -= 1
+                        coef[i] = v
+                        i = q
+                        while i > 0 and capv[i - 1] < w:
+                            capv[i] = capv[i - 1]
+                            i -= 1
+                        capv[i] = w
+                    pair = 0
+                    cap = 0
+                    for q in range(k):
+                        pair += coef[q] * rack_vals[q]
+                        cap += capv[q]
+                    b = fixed * wmul + cross_fixed + min(pair, cap) + lvmax[k]
+                    if k == bingo_tiles:
+                        b += bingo_bonus
+                    sb[ns] = b
+                    sl[ns] = l
+                    sr[ns] = c
+                    ns += 1
+                    if b > best:
+                        best = b
             an[ai, 5] = first
             an[ai, 6] = ns - first
-            best = -1e18
-            for i in range(first, ns):
-                if sb[i] > best:
-                    best = sb[i]
             if ns > first and best >= top[0]:
                 nh = _heap_push(hb, hi, nh, best, ai)
             continue
         # walk once, restricted to the anchor's spans that can still reach the top n
-        T = boards[d]
-        V = vboards[d]
-        CS = cs[d]
-        XS = xs[d]
-        HX = hx[d]
-        LM = lms[d]
-        WM = wms[d]
-        for c in range(N):  # as in _gen_lines (written out: faster than a helper call)
-            info[I_TILE, c] = T[line, c]
-            info[I_VAL, c] = V[line, c]
-            info[I_CS, c] = CS[line, c]
-            info[I_XS, c] = XS[line, c]
-            info[I_HX, c] = HX[line, c]
-            info[I_LM, c] = LM[line, c]
-            info[I_WM, c] = WM[line, c]
-            maxr[c] = -1
-        spans[:, :] = 0
-        lmin = N
-        for i in range(an[ai, 5], an[ai, 5] + an[ai, 6]):
+        lmin = -1
+        if an[ai, 4] != 0:
+            for c in range(N):
+                maxr[c] = -1
+            spans[:, :] = 0
+            lmin = N
+        for i in range(an[ai, 5], an[ai, 5] + an[ai, 6] if an[ai, 4] != 0 else an[ai, 5]):
             if sb[i] >= top[0]:
                 spans[sl[i], sr[i]] = 1
                 if sr[i] > maxr[sl[i]]:
@@ -859,7 +863,10 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
                 if sl[i] < lmin:
                     lmin = sl[i]
         params[2] = d
-        _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, an[ai, 2], an[ai, 3], groot, line,
+        for f in range(L_WIDTH):
+            for c in range(N):
+                info[f, c] = L[f, c]
+        _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, anchor, an[ai, 3], groot, line,
                     spans, maxr, lmin)
         walked += 1
         stop = min(cnt[0], out.shape[0])
