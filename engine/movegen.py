@@ -2,8 +2,12 @@
 
 The work happens in the Numba kernels of :mod:`engine._movegen` (GADDAG
 traversal, Gordon 1994; anchors and cross-checks, Appel & Jacobson 1988). This
-module checks the board, rack and lexicon, prepares plain arrays and wraps the
-result.
+module checks the board, rack and lexicon (a few microseconds, before any
+kernel runs) and makes one kernel call per request: tile values, open premiums
+and cross-checks are worked out inside the kernel, the output rows go to a
+per-thread buffer that is reused (grown when a position has more moves), and
+the result is a :class:`MoveList` over a copy of the rows; :class:`Move`
+objects are made only when asked for.
 """
 
 from __future__ import annotations
@@ -158,8 +162,8 @@ class CrossChecks:
         for t in tiles:
             rows[t[0]] = 1
             cols[t[1]] = 1
-        K.update_cross_checks(self.lexicon.graph, board.tiles, board.tile_values(), self._all,
-                              self.cs, self.xs, self.hx, rows, cols)
+        K.update_checks_of(self.lexicon.graph, board.tiles, board.blanks, _consts(board.alphabet).vals,
+                           _consts(board.alphabet).consts, self.cs, self.xs, self.hx, rows, cols)
 
     def copy(self) -> "CrossChecks":
         c = object.__new__(CrossChecks)
@@ -243,11 +247,14 @@ def best_moves(board: Board, rack: np.ndarray, lexicon: Lexicon, n: int = 1,
     """The ``n`` top moves without generating every move (best-first).
 
     Ranked by score, or by equity = score + ``leave_value(leave)`` when a leave
-    function is given. Spans of anchors are walked in the order of an upper
-    bound on their moves' rank (the "shadow" idea of wolges and Macondo; bound
-    in :func:`engine._movegen._anchor_spans`) until none can beat the ``n``-th
-    best found. Ties are broken by notation, so with score ranking the result
-    equals ``generate_moves(...).top(n)``.
+    function is given. Anchors (and their spans) are walked in the order of an
+    upper bound on their moves' rank (MAGPIE's "shadow" idea; the bounds are
+    described in :func:`engine._movegen.generate_best_checked`) until none can
+    beat the ``n``-th best found. Ties are broken by notation, so the result
+    equals the top ``n`` of the full list ranked the same way.
+
+    Cost: one kernel call (cross-checks included unless ``checks`` is
+    given); only the returned moves become Python objects.
 
     Returns:
         list of up to ``n`` :class:`~engine.moves.Move`, best first (with

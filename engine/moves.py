@@ -146,12 +146,8 @@ class MoveList:
                 through.append(False)
         return "".join(word), tuple(through)
 
-    @cached_property
-    def _rack_list(self) -> list[int]:
-        return self.rack.tolist()
-
     def _leave_of(self, r) -> str:
-        counts = list(self._rack_list)
+        counts = self.rack.tolist()
         for k in range(r[K.OUT_LEN]):
             t = r[K.OUT_TILES + k]
             if t:
