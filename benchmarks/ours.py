@@ -140,6 +140,15 @@ def markdown_summary(summary: dict[str, dict]) -> str:
     return "\n".join(lines)
 
 
+def write_tsv(rows: list[dict], path: str) -> None:
+    """Write the rows of :func:`time_positions` as a tab-separated file (ms with 4 decimals)."""
+    cols = ["id", "class", "moves", "tiles"] + [f"{m}_ms" for m in WHAT if f"{m}_ms" in rows[0]]
+    with open(path, "w", encoding="utf-8") as f:
+        f.write("\t".join(cols) + "\n")
+        for r in rows:
+            f.write("\t".join(f"{r[c]:.4f}" if isinstance(r[c], float) else str(r[c]) for c in cols) + "\n")
+
+
 def load_positions(which: str) -> list[tuple[str, str]]:
     """``golden``: tests/data/positions.tsv (43); ``positions``: benchmarks/positions/positions.tsv (248)."""
     path = HERE.parent / "tests" / "data" / "positions.tsv" if which == "golden" else HERE / "positions" / "positions.tsv"
@@ -184,11 +193,7 @@ def main() -> int:
     what = tuple(w for w in args.what.split(",") if w)
     rows = time_positions(load_positions(args.set), lexicons(args.golden_lexicon), args.rounds, what)
     if args.tsv:
-        cols = ["id", "class", "moves", "tiles"] + [f"{m}_ms" for m in what]
-        with open(args.tsv, "w", encoding="utf-8") as f:
-            f.write("\t".join(cols) + "\n")
-            for r in rows:
-                f.write("\t".join(f"{r[c]:.4f}" if isinstance(r[c], float) else str(r[c]) for c in cols) + "\n")
+        write_tsv(rows, args.tsv)
     print(markdown_summary(summarize(rows)))
     return 0
 
