@@ -197,8 +197,25 @@ def _push(stack, sp, col, p, tp, main, wmul, cross, left):
 
 
 @njit(cache=True, inline="always")
+def _rank_into(placed, left, right, score, radix, lv, top):
+    """Put a recorded move's rank (score + leave value of the tiles it uses) into ``top`` (ascending)."""
+    u = 0
+    for c in range(left, right + 1):
+        t = placed[c]
+        if t != 0:
+            u += radix[0] if t & BLANK_FLAG else radix[t]
+    s = score + lv[u]
+    if s > top[0]:
+        j = 0
+        while j + 1 < top.shape[0] and top[j + 1] < s:
+            top[j] = top[j + 1]
+            j += 1
+        top[j] = s
+
+
+@njit(cache=True, inline="always")
 def _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, anchor, last_anchor, groot, line,
-                spans, maxr, lmin):
+                spb, sfx, pfx, top, radix, lv, best):
     """All moves whose leftmost anchor is ``anchor`` (an explicit-stack GADDAG walk).
 
     A frame chooses the tile for one square from an arc list: the board's tile
@@ -208,10 +225,13 @@ def _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, anchor, 
     continues leftwards (never onto the previous anchor) and, across the
     separator, rightwards from the square after the anchor.
 
-    With ``lmin >= 0`` (best-first mode) only moves whose main word covers
-    exactly a span ``[l, r]`` with ``spans[l, r] != 0`` are walked and recorded;
-    ``maxr[l]`` is the largest allowed ``r`` for a start ``l`` (-1: none) and
-    ``lmin`` the smallest allowed ``l``. ``lmin = -1`` means every move.
+    With ``best`` (best-first mode) only moves whose main word covers a span
+    ``[l, r]`` with bound ``spb[l, r]`` at least the live threshold ``top[0]``
+    are walked and recorded (``sfx[l, c]``: the best bound of spans ``[l, r >= c]``;
+    ``pfx[c]``: the best of spans starting at or before ``c``); each recorded
+    move's rank (score + ``lv`` of the tiles used, numbered by ``radix``) goes
+    into ``top`` (ascending, the ``top.shape[0]`` best so far), so the
+    threshold rises during the walk. Without ``best`` every move is recorded.
     """
     direction = params[2]
     bingo_tiles = params[3]
@@ -304,28 +324,34 @@ def _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, anchor, 
         fit = np.int64(0) if params[1] == 0 else (np.int64(-1) if rack[0] > 0 else params[5])
         if col <= anchor:
             no_left = col == 0 or info[I_TILE, col - 1] == 0
-            if accepts and no_left and tp > 0 and (lmin < 0 or spans[col, anchor] != 0):
+            if accepts and no_left and tp > 0 and (not best or spb[col, anchor] >= top[0]):
                 score = main * wmul + cross
                 if tp == bingo_tiles:
                     score += bingo_bonus
+                n0 = cnt[0]
                 _record(info, placed, out, cnt, col, anchor, tp, score, line, direction, direction == 1)
+                if best and cnt[0] > n0:
+                    _rank_into(placed, col, anchor, score, radix, lv, top)
             if child != 0:
-                if no_left and anchor < N - 1 and (lmin < 0 or maxr[col] > anchor) and (
+                if no_left and anchor < N - 1 and (not best or sfx[col, anchor + 1] >= top[0]) and (
                         info[I_TILE, anchor + 1] != 0 or (info[I_CS, anchor + 1] & fit) != 0):
                     s = _child_arc(kwg, child, 0)
                     if s >= 0:
                         sp = _push(stack, sp, anchor + 1, np.int64(kwg[s] & ARC_MASK), tp, main, wmul, cross, col)
-                if col > 0 and col - 1 != last_anchor and col > lmin and (
+                if col > 0 and col - 1 != last_anchor and (not best or pfx[col - 1] >= top[0]) and (
                         info[I_TILE, col - 1] != 0 or (info[I_CS, col - 1] & fit) != 0):
                     sp = _push(stack, sp, col - 1, child, tp, main, wmul, cross, col)
         else:
             no_right = col == N - 1 or info[I_TILE, col + 1] == 0
-            if accepts and no_right and tp > 0 and (lmin < 0 or spans[stack[f, F_LEFT], col] != 0):
+            if accepts and no_right and tp > 0 and (not best or spb[stack[f, F_LEFT], col] >= top[0]):
                 score = main * wmul + cross
                 if tp == bingo_tiles:
                     score += bingo_bonus
+                n0 = cnt[0]
                 _record(info, placed, out, cnt, stack[f, F_LEFT], col, tp, score, line, direction, direction == 1)
-            if child != 0 and col < N - 1 and (lmin < 0 or maxr[stack[f, F_LEFT]] > col) and (
+                if best and cnt[0] > n0:
+                    _rank_into(placed, stack[f, F_LEFT], col, score, radix, lv, top)
+            if child != 0 and col < N - 1 and (not best or sfx[stack[f, F_LEFT], col + 1] >= top[0]) and (
                     info[I_TILE, col + 1] != 0 or (info[I_CS, col + 1] & fit) != 0):
                 sp = _push(stack, sp, col + 1, child, tp, main, wmul, cross, stack[f, F_LEFT])
 
@@ -337,8 +363,9 @@ def _gen_lines(kwg, tiles, tvals, cs, xs, hx, lm, wm, rack, vals, out, cnt, para
     placed = np.zeros(N, dtype=np.int64)
     stack = np.zeros((STACK, F_WIDTH), dtype=np.int64)
     groot = np.int64(kwg[1] & ARC_MASK)
-    no_spans = np.zeros((1, 1), dtype=np.uint8)
-    no_maxr = np.zeros(1, dtype=np.int64)
+    no_spb = np.zeros((1, 1), dtype=np.float64)
+    no_pfx = np.zeros(1, dtype=np.float64)
+    no_radix = np.zeros(1, dtype=np.int64)
     for line in range(N):
         if empty_board and line != N // 2:
             continue
@@ -376,7 +403,7 @@ def _gen_lines(kwg, tiles, tvals, cs, xs, hx, lm, wm, rack, vals, out, cnt, para
                         open_ = l0 > 0 and l0 - 1 != last_anchor and (info[I_CS, l0 - 1] & fit) != 0
                 if open_:
                     _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, c, last_anchor, groot, line,
-                                no_spans, no_maxr, -1)
+                                no_spb, no_spb, no_pfx, no_pfx, no_radix, no_pfx, False)
                 last_anchor = c
 
 
@@ -754,8 +781,9 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
     sl = np.empty(spcap, dtype=np.int64)
     sr = np.empty(spcap, dtype=np.int64)
     ns = 0
-    spans = np.zeros((N, N), dtype=np.uint8)
-    maxr = np.full(N, -1, dtype=np.int64)
+    spb = np.empty((N, N), dtype=np.float64)
+    sfx = np.empty((N, N + 1), dtype=np.float64)
+    pfx = np.empty(N, dtype=np.float64)
     sq_lm = np.zeros(8, dtype=np.int64)
     sq_x = np.zeros(8, dtype=np.int64)
     sq_v = np.zeros(8, dtype=np.int64)
@@ -765,7 +793,6 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
     groot = np.int64(kwg[1] & ARC_MASK)
     top = np.full(n_best, -1e18)  # ascending: top[0] is the n-th best so far
     walked = 0
-    seen = 0
     while nh > 0:
         if hb[0] < top[0]:
             break
@@ -848,42 +875,31 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
             if ns > first and best >= top[0]:
                 nh = _heap_push(hb, hi, nh, best, ai)
             continue
-        # walk once, restricted to the anchor's spans that can still reach the top n
-        lmin = -1
+        # walk once, restricted to the anchor's spans that can still reach the top n (the
+        # threshold rises during the walk); an anchor walked without refinement has no span limits
+        thr = top[0]
+        fill = -np.inf if an[ai, 4] != 0 else np.inf
+        for l in range(N):
+            for r in range(N):
+                spb[l, r] = fill
         if an[ai, 4] != 0:
-            for c in range(N):
-                maxr[c] = -1
-            spans[:, :] = 0
-            lmin = N
-        for i in range(an[ai, 5], an[ai, 5] + an[ai, 6] if an[ai, 4] != 0 else an[ai, 5]):
-            if sb[i] >= top[0]:
-                spans[sl[i], sr[i]] = 1
-                if sr[i] > maxr[sl[i]]:
-                    maxr[sl[i]] = sr[i]
-                if sl[i] < lmin:
-                    lmin = sl[i]
+            for i in range(an[ai, 5], an[ai, 5] + an[ai, 6]):
+                if sb[i] >= thr:
+                    spb[sl[i], sr[i]] = sb[i]
+        run = -np.inf
+        for l in range(N):
+            sfx[l, N] = -np.inf
+            for r in range(N - 1, -1, -1):
+                sfx[l, r] = max(spb[l, r], sfx[l, r + 1])
+            run = max(run, sfx[l, anchor])
+            pfx[l] = run
         params[2] = d
         for f in range(L_WIDTH):
             for c in range(N):
                 info[f, c] = L[f, c]
         _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, anchor, an[ai, 3], groot, line,
-                    spans, maxr, lmin)
+                    spb, sfx, pfx, top, radix, lv, True)
         walked += 1
-        stop = min(cnt[0], out.shape[0])
-        for i in range(seen, stop):
-            u = 0
-            for j in range(out[i, OUT_LEN]):
-                t = out[i, OUT_TILES + j]
-                if t != 0:
-                    u += radix[0] if t & BLANK_FLAG else radix[t]
-            s = out[i, OUT_SCORE] + lv[u]
-            if s > top[0]:
-                j = 0
-                while j + 1 < n_best and top[j + 1] < s:
-                    top[j] = top[j + 1]
-                    j += 1
-                top[j] = s
-        seen = stop
     if mirror:
         _add_transposed(out, cnt)
     return walked

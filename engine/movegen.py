@@ -116,8 +116,13 @@ def _check_inputs(board: Board, rack, lexicon: Lexicon):
 
 
 def _layout(board: Board):
+    """The premium layout's ``(letter_mult, word_mult)`` arrays, checked (15, 15) of multipliers 1..3."""
     lay = board.layout
-    return lay.letter_mult, lay.word_mult
+    lm, wm = lay.letter_mult, lay.word_mult
+    if (type(lm) is not np.ndarray or type(wm) is not np.ndarray or lm.shape != (K.N, K.N) or wm.shape != (K.N, K.N)
+            or lm.dtype != np.uint8 or wm.dtype != np.uint8):
+        raise ValueError(f"board layout {getattr(lay, 'name', '?')!r}: premiums must be uint8 ({K.N}, {K.N}) arrays")
+    return lm, wm
 
 
 def _checks_args(checks, ws):

@@ -66,6 +66,8 @@ def test_bad_board_arrays(golden_lexicon, no_kernels):
     b = Board()
     b.blanks = np.zeros((15, 15), dtype=np.uint8)
     _expect(_calls(b, rack, golden_lexicon), r"board blanks must be a bool")
+    lay = dataclasses.replace(Board().layout, name="narrow", letter_mult=np.ones((15, 14), dtype=np.uint8))
+    _expect(_calls(Board(layout=lay), rack, golden_lexicon), r"board layout 'narrow': premiums must be uint8")
 
 
 @pytest.mark.parametrize("rack,match", [
