@@ -26,8 +26,10 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--golden-lexicon", default="/tmp/golden-bench.lex")
     ap.add_argument("--tsv", help="also write the per-position rows here")
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall", help="wall time or this thread's CPU time")
     args = ap.parse_args()
-    rows = time_positions(load_positions("positions"), lexicons(args.golden_lexicon), args.rounds)
+    rows = time_positions(load_positions("positions"), lexicons(args.golden_lexicon), args.rounds,
+                          clock=args.clock)
     if args.tsv:
         write_tsv(rows, args.tsv)
     summ = summarize(rows)

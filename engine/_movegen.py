@@ -646,6 +646,17 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
     if nv == 0:
         return 0
     has_blank = rack[0] > 0
+    # the rack's distinct letters, highest value first
+    letters = np.empty(8, dtype=np.int64)
+    nl = 0
+    for t in range(1, rack.shape[0]):
+        if rack[t] > 0:
+            j = nl
+            while j > 0 and vals[letters[j - 1]] < vals[t]:
+                letters[j] = letters[j - 1]
+                j -= 1
+            letters[j] = t
+            nl += 1
     mirror = _mirror_opening(tiles, lm, wm)
     nd = 1 if mirror else 2
     # per direction and line, the square table: tile, value, cross-check, cross-score, hook,
@@ -673,9 +684,10 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
                         best = 0
                     fit = m & params[5]
                     if fit != 0:
-                        for q in range(1, rack.shape[0]):
-                            if rack[q] > 0 and (fit >> q) & 1 and vals[q] > best:
-                                best = vals[q]
+                        for q in range(nl):
+                            if (fit >> letters[q]) & 1:
+                                best = max(best, vals[letters[q]])
+                                break  # letters are sorted by value, highest first
                 LI[d, line, I_MAXV, c] = best
     # anchors: direction, line, col, last anchor, refined, first span, span count
     an = np.empty((2 * N * N, 7), dtype=np.int64)
@@ -836,26 +848,31 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
                         sq_x[k] = L[I_LM, c] * L[I_WM, c] if L[I_HX, c] else 0
                         sq_v[k] = L[I_MAXV, c]
                         k += 1
-                        wmul *= L[I_WM, c]
                         if L[I_HX, c]:
                             cross_fixed += L[I_XS, c] * L[I_WM, c]
+                        # keep coef / capv sorted (descending): insert the new square, or re-sort
+                        # all when a word multiplier changes every coefficient
+                        first_q = k - 1
+                        if L[I_WM, c] != 1:
+                            wmul *= L[I_WM, c]
+                            first_q = 0
+                        for q in range(first_q, k):
+                            v = sq_lm[q] * wmul + sq_x[q]
+                            w = v * sq_v[q]
+                            i = q
+                            while i > 0 and coef[i - 1] < v:
+                                coef[i] = coef[i - 1]
+                                i -= 1
+                            coef[i] = v
+                            i = q
+                            while i > 0 and capv[i - 1] < w:
+                                capv[i] = capv[i - 1]
+                                i -= 1
+                            capv[i] = w
                     else:
                         fixed += L[I_VAL, c]
                     if c < anchor or c == l or (c < N - 1 and L[I_TILE, c + 1] != 0) or k == 0:
                         continue
-                    for q in range(k):
-                        v = sq_lm[q] * wmul + sq_x[q]
-                        w = v * sq_v[q]
-                        i = q
-                        while i > 0 and coef[i - 1] < v:
-                            coef[i] = coef[i - 1]
-                            i -= 1
-                        coef[i] = v
-                        i = q
-                        while i > 0 and capv[i - 1] < w:
-                            capv[i] = capv[i - 1]
-                            i -= 1
-                        capv[i] = w
                     pair = 0
                     cap = 0
                     for q in range(k):
@@ -878,19 +895,22 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
         # walk once, restricted to the anchor's spans that can still reach the top n (the
         # threshold rises during the walk); an anchor walked without refinement has no span limits
         thr = top[0]
+        # (only the entries the walk reads: starts after the previous anchor, ends at or after this one)
         fill = -np.inf if an[ai, 4] != 0 else np.inf
-        for l in range(N):
-            for r in range(N):
+        l0 = max(an[ai, 3] + 1, 0)
+        for l in range(l0, anchor + 1):
+            for r in range(anchor, N):
                 spb[l, r] = fill
         if an[ai, 4] != 0:
             for i in range(an[ai, 5], an[ai, 5] + an[ai, 6]):
                 if sb[i] >= thr:
                     spb[sl[i], sr[i]] = sb[i]
         run = -np.inf
-        for l in range(N):
-            sfx[l, N] = -np.inf
-            for r in range(N - 1, -1, -1):
-                sfx[l, r] = max(spb[l, r], sfx[l, r + 1])
+        for l in range(l0, anchor + 1):
+            m = -np.inf
+            for r in range(N - 1, anchor - 1, -1):
+                m = max(m, spb[l, r])
+                sfx[l, r] = m
             run = max(run, sfx[l, anchor])
             pfx[l] = run
         params[2] = d
