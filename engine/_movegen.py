@@ -587,6 +587,7 @@ def generate_best(kwg, tiles, tvals, lm, wm, rack, vals, all_mask, bingo_tiles, 
 # fields of the per-line square table of the best-first walk (the first seven as I_*)
 I_MAXV = 7
 L_WIDTH = 8
+SMALL_ANCHORS = 30  # up to this many anchors with a bound, every move is generated
 REFINE_MIN_TILES = 4  # refine (per-span bounds) from this many rack tiles on
 
 
@@ -625,6 +626,12 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
     high as the ``n_best``-th best is in ``out`` (ties included) and the
     caller's top ``n_best`` equal those of the full list. Other arguments as
     :func:`generate_checked`.
+
+    Two shortcuts for small work (measured, not needed for correctness): with
+    at most ``SMALL_ANCHORS`` anchors every move is generated (cheaper than
+    ordering them), and racks of fewer than ``REFINE_MIN_TILES`` tiles walk an
+    anchor without per-span bounds. The threshold also rises while an anchor
+    is walked, cutting its remaining spans (see :func:`_gen_anchor`).
 
     Returns:
         number of anchors walked (for statistics).
@@ -788,6 +795,10 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
                 an[na, 4] = 0
                 nh = _heap_push(hb, hi, nh, bound, na)
                 na += 1
+    if na <= SMALL_ANCHORS:
+        # few anchors: walking them all in line order costs less than bounding and ordering them
+        generate_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx, out, cnt)
+        return na
     spcap = 4 * N * N
     sb = np.empty(spcap, dtype=np.float64)
     sl = np.empty(spcap, dtype=np.int64)
