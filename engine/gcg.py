@@ -67,6 +67,9 @@ SIMULTAN = Rules(name="simultan", min_players=1, max_players=1)
 """``#rules simultan``: the one-player master game of a simultaneous event (as :mod:`engine.director` writes it)."""
 
 
+PACKAGED_SOURCE = "packaged:default_words.txt.xz"
+"""The packaged default list's source name (``Lexicon.meta["source"]["name"]``); read as ``default``."""
+
 UNKNOWN_RACK = "..."
 """The rack field of a turn whose rack is not known (a score pad's entry)."""
 
@@ -620,12 +623,31 @@ def header_lexicon(path: str | Path) -> str:
     return ""
 
 
+def record_lexicon_name(lexicon) -> str:
+    """The ``#lexicon`` name a record of a game played with ``lexicon`` should carry.
+
+    ``"default"`` for the packaged German list (its source name is
+    :data:`PACKAGED_SOURCE`), else the bundle's file name without ``.lex`` /
+    ``.kwg`` (what :func:`resolve_lexicon_name` finds beside the record or in
+    the cache); ``""`` for an object without a path. Every name returned is one
+    :func:`resolve_lexicon_name` reads back.
+    """
+    from .game import _lexicon_name
+
+    meta = getattr(lexicon, "meta", None) or {}
+    if (meta.get("source") or {}).get("name") == PACKAGED_SOURCE:
+        return "default"
+    return _lexicon_name(lexicon)
+
+
 def resolve_lexicon_name(name: str, near: str | Path | None = None):
     """Where the lexicon a record or CGP names can be found.
 
     Returns:
         ``"default"`` for a name of the packaged German list (``default``,
-        ``default-<checksum>`` as engine games write it, and the names in
+        ``default-<checksum>`` as engine games write it, ``packaged:default_words.txt.xz``
+        (:data:`PACKAGED_SOURCE`, the list's source name in the bundle, as
+        older score-pad exports wrote it) and the names in
         :data:`engine.cgp.KNOWN_LEXICONS`); the :class:`~pathlib.Path` of a bundle
         or ``.kwg`` called ``name`` (also ``name.lex`` / ``name.kwg``) beside
         ``near`` or in the lexicon cache; ``None`` when the name is not known.
@@ -637,7 +659,7 @@ def resolve_lexicon_name(name: str, near: str | Path | None = None):
     if not name:
         return None
     up = name.upper()
-    if up in KNOWN_LEXICONS or re.fullmatch(r"DEFAULT(-[0-9A-F]{12})?", up):
+    if up in KNOWN_LEXICONS or re.fullmatch(r"DEFAULT(-[0-9A-F]{12})?", up) or up == PACKAGED_SOURCE.upper():
         return "default"
     if "/" in name or "\\" in name or name.startswith("."):
         return None  # a record does not get to point at arbitrary paths

@@ -486,3 +486,33 @@ def test_score_pad_record_with_unknown_racks_and_an_agreed_word(golden_lexicon):
     assert read_gcg(two_q.split(">b")[0], None).scores == [24, 0]
     with pytest.raises(GCGError, match=r"line 4: H7 Q\.: 1 × Q but only 0 of the 1 are not on the board"):
         read_gcg(two_q, None)
+
+
+def test_score_pad_export_header_is_read_by_the_gcg_cli(tmp_path, capsys):
+    # the pad used to write the list's source name; the CLI now reads it as the packaged default list
+    from engine.cli import main
+    from engine.gcg import PACKAGED_SOURCE, resolve_lexicon_name
+
+    assert PACKAGED_SOURCE == "packaged:default_words.txt.xz"
+    assert resolve_lexicon_name("packaged:default_words.txt.xz") == "default"
+    assert resolve_lexicon_name("default") == "default"
+    f = tmp_path / "punkteblock.gcg"
+    head = PAD_GCG.format(agreed="#agreed HAUSER\n").replace("#rules home", "#lexicon packaged:default_words.txt.xz\n"
+                                                             "#tile-distribution german\n#rules home")
+    f.write_text(head, encoding="utf-8")
+    assert main(["gcg", str(f)]) == 0
+    out = capsys.readouterr().out
+    assert "winner: Ana (ended by out)" in out
+    # and what the pad writes now ("default", from GET /api/rules lexicon.gcg) reads too
+    f.write_text(head.replace("packaged:default_words.txt.xz", "default"), encoding="utf-8")
+    assert main(["gcg", str(f)]) == 0
+    assert "winner: Ana (ended by out)" in capsys.readouterr().out
+
+
+def test_record_lexicon_name_is_one_the_reader_resolves(tmp_path, small_lex):
+    from engine.gcg import PACKAGED_SOURCE, record_lexicon_name, resolve_lexicon_name
+
+    packaged = build_bundle(WORDS, tmp_path / "default-0123456789ab.lex", source_name=PACKAGED_SOURCE)
+    assert record_lexicon_name(packaged) == "default"
+    assert record_lexicon_name(small_lex) == "small"                 # small.lex: its file name
+    assert resolve_lexicon_name("small", small_lex.path.parent) == small_lex.path

@@ -56,6 +56,8 @@ def test_rules_give_the_german_set_and_the_standard_layout(client):
     assert p[0][0] == p[0][14] == p[14][0] == p[14][14] == "3"
     assert p[7][7] == "*" and p[0][3] == "d" and p[1][1] == "2" and p[1][5] == "t"
     assert r["lexicon"]["words"] == 300_579
+    # the score pad's #lexicon: golden.lex is found as "golden" beside the record (engine.gcg.resolve_lexicon_name)
+    assert r["lexicon"]["gcg"] == "golden"
 
 
 # ---------------------------------------------------------------------------

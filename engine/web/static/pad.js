@@ -570,7 +570,8 @@
     const nk = nicks();
     const lines = ["#character-encoding UTF-8"];
     game.players.forEach((name, p) => lines.push(`#player${p + 1} ${nk[p]} ${name.trim() || nk[p]}`));
-    if (rules.lexicon && rules.lexicon.name) lines.push(`#lexicon ${rules.lexicon.name}`);
+    // the name engine/gcg.py resolves ("default" for the packaged list), not the list's source name
+    if (rules.lexicon && rules.lexicon.gcg) lines.push(`#lexicon ${rules.lexicon.gcg}`);
     lines.push("#tile-distribution german", "#rules home");
     const agreed = [...new Set(game.turns.flatMap((t) => (t.kind === "play" && t.agreed ? t.unknown : [])))];
     if (agreed.length) lines.push(`#agreed ${agreed.join(" ")}`);
