@@ -147,7 +147,7 @@ def write_gcg(game) -> str:
             out.append(f">{nick}: {t.rack} {_start(t.move)} {_gcg_word(t.move)} +{s} {t.total + s}")
             out.append(f">{nick}: {t.rack} -- -{s} {t.total}")
         elif t.kind == Kind.EXCHANGE:
-            out.append(f">{nick}: {t.rack} -{t.exchanged} +0 {t.total}")
+            out.append(f">{nick}: {t.rack} -{t.exchanged or t.exchange_count} +0 {t.total}")
         elif t.kind == Kind.PASS:
             out.append(f">{nick}: {t.rack} - +0 {t.total}")
         elif t.kind == Kind.CHALLENGE:
@@ -397,7 +397,7 @@ class _Reader:
                     have = a.rack_size if unknown else int(rack.sum())
                     if not 1 <= cnt <= have:
                         raise GCGError(ln, f"exchange of {cnt} tiles from a rack of {have}")
-                    exchanged = ""
+                    exchanged, count = "", cnt   # only the number is known: kept, written back as -N
                     kept[p] = None
                 else:
                     ex = self.tiles(what, ln, "exchanged tiles")
@@ -407,9 +407,10 @@ class _Reader:
                         self.check_available(board, ex, ln, f"exchanged tiles {what}")
                     elif (ex > rack).any():
                         raise GCGError(ln, f"exchanged tiles {what} are not all on the rack {rack_text}")
-                    exchanged = a.rack_string(ex)
+                    exchanged, count = a.rack_string(ex), int(ex.sum())
                     kept[p] = None if unknown else (rack - ex, ln)
-                turns.append(Turn(Kind.EXCHANGE, p, rack_s, 0, total, exchanged=exchanged, line=ln))
+                turns.append(Turn(Kind.EXCHANGE, p, rack_s, 0, total, exchanged=exchanged,
+                                  exchange_count=count, line=ln))
                 last_play_words = []
             elif kind == Kind.PASS:
                 if score != 0:

@@ -516,3 +516,25 @@ def test_record_lexicon_name_is_one_the_reader_resolves(tmp_path, small_lex):
     assert record_lexicon_name(packaged) == "default"
     assert record_lexicon_name(small_lex) == "small"                 # small.lex: its file name
     assert resolve_lexicon_name("small", small_lex.path.parent) == small_lex.path
+
+
+def test_exchange_of_a_number_of_tiles_keeps_the_number(tmp_path, capsys):
+    # ">Ana: ... -4 +0 10": the pad knows how many tiles, not which; read, shown and written back as -4
+    from engine.cli import main
+
+    text = PAD_GCG.format(agreed="")
+    rec = read_gcg(text, None)
+    ex = rec.moves[3]
+    assert ex.kind == "exchange" and ex.exchanged == "" and ex.exchange_count == 4
+    out = write_gcg(rec)
+    assert ">Ana: ... -4 +0 10" in out.splitlines()
+    assert read_gcg(out, None).moves[3].exchange_count == 4
+    # known tiles: the count is their number, written as the tiles
+    hand = read_gcg(HAND, None)
+    assert hand.moves[2].exchanged == "XY" and hand.moves[2].exchange_count == 2
+    assert ">ana: ADHIUXY -XY +0 18" in write_gcg(hand).splitlines()
+    f = tmp_path / "pad.gcg"
+    f.write_text(text, encoding="utf-8")
+    assert main(["gcg", str(f), "--no-words"]) == 0
+    pad = capsys.readouterr().out
+    assert "Ana: tauscht 4 0" in pad and "Ana: passt" not in pad
