@@ -46,6 +46,17 @@
     if (!r.ok) return { error: S((j && j.error) || `HTTP ${r.status}`), status: r.status };
     return j;
   }
+  // one step per deliberate tap: a second click on the same button within TAP_MS (a double tap) is ignored
+  const TAP_MS = 400;
+  function oneTap(fn) {
+    let last = -Infinity;
+    return (e) => {
+      const now = performance.now();
+      if (now - last < TAP_MS) return;
+      last = now;
+      fn(e);
+    };
+  }
   function msg(text, bad) { const el = $("#msg"); el.textContent = text || ""; el.className = bad ? "bad" : ""; }
   function squareName(r, c) { return COLS[c] + (r + 1); }
   function startText(start, dir) { return dir === "across" ? `${start.r + 1}${COLS[start.c]}` : `${COLS[start.c]}${start.r + 1}`; }
@@ -915,13 +926,13 @@
         el.focus();
       });
     });
-    $("#save").addEventListener("click", () => saveMove(false));
+    $("#save").addEventListener("click", () => saveMove(false));     // disabled until the next move is checked
     $("#save-agreed").addEventListener("click", () => saveMove(true));
-    $("#save-points").addEventListener("click", savePoints);
+    $("#save-points").addEventListener("click", oneTap(savePoints));
     $("#points").addEventListener("keydown", (e) => { if (e.key === "Enter") savePoints(); });
-    $("#pass").addEventListener("click", () => commit({ kind: "pass", score: 0 }));
-    $("#exchange").addEventListener("click", () => commit({ kind: "exchange", score: 0, n: +$("#exchange-n").value }));
-    $("#undo").addEventListener("click", undoLast);
+    $("#pass").addEventListener("click", oneTap(() => commit({ kind: "pass", score: 0 })));
+    $("#exchange").addEventListener("click", oneTap(() => commit({ kind: "exchange", score: 0, n: +$("#exchange-n").value })));
+    $("#undo").addEventListener("click", oneTap(undoLast));
     $("#edit-cancel").addEventListener("click", () => { clearEntry(); render(); });
     $("#settle").addEventListener("click", settle);
     $("#unsettle").addEventListener("click", () => { game.end = null; save(); render(); });

