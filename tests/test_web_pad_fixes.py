@@ -52,3 +52,52 @@ def test_export_is_read_by_the_cli_and_a_double_tap_undoes_one_move(page, golden
     assert main(["gcg", str(f)]) == 0
     out = capsys.readouterr().out
     assert "Ben: tauscht 3 0" in out and "game not finished" in out
+
+
+def test_end_settlement_refuses_impossible_tiles_and_asks_who_went_out(page):
+    pg = page
+    start_game(pg, ["Ana", "Ben"])
+    pg.locator("#end summary").click()
+    ana, ben = (pg.locator(f'#rest-inputs input[data-p="{p}"]') for p in (0, 1))
+    expect(pg.locator("#out")).to_have_value("ask")      # both empty: nothing is chosen for the user
+    ana.fill("QE")
+    expect(pg.locator("#out")).to_have_value("1")        # the one without tiles went out
+    ana.fill("")
+    expect(pg.locator("#out")).to_have_value("ask")      # not Ben from before (the stale choice)
+    pg.click("#settle")
+    expect(pg.locator("#end-msg")).to_have_text("Bitte wählen, wer ausgespielt hat (oder „niemand“).")
+    pg.select_option("#out", "")                         # "niemand"
+    pg.wait_for_timeout(450)                            # (a double tap on "Abrechnen" is one tap)
+    pg.click("#settle")                                  # no move yet: asks first
+    expect(pg.locator("#end-msg")).to_contain_text("Noch kein Zug eingetragen. Trotzdem abrechnen?")
+    expect(pg.locator("#final")).to_be_hidden()
+    pg.wait_for_timeout(450)
+    pg.click("#settle")
+    expect(pg.locator("#final")).to_be_visible()
+    pg.click("#unsettle")
+    # HAUS on the board: H, A, U, S are no longer in the bag (German set: A 5, Q 1, E 15, 2 blanks)
+    type_move(pg, "H8", False, "HAUS")
+    pg.click("#save")
+    pg.select_option("#out", "")
+    cases = [
+        ("QQ", "", "Ana: 2 × Q, aber vom Satz (1 × Q) sind nur 1 nicht auf dem Brett"),
+        ("EEEEEEEEE", "", "Ana: 9 Reststeine – auf der Bank liegen höchstens 7"),
+        ("???", "", "Ana: 3 × Blanko, aber vom Satz (2 × Blanko) sind nur 2 nicht auf dem Brett"),
+        ("AAAAA", "", "Ana: 5 × A, aber vom Satz (5 × A) sind nur 4 nicht auf dem Brett"),
+        ("AAA", "AA", "Ben: 2 × A, aber vom Satz (5 × A) sind nur 1 nicht auf dem Brett oder bei den anderen "
+                      "Reststeinen"),
+    ]
+    for a, b, message in cases:
+        ana.fill(a)
+        ben.fill(b)
+        pg.select_option("#out", "")
+        pg.wait_for_timeout(450)
+        pg.click("#settle")
+        expect(pg.locator("#end-msg")).to_have_text(message)
+        expect(pg.locator("#final")).to_be_hidden()
+    ana.fill("AAA")                                      # possible: 3 of the 4 A left, and Q
+    ben.fill("Q?")
+    pg.wait_for_timeout(450)
+    pg.click("#settle")
+    expect(pg.locator("#final")).to_be_visible()
+    assert [int(t) for t in pg.locator("#totals .tot .sum").all_inner_texts()] == [10 - 3, -10]

@@ -412,6 +412,9 @@
   // ---- end of game -----------------------------------------------------------------------------------
   function renderEndInputs() {
     const box = $("#rest-inputs");
+    const typed = {};        // what was typed before this render (a new move, a relabel): kept for the same game
+    if (box.dataset.game === game.id) box.querySelectorAll("input").forEach((i) => { typed[i.dataset.p] = i.value; });
+    box.dataset.game = game.id;
     box.innerHTML = "";
     game.players.forEach((name, p) => {
       const lab = document.createElement("label");
@@ -422,17 +425,24 @@
       box.appendChild(lab);
       const inp = lab.querySelector("input");
       if (game.end) inp.value = game.end.rest[p].text || (game.end.rest[p].value ? String(game.end.rest[p].value) : "");
-      inp.addEventListener("input", () => {
+      else if (typed[p] !== undefined) inp.value = typed[p];
+      const shown = () => {
         const r = readRest(inp.value);
-        lab.querySelector(".rest-value").textContent = r ? `−${r.value}` : "";
-        autoOut();
-      });
+        lab.querySelector(".rest-value").textContent = r && inp.value.trim() ? `−${r.value}` : "";
+      };
+      shown();
+      inp.addEventListener("input", () => { shown(); autoOut(); });
     });
     const sel = $("#out");
-    sel.innerHTML = `<option value="">${escapeHtml(T("p.out.none"))}</option>` +
+    const keep = sel.dataset.chosen === "1" && sel.dataset.game === game.id ? sel.value : null;
+    sel.innerHTML = `<option value="ask">${escapeHtml(T("p.out.ask"))}</option>` +
+      `<option value="">${escapeHtml(T("p.out.none"))}</option>` +
       game.players.map((n, p) => `<option value="${p}">${escapeHtml(n)}</option>`).join("");
-    if (game.end) sel.value = game.end.out === null ? "" : String(game.end.out);
-    else autoOut();
+    sel.dataset.game = game.id;
+    if (game.end) { sel.value = game.end.out === null ? "" : String(game.end.out); sel.dataset.chosen = ""; }
+    else if (keep !== null) sel.value = keep;       // a choice made by hand stays (a relabel, a new move)
+    else { sel.dataset.chosen = ""; autoOut(); }
+    $("#settle").dataset.armed = "";
   }
   // letters ("QE", blank "?") or a number of points; null when neither
   function readRest(text) {
@@ -442,9 +452,44 @@
     if (Array.from(s).every((ch) => ch === "?" || letters.has(ch))) return { text: s, value: rackValue(s) };
     return null;
   }
-  function autoOut() {   // exactly one player without tiles: they went out
-    const empty = [...document.querySelectorAll("#rest-inputs input")].filter((i) => i.value.trim() === "");
-    if (empty.length === 1) $("#out").value = empty[0].dataset.p;
+  // who went out, while not chosen by hand: exactly one player without tiles went out, nobody when every player
+  // has tiles left; otherwise (several without tiles, e.g. all fields still empty) the player must choose
+  function autoOut() {
+    const sel = $("#out");
+    if (sel.dataset.chosen === "1") return;
+    const empty = [...document.querySelectorAll("#rest-inputs input")].filter((i) => {
+      const r = readRest(i.value);
+      return r && !r.value && !r.text;
+    });
+    sel.value = empty.length === 1 ? empty[0].dataset.p : empty.length === 0 ? "" : "ask";
+  }
+  // the remaining tiles must be possible: at most a rack's worth each, and no more of a letter than the German
+  // set minus the tiles on the board (a blank on the board counts as a blank) and minus the other entries
+  function restProblem(rest) {
+    const set = { "?": rules.blank.count };
+    for (const l of rules.letters) set[l.letter] = l.count;
+    const used = {};
+    for (const row of boardOf(null)) for (const ch of row) {
+      if (!ch) continue;
+      const k = ch !== ch.toUpperCase() ? "?" : ch;
+      used[k] = (used[k] || 0) + 1;
+    }
+    const board = { ...used };
+    for (let p = 0; p < rest.length; p++) {
+      const tiles = Array.from(rest[p].text);
+      if (tiles.length > rules.rack_size) return T("p.end.too_many", game.players[p], tiles.length, rules.rack_size);
+      const mine = {};
+      for (const ch of tiles) mine[ch] = (mine[ch] || 0) + 1;
+      for (const [ch, n] of Object.entries(mine)) {
+        const left = set[ch] - (used[ch] || 0);
+        if (n > left) {
+          const others = (used[ch] || 0) > (board[ch] || 0) ? T("p.end.no_tiles.others") : "";
+          return T("p.end.no_tiles", game.players[p], n, ch === "?" ? T("p.blank") : ch, set[ch], Math.max(0, left), others);
+        }
+      }
+      for (const [ch, n] of Object.entries(mine)) used[ch] = (used[ch] || 0) + n;
+    }
+    return null;
   }
   function settle() {
     const rest = [];
@@ -453,9 +498,19 @@
       if (!r) { $("#end-msg").textContent = T("p.end.bad", game.players[+inp.dataset.p]); return; }
       rest.push(r);
     }
+    const bad = restProblem(rest);
+    if (bad) { $("#end-msg").textContent = bad; return; }
     const o = $("#out").value;
+    if (o === "ask") { $("#end-msg").textContent = T("p.out.need"); return; }
     const out = o === "" ? null : +o;
-    if (out !== null && rest[out].value) { $("#end-msg").textContent = T("p.end.out_rest", game.players[out]); return; }
+    const btn = $("#settle");
+    if (!game.turns.length && btn.dataset.armed !== "1") {   // nothing played yet: a second tap settles
+      btn.dataset.armed = "1";
+      $("#end-msg").textContent = T("p.end.empty");
+      return;
+    }
+    btn.dataset.armed = "";
+    if (out !== null && (rest[out].value || rest[out].text)) { $("#end-msg").textContent = T("p.end.out_rest", game.players[out]); return; }
     const pen = clockPenalties();
     game.end = { rest, out, time: pen.map((x) => x.points), lost: pen.map((x) => x.lost) };
     if (game.clock.running) clockPause();
@@ -934,7 +989,8 @@
     $("#exchange").addEventListener("click", oneTap(() => commit({ kind: "exchange", score: 0, n: +$("#exchange-n").value })));
     $("#undo").addEventListener("click", oneTap(undoLast));
     $("#edit-cancel").addEventListener("click", () => { clearEntry(); render(); });
-    $("#settle").addEventListener("click", settle);
+    $("#settle").addEventListener("click", oneTap(settle));
+    $("#out").addEventListener("change", () => { $("#out").dataset.chosen = "1"; $("#end-msg").textContent = ""; });
     $("#unsettle").addEventListener("click", () => { game.end = null; save(); render(); });
     $("#export").addEventListener("click", exportGCG);
     $("#import-file").addEventListener("change", async (e) => {
