@@ -101,3 +101,25 @@ def test_end_settlement_refuses_impossible_tiles_and_asks_who_went_out(page):
     pg.click("#settle")
     expect(pg.locator("#final")).to_be_visible()
     assert [int(t) for t in pg.locator("#totals .tot .sum").all_inner_texts()] == [10 - 3, -10]
+
+
+def test_switching_language_keeps_the_typed_move_and_its_preview(page):
+    pg = page
+    start_game(pg, ["Ana", "Ben"])
+    pg.evaluate("window.notReloaded = true")
+    type_move(pg, "H8", False, "HAUS")
+    expect(pg.locator("#preview")).to_contain_text("Zugwert: 10 Punkte")
+    pg.locator("#end summary").click()
+    pg.locator('#rest-inputs input[data-p="1"]').fill("QE")
+    pg.click("#lang")
+    expect(pg.locator("#lang")).to_have_text("Deutsch")
+    expect(pg.locator("#preview")).to_contain_text("move scores 10 points")
+    expect(pg.locator("#undo")).to_have_text("Undo last move")
+    expect(pg.locator("#word")).to_have_value("HAUS")
+    expect(pg.locator('#rest-inputs input[data-p="1"]')).to_have_value("QE")
+    expect(sq(pg, "K8").locator(".tile.new")).to_have_count(1)
+    assert pg.evaluate("window.notReloaded") is True
+    pg.click("#save")
+    expect(rows(pg)).to_have_count(1)
+    pg.click("#lang")
+    expect(pg.locator("#turn")).to_have_text("Am Zug: Ben")

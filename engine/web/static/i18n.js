@@ -435,17 +435,30 @@
     r.querySelectorAll("[data-i18n-aria]").forEach((el) => { el.setAttribute("aria-label", t(el.dataset.i18nAria)); });
     document.documentElement.lang = lang;
   }
+  // a page that can draw itself again in the new language sets I18N.onRelabel (the score pad: the move being
+  // typed and its preview stay); any other page is reloaded
+  let onRelabel = null;
   function setLang(l) {
     try { localStorage.setItem("gse.lang", l); } catch (e) { /* private window: this page only */ }
-    location.reload();
+    if (!onRelabel || !DICT[l]) { location.reload(); return; }
+    lang = l;
+    apply();
+    labelSwitch();
+    onRelabel();
+  }
+  function labelSwitch() {
+    const b = document.getElementById("lang");
+    if (!b) return;
+    b.textContent = t("lang.switch");
+    b.title = t("lang.title");
   }
   // the language button in the header (any element with id "lang")
   function wireSwitch() {
     const b = document.getElementById("lang");
     if (!b) return;
-    b.textContent = t("lang.switch");
-    b.title = t("lang.title");
+    labelSwitch();
     b.addEventListener("click", () => setLang(lang === "de" ? "en" : "de"));
   }
-  window.I18N = { t, server, apply, setLang, wireSwitch, get lang() { return lang; }, DICT };
+  window.I18N = { t, server, apply, setLang, wireSwitch, get lang() { return lang; }, DICT,
+    get onRelabel() { return onRelabel; }, set onRelabel(fn) { onRelabel = fn; } };
 })();

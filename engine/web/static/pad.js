@@ -298,9 +298,14 @@
     const ans = await call("POST", "/api/pad", { cgp: boardCGP(boardOf(entry.editing)), move: text, together: together() });
     if (my !== checkNo || text !== notation()) return;
     if ((ans.status === 429 || ans.status === 503)) { clearTimeout(checkTimer); checkTimer = setTimeout(check, 1000); return; }
-    const out = $("#preview");
     entry.answer = ans;
     entry.answerFor = text;
+    showAnswer();
+  }
+  // the preview of the checked move (entry.answer), in the page's language
+  function showAnswer() {
+    const ans = entry.answer;
+    const out = $("#preview");
     if (ans.error) { out.innerHTML = `<span class="bad">${escapeHtml(ans.error)}</span>`; entry.illegal = true; drawBoard(); return; }
     if (!ans.legal) {
       entry.illegal = true;
@@ -951,6 +956,14 @@
     $("#io-msg").textContent = "";
     render();
   }
+  // the language switched: every label again; the move being typed, its preview and the typed end entries stay
+  function relabel() {
+    for (let k = 1; k <= 4; k++) $(`#name${k}`).placeholder = T("p.player", k);
+    render();
+    if (!game) return;
+    if (entry.answer && entry.answerFor === notation()) showAnswer();
+    else if (notation()) typedChanged();
+  }
   async function start() {
     I18N.apply();
     I18N.wireSwitch();
@@ -1030,6 +1043,7 @@
     });
     setInterval(() => { if (game && game.clock.mode !== "off") renderClock(); }, 250);
     document.addEventListener("visibilitychange", () => { if (!document.hidden) renderClock(); });
+    I18N.onRelabel = relabel;          // from now on the language switches without a reload
     if (!game) showSetup();
     render();
   }
