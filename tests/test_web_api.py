@@ -181,6 +181,7 @@ def test_bad_requests_get_a_clear_4xx(client, body, status, fragment):
 def test_impossible_golden_study_position_is_refused_by_name(client):
     r = client.post("/api/position", json={"cgp": POSITIONS["p_ref3"]})
     assert r.status_code == 400 and "more L tiles" in r.json()["error"]
+    assert "--allow-impossible" not in r.json()["error"]          # the page has no command line
 
 
 def test_wrong_content_type_size_and_route(client):

@@ -123,3 +123,35 @@ def test_switching_language_keeps_the_typed_move_and_its_preview(page):
     expect(rows(pg)).to_have_count(1)
     pg.click("#lang")
     expect(pg.locator("#turn")).to_have_text("Am Zug: Ben")
+
+
+def test_phone_brings_the_preview_into_view_names_say_their_limit_and_messages_are_german(page):
+    pg = page
+    pg.fill("#name1", "Annemarie-Wilhelmine Beispielhaft")   # 33 characters, the field keeps 20
+    expect(pg.locator("#name-hint")).to_contain_text("Annemarie-Wilhelmine: 20 von höchstens 20 Zeichen")
+    assert len(pg.locator("#name1").input_value()) == 20
+    pg.fill("#name1", "Ana")
+    expect(pg.locator("#name-hint")).to_have_text("")
+    start_game(pg, ["Ana", "Ben"])
+    pg.evaluate("window.scrollTo(0, 0)")
+    type_move(pg, "H8", False, "HAUS")
+    expect(pg.locator("#preview")).to_contain_text("Zugwert: 10 Punkte")
+    expect(pg.locator("#save")).to_be_enabled()
+    box = pg.evaluate("(() => { const r = document.querySelector('#save').getBoundingClientRect(); "
+                      "return [r.top, r.bottom, window.innerHeight]; })()")
+    assert 0 <= box[0] and box[1] <= box[2] + 1                # "Zug speichern" on screen at 390×844
+    # the server's messages in German: no command-line hint, "1 Zeile" / "2 Zeilen"
+    from engine.cgp import CGPError
+    from engine.web.api import read_position
+
+    msgs = []
+    for cgp in ("15 AB/ 0/0 0", "15/15 AB/ 0/0 0", "XX13/15/15/15/15/15/15/15/15/15/15/15/15/15/15 A/ 0/0 0"):
+        try:
+            read_position(cgp)
+        except CGPError as exc:
+            msgs.append(str(exc))
+    assert msgs[0] == "board has 1 row, expected 15" and msgs[1] == "board has 2 rows, expected 15"
+    assert "--allow-impossible" not in msgs[2] and "2 × X" in msgs[2]
+    german = pg.evaluate("(m) => m.map((x) => I18N.server(x))", msgs)
+    assert german == ["das Brett hat 1 Zeile, nicht 15", "das Brett hat 2 Zeilen, nicht 15",
+                      "unmögliche Stellung: 2 × X (2 auf dem Brett, 0 auf dem Bänkchen), der deutsche Satz hat nur 1"]

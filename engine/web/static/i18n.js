@@ -95,6 +95,7 @@
       "p.start": "Partie beginnen",
       "p.need2": "mindestens zwei Namen eintragen",
       "p.names.unique": "jeder Name nur einmal",
+      "p.names.max": "{0}: {1} von höchstens {2} Zeichen",
       "p.turn": "Am Zug: {0}",
       "p.move.help": "Startfeld antippen, → oder ↓ wählen und das ganze Wort schreiben, auch die Buchstaben, " +
         "die schon liegen. Joker: erst „Joker“, dann den Buchstaben – oder den Stein auf dem Brett antippen.",
@@ -277,6 +278,7 @@
       "p.start": "Start the game",
       "p.need2": "enter at least two names",
       "p.names.unique": "each name only once",
+      "p.names.max": "{0}: {1} of at most {2} characters",
       "p.turn": "To move: {0}",
       "p.move.help": "Tap the start square, choose → or ↓ and write the whole word, including the letters already " +
         "there. Blank: first “Blank”, then the letter – or tap its tile on the board.",
@@ -402,7 +404,14 @@
     [/^more (.+) tiles on the board and racks than the German set holds \((\d+)\)$/,
       "mehr $1 auf Brett und Bänkchen, als der deutsche Satz hat ($2)"],
     [/^the server does not answer.*$/, "der Server antwortet nicht – läuft `python -m engine web` noch?"],
-    [/^board has (\d+) rows.*$/, "das Brett hat $1 Zeilen, nicht 15"],
+    [/^board has (\d+) rows?.*$/, (_m, n) => `das Brett hat ${n} ${n === "1" ? "Zeile" : "Zeilen"}, nicht 15`],
+    [/^impossible position: (\d+) × (.+?) \((.+)\), the German tile set has (\d+)(?::.*)?$/,
+      (_m, n, tile, parts, set) => {
+        const name = tile === "blank" ? "Blanko" : tile;
+        const where = parts.replace(/(\d+) on the opponent's rack/, "$1 auf dem Bänkchen des Gegners")
+          .replace(/(\d+) on the board/, "$1 auf dem Brett").replace(/(\d+) on the rack/, "$1 auf dem Bänkchen");
+        return `unmögliche Stellung: ${n} × ${name} (${where}), der deutsche Satz hat nur ${set}`;
+      }],
     [/ is not in the word list/g, " steht nicht in der Wortliste"],
     [/^no tile on the centre star H8$/, "kein Stein auf dem Stern H8"],
     [/^tiles not connected to the centre: (.+)$/, "Steine ohne Verbindung zur Mitte: $1"],

@@ -301,6 +301,7 @@
     entry.answer = ans;
     entry.answerFor = text;
     showAnswer();
+    showSave();
   }
   // the preview of the checked move (entry.answer), in the page's language
   function showAnswer() {
@@ -324,6 +325,12 @@
     $("#save-agreed").hidden = !ans.unknown.length;
     $("#save-agreed").disabled = wonTogether();
     drawBoard();
+  }
+  // on a phone the preview and "Zug speichern" lie below the board: bring them into view once the move is checked
+  function showSave() {
+    const btn = $("#save-agreed").hidden ? $("#save") : $("#save-agreed");
+    const r = btn.getBoundingClientRect();
+    if (r.bottom > window.innerHeight || r.top < 0) btn.scrollIntoView({ block: "nearest" });
   }
 
   // ---- saving entries ----------------------------------------------------------------------------------
@@ -939,7 +946,18 @@
       inp.value = names[k - 1] || "";
     }
     if (game) document.querySelector(`input[name=mode][value=${game.mode}]`).checked = true;
+    nameHint();
     $("#name1").focus();
+  }
+  // a name is cut at the field's maxlength (20): say so when one gets close, instead of cutting it silently
+  function nameHint() {
+    const out = [];
+    for (let k = 1; k <= 4; k++) {
+      const inp = $(`#name${k}`);
+      const max = inp.maxLength, n = Array.from(inp.value).length;
+      if (max > 0 && n >= max - 4) out.push(T("p.names.max", inp.value.trim() || T("p.player", k), n, max));
+    }
+    $("#name-hint").textContent = out.join(" · ");
   }
   function startGame() {
     const names = [1, 2, 3, 4].map((k) => $(`#name${k}`).value.trim()).filter((s) => s);
@@ -959,6 +977,7 @@
   // the language switched: every label again; the move being typed, its preview and the typed end entries stay
   function relabel() {
     for (let k = 1; k <= 4; k++) $(`#name${k}`).placeholder = T("p.player", k);
+    nameHint();
     render();
     if (!game) return;
     if (entry.answer && entry.answerFor === notation()) showAnswer();
@@ -975,7 +994,10 @@
     for (let k = 1; k <= 4; k++) $(`#name${k}`).placeholder = T("p.player", k);
     $("#start").addEventListener("click", startGame);
     $("#lookup").addEventListener("input", () => { clearTimeout(lookupTimer); lookupTimer = setTimeout(lookup, 200); });
-    for (let k = 1; k <= 4; k++) $(`#name${k}`).addEventListener("keydown", (e) => { if (e.key === "Enter") startGame(); });
+    for (let k = 1; k <= 4; k++) {
+      $(`#name${k}`).addEventListener("keydown", (e) => { if (e.key === "Enter") startGame(); });
+      $(`#name${k}`).addEventListener("input", nameHint);
+    }
     $("#new").addEventListener("click", () => { showSetup(); $("#setup").scrollIntoView(); });
     $("#word").addEventListener("input", onWordInput);
     $("#board").addEventListener("keydown", onBoardKey);
