@@ -326,8 +326,10 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
     # -- API -------------------------------------------------------------------------
     rules = api.rules_json()
     rules["director"] = event_dir is not None
+    from ..gcg import record_lexicon_name
+
     rules["lexicon"] = {"words": lexicon.word_count, "name": (lexicon.meta.get("source") or {}).get("name")
-                        or Path(str(lexicon.path)).name}
+                        or Path(str(lexicon.path)).name, "gcg": record_lexicon_name(lexicon)}
 
     @app.get("/api/rules", responses=_errors(429))
     async def get_rules():
