@@ -508,7 +508,7 @@ def cache_dir() -> Path:
 _DEFAULT: dict[str, Lexicon] = {}
 
 
-def default_lexicon(progress=None) -> Lexicon:
+def default_lexicon(progress=None, verify: bool = False) -> Lexicon:
     """The default German lexicon, built from the packaged list on first use.
 
     The built bundle is cached (:func:`cache_dir`) under a name that includes the
@@ -522,14 +522,14 @@ def default_lexicon(progress=None) -> Lexicon:
         raise LexiconError(f"{src}: the packaged default word list is missing (broken installation)")
     sha = sha256_file(src)
     key = sha[:12]
-    if key in _DEFAULT:
+    if key in _DEFAULT and not verify:
         return _DEFAULT[key]
     target = cache_dir() / f"default-{key}.lex"
     lex = None
     why = "first use only"
     if target.exists():
         try:
-            lex = Lexicon.load(target)
+            lex = Lexicon.load(target, verify=verify)
         except LexiconError as exc:
             why = f"the cached copy is unusable: {exc}"
             shutil.rmtree(target, ignore_errors=True)
@@ -547,6 +547,12 @@ def default_lexicon(progress=None) -> Lexicon:
     return lex
 
 
-def load_lexicon(path: str | os.PathLike | None = None, progress=None) -> Lexicon:
-    """Load ``path`` (bundle or ``.kwg``), or the default lexicon when ``None``."""
-    return default_lexicon(progress) if path is None else Lexicon.load(path)
+def load_lexicon(path: str | os.PathLike | None = None, progress=None, verify: bool = False) -> Lexicon:
+    """Load ``path`` (bundle or ``.kwg``), or the default lexicon when ``None``.
+
+    ``verify`` forces the full check even when the files are unchanged since
+    the last one (see :meth:`Lexicon.load`); ``progress`` gets notes.
+    """
+    if path is None:
+        return default_lexicon(progress, verify=verify)
+    return Lexicon.load(path, verify=verify, progress=progress)

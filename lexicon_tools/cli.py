@@ -141,12 +141,15 @@ def _no_words_error(source: str, result: NormalizeResult) -> CliError:
                     f"(all rejected: {reasons})")
 
 
-def _open_lexicon(path: str | None) -> Lexicon:
+def _open_lexicon(path: str | None, verify: bool = False) -> Lexicon:
     """``--lexicon`` or the default lexicon (noting on stderr when it is being built)."""
     def note(msg: str) -> None:
-        _err(f"note: {msg} into {cache_dir()}; this takes a few seconds ...")
+        if msg.startswith("building"):
+            _err(f"note: {msg} into {cache_dir()}; this takes a few seconds ...")
+        else:
+            _err(f"note: {msg}")
 
-    return load_lexicon(path, progress=note)
+    return load_lexicon(path, progress=note, verify=verify)
 
 
 class _Stages:
@@ -265,7 +268,7 @@ def _info_dict(lex: Lexicon) -> dict:
 
 
 def cmd_info(args: argparse.Namespace) -> int:
-    lex = _open_lexicon(args.lexicon)
+    lex = _open_lexicon(args.lexicon, verify=args.verify)
     d = _info_dict(lex)
     if args.json:
         print(json.dumps(d, indent=2, ensure_ascii=False))
@@ -273,6 +276,7 @@ def cmd_info(args: argparse.Namespace) -> int:
     rows: list[tuple[str, str]] = [("lexicon", d["path"])]
     if d.get("format") == "kwg":
         rows.append(("format", "bare KWG graph (no metadata, no word store)"))
+        rows.append(("checked", "structure, DAWG = GADDAG; words not verifiable (no word list)"))
     else:
         src = d.get("source", {})
         rows.append(("source", src.get("name") or "(unknown)"))
@@ -308,7 +312,7 @@ def cmd_info(args: argparse.Namespace) -> int:
 # check
 # ---------------------------------------------------------------------------
 def cmd_check(args: argparse.Namespace) -> int:
-    lex = _open_lexicon(args.lexicon)
+    lex = _open_lexicon(args.lexicon, verify=args.verify)
     all_ok = True
     for raw in args.words:
         word, reason = normalize_entry(raw, lex.alphabet)
@@ -463,12 +467,16 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("info", help="show a lexicon's metadata")
     s.add_argument("lexicon", metavar="LEXICON", nargs="?", help="bundle or .kwg (default: the default lexicon)")
     s.add_argument("--json", action="store_true", help="print the metadata as JSON")
+    s.add_argument("--verify", action="store_true",
+                   help="check checksums and graph now, even if unchanged since the last check")
     s.set_defaults(func=cmd_info)
 
     lex_help = "bundle directory or .kwg file (default: the default lexicon)"
     s = sub.add_parser("check", help="check whether words are in the lexicon (exit 1 if any is not)")
     s.add_argument("words", metavar="WORD", nargs="+", help="words as written (normalised first)")
     s.add_argument("--lexicon", "-l", metavar="LEXICON", help=lex_help)
+    s.add_argument("--verify", action="store_true",
+                   help="check checksums and graph now, even if unchanged since the last check")
     s.set_defaults(func=cmd_check)
 
     s = sub.add_parser("anagram", help="words that can be made from a rack ('?' = blank)")
