@@ -75,10 +75,28 @@ def _scored(pos: Position, move, lexicon):
     return score_placement(pos.board, move.tiles, lexicon=None, rack=pos.rack, alphabet=pos.alphabet)
 
 
+def _note(msg: str) -> None:
+    print(f"note: {msg}", file=sys.stderr)
+
+
 def cmd_moves(args, top: int | None = None) -> int:
+    from . import _kernels
+
+    aot = _kernels.use_aot()  # the ahead-of-time kernels, if built: no Numba import (engine._aot)
     from .movegen import best_move_list, exchanges, generate_moves
 
     lex = _lexicon(args)
+    rc = _moves(args, top, lex, best_move_list, exchanges, generate_moves)
+    if not aot:  # once per source change, after the answer: compile the kernels ahead of time
+        from . import _aot
+
+        if _aot.needs_build():
+            sys.stdout.flush()
+            _aot.build(lex, progress=_note)
+    return rc
+
+
+def _moves(args, top, lex, best_move_list, exchanges, generate_moves) -> int:
     pos = _position(args)
     n = top if top is not None else args.top
     if n is not None and n < 1:
