@@ -96,25 +96,30 @@ def _guarded(name: str, fn, spec: list):
 
         return getattr(_movegen, name)(*args)
 
-    def call(*args):
+    def accepts(*args) -> bool:
+        """True when the arguments have exactly the compiled types (else the JIT kernel is called)."""
         if len(args) != n:
-            return jit(*args)
+            return False
         for i, dt, ndim, readonly in arrays:
             a = args[i]
             if not isinstance(a, np.ndarray) or a.dtype != dt or a.ndim != ndim or not a.flags.c_contiguous \
                     or not a.flags.aligned or (not readonly and not a.flags.writeable):
-                return jit(*args)
+                return False
         for i in ints:
             if not isinstance(args[i], (int, np.integer)) or isinstance(args[i], bool):
-                return jit(*args)
+                return False
         for i in floats:
             if not isinstance(args[i], (int, float, np.integer, np.floating)):
-                return jit(*args)
-        return fn(*args)
+                return False
+        return True
+
+    def call(*args):
+        return fn(*args) if accepts(*args) else jit(*args)
 
     call.__name__ = name
     call.__doc__ = f"Ahead-of-time compiled engine._movegen.{name} (guarded; see engine._aot)."
     call.aot = fn
+    call.accepts = accepts
     return call
 
 
@@ -216,7 +221,9 @@ def build(lexicon, progress=None) -> bool:
         movegen.best_move_list(board, rack, lexicon, 1)
         import warnings
 
-        from numba.pycc import CC
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # pycc is "pending deprecation" (Numba 0.57+); see docs
+            from numba.pycc import CC
 
         tmp = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=d))
         cc = CC(name)
