@@ -10,7 +10,7 @@ extension module that needs only NumPy at run time:
   hashes the kernel and wrapper sources, the NumPy, Numba and Python versions
   and the machine type, so any change makes a new module (old ones are removed);
 * it is built by :func:`build` after a ``best``/``moves`` command printed its
-  answer (``python -m engine`` notes it on stderr; about 30 s once), using the
+  answer (``python -m engine`` notes it on stderr; about 20 s once), using the
   signatures the JIT kernels were just called with, for a generic CPU of the
   machine type (no host-specific instructions, so a shared cache is safe);
 * a failed build (no C compiler, a Numba without ``pycc``) is remembered and
@@ -209,7 +209,7 @@ def build(lexicon, progress=None) -> bool:
     tmp = None
     try:
         if progress:
-            progress("compiling the move generator ahead of time (once, about 30 s) so that later starts "
+            progress("compiling the move generator ahead of time (once, about 20 s) so that later starts "
                      "skip Numba; GSE_AOT=0 turns this off")
         from . import _movegen as K
         from . import movegen
