@@ -356,13 +356,18 @@ def parse_rack(rack: str, alphabet: Alphabet) -> tuple[list[int], int]:
     return counts, blanks
 
 
-def anagrams(lex: Lexicon, rack: str, min_length: int = MIN_LEN) -> list[str]:
+def anagrams(lex: Lexicon, rack: str, min_length: int = MIN_LEN, limit: int | None = None) -> list[str]:
     """Words that can be made from (a subset of) the rack, by walking the DAWG.
 
     A blank (``?``) stands for any letter and is shown in lowercase. Real tiles
     are used before blanks (if a word can be made at all, it can be made that
     way), so each word appears once. Sorted by length (longest first), then in
-    the tile set's alphabetical order.
+    the tile set's alphabetical order. The walk is bounded: its depth by the
+    rack and the graph (validated on load: at most 15 letters, no cycle), its
+    results by the lexicon's words, or by ``limit``.
+
+    Raises:
+        ValueError: a bad rack, or more than ``limit`` words.
     """
     alphabet = lex.alphabet
     counts, blanks = parse_rack(rack, alphabet)
@@ -395,6 +400,8 @@ def anagrams(lex: Lexicon, rack: str, min_length: int = MIN_LEN) -> list[str]:
     def _arc(v: int, left: int, blanks: int) -> None:
         if v & ACCEPTS and len(path) >= min_length:
             found.append("".join(path))
+            if limit is not None and len(found) > limit:
+                raise ValueError(f"rack {rack!r}: more than {limit:,} words; narrow it (or raise --limit)")
         child = v & ARC_MASK
         if child and left:
             walk(child, left, blanks)
@@ -411,7 +418,9 @@ def cmd_anagram(args: argparse.Namespace) -> int:
     if args.min_length < 1:
         raise CliError("--min-length must be at least 1")
     lex = _open_lexicon(args.lexicon)
-    words = anagrams(lex, args.rack, args.min_length)
+    if args.limit is not None and args.limit < 1:
+        raise CliError("--limit must be at least 1")
+    words = anagrams(lex, args.rack, args.min_length, args.limit)
     for w in words:
         print(w)
     if not words:
@@ -424,7 +433,9 @@ def cmd_anagram(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------
 def cmd_pattern(args: argparse.Namespace) -> int:
     lex = _open_lexicon(args.lexicon)
-    words = lex.pattern(args.pattern)
+    if args.limit is not None and args.limit < 1:
+        raise CliError("--limit must be at least 1")
+    words = lex.pattern(args.pattern, limit=args.limit)
     for w in words:
         print(w)
     if not words:
@@ -484,11 +495,13 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--lexicon", "-l", metavar="LEXICON", help=lex_help)
     s.add_argument("--min-length", "-m", type=int, default=MIN_LEN, metavar="N",
                    help=f"shortest word to list (default {MIN_LEN})")
+    s.add_argument("--limit", type=int, metavar="N", help="refuse to list more than N words (exit 2)")
     s.set_defaults(func=cmd_anagram)
 
     s = sub.add_parser("pattern", help="words matching a pattern ('?' one letter, '*' any run)")
     s.add_argument("pattern", metavar="PATTERN", help="e.g. 'H?US*' (quote it in the shell)")
     s.add_argument("--lexicon", "-l", metavar="LEXICON", help=lex_help)
+    s.add_argument("--limit", type=int, metavar="N", help="refuse to list more than N words (exit 2)")
     s.set_defaults(func=cmd_pattern)
     return p
 

@@ -262,3 +262,19 @@ def test_bundle_permissions_follow_umask(tmp_path, umask, dir_mode, file_mode):
     assert stat.S_IMODE(lex.path.stat().st_mode) == dir_mode
     for name in ("lexicon.kwg", "words.marisa", "meta.json"):
         assert stat.S_IMODE((lex.path / name).stat().st_mode) == file_mode, name
+
+
+def test_pattern_and_anagram_limits(bundle_dir, tmp_path, capsys):
+    # WORDS starting with B: BAD BADE BAU BAUER: 4
+    code, out, _ = _lt(capsys, "pattern", "B*", "--lexicon", bundle_dir, "--limit", "4")
+    assert code == 0 and out.split() == ["BAD", "BADE", "BAU", "BAUER"]
+    code, out, err = _lt(capsys, "pattern", "B*", "--lexicon", bundle_dir, "--limit", "3")
+    assert code == 2 and out == "" and "more than 3 words match" in err
+    bare = _write(tmp_path / "w.kwg", kwg_mod.build_kwg(WORDS))
+    code, out, err = _lt(capsys, "pattern", "B*", "--lexicon", bare, "--limit", "3")
+    assert code == 2 and "more than 3 words match" in err
+    # rack ABDE: AB, BAD, BADE, DA (ABER needs R) -> 4 words
+    code, out, _ = _lt(capsys, "anagram", "ABDE", "--lexicon", bundle_dir, "--limit", "4")
+    assert code == 0 and sorted(out.split()) == ["AB", "BAD", "BADE", "DA"]
+    code, out, err = _lt(capsys, "anagram", "ABDE", "--lexicon", bundle_dir, "--limit", "3")
+    assert code == 2 and "more than 3 words" in err
