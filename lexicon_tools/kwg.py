@@ -195,6 +195,9 @@ def validate_kwg(kwg: np.ndarray, alphabet: Alphabet | None = None, where: str =
     if n_words > max_words:
         raise GraphError(f"{where}: the graph holds {n_words:,} words, more than {max_words:,}: "
                          f"not a word list (damaged or made up)")
+    if n_words and not int(kwg[1] & ARC_MASK):
+        raise GraphError(f"{where}: the graph has a DAWG of {n_words:,} words but no GADDAG (a DAWG-only "
+                         f"file?); the move generator needs both (build one with `python -m lexicon_tools build`)")
     codes, lengths = C.dawg_words(kwg, n_words, MAX_WORD_LENGTH)
     bad = int(C.gaddag_missing(kwg, codes, lengths))
     if bad >= 0:

@@ -115,13 +115,31 @@ def test_duplicate_arc_refused(tmp_path):
 
 def test_gaddag_disagreeing_with_dawg_refused(tmp_path):
     g = kwg_mod.build_kwg(["AB", "BAD"])
-    dawg_only = kwg_mod.build_kwg(["AB", "BAD", "DA"])
-    # a graph whose DAWG holds DA too but whose GADDAG does not: splice by building and swapping roots
-    # is not possible in place, so take the bigger graph and cut its GADDAG root off
-    cut = dawg_only.copy()
+    cut = kwg_mod.build_kwg(["AB", "BAD", "DA"]).copy()
     cut[1] = END  # GADDAG empty
-    with pytest.raises(LexiconError, match="GADDAG"):
+    with pytest.raises(LexiconError, match="a DAWG of 3 words but no GADDAG"):
         Lexicon.load(_write(tmp_path / "cut.kwg", cut))
+    # a GADDAG that lacks one word's strings: the GADDAG of AB, BAD under the DAWG of AB, BAD, DA
+    big, small = kwg_mod.build_kwg(["AB", "BAD", "DA"]), kwg_mod.build_kwg(["AB", "BAD"])
+    off = len(big)
+    shifted = small.copy()
+    for i in range(2, len(small)):
+        if shifted[i] & ARC:
+            shifted[i] = (shifted[i] & ~np.uint32(ARC)) | np.uint32((shifted[i] & ARC) + off)
+    mixed = np.concatenate([big, shifted])
+    mixed[1] = END | ((small[1] & ARC) + off)  # GADDAG root: the small graph's
+    with pytest.raises(LexiconError, match="the GADDAG lacks a form of the word 'DA'"):
+        Lexicon.load(_write(tmp_path / "mixed.kwg", mixed))
+    # the other way round: DAWG of AB, BAD (2 + 3 = 5 strings), GADDAG of AB, BAD, DA (7 strings)
+    off = len(small)
+    shifted = big.copy()
+    for i in range(2, len(big)):
+        if shifted[i] & ARC:
+            shifted[i] = (shifted[i] & ~np.uint32(ARC)) | np.uint32((shifted[i] & ARC) + off)
+    extra = np.concatenate([small, shifted])
+    extra[1] = END | ((big[1] & ARC) + off)
+    with pytest.raises(LexiconError, match="the GADDAG holds 7 strings, the DAWG's 2 words make 5"):
+        Lexicon.load(_write(tmp_path / "extra.kwg", extra))
     assert Lexicon.load(_write(tmp_path / "ok.kwg", g)).word_count == 2
 
 
