@@ -544,8 +544,8 @@ def _cache_intact(target: Path, sums: Path) -> bool:
     except (OSError, UnicodeDecodeError, IndexError):
         return False
     state = VerifiedState(target.with_name(target.name + ".verified.json"), {"sha256": expected})
-    files = {"table": target, "sha256": sums}
-    if state.valid(files):
+    keys = state.keys({"table": target, "sha256": sums})
+    if state.valid(keys):
         return True
     try:
         if sha256_file(target) != expected:
@@ -553,7 +553,7 @@ def _cache_intact(target: Path, sums: Path) -> bool:
             return False
     except OSError:
         return False
-    state.record(files)
+    state.record(keys)
     return True
 
 

@@ -134,23 +134,33 @@ class VerifiedState:
         self.path = state_path
         self.context = context
 
-    def valid(self, files: dict[str, Path]) -> bool:
-        """True when the files are unchanged since they were verified (any error: ``False``)."""
+    @staticmethod
+    def keys(files: dict[str, Path]) -> dict[str, list[int]] | None:
+        """The current :func:`file_key` of each file (``None`` if one cannot be read).
+
+        Take them *before* the full check and :meth:`record` those: a file
+        changed during the check then no longer matches its recorded key.
+        """
+        try:
+            return {n: file_key(p) for n, p in files.items()}
+        except OSError:
+            return None
+
+    def valid(self, keys: dict[str, list[int]] | None) -> bool:
+        """True when files with these keys were verified by this :data:`VERIFIER` (any error: ``False``)."""
+        if keys is None:
+            return False
         try:
             with open(self.path, encoding="utf-8") as f:
                 data = json.load(f)
-            if data.get("verifier") != VERIFIER or data.get("context") != self.context:
-                return False
-            keys = data["files"]
-            return set(keys) == set(files) and all(keys[n] == file_key(p) for n, p in files.items())
+            return (data.get("verifier") == VERIFIER and data.get("context") == self.context
+                    and data["files"] == keys)
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             return False
 
-    def record(self, files: dict[str, Path]) -> bool:
-        """Remember that ``files`` passed the full check now; ``False`` when it cannot be written."""
-        try:
-            keys = {n: file_key(p) for n, p in files.items()}
-        except OSError:
+    def record(self, keys: dict[str, list[int]] | None) -> bool:
+        """Remember that the files with ``keys`` passed the full check; ``False`` when not written."""
+        if keys is None:
             return False
         return _write_private_json(self.path, {"verifier": VERIFIER, "context": self.context, "files": keys})
 
@@ -245,7 +255,8 @@ class Lexicon:
                 raise LexiconError(f"{f}: missing")
         files = {META_FILE: meta_path, KWG_FILE: kwg_path, TRIE_FILE: trie_path}
         state = VerifiedState(p / STATE_FILE, {"alphabet": "".join(alphabet.letters)})
-        checked = not verify and state.valid(files)
+        keys = state.keys(files)
+        checked = not verify and state.valid(keys)
         kwg = cls._map_kwg(kwg_path, alphabet, expect_nodes=expect_nodes, expect_sha=expect_kwg_sha,
                            check=not checked, expect_words=expect_words)
         if trie_path.stat().st_size != expect_trie_bytes:
@@ -259,7 +270,7 @@ class Lexicon:
         except Exception as exc:  # marisa raises RuntimeError/ValueError variants
             raise LexiconError(f"{trie_path}: unreadable word store ({exc})") from None
         if not checked:
-            state.record(files)  # a read-only bundle is simply checked again next time
+            state.record(keys)  # a read-only bundle is simply checked again next time
         return cls(path=p, kwg=kwg, alphabet=alphabet, meta=meta, trie=trie)
 
     @classmethod
@@ -293,8 +304,8 @@ class Lexicon:
     @classmethod
     def _load_bare_kwg(cls, path: Path, alphabet: Alphabet, verify: bool = False, progress=None) -> "Lexicon":
         state = _bare_state(path, alphabet)
-        files = {KWG_FILE: path}
-        checked = not verify and state.valid(files)
+        keys = state.keys({KWG_FILE: path})
+        checked = not verify and state.valid(keys)
         kwg = cls._map_kwg(path, alphabet, check=not checked, language=True)
         if not checked:
             if progress:
@@ -305,7 +316,7 @@ class Lexicon:
                 state.path.parent.mkdir(parents=True, exist_ok=True)
             except OSError:
                 pass
-            state.record(files)
+            state.record(keys)
         return cls(path=path, kwg=kwg, alphabet=alphabet, meta={}, trie=None)
 
     # -- queries ---------------------------------------------------------------
