@@ -306,23 +306,68 @@ def _accepts(kwg, start_node, tiles, n):
     return a >= 0 and (kwg[a] & ACCEPTS) != 0
 
 
+@njit(cache=True, inline="always")
+def _find(kwg, p, tile):
+    """Index of the arc with ``tile`` in the list at ``p`` (0 = no list), or -1."""
+    if p == 0:
+        return np.int64(-1)
+    while True:
+        v = kwg[p]
+        if (v >> 24) == tile:
+            return p
+        if v & IS_END:
+            return np.int64(-1)
+        p += 1
+
+
 @njit(cache=True)
 def gaddag_missing(kwg, codes, lengths):
-    """Index of the first word one of whose GADDAG strings the GADDAG rejects, or -1."""
-    buf = np.zeros(codes.shape[1] + 1, dtype=np.uint8)
+    """Index of the first word one of whose GADDAG strings the GADDAG rejects, or -1.
+
+    For a word ``w`` of ``n`` letters the strings are ``rev(w[:i]) + sep + w[i:]``
+    (``i < n``) and ``rev(w)``. Words come in DAWG order, so consecutive words
+    share prefixes: the arc reached after ``rev(w[:i])`` and after
+    ``rev(w[:i]) + sep + w[i:j]`` is kept per ``(i, j)`` and reused while
+    ``j`` stays within the prefix shared with the previous word. The cost is
+    then about (DAWG prefixes) × (their length) arc look-ups instead of
+    (letters)² per word.
+    """
+    width = codes.shape[1]
+    rev = np.zeros(width + 1, dtype=np.int64)          # rev[i]: arc after rev(w[:i])
+    h = np.zeros((width + 1, width + 1), dtype=np.int64)  # h[i, j]: arc after rev(w[:i]) sep w[i:j]
+    groot = np.int64(kwg[1] & ARC_MASK)
+    prev_n = 0
     for w in range(codes.shape[0]):
         n = lengths[w]
-        for i in range(1, n + 1):
-            k = 0
-            for j in range(i - 1, -1, -1):
-                buf[k] = codes[w, j]
-                k += 1
-            if i < n:
-                buf[k] = 0
-                k += 1
-                for j in range(i, n):
-                    buf[k] = codes[w, j]
-                    k += 1
-            if not _accepts(kwg, 1, buf, k):
+        common = 0
+        if w > 0:
+            m = min(n, prev_n)
+            while common < m and codes[w, common] == codes[w - 1, common]:
+                common += 1
+        for i in range(common + 1, n + 1):  # rev(w[:i]) from the root
+            p = groot
+            a = np.int64(-1)
+            for k in range(i - 1, -1, -1):
+                a = _find(kwg, p, codes[w, k])
+                if a < 0:
+                    return w
+                p = np.int64(kwg[a] & ARC_MASK)
+            rev[i] = a
+        if not (kwg[rev[n]] & ACCEPTS):  # rev(w)
+            return w
+        for i in range(1, n):
+            start = max(i, common)  # h[i, j] for j <= common is still the previous word's
+            if start == i:
+                a = _find(kwg, np.int64(kwg[rev[i]] & ARC_MASK), 0)
+                if a < 0:
+                    return w
+                h[i, i] = a
+            for j in range(start + 1, n + 1):
+                a = _find(kwg, np.int64(kwg[h[i, j - 1]] & ARC_MASK), codes[w, j - 1])
+                if a < 0:
+                    return w
+                h[i, j] = a
+            if not (kwg[h[i, n]] & ACCEPTS):
                 return w
+        prev_n = n
     return -1
