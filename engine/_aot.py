@@ -274,6 +274,10 @@ def build(lexicon, progress=None) -> bool:
                 except OSError:
                     pass
         return True
+    except KeyboardInterrupt:  # the answer is printed already: stop quietly, try again next time
+        if progress:
+            progress("ahead-of-time compilation interrupted; it runs again after the next best/moves")
+        return False
     except Exception as exc:  # no compiler, no pycc, ...: remember, stay on the JIT kernels
         try:
             failed.write_text(f"{type(exc).__name__}: {exc}\n", encoding="utf-8")
