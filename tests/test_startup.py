@@ -70,7 +70,11 @@ def aot_cache(tmp_path_factory, golden_lexicon):
     try:
         assert _aot.needs_build()
         notes: list[str] = []
-        assert _aot.build(golden_lexicon, progress=notes.append), notes
+        if not _aot.build(golden_lexicon, progress=notes.append):
+            # e.g. no C compiler or no Python headers (python3-dev): the engine stays on the JIT kernels
+            failed = _aot._paths(_aot.key())[3]
+            assert failed.is_file() and not _aot.needs_build()  # remembered, not retried
+            pytest.skip(f"ahead-of-time compilation not possible here: {failed.read_text().strip()}")
         assert not _aot.needs_build()
         yield cache
     finally:
