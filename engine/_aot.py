@@ -41,7 +41,7 @@ import numpy as np
 KERNELS = ("generate_best", "generate")
 """Entry kernels compiled ahead of time: what ``best`` and ``moves`` call (engine.movegen)."""
 
-_SOURCES = (("engine", "_movegen.py"), ("engine", "_rows.py"), ("engine", "movegen.py"),
+_SOURCES = (("engine", "_movegen.py"), ("engine", "_rows.py"), ("engine", "movegen.py"), ("engine", "_aot.py"),
             ("lexicon_tools", "_kwg_kernels.py"))
 
 
@@ -279,12 +279,14 @@ def build(lexicon, progress=None) -> bool:
             progress("ahead-of-time compilation interrupted; it runs again after the next best/moves")
         return False
     except Exception as exc:  # no compiler, no pycc, ...: remember, stay on the JIT kernels
+        why = f"{type(exc).__name__}: {(str(exc).strip().splitlines() or [''])[0]}"
         try:
-            failed.write_text(f"{type(exc).__name__}: {exc}\n", encoding="utf-8")
+            failed.write_text(why + "\n", encoding="utf-8")
         except OSError:
             pass
         if progress:
-            progress(f"ahead-of-time compilation failed ({type(exc).__name__}: {exc}); staying on the JIT kernels")
+            progress(f"ahead-of-time compilation failed ({why}); staying on the JIT kernels (not retried "
+                     f"until the sources change; remove {failed} to retry)")
         return False
     finally:
         if tmp is not None:
