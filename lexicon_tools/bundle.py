@@ -87,7 +87,7 @@ def file_key(path: Path) -> list[int]:
     return [int(st.st_dev), int(st.st_ino), int(st.st_size), int(st.st_mtime_ns), int(st.st_ctime_ns)]
 
 
-def _write_private_json(path: Path, data: dict) -> bool:
+def _write_json_atomic(path: Path, data: dict) -> bool:
     """Write ``data`` atomically (temp file, fsync, rename); ``False`` (and nothing left behind) on failure."""
     tmp = None
     try:
@@ -162,7 +162,7 @@ class VerifiedState:
         """Remember that the files with ``keys`` passed the full check; ``False`` when not written."""
         if keys is None:
             return False
-        return _write_private_json(self.path, {"verifier": VERIFIER, "context": self.context, "files": keys})
+        return _write_json_atomic(self.path, {"verifier": VERIFIER, "context": self.context, "files": keys})
 
     def forget(self) -> None:
         try:
