@@ -38,7 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
-KERNELS = ("generate_best", "generate")
+KERNELS = ("movegen_best", "movegen_all")
 """Entry kernels compiled ahead of time: what ``best`` and ``moves`` call (engine.movegen)."""
 
 _SOURCES = (("engine", "_movegen.py"), ("engine", "_rows.py"), ("engine", "movegen.py"), ("engine", "_aot.py"),
@@ -90,6 +90,7 @@ def _guarded(name: str, fn, spec: list):
     arrays = [(i, np.dtype(s[1]), s[2], s[3]) for i, s in enumerate(spec) if s[0] == "a"]
     ints = [i for i, s in enumerate(spec) if s[0] == "i"]
     floats = [i for i, s in enumerate(spec) if s[0] == "f"]
+    bools = [i for i, s in enumerate(spec) if s[0] == "b"]
 
     def jit(*args):
         from . import _movegen
@@ -110,6 +111,9 @@ def _guarded(name: str, fn, spec: list):
                 return False
         for i in floats:
             if not isinstance(args[i], (int, float, np.integer, np.floating)):
+                return False
+        for i in bools:
+            if not isinstance(args[i], (bool, np.bool_)):
                 return False
         return True
 
@@ -155,7 +159,7 @@ def needs_build() -> bool:
 
 
 def _spec_of(numba_type) -> list | None:
-    """``["a", dtype, ndim, readonly]`` / ``["i"]`` / ``["f"]`` for a Numba argument type, else ``None``."""
+    """``["a", dtype, ndim, readonly]`` / ``["i"]`` / ``["f"]`` / ``["b"]`` for a Numba argument type, else ``None``."""
     from numba import types
     from numba.np.numpy_support import as_dtype
 
@@ -164,7 +168,7 @@ def _spec_of(numba_type) -> list | None:
             return None
         return ["a", as_dtype(numba_type.dtype).str, int(numba_type.ndim), not numba_type.mutable]
     if isinstance(numba_type, types.Boolean):
-        return None
+        return ["b"]
     if isinstance(numba_type, types.Integer):
         return ["i"]
     if isinstance(numba_type, types.Float):

@@ -85,55 +85,86 @@ def aot_cache(tmp_path_factory, golden_lexicon):
                 os.environ[k] = v
 
 
+def _copy(args):
+    return [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+
+
 def test_aot_kernels_give_the_golden_moves(aot_cache, golden_lexicon, monkeypatch):
+    """engine.movegen on the compiled kernels: every call takes the compiled path, and the moves
+    are the golden lists (four independent generators)."""
     monkeypatch.setenv("GSE_AOT", "1")
     monkeypatch.setenv("GSE_CACHE_DIR", str(aot_cache))
     found = _aot.load()
-    assert set(found) == {"generate_best", "generate"}
+    assert set(found) == set(_aot.KERNELS)
     from engine import movegen
 
+    calls = {name: 0 for name in found}
+
+    def recording(name, fn):
+        def call(*args):
+            assert fn.accepts(*args), f"{name}: the wrapper's arguments do not fit the compiled signature"
+            calls[name] += 1
+            return fn(*args)
+        return call
+
     for name, fn in found.items():
-        monkeypatch.setattr(_kernels, name, fn)
+        monkeypatch.setattr(_kernels, name, recording(name, fn))
     for pid, cgp in golden_positions()[:12]:
         pos = parse_cgp(cgp)
-        args = movegen._kernel_args(pos.board, pos.rack, golden_lexicon)
-        out, cnt = np.empty((8, movegen.K.OUT_WIDTH), dtype=np.int32), np.zeros(1, dtype=np.int64)
-        assert found["generate"].accepts(*args, out, cnt)  # the compiled code, not the JIT fallback, runs
         got = movegen.generate_moves(pos.board, pos.rack, golden_lexicon).placement_set()
         assert got == {(p, s) for _n, s, p in golden_moves(pid)}, pid
         top = movegen.best_move_list(pos.board, pos.rack, golden_lexicon, 1).top(1)
         best = max((s for _n, s, _p in golden_moves(pid)), default=None)
         assert (top[0].score if top else None) == best, pid
+    assert all(n >= 12 for n in calls.values()), calls
 
 
 def test_aot_guard_refuses_other_types(aot_cache, golden_lexicon, monkeypatch):
-    """Compiled code does not check dtypes (an int32 rack crashed the process): the guard sends such
-    calls to the JIT kernel."""
+    """Compiled code does not check dtypes (an int32 rack where int64 was compiled crashed the
+    process): the guard sends such calls to the JIT kernel. Compiled and JIT results agree."""
     monkeypatch.setenv("GSE_AOT", "1")
     monkeypatch.setenv("GSE_CACHE_DIR", str(aot_cache))
-    from engine import movegen
+    from engine import _movegen, movegen
 
-    fn = _aot.load()["generate"]
+    found = _aot.load()
+    seen = {}
+
+    def capture(name, fn):
+        def call(*args):
+            seen.setdefault(name, _copy(args))
+            return fn(*args)
+        return call
+
+    for name, fn in found.items():
+        monkeypatch.setattr(_kernels, name, capture(name, fn))
     pos = parse_cgp(README_CGP)
-    args = list(movegen._kernel_args(pos.board, pos.rack, golden_lexicon))
-    out = np.empty((4096, movegen.K.OUT_WIDTH), dtype=np.int32)
-    cnt = np.zeros(1, dtype=np.int64)
-    assert fn.accepts(*args, out, cnt)
-    fn(*args, out, cnt)
-    from engine import _movegen
-
-    assert _kernels.generate is _movegen.generate  # the facade is back on the JIT kernel
-    jit = movegen.generate_moves(pos.board, pos.rack, golden_lexicon)
-    n = int(cnt[0])
-    assert n == len(jit) > 400 and np.array_equal(out[:n], jit.rows)  # same rows, same order
-    rack32 = args[:5] + [args[5].astype(np.int32)] + args[6:]
-    assert not fn.accepts(*rack32, out, cnt)
-    ro = out.copy()
-    ro.flags.writeable = False
-    assert not fn.accepts(*args, ro, cnt)  # the kernel writes into it
-    assert not fn.accepts(*args, out[:, ::2], cnt)  # not contiguous
-    assert not fn.accepts(*args, out)  # an argument short
-    assert fn.accepts(*args[:7], int(args[7]), *args[8:], out, cnt)  # a Python int for the uint32 mask
+    movegen.generate_moves(pos.board, pos.rack, golden_lexicon)
+    movegen.best_move_list(pos.board, pos.rack, golden_lexicon, 3)
+    for name, fn in found.items():
+        args = seen[name]
+        assert fn.accepts(*args)
+        a1, a2 = _copy(args), _copy(args)
+        r1, r2 = fn.aot(*a1), getattr(_movegen, name)(*a2)  # compiled and JIT on the same input
+        assert r1 == r2 and r1 > 0
+        assert all(np.array_equal(x, y) for x, y in zip(a1, a2) if isinstance(x, np.ndarray))
+        spec = _aot._paths(_aot.key())[2]
+        sig = __import__("json").loads(spec.read_text())["kernels"][name]
+        arrays = [i for i, t in enumerate(sig) if t[0] == "a"]
+        i = arrays[0]
+        other = args[i].astype(np.float32 if args[i].dtype != np.float32 else np.float64)
+        assert not fn.accepts(*args[:i], other, *args[i + 1:])  # another dtype
+        w = next(i for i in arrays if not sig[i][3])  # an array the kernel writes into
+        ro = args[w].copy()
+        ro.flags.writeable = False
+        assert not fn.accepts(*args[:w], ro, *args[w + 1:])
+        strided = np.repeat(args[w], 2, axis=0)[::2]
+        assert strided.shape == args[w].shape and not strided.flags.c_contiguous
+        assert not fn.accepts(*args[:w], strided, *args[w + 1:])  # not contiguous
+        assert not fn.accepts(*args[:-1])  # an argument short
+        scal = next((i for i, t in enumerate(sig) if t[0] == "i"), None)
+        if scal is not None:
+            assert fn.accepts(*args[:scal], int(args[scal]), *args[scal + 1:])  # a Python int is fine
+            assert not fn.accepts(*args[:scal], "3", *args[scal + 1:])
 
 
 def test_cli_with_aot_never_imports_numba(aot_cache, golden_lexicon):
