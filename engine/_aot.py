@@ -215,14 +215,34 @@ def build(lexicon, progress=None) -> bool:
         if progress:
             progress("compiling the move generator ahead of time (once, about 20 s) so that later starts "
                      "skip Numba; GSE_AOT=0 turns this off")
-        from . import _movegen as K
+        from numba import typeof
+
+        from . import _kernels, _movegen as K
         from . import movegen
         from .board import Board
 
-        board = Board(lexicon.alphabet)
-        rack = lexicon.alphabet.parse_rack("AB")
-        movegen.generate_moves(board, rack, lexicon)
-        movegen.best_move_list(board, rack, lexicon, 1)
+        captured: dict = {}
+
+        def recorder(kname, f):
+            def call(*args):
+                captured.setdefault(kname, args)
+                return f(*args)
+            return call
+
+        saved_attrs = {kname: _kernels.__dict__.get(kname) for kname in KERNELS}
+        try:
+            for kname in KERNELS:
+                setattr(_kernels, kname, recorder(kname, getattr(K, kname)))
+            board = Board(lexicon.alphabet)
+            rack = lexicon.alphabet.parse_rack("AB")
+            movegen.generate_moves(board, rack, lexicon)
+            movegen.best_move_list(board, rack, lexicon, 1)
+        finally:
+            for kname, v in saved_attrs.items():
+                if v is None:
+                    _kernels.__dict__.pop(kname, None)
+                else:
+                    setattr(_kernels, kname, v)
         import warnings
 
         with warnings.catch_warnings():
@@ -235,13 +255,16 @@ def build(lexicon, progress=None) -> bool:
         cc.verbose = False
         sigs = {}
         for kname in KERNELS:
-            disp = getattr(K, kname)
-            full = [s for s in disp.nopython_signatures]
-            if not full:
+            if kname not in captured:
                 continue
-            sig = full[-1]
+            disp = getattr(K, kname)
+            argtypes = tuple(typeof(a) for a in captured[kname])  # exactly what the wrapper passed
+            cres = disp.overloads.get(argtypes)
+            if cres is None:
+                continue
+            sig = cres.signature
             spec = [_spec_of(t) for t in sig.args]
-            if any(s is None for s in spec):
+            if any(x is None for x in spec):
                 continue
             cc.export(kname, sig)(disp.py_func)
             sigs[kname] = spec
