@@ -211,6 +211,193 @@ def build_states(rows, reg, table):
 
 
 @njit(cache=True)
+def build_dawg(rows, reg, table, key_word, key_len, key_sep):
+    """Build the DAWG (as :func:`build_states`) and record every distinct prefix.
+
+    Besides registering the DAWG's states, each distinct non-empty prefix of
+    the words gets one *key*, numbered in the order the sorted input creates it
+    (prefix order): the word that created it, its length, and the DAWG state
+    reached after reading it (-1 when no word extends the prefix). These keys
+    are the GADDAG's strings before the separator (see :func:`build_gaddag`).
+
+    Args:
+        rows: uint8 (m, width) words as ``tile + 1``, 0-padded, sorted, unique.
+        reg, table: register and hash table (see ``_lookup_or_register``).
+        key_word: int32 (>= total letters,) out: creating word's row index.
+        key_len: uint8 (same,) out: prefix length.
+        key_sep: int32 (same,) out: DAWG state after the prefix, or -1.
+
+    Returns:
+        (root state id, table, number of keys).
+    """
+    width = rows.shape[1]
+    p_tile = np.zeros((MAX_DEPTH + 2, MAX_ARCS), dtype=np.uint8)
+    p_acc = np.zeros((MAX_DEPTH + 2, MAX_ARCS), dtype=np.uint8)
+    p_child = np.full((MAX_DEPTH + 2, MAX_ARCS), -1, dtype=np.int32)
+    p_n = np.zeros(MAX_DEPTH + 2, dtype=np.int32)
+    depth_key = np.zeros(MAX_DEPTH + 2, dtype=np.int64)
+    nk = 0
+    prev_len = 0
+    counters = reg[5]
+    m = rows.shape[0]
+    for r in range(m + 1):
+        n = 0
+        if r < m:
+            while n < width and rows[r, n] != 0:
+                n += 1
+        lcp = 0
+        while lcp < n and lcp < prev_len and rows[r, lcp] == rows[r - 1, lcp]:
+            lcp += 1
+        for d in range(prev_len, lcp, -1):
+            if p_n[d] > 0:
+                if counters[2] * 2 >= table.shape[0]:
+                    table = _grow_table(reg, table)
+                sid = _lookup_or_register(reg, table, p_tile[d], p_acc[d], p_child[d], p_n[d])
+                p_child[d - 1, p_n[d - 1] - 1] = sid
+                key_sep[depth_key[d]] = sid
+                p_n[d] = 0
+        for i in range(lcp, n):
+            k = p_n[i]
+            p_tile[i, k] = rows[r, i] - 1
+            p_acc[i, k] = 1 if i == n - 1 else 0
+            p_child[i, k] = -1
+            p_n[i] = k + 1
+            p_n[i + 1] = 0
+            key_word[nk] = r
+            key_len[nk] = i + 1
+            key_sep[nk] = -1
+            depth_key[i + 1] = nk
+            nk += 1
+        prev_len = n
+    if counters[2] * 2 >= table.shape[0]:
+        table = _grow_table(reg, table)
+    root = _lookup_or_register(reg, table, p_tile[0], p_acc[0], p_child[0], p_n[0])
+    return root, table, nk
+
+
+@njit(cache=True)
+def reversed_keys(rows, key_word, key_len, nk):
+    """GADDAG key strings: each prefix reversed, as tile codes 0-padded to 16.
+
+    Args:
+        rows: uint8 (n_words, width >= 16) the DAWG rows (``tile + 1``, 0-padded).
+        key_word, key_len: from :func:`build_dawg`; ``nk`` keys.
+
+    Returns:
+        (rows uint8 (nk, 16), acc uint8 (nk,)): reversed prefixes and whether
+        the prefix is itself a word.
+    """
+    out = np.zeros((nk, 16), dtype=np.uint8)
+    acc = np.zeros(nk, dtype=np.uint8)
+    for k in range(nk):
+        w = key_word[k]
+        n = key_len[k]
+        for j in range(n):
+            out[k, j] = rows[w, n - 1 - j] - 1
+        acc[k] = 1 if n == rows.shape[1] or rows[w, n] == 0 else 0
+    return out, acc
+
+
+@njit(cache=True)
+def radix_order(rows, n_symbols):
+    """Stable LSD radix sort of 0-padded byte rows; returns the sorting permutation.
+
+    Args:
+        rows: uint8 (m, width), values < ``n_symbols``.
+
+    Returns:
+        int32 (m,) indices such that ``rows[order]`` is in byte-string order.
+    """
+    m, width = rows.shape
+    order = np.arange(m).astype(np.int32)
+    tmp = np.empty(m, dtype=np.int32)
+    count = np.zeros(n_symbols + 1, dtype=np.int64)
+    for col in range(width - 1, -1, -1):
+        count[:] = 0
+        for q in range(m):
+            count[rows[order[q], col] + 1] += 1
+        if count[1] == m:  # the whole column is padding: nothing to reorder
+            continue
+        for b in range(1, n_symbols + 1):
+            count[b] += count[b - 1]
+        for q in range(m):
+            r = order[q]
+            c = rows[r, col]
+            tmp[count[c]] = r
+            count[c] += 1
+        order, tmp = tmp, order
+    return order
+
+
+@njit(cache=True)
+def build_gaddag(krows, order, key_acc, key_sep, reg, table):
+    """Register the GADDAG's states from the sorted reversed prefixes.
+
+    Gordon's GADDAG string for a word w split after i letters is rev(w[:i]), then
+    (if i < len(w)) the separator and w[i:]. The state after ``rev(p) + separator``
+    accepts exactly the suffixes that complete p to a word: it *is* the DAWG state
+    after p, already in the shared register. So only the part before the
+    separator is built here (Daciuk et al. 2000, sorted input), each key's
+    separator arc pointing straight at that DAWG state; the states registered,
+    and their order, are those of the full-string construction.
+
+    Args:
+        krows: uint8 (nk, 16) reversed prefixes (tile codes), from :func:`reversed_keys`.
+        order: int32 (nk,) permutation sorting ``krows`` (:func:`radix_order`).
+        key_acc: uint8 (nk,) 1 when the prefix is a word.
+        key_sep: int32 (nk,) DAWG state after the prefix, -1 when none.
+
+    Returns:
+        (root state id, table).
+    """
+    width = krows.shape[1]
+    p_tile = np.zeros((MAX_DEPTH + 2, MAX_ARCS), dtype=np.uint8)
+    p_acc = np.zeros((MAX_DEPTH + 2, MAX_ARCS), dtype=np.uint8)
+    p_child = np.full((MAX_DEPTH + 2, MAX_ARCS), -1, dtype=np.int32)
+    p_n = np.zeros(MAX_DEPTH + 2, dtype=np.int32)
+    prev_len = 0
+    prev_k = 0
+    counters = reg[5]
+    m = order.shape[0]
+    for q in range(m + 1):
+        n = 0
+        k = 0
+        if q < m:
+            k = order[q]
+            while n < width and krows[k, n] != 0:
+                n += 1
+        lcp = 0
+        while lcp < n and lcp < prev_len and krows[k, lcp] == krows[prev_k, lcp]:
+            lcp += 1
+        for d in range(prev_len, lcp, -1):
+            if p_n[d] > 0:
+                if counters[2] * 2 >= table.shape[0]:
+                    table = _grow_table(reg, table)
+                sid = _lookup_or_register(reg, table, p_tile[d], p_acc[d], p_child[d], p_n[d])
+                p_child[d - 1, p_n[d - 1] - 1] = sid
+                p_n[d] = 0
+        if q < m:
+            for i in range(lcp, n):
+                j = p_n[i]
+                p_tile[i, j] = krows[k, i]
+                p_acc[i, j] = key_acc[k] if i == n - 1 else 0
+                p_child[i, j] = -1
+                p_n[i] = j + 1
+                p_n[i + 1] = 0
+            if key_sep[k] >= 0:
+                p_tile[n, 0] = 0
+                p_acc[n, 0] = 0
+                p_child[n, 0] = key_sep[k]
+                p_n[n] = 1
+        prev_len = n
+        prev_k = k
+    if counters[2] * 2 >= table.shape[0]:
+        table = _grow_table(reg, table)
+    root = _lookup_or_register(reg, table, p_tile[0], p_acc[0], p_child[0], p_n[0])
+    return root, table
+
+
+@njit(cache=True)
 def share_suffixes(reg):
     """Find states whose arc list equals the tail of a longer state's list.
 

@@ -128,25 +128,35 @@ def build_kwg(words: Sequence[str], alphabet: Alphabet | None = None, max_nodes:
         raise ValueError(f"max_nodes {max_nodes:,}: the KWG format holds at most {MAX_NODES:,}")
     if len(words) == 0:
         raise ValueError("no words: cannot build a lexicon from an empty list")
+    alphabet = alphabet or german()
     words = sorted(set(words))
     codes, lengths = encode_words(words, alphabet)
     dawg_rows = np.zeros((len(words), 17), dtype=np.uint8)
-    dawg_rows[:, :16] = np.where(codes > 0, codes + 1, 0)
+    np.add(codes, 1, out=dawg_rows[:, :16], where=codes > 0)
+    del codes
     dawg_rows = _sort_rows(dawg_rows)
-    gaddag = _sort_rows(K.gaddag_rows(codes, lengths, int(lengths.sum())))
-    cap_arcs = int(np.count_nonzero(dawg_rows)) + int(np.count_nonzero(gaddag)) + 64  # >= arcs ever registered
-    cap_states = cap_arcs
+    total = int(lengths.sum())
+    # every distinct state has at least one arc, and both automata together have
+    # at most (letters of the words) + (letters of the GADDAG keys) arcs
+    cap_arcs = 2 * total + 64 + (MAX_WORD_LENGTH + 1) * total // 2
     reg = (
         np.zeros(cap_arcs, dtype=np.uint8),
         np.zeros(cap_arcs, dtype=np.uint8),
         np.zeros(cap_arcs, dtype=np.int32),
-        np.zeros(cap_states, dtype=np.int32),
-        np.zeros(cap_states, dtype=np.int32),
+        np.zeros(cap_arcs, dtype=np.int32),
+        np.zeros(cap_arcs, dtype=np.int32),
         np.zeros(3, dtype=np.int64),
     )
     table = np.full(1 << 16, -1, dtype=np.int32)
-    dawg_root, table = K.build_states(dawg_rows, reg, table)
-    gaddag_root, table = K.build_states(gaddag, reg, table)
+    key_word = np.empty(total, dtype=np.int32)
+    key_len = np.empty(total, dtype=np.uint8)
+    key_sep = np.empty(total, dtype=np.int32)
+    dawg_root, table, nk = K.build_dawg(dawg_rows, reg, table, key_word, key_len, key_sep)
+    krows, key_acc = K.reversed_keys(dawg_rows, key_word, key_len, nk)
+    del dawg_rows, key_word, key_len
+    order = K.radix_order(krows, alphabet.size + 1)
+    gaddag_root, table = K.build_gaddag(krows, order, key_acc, key_sep[:nk], reg, table)
+    del krows, order, key_acc, key_sep, table
     nodes = K.layout(reg, dawg_root, gaddag_root)
     if nodes.shape[0] > max_nodes:
         raise GraphTooLargeError(int(nodes.shape[0]), max_nodes)
