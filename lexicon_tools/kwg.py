@@ -103,18 +103,47 @@ def _sort_rows(rows: np.ndarray) -> np.ndarray:
     return rows[np.lexsort((lo, hi))]
 
 
-def build_kwg(words: Sequence[str], alphabet: Alphabet | None = None, max_nodes: int = MAX_NODES) -> np.ndarray:
+def _word_rows(words: Sequence[str], alphabet: Alphabet) -> np.ndarray:
+    """The distinct words as uint8 ``(m, 17)`` rows of ``tile + 1``, 0-padded, in tile order.
+
+    Raises:
+        ValueError: as :func:`encode_words`.
+    """
+    codes, _ = encode_words(words if isinstance(words, list) else list(words), alphabet)
+    rows = np.zeros((codes.shape[0], 17), dtype=np.uint8)
+    np.add(codes, 1, out=rows[:, :16], where=codes > 0)
+    del codes
+    hi, lo = K.pack_keys(rows)
+    order = np.lexsort((lo, hi))
+    hi, lo = hi[order], lo[order]
+    keep = np.ones(order.shape[0], dtype=bool)
+    keep[1:] = (hi[1:] != hi[:-1]) | (lo[1:] != lo[:-1])
+    return rows[order[keep]]
+
+
+def _row_word(row: np.ndarray, alphabet: Alphabet) -> str:
+    return "".join(alphabet.letters[int(c) - 2] for c in row if c)
+
+
+def build_kwg(words: Sequence[str], alphabet: Alphabet | None = None, max_nodes: int = MAX_NODES,
+              verify: bool = False) -> np.ndarray:
     """Build a minimised KWG (DAWG + GADDAG) from normalised words.
 
     Algorithm: sorted-input minimal automaton construction (Daciuk et al. 2000)
     over the word set and its GADDAG strings (Gordon 1994), with one register of
     unique states shared by both so that common suffix states are stored once.
+    The GADDAG part after the separator is the DAWG itself (the state after
+    ``rev(p) + separator`` is the DAWG state after p), so only the distinct
+    reversed prefixes are sorted and built (``_kwg_kernels.build_gaddag``); the
+    bytes are those of the full-string construction.
 
     Args:
         words: uppercase words over the alphabet (2..15 letters). Order and
             duplicates do not matter.
         max_nodes: refuse a graph with more nodes (default :data:`MAX_NODES`, the
             format's limit; a lower value is for tests).
+        verify: also run the check of :func:`verify_kwg` on the graph (reusing
+            the encoded words).
 
     Returns:
         uint32 array ``(n_nodes,)``, the node array (little-endian when saved).
@@ -123,19 +152,24 @@ def build_kwg(words: Sequence[str], alphabet: Alphabet | None = None, max_nodes:
         ValueError: empty word set or a word outside the alphabet / length range.
         GraphTooLargeError: more than ``max_nodes`` nodes (their indices would not
             fit the 22-bit arc field and would silently wrap).
+        GraphError: ``verify`` is set and the graph fails the check.
     """
     if max_nodes > MAX_NODES:
         raise ValueError(f"max_nodes {max_nodes:,}: the KWG format holds at most {MAX_NODES:,}")
     if len(words) == 0:
         raise ValueError("no words: cannot build a lexicon from an empty list")
     alphabet = alphabet or german()
-    words = sorted(set(words))
-    codes, lengths = encode_words(words, alphabet)
-    dawg_rows = np.zeros((len(words), 17), dtype=np.uint8)
-    np.add(codes, 1, out=dawg_rows[:, :16], where=codes > 0)
-    del codes
-    dawg_rows = _sort_rows(dawg_rows)
-    total = int(lengths.sum())
+    dawg_rows = _word_rows(words, alphabet)
+    nodes = _build_rows(dawg_rows, alphabet, max_nodes)
+    if verify:
+        validate_kwg(nodes, alphabet, where="built graph")
+        _verify_rows(nodes, dawg_rows, alphabet)
+    return nodes
+
+
+def _build_rows(dawg_rows: np.ndarray, alphabet: Alphabet, max_nodes: int) -> np.ndarray:
+    """:func:`build_kwg` on rows from :func:`_word_rows`."""
+    total = int(np.count_nonzero(dawg_rows))
     # every distinct state has at least one arc, and both automata together have
     # at most (letters of the words) + (letters of the GADDAG keys) arcs
     cap_arcs = 2 * total + 64 + (MAX_WORD_LENGTH + 1) * total // 2
@@ -192,29 +226,48 @@ def verify_kwg(kwg: np.ndarray, words: Sequence[str], alphabet: Alphabet | None 
                non_words: Sequence[str] = ()) -> None:
     """Verify a built graph against its word list.
 
-    Every word must be accepted by the DAWG and, from every split point, by the
-    GADDAG; the word count read back from the DAWG must equal the list's; every
-    entry of ``non_words`` (words over the alphabet that are not in the list)
-    must be rejected.
+    The DAWG must accept every word and hold no other (its word count must
+    equal the list's); the GADDAG must hold exactly Gordon's strings of the
+    words from every split point: for each distinct prefix p, ``rev(p)`` accepts
+    exactly when p is a word and leads to a separator arc exactly when a word
+    extends p, pointing at the DAWG's arc list after p; its count of such marks
+    must equal the list's (``_kwg_kernels.verify_sorted``; linear in the
+    prefixes). Every entry of ``non_words`` (words over the alphabet that are
+    not in the list) must be rejected.
 
     Raises:
         GraphError: naming the first word or non-word that fails, or the counts.
     """
     alphabet = alphabet or german()
-    codes, lengths = encode_words(list(words), alphabet)
-    bad = K.verify_words(kwg, codes, lengths)
+    _verify_rows(kwg, _word_rows(words, alphabet), alphabet)
+    check_non_words(kwg, non_words, alphabet)
+
+
+def check_non_words(kwg: np.ndarray, non_words: Sequence[str], alphabet: Alphabet | None = None) -> None:
+    """Raise :class:`GraphError` naming the first of ``non_words`` the DAWG accepts."""
+    if not non_words:
+        return
+    ncodes, nlens = encode_words(list(non_words), alphabet or german())
+    for i in range(len(non_words)):
+        if K.accepts_path(kwg, 0, ncodes[i], nlens[i]):
+            raise GraphError(f"graph accepts the non-word {non_words[i]!r}")
+
+
+def _verify_rows(kwg: np.ndarray, rows: np.ndarray, alphabet: Alphabet) -> None:
+    """:func:`verify_kwg` (without non-words) on rows from :func:`_word_rows`."""
+    bad, marks = K.verify_sorted(kwg, rows)
     if bad >= 0:
         raise GraphError(f"verification failed: the built graph ({kwg.shape[0]:,} nodes) does not accept the "
-                         f"word {words[bad]!r} (DAWG or GADDAG) -- a builder bug, please report it with the list")
+                         f"word {_row_word(rows[bad], alphabet)!r} exactly (DAWG or GADDAG) -- a builder bug, "
+                         f"please report it with the list")
     n = K.count_words(kwg, 0)
-    if n != len(set(words)):
-        raise GraphError(f"verification failed: the built graph holds {n:,} words, the list {len(set(words)):,} "
+    if n != rows.shape[0]:
+        raise GraphError(f"verification failed: the built graph holds {n:,} words, the list {rows.shape[0]:,} "
                          f"-- a builder bug, please report it with the list")
-    if non_words:
-        ncodes, nlens = encode_words(list(non_words), alphabet)
-        for i in range(len(non_words)):
-            if K.accepts_path(kwg, 0, ncodes[i], nlens[i]):
-                raise GraphError(f"graph accepts the non-word {non_words[i]!r}")
+    g = K.count_gaddag_keys(kwg, 1)
+    if g != marks:
+        raise GraphError(f"verification failed: the built GADDAG holds {g:,} strings before the separator, "
+                         f"the list makes {marks:,} -- a builder bug, please report it with the list")
 
 
 def word_count(kwg: np.ndarray) -> int:
