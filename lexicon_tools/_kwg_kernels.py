@@ -156,6 +156,73 @@ def _grow_table(reg, table):
     return new
 
 
+@njit(cache=True, inline="always")
+def _register_open(arc_tile, arc_acc, arc_child, st_start, st_count, st_hash, counters, table,
+                   p_tile, p_acc, p_child, d, n):
+    """Id of the registered state equal to the open state at depth ``d`` (``n`` arcs),
+    registering it when new.
+
+    ``table`` is an int64 open-addressing hash table (power-of-two size, -1 =
+    empty) of ``state id | (high 31 hash bits << 32)``, so that most probes that
+    miss are rejected without touching the arc arrays; ``st_hash`` keeps each
+    state's full hash for :func:`_regrow`.
+    """
+    h = np.uint64(1469598103934665603)
+    for i in range(n):
+        v = np.uint64(p_tile[d, i]) | (np.uint64(p_acc[d, i]) << np.uint64(6)) \
+            | (np.uint64(p_child[d, i] + 1) << np.uint64(7))
+        h = (h ^ v) * np.uint64(1099511628211)
+        h ^= h >> np.uint64(29)
+    tag = np.int64(h >> np.uint64(33))  # 31 bits: entries stay >= 0
+    mask = np.uint64(table.shape[0] - 1)
+    slot = h & mask
+    while True:
+        e = table[slot]
+        if e < 0:
+            break
+        if (e >> 32) == tag:
+            sid = e & 0xFFFFFFFF
+            if st_count[sid] == n:
+                s = st_start[sid]
+                same = True
+                for i in range(n):
+                    if arc_tile[s + i] != p_tile[d, i] or arc_acc[s + i] != p_acc[d, i] \
+                            or arc_child[s + i] != p_child[d, i]:
+                        same = False
+                        break
+                if same:
+                    return sid
+        slot = (slot + np.uint64(1)) & mask
+    sid = counters[0]
+    s = counters[1]
+    for i in range(n):
+        arc_tile[s + i] = p_tile[d, i]
+        arc_acc[s + i] = p_acc[d, i]
+        arc_child[s + i] = p_child[d, i]
+    st_start[sid] = s
+    st_count[sid] = n
+    st_hash[sid] = h
+    table[slot] = sid | (tag << 32)
+    counters[0] = sid + 1
+    counters[1] = s + n
+    counters[2] += 1
+    return sid
+
+
+@njit(cache=True)
+def _regrow(st_hash, counters, table):
+    """The hash table of :func:`_register_open` at twice the size."""
+    new = np.full(table.shape[0] * 2, -1, dtype=np.int64)
+    mask = np.uint64(new.shape[0] - 1)
+    for sid in range(counters[0]):
+        h = st_hash[sid]
+        slot = h & mask
+        while new[slot] >= 0:
+            slot = (slot + np.uint64(1)) & mask
+        new[slot] = sid | (np.int64(h >> np.uint64(33)) << 32)
+    return new
+
+
 @njit(cache=True)
 def build_states(rows, reg, table):
     """Add a sorted, duplicate-free set of strings to the register.
@@ -211,7 +278,7 @@ def build_states(rows, reg, table):
 
 
 @njit(cache=True)
-def build_dawg(rows, reg, table, key_word, key_len, key_sep):
+def build_dawg(rows, reg, st_hash, table, key_word, key_len, key_sep):
     """Build the DAWG (as :func:`build_states`) and record every distinct prefix.
 
     Besides registering the DAWG's states, each distinct non-empty prefix of
@@ -222,7 +289,10 @@ def build_dawg(rows, reg, table, key_word, key_len, key_sep):
 
     Args:
         rows: uint8 (m, width) words as ``tile + 1``, 0-padded, sorted, unique.
-        reg, table: register and hash table (see ``_lookup_or_register``).
+        reg: register arrays (arc_tile, arc_acc, arc_child, st_start, st_count,
+            counters = [n_states, n_arcs, n_table_used]).
+        st_hash: uint64 (>= states,) each state's hash.
+        table: int64 hash table (see ``_register_open``), power-of-two size.
         key_word: int32 (>= total letters,) out: creating word's row index.
         key_len: uint8 (same,) out: prefix length.
         key_sep: int32 (same,) out: DAWG state after the prefix, or -1.
@@ -238,7 +308,7 @@ def build_dawg(rows, reg, table, key_word, key_len, key_sep):
     depth_key = np.zeros(MAX_DEPTH + 2, dtype=np.int64)
     nk = 0
     prev_len = 0
-    counters = reg[5]
+    arc_tile, arc_acc, arc_child, st_start, st_count, counters = reg
     m = rows.shape[0]
     for r in range(m + 1):
         n = 0
@@ -251,8 +321,9 @@ def build_dawg(rows, reg, table, key_word, key_len, key_sep):
         for d in range(prev_len, lcp, -1):
             if p_n[d] > 0:
                 if counters[2] * 2 >= table.shape[0]:
-                    table = _grow_table(reg, table)
-                sid = _lookup_or_register(reg, table, p_tile[d], p_acc[d], p_child[d], p_n[d])
+                    table = _regrow(st_hash, counters, table)
+                sid = _register_open(arc_tile, arc_acc, arc_child, st_start, st_count, st_hash, counters, table,
+                                     p_tile, p_acc, p_child, d, p_n[d])
                 p_child[d - 1, p_n[d - 1] - 1] = sid
                 key_sep[depth_key[d]] = sid
                 p_n[d] = 0
@@ -270,8 +341,9 @@ def build_dawg(rows, reg, table, key_word, key_len, key_sep):
             nk += 1
         prev_len = n
     if counters[2] * 2 >= table.shape[0]:
-        table = _grow_table(reg, table)
-    root = _lookup_or_register(reg, table, p_tile[0], p_acc[0], p_child[0], p_n[0])
+        table = _regrow(st_hash, counters, table)
+    root = _register_open(arc_tile, arc_acc, arc_child, st_start, st_count, st_hash, counters, table,
+                          p_tile, p_acc, p_child, 0, p_n[0])
     return root, table, nk
 
 
@@ -330,7 +402,7 @@ def radix_order(rows, n_symbols):
 
 
 @njit(cache=True)
-def build_gaddag(krows, order, key_acc, key_sep, reg, table):
+def build_gaddag(krows, order, key_acc, key_sep, reg, st_hash, table):
     """Register the GADDAG's states from the sorted reversed prefixes.
 
     Gordon's GADDAG string for a word w split after i letters is rev(w[:i]), then
@@ -357,7 +429,7 @@ def build_gaddag(krows, order, key_acc, key_sep, reg, table):
     p_n = np.zeros(MAX_DEPTH + 2, dtype=np.int32)
     prev_len = 0
     prev_k = 0
-    counters = reg[5]
+    arc_tile, arc_acc, arc_child, st_start, st_count, counters = reg
     m = order.shape[0]
     for q in range(m + 1):
         n = 0
@@ -372,8 +444,9 @@ def build_gaddag(krows, order, key_acc, key_sep, reg, table):
         for d in range(prev_len, lcp, -1):
             if p_n[d] > 0:
                 if counters[2] * 2 >= table.shape[0]:
-                    table = _grow_table(reg, table)
-                sid = _lookup_or_register(reg, table, p_tile[d], p_acc[d], p_child[d], p_n[d])
+                    table = _regrow(st_hash, counters, table)
+                sid = _register_open(arc_tile, arc_acc, arc_child, st_start, st_count, st_hash, counters, table,
+                                     p_tile, p_acc, p_child, d, p_n[d])
                 p_child[d - 1, p_n[d - 1] - 1] = sid
                 p_n[d] = 0
         if q < m:
@@ -392,8 +465,9 @@ def build_gaddag(krows, order, key_acc, key_sep, reg, table):
         prev_len = n
         prev_k = k
     if counters[2] * 2 >= table.shape[0]:
-        table = _grow_table(reg, table)
-    root = _lookup_or_register(reg, table, p_tile[0], p_acc[0], p_child[0], p_n[0])
+        table = _regrow(st_hash, counters, table)
+    root = _register_open(arc_tile, arc_acc, arc_child, st_start, st_count, st_hash, counters, table,
+                          p_tile, p_acc, p_child, 0, p_n[0])
     return root, table
 
 

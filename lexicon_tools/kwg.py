@@ -181,16 +181,17 @@ def _build_rows(dawg_rows: np.ndarray, alphabet: Alphabet, max_nodes: int) -> np
         np.zeros(cap_arcs, dtype=np.int32),
         np.zeros(3, dtype=np.int64),
     )
-    table = np.full(1 << 16, -1, dtype=np.int32)
+    st_hash = np.zeros(cap_arcs, dtype=np.uint64)
+    table = np.full(1 << 16, -1, dtype=np.int64)
     key_word = np.empty(total, dtype=np.int32)
     key_len = np.empty(total, dtype=np.uint8)
     key_sep = np.empty(total, dtype=np.int32)
-    dawg_root, table, nk = K.build_dawg(dawg_rows, reg, table, key_word, key_len, key_sep)
+    dawg_root, table, nk = K.build_dawg(dawg_rows, reg, st_hash, table, key_word, key_len, key_sep)
     krows, key_acc = K.reversed_keys(dawg_rows, key_word, key_len, nk)
     del dawg_rows, key_word, key_len
     order = K.radix_order(krows, alphabet.size + 1)
-    gaddag_root, table = K.build_gaddag(krows, order, key_acc, key_sep[:nk], reg, table)
-    del krows, order, key_acc, key_sep, table
+    gaddag_root, table = K.build_gaddag(krows, order, key_acc, key_sep[:nk], reg, st_hash, table)
+    del krows, order, key_acc, key_sep, table, st_hash
     nodes = K.layout(reg, dawg_root, gaddag_root)
     if nodes.shape[0] > max_nodes:
         raise GraphTooLargeError(int(nodes.shape[0]), max_nodes)
