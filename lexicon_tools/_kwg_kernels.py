@@ -471,12 +471,25 @@ def build_gaddag(krows, order, key_acc, key_sep, reg, st_hash, table):
     return root, table
 
 
+@njit(cache=True, inline="always")
+def _arc_mix(h, tile, acc, child):
+    v = np.uint64(tile) | (np.uint64(acc) << np.uint64(6)) | (np.uint64(child + 1) << np.uint64(7))
+    h = (h ^ v) * np.uint64(1099511628211)
+    return h ^ (h >> np.uint64(29))
+
+
 @njit(cache=True)
 def share_suffixes(reg):
     """Find states whose arc list equals the tail of a longer state's list.
 
     Such a state needs no arcs of its own: its list starts inside the longer
-    list (the IS_END of the host ends both). Hosts are chosen longest first.
+    list (the IS_END of the host ends both). Hosts are chosen longest first
+    (stable by state id); among equal tails the first host registered wins
+    (linear probing without deletion meets equal entries in insertion order,
+    so the result does not depend on the hash function or the table size).
+    Tails are hashed from the end, so a state's tails cost one pass; a
+    state's whole list is never a tail candidate (the register holds no two
+    equal states).
 
     Returns:
         (host, offset) int32 arrays over states: ``host[s] == s`` for a state
@@ -488,47 +501,54 @@ def share_suffixes(reg):
     offset = np.zeros(n_states, dtype=np.int32)
     order = np.argsort(-st_count[:n_states], kind="mergesort")
     size = 1
-    while size < 4 * counters[1] + 16:
+    while size < 2 * counters[1] + 16:
         size *= 2
-    t_state = np.full(size, -1, dtype=np.int32)
-    t_off = np.zeros(size, dtype=np.int32)
+    # entry: state | offset << 32 | tag << 40 (-1 = empty)
+    table = np.full(size, -1, dtype=np.int64)
     mask = np.uint64(size - 1)
+    seed = np.uint64(1469598103934665603)
     for q in range(n_states):
         sid = order[q]
         n = st_count[sid]
         s = st_start[sid]
         if n == 0:
             continue
-        h = _state_hash(arc_tile[s:s + n], arc_acc[s:s + n], arc_child[s:s + n], n)
+        h = seed
+        for i in range(n - 1, -1, -1):
+            h = _arc_mix(h, arc_tile[s + i], arc_acc[s + i], arc_child[s + i])
+        tag = np.int64(h >> np.uint64(41))
         slot = h & mask
         found = False
-        while t_state[slot] >= 0:
-            hs = t_state[slot]
-            ho = t_off[slot]
-            b = st_start[hs] + ho
-            if st_count[hs] - ho == n:
-                same = True
-                for i in range(n):
-                    if arc_tile[b + i] != arc_tile[s + i] or arc_acc[b + i] != arc_acc[s + i] \
-                            or arc_child[b + i] != arc_child[s + i]:
-                        same = False
+        while True:
+            e = table[slot]
+            if e < 0:
+                break
+            if (e >> 40) == tag:
+                hs = e & 0xFFFFFFFF
+                ho = (e >> 32) & 0xFF
+                if st_count[hs] - ho == n:
+                    b = st_start[hs] + ho
+                    same = True
+                    for i in range(n):
+                        if arc_tile[b + i] != arc_tile[s + i] or arc_acc[b + i] != arc_acc[s + i] \
+                                or arc_child[b + i] != arc_child[s + i]:
+                            same = False
+                            break
+                    if same:
+                        host[sid] = hs
+                        offset[sid] = ho
+                        found = True
                         break
-                if same:
-                    host[sid] = hs
-                    offset[sid] = ho
-                    found = True
-                    break
             slot = (slot + np.uint64(1)) & mask
         if found:
             continue
-        for o in range(n):
-            m = n - o
-            h = _state_hash(arc_tile[s + o:s + n], arc_acc[s + o:s + n], arc_child[s + o:s + n], m)
+        h = seed
+        for o in range(n - 1, 0, -1):
+            h = _arc_mix(h, arc_tile[s + o], arc_acc[s + o], arc_child[s + o])
             slot = h & mask
-            while t_state[slot] >= 0:
+            while table[slot] >= 0:
                 slot = (slot + np.uint64(1)) & mask
-            t_state[slot] = sid
-            t_off[slot] = o
+            table[slot] = np.int64(sid) | (np.int64(o) << 32) | (np.int64(h >> np.uint64(41)) << 40)
     return host, offset
 
 
