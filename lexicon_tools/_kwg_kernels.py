@@ -371,38 +371,7 @@ def reversed_keys(rows, key_word, key_len, nk):
 
 
 @njit(cache=True)
-def radix_order(rows, n_symbols):
-    """Stable LSD radix sort of 0-padded byte rows; returns the sorting permutation.
-
-    Args:
-        rows: uint8 (m, width), values < ``n_symbols``.
-
-    Returns:
-        int32 (m,) indices such that ``rows[order]`` is in byte-string order.
-    """
-    m, width = rows.shape
-    order = np.arange(m).astype(np.int32)
-    tmp = np.empty(m, dtype=np.int32)
-    count = np.zeros(n_symbols + 1, dtype=np.int64)
-    for col in range(width - 1, -1, -1):
-        count[:] = 0
-        for q in range(m):
-            count[rows[order[q], col] + 1] += 1
-        if count[1] == m:  # the whole column is padding: nothing to reorder
-            continue
-        for b in range(1, n_symbols + 1):
-            count[b] += count[b - 1]
-        for q in range(m):
-            r = order[q]
-            c = rows[r, col]
-            tmp[count[c]] = r
-            count[c] += 1
-        order, tmp = tmp, order
-    return order
-
-
-@njit(cache=True)
-def build_gaddag(krows, order, key_acc, key_sep, reg, st_hash, table):
+def build_gaddag(krows, key_acc, key_sep, reg, st_hash, table):
     """Register the GADDAG's states from the sorted reversed prefixes.
 
     Gordon's GADDAG string for a word w split after i letters is rev(w[:i]), then
@@ -414,10 +383,11 @@ def build_gaddag(krows, order, key_acc, key_sep, reg, st_hash, table):
     and their order, are those of the full-string construction.
 
     Args:
-        krows: uint8 (nk, 16) reversed prefixes (tile codes), from :func:`reversed_keys`.
-        order: int32 (nk,) permutation sorting ``krows`` (:func:`radix_order`).
+        krows: uint8 (nk, 16) reversed prefixes (tile codes, 0-padded, from
+            :func:`reversed_keys`), sorted as byte strings.
         key_acc: uint8 (nk,) 1 when the prefix is a word.
         key_sep: int32 (nk,) DAWG state after the prefix, -1 when none.
+        reg, st_hash, table: the register (see :func:`build_dawg`).
 
     Returns:
         (root state id, table).
@@ -430,12 +400,11 @@ def build_gaddag(krows, order, key_acc, key_sep, reg, st_hash, table):
     prev_len = 0
     prev_k = 0
     arc_tile, arc_acc, arc_child, st_start, st_count, counters = reg
-    m = order.shape[0]
+    m = krows.shape[0]
     for q in range(m + 1):
         n = 0
-        k = 0
+        k = q
         if q < m:
-            k = order[q]
             while n < width and krows[k, n] != 0:
                 n += 1
         lcp = 0

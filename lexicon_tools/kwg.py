@@ -189,9 +189,13 @@ def _build_rows(dawg_rows: np.ndarray, alphabet: Alphabet, max_nodes: int) -> np
     dawg_root, table, nk = K.build_dawg(dawg_rows, reg, st_hash, table, key_word, key_len, key_sep)
     krows, key_acc = K.reversed_keys(dawg_rows, key_word, key_len, nk)
     del dawg_rows, key_word, key_len
-    order = K.radix_order(krows, alphabet.size + 1)
-    gaddag_root, table = K.build_gaddag(krows, order, key_acc, key_sep[:nk], reg, st_hash, table)
-    del krows, order, key_acc, key_sep, table, st_hash
+    hi, lo = K.pack_keys(krows)
+    order = np.lexsort((lo, hi))
+    del hi, lo
+    krows, key_acc, key_sep = krows[order], key_acc[order], key_sep[:nk][order]  # sequential reads in the kernel
+    del order
+    gaddag_root, table = K.build_gaddag(krows, key_acc, key_sep, reg, st_hash, table)
+    del krows, key_acc, key_sep, table, st_hash
     nodes = K.layout(reg, dawg_root, gaddag_root)
     if nodes.shape[0] > max_nodes:
         raise GraphTooLargeError(int(nodes.shape[0]), max_nodes)
