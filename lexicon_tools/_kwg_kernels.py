@@ -787,6 +787,45 @@ def count_gaddag_keys(kwg, start_node):
 
 
 @njit(cache=True)
+def verify_graph(kwg, rows, non_codes, non_lens):
+    """The whole verification in one kernel (one cache load).
+
+    :func:`verify_sorted` on ``rows``, then :func:`count_words` of the DAWG
+    against the number of rows, :func:`count_gaddag_keys` against the marks,
+    and every non-word (``non_codes`` uint8 (k, 16) tile codes, ``non_lens``
+    int32 (k,)) must be rejected by the DAWG.
+
+    Returns:
+        int64 (3,) ``[status, a, b]``: 0 all good; 1 row ``a`` fails; 2 the
+        DAWG holds ``a`` words; 3 the GADDAG holds ``a`` marks, ``b`` expected;
+        4 non-word ``a`` is accepted.
+    """
+    out = np.zeros(3, dtype=np.int64)
+    bad, marks = verify_sorted(kwg, rows)
+    if bad >= 0:
+        out[0] = 1
+        out[1] = bad
+        return out
+    n = count_words(kwg, 0)
+    if n != rows.shape[0]:
+        out[0] = 2
+        out[1] = n
+        return out
+    g = count_gaddag_keys(kwg, 1)
+    if g != marks:
+        out[0] = 3
+        out[1] = g
+        out[2] = marks
+        return out
+    for i in range(non_codes.shape[0]):
+        if accepts_path(kwg, 0, non_codes[i], non_lens[i]):
+            out[0] = 4
+            out[1] = i
+            return out
+    return out
+
+
+@njit(cache=True)
 def count_words(kwg, start_node):
     """Number of accepted paths below node ``start_node`` (memoised per arc list).
 

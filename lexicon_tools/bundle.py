@@ -264,8 +264,7 @@ def build_bundle(words: Sequence[str], out: str | os.PathLike, *, source_name: s
     _kwg.validate_kwg(graph, alphabet, where=f"{out} (built graph)")  # always: cheap, and --no-verify is no excuse
     if verify:
         step("verify")
-        _kwg._verify_rows(graph, rows, alphabet)
-        _kwg.check_non_words(graph, _non_word_samples(words, alphabet), alphabet)
+        _kwg._verify_rows(graph, rows, alphabet, _non_word_samples(words, alphabet))
     del rows
     step("write")
     try:

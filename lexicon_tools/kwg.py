@@ -188,7 +188,7 @@ def _build_rows(dawg_rows: np.ndarray, alphabet: Alphabet, max_nodes: int) -> np
     key_sep = np.empty(total, dtype=np.int32)
     dawg_root, table, nk = K.build_dawg(dawg_rows, reg, st_hash, table, key_word, key_len, key_sep)
     krows, key_acc = K.reversed_keys(dawg_rows, key_word, key_len, nk)
-    del dawg_rows, key_word, key_len
+    del key_word, key_len
     hi, lo = K.pack_keys(krows)
     order = np.lexsort((lo, hi))
     del hi, lo
@@ -244,35 +244,26 @@ def verify_kwg(kwg: np.ndarray, words: Sequence[str], alphabet: Alphabet | None 
         GraphError: naming the first word or non-word that fails, or the counts.
     """
     alphabet = alphabet or german()
-    _verify_rows(kwg, _word_rows(words, alphabet), alphabet)
-    check_non_words(kwg, non_words, alphabet)
+    _verify_rows(kwg, _word_rows(words, alphabet), alphabet, non_words)
 
 
-def check_non_words(kwg: np.ndarray, non_words: Sequence[str], alphabet: Alphabet | None = None) -> None:
-    """Raise :class:`GraphError` naming the first of ``non_words`` the DAWG accepts."""
-    if not non_words:
-        return
-    ncodes, nlens = encode_words(list(non_words), alphabet or german())
-    for i in range(len(non_words)):
-        if K.accepts_path(kwg, 0, ncodes[i], nlens[i]):
-            raise GraphError(f"graph accepts the non-word {non_words[i]!r}")
-
-
-def _verify_rows(kwg: np.ndarray, rows: np.ndarray, alphabet: Alphabet) -> None:
-    """:func:`verify_kwg` (without non-words) on rows from :func:`_word_rows`."""
-    bad, marks = K.verify_sorted(kwg, rows)
-    if bad >= 0:
+def _verify_rows(kwg: np.ndarray, rows: np.ndarray, alphabet: Alphabet, non_words: Sequence[str] = ()) -> None:
+    """:func:`verify_kwg` on rows from :func:`_word_rows`."""
+    non_words = list(non_words)
+    ncodes, nlens = encode_words(non_words, alphabet)
+    status, a, b = (int(x) for x in K.verify_graph(kwg, rows, ncodes, nlens))
+    if status == 1:
         raise GraphError(f"verification failed: the built graph ({kwg.shape[0]:,} nodes) does not accept the "
-                         f"word {_row_word(rows[bad], alphabet)!r} exactly (DAWG or GADDAG) -- a builder bug, "
+                         f"word {_row_word(rows[a], alphabet)!r} exactly (DAWG or GADDAG) -- a builder bug, "
                          f"please report it with the list")
-    n = K.count_words(kwg, 0)
-    if n != rows.shape[0]:
-        raise GraphError(f"verification failed: the built graph holds {n:,} words, the list {rows.shape[0]:,} "
+    if status == 2:
+        raise GraphError(f"verification failed: the built graph holds {a:,} words, the list {rows.shape[0]:,} "
                          f"-- a builder bug, please report it with the list")
-    g = K.count_gaddag_keys(kwg, 1)
-    if g != marks:
-        raise GraphError(f"verification failed: the built GADDAG holds {g:,} strings before the separator, "
-                         f"the list makes {marks:,} -- a builder bug, please report it with the list")
+    if status == 3:
+        raise GraphError(f"verification failed: the built GADDAG holds {a:,} strings before the separator, "
+                         f"the list makes {b:,} -- a builder bug, please report it with the list")
+    if status == 4:
+        raise GraphError(f"graph accepts the non-word {non_words[a]!r}")
 
 
 def word_count(kwg: np.ndarray) -> int:
