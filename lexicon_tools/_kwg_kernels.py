@@ -8,12 +8,16 @@ finite-state automata", the sorted-input variant): strings arrive sorted; the
 states on the path of the previous string that the new string does not share
 are final, so each is looked up in a register of unique states (a hash table)
 and replaced by its registered twin or registered itself. The DAWG and the
-GADDAG (Gordon 1994) share one register, so the GADDAG's suffix states after the
-separator merge with the DAWG's.
+GADDAG (Gordon 1994) share one register. The GADDAG's part after the separator
+is the DAWG itself (the state after ``rev(p) + separator`` is the DAWG state
+after p), so only the distinct reversed prefixes are built, each separator arc
+pointing at the DAWG state (as wolges' builder does); the register, and so the
+bytes, are those of building every full GADDAG string.
 
-A state is a list of arcs; an arc is (tile, accepts, child state). Strings are
-rows of a uint8 matrix holding ``tile + 1`` (separator 0 -> 1, letters 1..31 ->
-2..32) padded with 0, so that byte order sorts exactly like tile order.
+A state is a list of arcs; an arc is (tile, accepts, child state). Words are
+rows of a uint8 matrix holding ``tile + 1`` padded with 0, so that byte order
+sorts exactly like tile order; reversed prefixes hold plain tile codes (no
+separator inside them).
 """
 
 from __future__ import annotations
@@ -29,42 +33,8 @@ MAX_ARCS = 32
 
 
 # ---------------------------------------------------------------------------
-# GADDAG strings
+# Sorting
 # ---------------------------------------------------------------------------
-@njit(cache=True)
-def gaddag_rows(words, lengths, total):
-    """Expand words into GADDAG strings (Gordon 1994, wolges KWG convention).
-
-    For a word w of length n and each i in 1..n: reversed w[:i], then (if i < n)
-    the separator and w[i:].
-
-    Args:
-        words: uint8 (n_words, 16) tile codes, 0-padded.
-        lengths: int32 (n_words,) word lengths.
-        total: sum of lengths = number of rows produced.
-
-    Returns:
-        uint8 (total, 17) rows holding ``tile + 1`` (separator -> 1), 0-padded.
-    """
-    out = np.zeros((total, 17), dtype=np.uint8)
-    r = 0
-    for w in range(words.shape[0]):
-        n = lengths[w]
-        for i in range(1, n + 1):
-            k = 0
-            for j in range(i - 1, -1, -1):
-                out[r, k] = words[w, j] + 1
-                k += 1
-            if i < n:
-                out[r, k] = 1
-                k += 1
-                for j in range(i, n):
-                    out[r, k] = words[w, j] + 1
-                    k += 1
-            r += 1
-    return out
-
-
 @njit(cache=True)
 def pack_keys(rows):
     """Pack rows of up to 20 bytes (values < 64) into two uint64 sort keys.
@@ -90,72 +60,6 @@ def pack_keys(rows):
 # ---------------------------------------------------------------------------
 # Register of unique states
 # ---------------------------------------------------------------------------
-@njit(cache=True)
-def _state_hash(tiles, accs, childs, n):
-    h = np.uint64(1469598103934665603)
-    for i in range(n):
-        v = np.uint64(tiles[i]) | (np.uint64(accs[i]) << np.uint64(6)) | (np.uint64(childs[i] + 1) << np.uint64(7))
-        h = (h ^ v) * np.uint64(1099511628211)
-        h ^= h >> np.uint64(29)
-    return h
-
-
-@njit(cache=True)
-def _lookup_or_register(reg, table, tiles, accs, childs, n):
-    """Return the id of the registered state equal to the given arc list.
-
-    ``reg`` is a tuple of arrays (arc_tile, arc_acc, arc_child, st_start,
-    st_count, counters) where counters = [n_states, n_arcs, n_table_used].
-    """
-    arc_tile, arc_acc, arc_child, st_start, st_count, counters = reg
-    mask = np.uint64(table.shape[0] - 1)
-    h = _state_hash(tiles, accs, childs, n)
-    slot = h & mask
-    while True:
-        sid = table[slot]
-        if sid < 0:
-            break
-        if st_count[sid] == n:
-            s = st_start[sid]
-            same = True
-            for i in range(n):
-                if arc_tile[s + i] != tiles[i] or arc_acc[s + i] != accs[i] or arc_child[s + i] != childs[i]:
-                    same = False
-                    break
-            if same:
-                return sid
-        slot = (slot + np.uint64(1)) & mask
-    sid = counters[0]
-    s = counters[1]
-    for i in range(n):
-        arc_tile[s + i] = tiles[i]
-        arc_acc[s + i] = accs[i]
-        arc_child[s + i] = childs[i]
-    st_start[sid] = s
-    st_count[sid] = n
-    table[slot] = sid
-    counters[0] = sid + 1
-    counters[1] = s + n
-    counters[2] += 1
-    return sid
-
-
-@njit(cache=True)
-def _grow_table(reg, table):
-    arc_tile, arc_acc, arc_child, st_start, st_count, counters = reg
-    new = np.full(table.shape[0] * 2, -1, dtype=np.int32)
-    mask = np.uint64(new.shape[0] - 1)
-    for sid in range(counters[0]):
-        s = st_start[sid]
-        n = st_count[sid]
-        h = _state_hash(arc_tile[s:s + n], arc_acc[s:s + n], arc_child[s:s + n], n)
-        slot = h & mask
-        while new[slot] >= 0:
-            slot = (slot + np.uint64(1)) & mask
-        new[slot] = sid
-    return new
-
-
 @njit(cache=True, inline="always")
 def _register_open(arc_tile, arc_acc, arc_child, st_start, st_count, st_hash, counters, table,
                    p_tile, p_acc, p_child, d, n):
@@ -221,60 +125,6 @@ def _regrow(st_hash, counters, table):
             slot = (slot + np.uint64(1)) & mask
         new[slot] = sid | (np.int64(h >> np.uint64(33)) << 32)
     return new
-
-
-@njit(cache=True)
-def build_states(rows, reg, table):
-    """Add a sorted, duplicate-free set of strings to the register.
-
-    Args:
-        rows: uint8 (m, width) strings as ``tile + 1``, 0-padded, sorted, unique.
-        reg: register arrays (see ``_lookup_or_register``).
-        table: int32 open-addressing hash table (power-of-two size, -1 = empty).
-
-    Returns:
-        (root state id, table) — the table may have been reallocated.
-    """
-    width = rows.shape[1]
-    p_tile = np.zeros((MAX_DEPTH + 2, MAX_ARCS), dtype=np.uint8)
-    p_acc = np.zeros((MAX_DEPTH + 2, MAX_ARCS), dtype=np.uint8)
-    p_child = np.full((MAX_DEPTH + 2, MAX_ARCS), -1, dtype=np.int32)
-    p_n = np.zeros(MAX_DEPTH + 2, dtype=np.int32)
-    prev_len = 0
-    prev = np.zeros(width, dtype=np.uint8)
-    counters = reg[5]
-    m = rows.shape[0]
-    for r in range(m + 1):
-        # one extra, empty string at the end finalises the whole last path
-        n = 0
-        if r < m:
-            while n < width and rows[r, n] != 0:
-                n += 1
-        lcp = 0
-        while lcp < n and lcp < prev_len and rows[r, lcp] == prev[lcp]:
-            lcp += 1
-        # finalise states deeper than lcp on the previous path
-        for d in range(prev_len, lcp, -1):
-            if p_n[d] > 0:
-                if counters[2] * 2 >= table.shape[0]:
-                    table = _grow_table(reg, table)
-                sid = _lookup_or_register(reg, table, p_tile[d], p_acc[d], p_child[d], p_n[d])
-                p_child[d - 1, p_n[d - 1] - 1] = sid
-                p_n[d] = 0
-        for i in range(lcp, n):
-            k = p_n[i]
-            p_tile[i, k] = rows[r, i] - 1
-            p_acc[i, k] = 1 if i == n - 1 else 0
-            p_child[i, k] = -1
-            p_n[i] = k + 1
-            p_n[i + 1] = 0
-        for i in range(n):
-            prev[i] = rows[r, i]
-        prev_len = n
-    if counters[2] * 2 >= table.shape[0]:
-        table = _grow_table(reg, table)
-    root = _lookup_or_register(reg, table, p_tile[0], p_acc[0], p_child[0], p_n[0])
-    return root, table
 
 
 @njit(cache=True)
@@ -401,6 +251,8 @@ def build_gaddag(krows, key_acc, key_sep, reg, st_hash, table):
     prev_k = 0
     arc_tile, arc_acc, arc_child, st_start, st_count, counters = reg
     m = krows.shape[0]
+    while (counters[2] + m + m // 2) * 2 > table.shape[0]:  # about 1.3 new states per key: grow once, up front
+        table = _regrow(st_hash, counters, table)
     for q in range(m + 1):
         n = 0
         k = q
@@ -616,34 +468,6 @@ def accepts_path(kwg, start_node, tiles, n):
             return False
         p = np.int64(kwg[a] & ARC_MASK)
     return a >= 0 and (kwg[a] & ACCEPTS) != 0
-
-
-@njit(cache=True)
-def verify_words(kwg, words, lengths):
-    """Check every word through the DAWG and, from every split point, the GADDAG.
-
-    Returns:
-        index of the first word that fails, or -1 when all pass.
-    """
-    buf = np.zeros(17, dtype=np.uint8)
-    for w in range(words.shape[0]):
-        n = lengths[w]
-        if not accepts_path(kwg, 0, words[w], n):
-            return w
-        for i in range(1, n + 1):
-            k = 0
-            for j in range(i - 1, -1, -1):
-                buf[k] = words[w, j]
-                k += 1
-            if i < n:
-                buf[k] = 0
-                k += 1
-                for j in range(i, n):
-                    buf[k] = words[w, j]
-                    k += 1
-            if not accepts_path(kwg, 1, buf, k):
-                return w
-    return -1
 
 
 @njit(cache=True)
