@@ -524,9 +524,11 @@ def verify_sorted(kwg, rows):
             is_word = i == n
             extended = (i < n) or (r + 1 < m and n < width and rows[r + 1, n] != 0
                                    and _same_prefix(rows, r, r + 1, n))
+            # a wrong extension of a whole word is the next word's fault (it is the one missing)
+            ext_blame = r + 1 if (i == n and extended) else r
             dnode = np.int64(kwg[arc[i - 1]] & ARC_MASK)
             if extended != (dnode != 0):
-                return r, marks
+                return ext_blame, marks
             p = groot
             a = -1
             for j in range(i - 1, -1, -1):
@@ -540,10 +542,10 @@ def verify_sorted(kwg, rows):
                 marks += 1
             has_sep = p != 0 and (kwg[p] >> 24) == 0
             if has_sep != extended:
-                return r, marks
+                return ext_blame, marks
             if extended:
                 if np.int64(kwg[p] & ARC_MASK) != dnode:
-                    return r, marks
+                    return ext_blame, marks
                 marks += 1
         prev_len = n
     return -1, marks
