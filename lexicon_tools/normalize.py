@@ -585,7 +585,8 @@ class _Collector:
     def __init__(self, norm: _Normalizer, keep_rejects: bool) -> None:
         self.norm = norm
         self.keep_rejects = keep_rejects
-        self.seen: set[str] = set()
+        # a dict, not a set: insertion order survives, so sorting an already (nearly) sorted list is fast
+        self.seen: dict[str, None] = {}
         self.rejects: list[tuple[str, int, str]] = []
         self.counts: dict[str, int] = {}
         self.n = 0
@@ -593,7 +594,7 @@ class _Collector:
         self.n_rejected = 0
 
     def add_entries(self, lines: Iterable[tuple[int, str]]) -> None:
-        norm, add, counts, rejects, keep = self.norm, self.seen.add, self.counts, self.rejects, self.keep_rejects
+        norm, seen, counts, rejects, keep = self.norm, self.seen, self.counts, self.rejects, self.keep_rejects
         n = accepted = n_rejected = 0
         n_rejected0 = self.n_rejected
         for lineno, raw in lines:
@@ -606,14 +607,14 @@ class _Collector:
                     rejects.append((raw, lineno, reason))  # type: ignore[arg-type]
             else:
                 accepted += 1
-                add(word)
+                seen[word] = None
         self.n += n
         self.accepted += accepted
         self.n_rejected += n_rejected
 
     def add_clean(self, words: list[str]) -> None:
         """Words that are already normalised (each one entry)."""
-        self.seen.update(words)
+        self.seen.update(dict.fromkeys(words))
         self.n += len(words)
         self.accepted += len(words)
 
