@@ -26,6 +26,14 @@ German letters are written as themselves (Ä Ö Ü, UTF-8), blanks in lowercase
 :data:`engine.game.RULES`) and ``#seed`` (the bag's seed of an engine game)
 are this project's pragmas; other pragmas are kept in ``GameRecord.notes``.
 
+A score pad (the web app's Punkteblock, docs/web.md) does not know the racks:
+its turns write the rack as ``...`` (:data:`UNKNOWN_RACK`). Such a turn is
+checked as usual (placement, score, words, tiles left in the set, at most a
+rack's worth of tiles placed or exchanged) except against a rack, and is read
+with ``Turn.rack == ""``. ``#agreed WORD ...`` (before the first move) lists
+words the table agreed on although the word list lacks them: they are
+accepted as words.
+
 ``#rules simultan`` marks the master game of a simultaneous event
 (:mod:`engine.director`): one player (``#player1`` only), every rack as the
 director drew it. Reading it checks every play and score as for a normal game,
@@ -43,6 +51,7 @@ problem raises :class:`GCGError` naming the line.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -52,10 +61,25 @@ from lexicon_tools.alphabet import BLANK, Alphabet, german
 from .board import Board, format_start
 from .game import RULES, GameRecord, Kind, Rules, Turn, _counts, rack_value
 
-__all__ = ["GCGError", "SIMULTAN", "read_gcg", "read_gcg_file", "write_gcg", "write_gcg_file"]
+__all__ = ["GCGError", "SIMULTAN", "UNKNOWN_RACK", "read_gcg", "read_gcg_file", "write_gcg", "write_gcg_file"]
 
 SIMULTAN = Rules(name="simultan", min_players=1, max_players=1)
 """``#rules simultan``: the one-player master game of a simultaneous event (as :mod:`engine.director` writes it)."""
+
+
+UNKNOWN_RACK = "..."
+"""The rack field of a turn whose rack is not known (a score pad's entry)."""
+
+
+class _AgreedWords:
+    """The lexicon plus the words of ``#agreed`` (``WORD in`` either)."""
+
+    def __init__(self, lexicon, words):
+        self.lexicon = lexicon
+        self.words = frozenset(words)
+
+    def __contains__(self, word) -> bool:
+        return word in self.words or word in self.lexicon
 
 
 class GCGError(ValueError):
@@ -111,6 +135,8 @@ def write_gcg(game) -> str:
             out.append(f"#{k} {v}".rstrip())
     for t in rec.turns:
         nick = rec.players[t.player]
+        if t.kind in Kind.TURNS and not t.rack:
+            t = replace(t, rack=UNKNOWN_RACK)
         if t.kind == Kind.PLAY:
             out.append(f">{nick}: {t.rack} {_start(t.move)} {_gcg_word(t.move)} +{t.score} {t.total}")
         elif t.kind == Kind.WITHDRAWN:
@@ -267,6 +293,8 @@ class _Reader:
             else:
                 raise GCGError(0, f"unknown #rules {rules_name!r} (known: {', '.join([*RULES, SIMULTAN.name])}; "
                                   f"pass rules= to read it)")
+        if notes.get("agreed") and self.lexicon is not None:
+            self.lexicon = _AgreedWords(self.lexicon, notes["agreed"].upper().split())
         n = len(players)
         simultan = rules.name == SIMULTAN.name  # racks as drawn by the director: not checked against leaves
         if n < 2 and not (n == 1 and simultan):
@@ -304,7 +332,10 @@ class _Reader:
                     raise GCGError(ln, f"{nick} moves out of turn (expected {players[(last_turn_player + 1) % n]})")
                 last_turn_player = p
             rack_text = fields[0]
-            if kind in Kind.TURNS:
+            unknown = kind in Kind.TURNS and rack_text == UNKNOWN_RACK  # a score pad's turn
+            if unknown:
+                rack, rack_s = None, ""
+            elif kind in Kind.TURNS:
                 rack = self.rack(rack_text, ln)
                 self.check_available(board, rack, ln, "rack " + rack_text)
                 k = kept[p]
@@ -325,6 +356,12 @@ class _Reader:
                 if scored.score != score:
                     raise GCGError(ln, f"wrong score for {start} {word}: the file says {score:+d}, "
                                        f"the engine scores {scored.score} ({_words(scored)})")
+                if unknown:  # no rack to check against: a rack's worth of tiles the set still has
+                    placed = _counts("".join("?" if b else ch for _r, _c, ch, b in scored.tiles), a)
+                    if int(placed.sum()) > a.rack_size:
+                        raise GCGError(ln, f"{start} {word} places {int(placed.sum())} tiles; a rack holds "
+                                           f"{a.rack_size}")
+                    self.check_available(board, placed, ln, f"{start} {word}")
                 if withdrawn:
                     ln2, _nick2, body2 = raw[j + 1]
                     _k2, f2 = self.classify(body2, ln2)
@@ -338,7 +375,7 @@ class _Reader:
                                             f"{-score:+d} = {total - score}")
                     turns.append(Turn(Kind.WITHDRAWN, p, rack_s, 0, totals[p], move=scored.move,
                                       words=tuple(scored.words), line=ln))
-                    kept[p] = (rack, ln)
+                    kept[p] = None if unknown else (rack, ln)
                     last_play_words = []
                     j += 2
                     continue
@@ -346,7 +383,7 @@ class _Reader:
                 totals[p] = total
                 turns.append(Turn(Kind.PLAY, p, rack_s, score, total, move=scored.move,
                                   words=tuple(scored.words), line=ln))
-                kept[p] = (a.parse_rack(scored.move.leave), ln)
+                kept[p] = None if unknown else (a.parse_rack(scored.move.leave), ln)
                 last_play_words = [w for w, _s in scored.words]
             elif kind == Kind.EXCHANGE:
                 what = fields[1]
@@ -354,23 +391,28 @@ class _Reader:
                     raise GCGError(ln, f"an exchange scores 0, not {score:+d}")
                 if what.isdigit():
                     cnt = int(what)
-                    if not 1 <= cnt <= int(rack.sum()):
-                        raise GCGError(ln, f"exchange of {cnt} tiles from a rack of {int(rack.sum())}")
+                    have = a.rack_size if unknown else int(rack.sum())
+                    if not 1 <= cnt <= have:
+                        raise GCGError(ln, f"exchange of {cnt} tiles from a rack of {have}")
                     exchanged = ""
                     kept[p] = None
                 else:
                     ex = self.tiles(what, ln, "exchanged tiles")
-                    if (ex > rack).any():
+                    if unknown:
+                        if int(ex.sum()) > a.rack_size:
+                            raise GCGError(ln, f"exchange of {int(ex.sum())} tiles from a rack of {a.rack_size}")
+                        self.check_available(board, ex, ln, f"exchanged tiles {what}")
+                    elif (ex > rack).any():
                         raise GCGError(ln, f"exchanged tiles {what} are not all on the rack {rack_text}")
                     exchanged = a.rack_string(ex)
-                    kept[p] = (rack - ex, ln)
+                    kept[p] = None if unknown else (rack - ex, ln)
                 turns.append(Turn(Kind.EXCHANGE, p, rack_s, 0, total, exchanged=exchanged, line=ln))
                 last_play_words = []
             elif kind == Kind.PASS:
                 if score != 0:
                     raise GCGError(ln, f"a pass scores 0, not {score:+d}")
                 turns.append(Turn(Kind.PASS, p, rack_s, 0, total, line=ln))
-                kept[p] = (rack, ln)
+                kept[p] = None if unknown else (rack, ln)
                 last_play_words = []
             elif kind == Kind.CHALLENGE:
                 pen = rules.challenge_penalty

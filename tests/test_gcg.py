@@ -445,3 +445,44 @@ def test_selfplay_writes_gcg_files_atomically(golden_lexicon, tmp_path, monkeypa
     assert rc == 2 and f"error: cannot write '{out / 'game_00001.gcg'}': No space left on device" in err
     assert [p.name for p in out.iterdir()] == ["game_00000.gcg"]
     assert read_gcg_file(out / "game_00000.gcg", golden_lexicon).end_reason is not None
+
+
+# ---------------------------------------------------------------------------
+# a score pad's record: racks unknown ("..."), words agreed at the table
+# ---------------------------------------------------------------------------
+PAD_GCG = """#character-encoding UTF-8
+#player1 Ana Ana
+#player2 Ben Ben
+#player3 Cal Cal
+#rules home
+{agreed}>Ana: ... 8H HAUS +10 10
+>Ben: ... K8 .EHR +10 10
+>Cal: ... - +0 0
+>Ana: ... -4 +0 10
+>Ben: ... 11K .AsEN +4 14
+>Cal: ... H8 .ASEN +7 7
+>Ana: ... 8H ....ER +8 18
+>Ben: QE (QE) -11 3
+>Cal: AB (AB) -4 3
+>Ana: (QEAB) +15 33
+"""
+
+
+def test_score_pad_record_with_unknown_racks_and_an_agreed_word(golden_lexicon):
+    # scores worked out by hand: HAUS (2+1+1+1) × 2 = 10; SEHR (1+1+2+1) × 2 on K11 = 10;
+    # RASEN with a blank S: 1+1+0+1+1 = 4 (no premium under L11..O11 but the 2W on K11 is old);
+    # HASEN 2+1+1+1+1 with the double letter on H12: +1 = 7; HAUSER with E on the double letter L8 = 8
+    rec = read_gcg(PAD_GCG.format(agreed="#agreed HAUSER\n"), golden_lexicon)
+    assert rec.scores == [33, 3, 3] and rec.end_reason == "out"      # SPEC: -11, -4 and +15
+    assert [t.rack for t in rec.moves] == [""] * 7
+    assert rec.moves[3].kind == "exchange"
+    with pytest.raises(GCGError, match="line 12: illegal move 8H ....ER: HAUSER is not in the word list"):
+        read_gcg(PAD_GCG.format(agreed=""), golden_lexicon)
+    # an unknown rack still holds at most 7 tiles, and the set's tiles are counted
+    with pytest.raises(GCGError, match="exchange of 8 tiles from a rack of 7"):
+        read_gcg(PAD_GCG.format(agreed="").replace("-4 +0 10", "-8 +0 10"), None)
+    # QUA across the star: (10 + 1 + 1) × 2 = 24; then a second Q above the U: QU 10 + 1 = 11, but the set has one Q
+    two_q = "#player1 a a\n#player2 b b\n>a: ... 8G QUA +24 24\n>b: ... H7 Q. +11 11\n"
+    assert read_gcg(two_q.split(">b")[0], None).scores == [24, 0]
+    with pytest.raises(GCGError, match=r"line 4: H7 Q\.: 1 × Q but only 0 of the 1 are not on the board"):
+        read_gcg(two_q, None)
