@@ -129,7 +129,7 @@ def _regrow(st_hash, counters, table):
 
 @njit(cache=True)
 def build_dawg(rows, reg, st_hash, table, key_word, key_len, key_sep):
-    """Build the DAWG (as :func:`build_states`) and record every distinct prefix.
+    """Build the DAWG (Daciuk et al. 2000, sorted input) and record every distinct prefix.
 
     Besides registering the DAWG's states, each distinct non-empty prefix of
     the words gets one *key*, numbered in the order the sorted input creates it

@@ -97,12 +97,6 @@ def encode_words(words: Sequence[str], alphabet: Alphabet | None = None) -> tupl
     return codes, lengths
 
 
-def _sort_rows(rows: np.ndarray) -> np.ndarray:
-    """Rows (0-padded byte strings, values < 64, width ≤ 20) in byte-string order."""
-    hi, lo = K.pack_keys(rows)
-    return rows[np.lexsort((lo, hi))]
-
-
 def _word_rows(words: Sequence[str], alphabet: Alphabet) -> np.ndarray:
     """The distinct words as uint8 ``(m, 17)`` rows of ``tile + 1``, 0-padded, in tile order.
 
