@@ -441,14 +441,16 @@ def build_bundle(words: Sequence[str], out: str | os.PathLike, *, source_name: s
         raise LexiconError(f"{out}: exists and is not a lexicon bundle; refusing to overwrite")
     step("graph")
     t0 = time.perf_counter()
-    graph = _kwg().build_kwg(words, alphabet, max_nodes=max_nodes)
+    kwg = _kwg()
+    rows = kwg._word_rows(words, alphabet)  # encoded once, for the build and the verification
+    graph = kwg._build_rows(rows, alphabet, max_nodes)
     build_s = time.perf_counter() - t0
-    _kwg().validate_kwg(graph, alphabet, where=f"{out} (built graph)",  # always: cheap, and --no-verify is no excuse
-                        language=False)  # the words themselves: `verify` below
+    kwg.validate_kwg(graph, alphabet, where=f"{out} (built graph)",  # always: cheap, and --no-verify is no excuse
+                     language=False)  # the words themselves: `verify` below
     if verify:
         step("verify")
-        samples = _non_word_samples(words, alphabet)
-        _kwg().verify_kwg(graph, words, alphabet, non_words=samples)
+        kwg._verify_rows(graph, rows, alphabet, _non_word_samples(words, alphabet))
+    del rows
     step("write")
     try:
         tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.build-{os.getpid()}-", dir=parent))

@@ -52,7 +52,7 @@ from .normalize import (
     WordListError,
     normalize_entry,
     normalize_lines,
-    read_lines,
+    normalize_path,
     write_rejects,
     write_words,
 )
@@ -176,8 +176,8 @@ def _read_normalised(src: Path, encoding: str | None, quiet: bool, keep_rejects:
     """Stream ``src`` through the normaliser with a progress bar; warnings (no final newline) on stderr."""
     bar = _ReadProgress(src, quiet)
     try:
-        return normalize_lines(read_lines(src, encoding, progress=bar, on_warning=lambda m: _err(f"warning: {m}")),
-                               keep_rejects=keep_rejects)
+        return normalize_path(src, encoding, keep_rejects=keep_rejects, progress=bar,
+                              on_warning=lambda m: _err(f"warning: {m}"))
     finally:
         bar.close()
 

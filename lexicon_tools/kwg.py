@@ -97,24 +97,47 @@ def encode_words(words: Sequence[str], alphabet: Alphabet | None = None) -> tupl
     return codes, lengths
 
 
-def _sort_rows(rows: np.ndarray) -> np.ndarray:
-    """Rows (0-padded byte strings, values < 64, width ≤ 20) in byte-string order."""
+def _word_rows(words: Sequence[str], alphabet: Alphabet) -> np.ndarray:
+    """The distinct words as uint8 ``(m, 17)`` rows of ``tile + 1``, 0-padded, in tile order.
+
+    Raises:
+        ValueError: as :func:`encode_words`.
+    """
+    codes, _ = encode_words(words if isinstance(words, list) else list(words), alphabet)
+    rows = np.zeros((codes.shape[0], 17), dtype=np.uint8)
+    np.add(codes, 1, out=rows[:, :16], where=codes > 0)
+    del codes
     hi, lo = K.pack_keys(rows)
-    return rows[np.lexsort((lo, hi))]
+    order = np.lexsort((lo, hi))
+    hi, lo = hi[order], lo[order]
+    keep = np.ones(order.shape[0], dtype=bool)
+    keep[1:] = (hi[1:] != hi[:-1]) | (lo[1:] != lo[:-1])
+    return rows[order[keep]]
 
 
-def build_kwg(words: Sequence[str], alphabet: Alphabet | None = None, max_nodes: int = MAX_NODES) -> np.ndarray:
+def _row_word(row: np.ndarray, alphabet: Alphabet) -> str:
+    return "".join(alphabet.letters[int(c) - 2] for c in row if c)
+
+
+def build_kwg(words: Sequence[str], alphabet: Alphabet | None = None, max_nodes: int = MAX_NODES,
+              verify: bool = False) -> np.ndarray:
     """Build a minimised KWG (DAWG + GADDAG) from normalised words.
 
     Algorithm: sorted-input minimal automaton construction (Daciuk et al. 2000)
     over the word set and its GADDAG strings (Gordon 1994), with one register of
     unique states shared by both so that common suffix states are stored once.
+    The GADDAG part after the separator is the DAWG itself (the state after
+    ``rev(p) + separator`` is the DAWG state after p), so only the distinct
+    reversed prefixes are sorted and built (``_kwg_kernels.build_gaddag``); the
+    bytes are those of the full-string construction.
 
     Args:
         words: uppercase words over the alphabet (2..15 letters). Order and
             duplicates do not matter.
         max_nodes: refuse a graph with more nodes (default :data:`MAX_NODES`, the
             format's limit; a lower value is for tests).
+        verify: also run the check of :func:`verify_kwg` on the graph (reusing
+            the encoded words).
 
     Returns:
         uint32 array ``(n_nodes,)``, the node array (little-endian when saved).
@@ -123,30 +146,50 @@ def build_kwg(words: Sequence[str], alphabet: Alphabet | None = None, max_nodes:
         ValueError: empty word set or a word outside the alphabet / length range.
         GraphTooLargeError: more than ``max_nodes`` nodes (their indices would not
             fit the 22-bit arc field and would silently wrap).
+        GraphError: ``verify`` is set and the graph fails the check.
     """
     if max_nodes > MAX_NODES:
         raise ValueError(f"max_nodes {max_nodes:,}: the KWG format holds at most {MAX_NODES:,}")
     if len(words) == 0:
         raise ValueError("no words: cannot build a lexicon from an empty list")
-    words = sorted(set(words))
-    codes, lengths = encode_words(words, alphabet)
-    dawg_rows = np.zeros((len(words), 17), dtype=np.uint8)
-    dawg_rows[:, :16] = np.where(codes > 0, codes + 1, 0)
-    dawg_rows = _sort_rows(dawg_rows)
-    gaddag = _sort_rows(K.gaddag_rows(codes, lengths, int(lengths.sum())))
-    cap_arcs = int(np.count_nonzero(dawg_rows)) + int(np.count_nonzero(gaddag)) + 64  # >= arcs ever registered
-    cap_states = cap_arcs
+    alphabet = alphabet or german()
+    dawg_rows = _word_rows(words, alphabet)
+    nodes = _build_rows(dawg_rows, alphabet, max_nodes)
+    if verify:
+        validate_kwg(nodes, alphabet, where="built graph")
+        _verify_rows(nodes, dawg_rows, alphabet)
+    return nodes
+
+
+def _build_rows(dawg_rows: np.ndarray, alphabet: Alphabet, max_nodes: int) -> np.ndarray:
+    """:func:`build_kwg` on rows from :func:`_word_rows`."""
+    total = int(np.count_nonzero(dawg_rows))
+    # every distinct state has at least one arc, and both automata together have
+    # at most (letters of the words) + (letters of the GADDAG keys) arcs
+    cap_arcs = 2 * total + 64 + (MAX_WORD_LENGTH + 1) * total // 2
     reg = (
         np.zeros(cap_arcs, dtype=np.uint8),
         np.zeros(cap_arcs, dtype=np.uint8),
         np.zeros(cap_arcs, dtype=np.int32),
-        np.zeros(cap_states, dtype=np.int32),
-        np.zeros(cap_states, dtype=np.int32),
+        np.zeros(cap_arcs, dtype=np.int32),
+        np.zeros(cap_arcs, dtype=np.int32),
         np.zeros(3, dtype=np.int64),
     )
-    table = np.full(1 << 16, -1, dtype=np.int32)
-    dawg_root, table = K.build_states(dawg_rows, reg, table)
-    gaddag_root, table = K.build_states(gaddag, reg, table)
+    st_hash = np.zeros(cap_arcs, dtype=np.uint64)
+    table = np.full(1 << 16, -1, dtype=np.int64)
+    key_word = np.empty(total, dtype=np.int32)
+    key_len = np.empty(total, dtype=np.uint8)
+    key_sep = np.empty(total, dtype=np.int32)
+    dawg_root, table, nk = K.build_dawg(dawg_rows, reg, st_hash, table, key_word, key_len, key_sep)
+    krows, key_acc = K.reversed_keys(dawg_rows, key_word, key_len, nk)
+    del key_word, key_len
+    hi, lo = K.pack_keys(krows)
+    order = np.lexsort((lo, hi))
+    del hi, lo
+    krows, key_acc, key_sep = krows[order], key_acc[order], key_sep[:nk][order]  # sequential reads in the kernel
+    del order
+    gaddag_root, table = K.build_gaddag(krows, key_acc, key_sep, reg, st_hash, table)
+    del krows, key_acc, key_sep, table, st_hash
     nodes = K.layout(reg, dawg_root, gaddag_root)
     if nodes.shape[0] > max_nodes:
         raise GraphTooLargeError(int(nodes.shape[0]), max_nodes)
@@ -244,29 +287,39 @@ def verify_kwg(kwg: np.ndarray, words: Sequence[str], alphabet: Alphabet | None 
                non_words: Sequence[str] = ()) -> None:
     """Verify a built graph against its word list.
 
-    Every word must be accepted by the DAWG and, from every split point, by the
-    GADDAG; the word count read back from the DAWG must equal the list's; every
-    entry of ``non_words`` (words over the alphabet that are not in the list)
-    must be rejected.
+    The DAWG must accept every word and hold no other (its word count must
+    equal the list's); the GADDAG must hold exactly Gordon's strings of the
+    words from every split point: for each distinct prefix p, ``rev(p)`` accepts
+    exactly when p is a word and leads to a separator arc exactly when a word
+    extends p, pointing at the DAWG's arc list after p; its count of such marks
+    must equal the list's (``_kwg_kernels.verify_sorted``; linear in the
+    prefixes). Every entry of ``non_words`` (words over the alphabet that are
+    not in the list) must be rejected.
 
     Raises:
         GraphError: naming the first word or non-word that fails, or the counts.
     """
     alphabet = alphabet or german()
-    codes, lengths = encode_words(list(words), alphabet)
-    bad = K.verify_words(kwg, codes, lengths)
-    if bad >= 0:
+    _verify_rows(kwg, _word_rows(words, alphabet), alphabet, non_words)
+
+
+def _verify_rows(kwg: np.ndarray, rows: np.ndarray, alphabet: Alphabet, non_words: Sequence[str] = ()) -> None:
+    """:func:`verify_kwg` on rows from :func:`_word_rows`."""
+    non_words = list(non_words)
+    ncodes, nlens = encode_words(non_words, alphabet)
+    status, a, b = (int(x) for x in K.verify_graph(kwg, rows, ncodes, nlens))
+    if status == 1:
         raise GraphError(f"verification failed: the built graph ({kwg.shape[0]:,} nodes) does not accept the "
-                         f"word {words[bad]!r} (DAWG or GADDAG) -- a builder bug, please report it with the list")
-    n = K.count_words(kwg, 0)
-    if n != len(set(words)):
-        raise GraphError(f"verification failed: the built graph holds {n:,} words, the list {len(set(words)):,} "
+                         f"word {_row_word(rows[a], alphabet)!r} exactly (DAWG or GADDAG) -- a builder bug, "
+                         f"please report it with the list")
+    if status == 2:
+        raise GraphError(f"verification failed: the built graph holds {a:,} words, the list {rows.shape[0]:,} "
                          f"-- a builder bug, please report it with the list")
-    if non_words:
-        ncodes, nlens = encode_words(list(non_words), alphabet)
-        for i in range(len(non_words)):
-            if K.accepts_path(kwg, 0, ncodes[i], nlens[i]):
-                raise GraphError(f"graph accepts the non-word {non_words[i]!r}")
+    if status == 3:
+        raise GraphError(f"verification failed: the built GADDAG holds {a:,} strings before the separator, "
+                         f"the list makes {b:,} -- a builder bug, please report it with the list")
+    if status == 4:
+        raise GraphError(f"graph accepts the non-word {non_words[a]!r}")
 
 
 def word_count(kwg: np.ndarray) -> int:
