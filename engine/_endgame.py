@@ -51,8 +51,8 @@ INF = 1 << 20
 MAXPLY = 64
 CAP = 4096
 
-# counters: nodes, abort flag, node limit, depth-limited leaves, tt hits
-C_NODES, C_ABORT, C_LIMIT, C_LEAVES, C_HITS = 0, 1, 2, 3, 4
+# counters: nodes, abort flag, node limit, depth-limited leaves, tt hits, deepest ply entered
+C_NODES, C_ABORT, C_LIMIT, C_LEAVES, C_HITS, C_MAXPLY = 0, 1, 2, 3, 4, 5
 
 
 @njit(cache=True)
@@ -248,6 +248,8 @@ def negamax(depth, alpha, beta, side, passes, h, kwg, vals, all_mask, bingo_tile
     while True:
         if mode == M_ENTER:
             counters[C_NODES] += 1
+            if sp > counters[C_MAXPLY]:
+                counters[C_MAXPLY] = sp
             if counters[C_NODES] >= counters[C_LIMIT]:
                 counters[C_ABORT] = 1
             s_ = fr[sp, FD_SIDE]

@@ -43,7 +43,8 @@ class EndgameResult:
         move: the best move in notation (``"8H WO(R)D"``, or ``"pass"``).
         value: spread the side to move gains from now to the end (settlement included).
         pv: principal variation in notation, first move first (``"pass"`` for a pass).
-        depth: the last completed search depth in plies.
+        depth: plies of the last completed search: its depth limit, or the longest
+            line it searched when the game ended before the limit on every line.
         complete: True when the search reached the end of the game on every line
             (the value is exact), False when a depth or time limit stopped it.
         nodes: nodes searched in total; seconds: wall time.
@@ -105,19 +106,15 @@ def endgame_position(pos: Position) -> Position:
 
 
 def depth_schedule(limit: int) -> list[int]:
-    """Depths searched in turn: 1, 2, 3, 4, then doubling (6, 8, 12, 16, 24, ...), ending at ``limit``.
+    """Depths searched in turn: 1, 2, 3, 4, 6 (those below ``limit``), then ``limit`` itself.
 
-    Doubling rather than +1: results that did not reach the end of the game
-    are stored with their depth and cannot answer a deeper search, so every
-    step re-searches; doubling keeps the total near twice the last step.
+    Shallow searches fill the table's best moves for ordering; then one
+    search to the limit. Intermediate deep searches cost more than they save:
+    a result that did not reach the end of the game is stored with its depth
+    and cannot answer a deeper search, while results that reach the end
+    answer any depth.
     """
-    out = []
-    d = 1
-    while d < limit:
-        out.append(d)
-        d = d + 1 if d < 4 else d + max(2, d // 2)
-    out.append(limit)
-    return out
+    return [d for d in (1, 2, 3, 4, 6) if d < limit] + [limit]
 
 
 class _State:
@@ -171,6 +168,7 @@ class _State:
 
     def search(self, depth: int, node_limit: int) -> tuple[int, bool]:
         self.counters[E.C_ABORT] = 0
+        self.counters[E.C_MAXPLY] = 0
         self.counters[E.C_LIMIT] = self.counters[E.C_NODES] + node_limit
         self.arena, self.keys, self.order = E.negamax(
             depth, -E.INF, E.INF, 0, self.passes, self.h, self.kwg, self.vals, self.all_mask,
@@ -274,8 +272,9 @@ def solve(position: Position | str, lexicon: Lexicon, *, max_depth: int | None =
         if not pv:  # pragma: no cover - the root is always stored
             pv = ["pass"]
         total = time.perf_counter() - t0
-        its = (result.iterations if result else []) + [(depth, value, pv[0], nodes, el)]
-        result = EndgameResult(pv[0], value, pv, depth, done, int(st.counters[E.C_NODES]), total, its)
+        reached = min(depth, int(st.counters[E.C_MAXPLY]) + 1)  # the longest line actually searched
+        its = (result.iterations if result else []) + [(reached, value, pv[0], nodes, el)]
+        result = EndgameResult(pv[0], value, pv, reached, done, int(st.counters[E.C_NODES]), total, its)
         if progress is not None:
             progress(result)
         if done:
