@@ -45,3 +45,33 @@ def test_endgame_solve(benchmark, default_lexicon, pid, cls, cgp):
     benchmark.extra_info.update({"class": cls, "nodes": r.nodes, "nodes_per_second": round(r.nodes / r.seconds),
                                  "depth": r.depth, "complete": r.complete, "value": r.value, "move": r.move})
     assert r.pv and r.pv[0] == r.move
+
+
+PRE_POSITIONS = Path(__file__).resolve().parent / "positions" / "preendgames.tsv"
+PRE_TOP = 4
+PRE_LIMIT = 60.0
+
+
+def preendgame_positions() -> list[tuple[str, str, str]]:
+    """``[(id, "bag N", cgp), ...]`` of the pre-endgame benchmark set (opponent's rack unknown)."""
+    return [tuple(ln.split("\t")) for ln in PRE_POSITIONS.read_text(encoding="utf-8").splitlines() if ln.strip()]
+
+
+@pytest.mark.parametrize("pid, bag, cgp", preendgame_positions(), ids=[p[0] for p in preendgame_positions()])
+def test_preendgame_time_per_candidate(benchmark, default_lexicon, pid, bag, cgp):
+    from engine.cgp import parse_cgp
+    from engine.preendgame import preendgame
+
+    solve(endgame_positions()[0][2], default_lexicon, max_depth=2)
+    result = {}
+
+    def run():
+        result["r"] = preendgame(parse_cgp(cgp), default_lexicon, top=PRE_TOP, time_limit=PRE_LIMIT)
+
+    benchmark.pedantic(run, rounds=1, iterations=1)
+    r = result["r"]
+    benchmark.extra_info.update({"bag": bag, "candidates": len(r["moves"]),
+                                 "seconds_per_candidate": round(benchmark.stats.stats.min / len(r["moves"]), 3),
+                                 "best": r["moves"][0]["move"], "win": round(r["moves"][0]["win"], 3),
+                                 "all_exact": all(m["exact"] for m in r["moves"])})
+    assert r["moves"]

@@ -53,6 +53,10 @@ CAP = 4096
 
 # counters: nodes, abort flag, node limit, depth-limited leaves, tt hits, deepest ply entered
 C_NODES, C_ABORT, C_LIMIT, C_LEAVES, C_HITS, C_MAXPLY = 0, 1, 2, 3, 4, 5
+# move-ordering weights (read from the counters array): per point scored, per tile played,
+# per point of the tiles played (dumping high-value tiles first)
+C_W_SCORE, C_W_TILES, C_W_TVAL = 8, 9, 10
+N_COUNTERS = 16
 
 
 @njit(cache=True)
@@ -309,9 +313,16 @@ def negamax(depth, alpha, beta, side, passes, h, kwg, vals, all_mask, bingo_tile
                     mk = move_key(arena, off + i)
                     sc = np.int64(arena[off + i, K.OUT_SCORE])
                     tp = np.int64(arena[off + i, K.OUT_NTILES])
-                    key = sc * 4 + tp
+                    key = sc * counters[C_W_SCORE] + tp * counters[C_W_TILES]
+                    if counters[C_W_TVAL] != 0:
+                        tv = 0
+                        for q in range(arena[off + i, K.OUT_LEN]):
+                            code = arena[off + i, K.OUT_TILES + q]
+                            if code != 0 and (code & BLANK_FLAG) == 0:
+                                tv += vals[code]
+                        key += tv * counters[C_W_TVAL]
                     if tp == ntiles:
-                        key += 100000 + 8 * op_val
+                        key += (np.int64(1) << 28) + 8 * op_val
                 if mk == ttm:
                     key += np.int64(1) << 40
                 elif mk == k1:

@@ -33,6 +33,8 @@ from .moves import MoveList
 
 DEFAULT_TT_BITS = 21
 MAX_DEPTH = E.MAXPLY - 4
+ORDER_WEIGHTS = (4, 1, 0)
+"""Move ordering key per move: weights of points scored, tiles played, points of the tiles played."""
 
 
 @dataclass
@@ -164,7 +166,8 @@ class _State:
         self.rows = np.zeros(15, dtype=np.uint8)
         self.cols = np.zeros(15, dtype=np.uint8)
         self.killers = np.zeros((m, 2), dtype=np.uint64)
-        self.counters = np.zeros(8, dtype=np.int64)
+        self.counters = np.zeros(E.N_COUNTERS, dtype=np.int64)
+        self.counters[E.C_W_SCORE], self.counters[E.C_W_TILES], self.counters[E.C_W_TVAL] = ORDER_WEIGHTS
 
     def search(self, depth: int, node_limit: int) -> tuple[int, bool]:
         self.counters[E.C_ABORT] = 0

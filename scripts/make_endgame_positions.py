@@ -8,6 +8,7 @@ Each line: ``id<TAB>class<TAB>cgp`` (the CGP with both racks, ``bag 0;``).
 
     python scripts/make_endgame_positions.py [--per-class 3] [--out benchmarks/positions/endgames.tsv]
     python scripts/make_endgame_positions.py --small [--out tests/data/endgames_small.tsv]
+    python scripts/make_endgame_positions.py --pre [--out benchmarks/positions/preendgames.tsv]
 
 ``--small`` keeps tiny endgames for the tests instead, on the tests' golden
 word list (tests/data/golden_words.txt.xz): two each of racks 1+1, 2+1 and
@@ -81,10 +82,34 @@ def harvest_small(lexicon, per_class: int = 2, max_games: int = 5000) -> dict[st
     return found
 
 
+def harvest_pre(lexicon, count: int = 4, max_games: int = 200) -> list[str]:
+    """Pre-endgames: the first position of a game with 1 or 2 tiles in the bag (opponent's rack unknown)."""
+    from dataclasses import replace
+
+    found = []
+    for i in range(max_games):
+        if len(found) >= count:
+            break
+        g = Game(2, lexicon, seed=game_seed(13, i), keep_undo=False)
+        while not g.over:
+            if 1 <= len(g.bag) <= 2:
+                found.append(replace(g.position(), opponent_rack=None).to_cgp())
+                break
+            moves = best_moves(g.board, g.racks[g.to_move], lexicon, 1, g.checks)
+            if moves:
+                g.play_generated(moves[0])
+            elif len(g.bag) >= 7:
+                g.exchange_all()
+            else:
+                g.pass_turn()
+    return found
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--per-class", type=int, default=3)
     ap.add_argument("--small", action="store_true", help="tiny endgames for the tests")
+    ap.add_argument("--pre", action="store_true", help="pre-endgames (1-2 tiles in the bag) for the benchmark")
     ap.add_argument("--out", default=None)
     args = ap.parse_args(argv)
     lines = []
@@ -100,6 +125,11 @@ def main(argv=None) -> int:
         for cls, cgps in harvest_small(lex).items():
             for j, cgp in enumerate(cgps):
                 lines.append(f"s{cls.replace('+', '')}_{j}\t{cls}\t{cgp}")
+    elif args.pre:
+        lex = load_lexicon(None)
+        args.out = args.out or str(ROOT / "benchmarks" / "positions" / "preendgames.tsv")
+        for j, cgp in enumerate(harvest_pre(lex)):
+            lines.append(f"p{j}\tbag {cgp.rsplit('bag ', 1)[1].rstrip(';')}\t{cgp}")
     else:
         lex = load_lexicon(None)
         args.out = args.out or str(ROOT / "benchmarks" / "positions" / "endgames.tsv")

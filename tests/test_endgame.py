@@ -228,3 +228,14 @@ def test_preendgame_cli(golden_lexicon, capsys):
     out = json.loads(capsys.readouterr().out)
     assert set(out) == {"moves"} and len(out["moves"]) <= 2
     assert all(set(m) == {"move", "win", "spread"} for m in out["moves"])
+
+
+def test_analyze_uses_the_endgame_solver(golden_lexicon, capsys):
+    rc = main(["analyze", "--cgp", POS["s21_0"], "--lexicon", str(golden_lexicon.path), "--json", "--time", "20"])
+    assert rc == 0
+    out = json.loads(capsys.readouterr().out)
+    value, first = brute_root(POS["s21_0"], golden_lexicon)
+    assert out["endgame"]["value"] == value and out["endgame"]["complete"] is True
+    assert first[out["endgame"]["move"]] == value
+    rc = main(["analyze", "--cgp", POS["s21_0"], "--lexicon", str(golden_lexicon.path), "--static", "--json"])
+    assert rc == 0 and "endgame" not in json.loads(capsys.readouterr().out)
