@@ -1,7 +1,7 @@
 # Short commands; the README gives the full set-up.
 PY ?= .venv/bin/python
 
-.PHONY: test bench bench-tables positions
+.PHONY: test bench bench-tables bench-peers positions
 
 test:
 	$(PY) -m pytest
@@ -15,3 +15,9 @@ bench-tables:
 
 positions:
 	$(PY) scripts/make_benchmark_positions.py
+
+# Side by side with wolges and MAGPIE in one interleaved run (benchmarks/README.md):
+#   WOLGES_BIN=... MAGPIE_BIN=... MAGPIE_DATA=... make bench-peers [BENCH_PEERS_ARGS='--reps 7']
+# A peer whose variable is unset is skipped.
+bench-peers:
+	$(PY) benchmarks/bench_peers.py $(BENCH_PEERS_ARGS)

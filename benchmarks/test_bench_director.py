@@ -39,7 +39,9 @@ def test_close_round(benchmark, golden_lexicon, tmp_path):
         d = EventDir.create(tmp_path / f"c{next(_count)}", ["Ana", "Ben", "Cal"], seed=2024, lexicon=golden_lexicon,
                             export=False, notes=None)
         for _ in range(8):
+            d.start()
             d.close()
+        d.start()
         d.load()
         return (d,), {}
 

@@ -5,8 +5,8 @@ Run: ``.venv/bin/python -m pytest benchmarks/test_bench_simulation.py -q`` (pyte
 One iteration = draw the opponent's rack, play the candidate, then 2 plies
 (the opponent's reply and the mover's next move) by static players (best
 score, or the default static equity of engine.equity), with incremental
-cross-checks: the figure MAGPIE reports as about
-2,000 iterations per second per thread in English. Positions: nine positions
+cross-checks (the same unit as MAGPIE's iteration count; the side-by-side
+figure is measured by ``benchmarks/bench_peers.py``). Positions: nine positions
 from self-play on the 300,579-word golden list (early, middle and late game of
 three games); 5 candidates each, 200 iterations per candidate, no early stop.
 

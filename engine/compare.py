@@ -28,11 +28,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from statistics import median
 
+import numpy as np
+
 from lexicon_tools.bundle import Lexicon, load_lexicon
 
 from .board import Board
 from .cgp import CGPError, Position, parse_cgp
-from .peers import FORMATS, CommandPeer, DirectoryPeer, PeerRun, parse_placements
+from .peers import FORMATS, CommandPeer, DirectoryPeer, PeerMove, PeerRun, parse_placements
 
 __all__ = [
     "PositionResult",
@@ -257,13 +259,48 @@ def compare_moves(pos: Position, ours: dict[str, tuple[int, str]], theirs, lexic
     return missing, extra, differs
 
 
-def _peer_placement_count(run: PeerRun) -> int:
-    return len({m.placements for m in run.output.moves})
+def mirror_empty_board_moves(board: Board, moves: list) -> list:
+    """Add the transposed copy of every move a peer gave on an empty board.
+
+    wolges generates only across moves on an empty board (``gen_moves_raw_all_unsorted``
+    and its other entry points): on a layout that is symmetric about the main diagonal
+    a down opening is the transposed across one with the same score. This restores the
+    down half so the sets can be compared. Nothing changes when the board is not empty,
+    when the peer already gave down moves, or when the layout is not symmetric.
+
+    Args:
+        board: the position's board.
+        moves: the peer's :class:`engine.peers.PeerMove` list.
+
+    Returns:
+        ``moves`` itself, or a new list with the transposed copies appended (their
+        ``text`` ends in ``(transposed)``).
+    """
+    lay = board.layout
+    if not board.is_empty or not moves:
+        return moves
+    if not (np.array_equal(lay.letter_mult, lay.letter_mult.T) and np.array_equal(lay.word_mult, lay.word_mult.T)):
+        return moves
+    rows = {m.placements: m for m in moves}
+    for m in moves:
+        if len(m.tiles) > 1 and len({t[0] for t in m.tiles}) > 1:
+            return moves  # the peer gave a down move: it generated both directions
+    out = list(moves)
+    for m in moves:
+        tiles = frozenset((c, r, letter, blank) for r, c, letter, blank in m.tiles)
+        t = PeerMove(tiles, m.score, f"{m.text} (transposed)")
+        if t.placements not in rows:
+            rows[t.placements] = t
+            out.append(t)
+    return out
 
 
 def compare_position(pid: str, cgp: str, peer, lexicon: Lexicon, repeat: int = 5,
-                     check_limit: int = 10) -> PositionResult:
+                     check_limit: int = 10, mirror_empty: bool = False) -> PositionResult:
     """Run our generator and the peer on one position and compare (see :func:`compare_moves`).
+
+    ``mirror_empty``: on an empty board, complete a peer that generates only across
+    openings (wolges) with their transposed copies (:func:`mirror_empty_board_moves`).
 
     Never raises for a bad CGP or a faulty peer: the result says why the position
     was not compared.
@@ -282,8 +319,11 @@ def compare_position(pid: str, cgp: str, peer, lexicon: Lexicon, repeat: int = 5
     if run.output is None:
         res.error_kind, res.error = run.error_kind, run.error
         return res
-    res.theirs_count = _peer_placement_count(run)
-    res.missing, res.extra, res.score_differs = compare_moves(pos, ours, run.output.moves, lexicon, check_limit)
+    moves = run.output.moves
+    if mirror_empty:
+        moves = mirror_empty_board_moves(pos.board, moves)
+    res.theirs_count = len({m.placements for m in moves})
+    res.missing, res.extra, res.score_differs = compare_moves(pos, ours, moves, lexicon, check_limit)
     res.status = "different" if res.differences else "same"
     return res
 
@@ -396,7 +436,7 @@ def format_summary(results: list[PositionResult], peer_description: str = "", re
 
 
 def run_compare(positions: list[tuple[str, str]], peer, lexicon: Lexicon, *, repeat: int = 5, limit: int = 10,
-                out=None) -> list[PositionResult]:
+                out=None, mirror_empty: bool = False) -> list[PositionResult]:
     """Compare every position (:func:`compare_position`), printing each result as it comes and the summary.
 
     Args:
@@ -407,13 +447,14 @@ def run_compare(positions: list[tuple[str, str]], peer, lexicon: Lexicon, *, rep
         repeat: timed runs of our generator per position.
         limit: moves of each kind printed (and checked by the word checker) per position.
         out: text stream for the report (``None``: nothing printed).
+        mirror_empty: see :func:`compare_position`.
 
     Returns:
         the per-position results.
     """
     results = []
     for pid, cgp in positions:
-        res = compare_position(pid, cgp, peer, lexicon, repeat, check_limit=limit)
+        res = compare_position(pid, cgp, peer, lexicon, repeat, check_limit=limit, mirror_empty=mirror_empty)
         results.append(res)
         if out is not None:
             print(format_position(res, limit), file=out, flush=True)
@@ -532,7 +573,8 @@ def cmd_compare(args) -> int:
     else:
         timings = _read_timings(args.peer_timings, args.peer_timings_column) if args.peer_timings else None
         peer = DirectoryPeer(args.peer_dir, args.peer_format, timings)
-    results = run_compare(positions, peer, lexicon, repeat=args.repeat, limit=args.limit, out=sys.stdout)
+    results = run_compare(positions, peer, lexicon, repeat=args.repeat, limit=args.limit, out=sys.stdout,
+                          mirror_empty=args.mirror_empty)
     if args.json_report:
         report = {"peer": peer.description, "summary": summary_dict(results),
                   "positions": [asdict(r) for r in results]}
@@ -591,6 +633,9 @@ def add_parser(subparsers) -> None:
                     help="with --peer-dir: per-position peer times (e.g. golden peer_timings.tsv)")
     sp.add_argument("--peer-timings-column", metavar="COL", help="column of --peer-timings, e.g. wolges_ms")
     sp.add_argument("--json-report", metavar="FILE", help="also write every result as JSON")
+    sp.add_argument("--mirror-empty", action="store_true",
+                    help="on an empty board, add the transposed copy of each peer move (wolges generates "
+                         "only across openings there)")
     sp.set_defaults(func=cmd_compare)
 
     bp = subparsers.add_parser(

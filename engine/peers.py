@@ -12,6 +12,8 @@ Output formats (adapters; exact shapes in docs/compare.md):
 * ``quackle`` — text, one move a line: ``8H WO.D 24`` (``.`` = a tile already
   on the board; parentheses also accepted);
 * ``wolges`` — text, ``8H WO(R)D 24`` (an equity before the move is skipped);
+* ``magpie`` — MAGPIE's move strings, ``8H WO(R)D 24`` (``(exch ABC)``, ``pass``
+  skipped): the same reader as ``wolges``;
 * ``wolges-json`` — wolges' JSON plays ``{"action": "play", "down", "lane",
   "idx", "word": [tile numbers], "score"}``;
 * ``scrabble-solver`` — scrabble-solver's JSON results (``cells`` with
@@ -185,7 +187,7 @@ def notation_tiles(board: Board, text: str) -> frozenset:
 # ---------------------------------------------------------------------------
 _START = re.compile(r"^(?:\d{1,2}[A-Oa-o]|[A-Oa-o]\d{1,2})$")
 _TIME_LINE = re.compile(r"^(?:#|//)\s*time[_ ]?ms\s*[:=]\s*([0-9.eE+-]+)\s*$", re.I)
-_NOT_PLACEMENT = re.compile(r"^(?:pass\b|exch\b|exchange\b|xch\b|-)", re.I)
+_NOT_PLACEMENT = re.compile(r"^\(?(?:pass\b|exch\b|exchange\b|xch\b|-)", re.I)
 _SCORE = re.compile(r"^[(\[]?\s*(?:score\s*[:=]?\s*)?(-?\d+)(?![\d.])", re.I)
 
 
@@ -216,7 +218,8 @@ def parse_text(text: str, board: Board) -> PeerOutput:
     ``(24)``, ``score=24``); anything after it (equity, leave) is ignored. A
     number before ``START`` (wolges prints the equity first) is skipped. Blank
     lines, ``#`` / ``//`` comments and exchanges or passes (``pass``,
-    ``exch ...``, ``-ABC``, ``- ``) are skipped; ``# time_ms: X`` gives the
+    ``exch ...``, wolges' ``Exch. ABC`` / ``Pass`` after its equity, MAGPIE's
+    ``(exch ABC)``, ``-ABC``, ``- ``) are skipped; ``# time_ms: X`` gives the
     peer's own time.
 
     Raises:
@@ -235,8 +238,12 @@ def parse_text(text: str, board: Board) -> PeerOutput:
         if line.startswith("#") or line.startswith("//") or _NOT_PLACEMENT.match(line):
             continue
         toks = line.split()
-        if len(toks) >= 2 and _is_float(toks[0]) and _START.match(toks[1]):
-            toks = toks[1:]
+        if len(toks) >= 2 and _is_float(toks[0]):
+            # wolges prints its equity first, also before ``Exch. ABC`` and ``Pass``
+            if _NOT_PLACEMENT.match(toks[1]):
+                continue
+            if _START.match(toks[1]):
+                toks = toks[1:]
         if len(toks) < 3 or not _START.match(toks[0]):
             raise PeerOutputError("expected 'START WORD SCORE' like '8H WO(R)D 24' or 'H8 WO.D 24'", n, line)
         sm = _SCORE.match(" ".join(toks[2:]))
@@ -643,6 +650,7 @@ def parse_auto(text: str, board: Board) -> PeerOutput:
 FORMATS = {
     "quackle": parse_text,
     "wolges": parse_text,
+    "magpie": parse_text,
     "wolges-json": parse_wolges_json,
     "scrabble-solver": parse_scrabble_solver,
     "engine-json": parse_engine_json,

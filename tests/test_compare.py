@@ -7,6 +7,12 @@ Fixture outputs in tests/data/compare (positions p004, p039, p007 of the golden 
   both directions, an exchange and a pass; p039 exact; p007 ends in garbage;
 * ``wolges/``, ``wolges-json/``, ``scrabble-solver/``: exact lists in each style;
 * ``othernotation/``: a peer writing moves in a notation we do not read;
+* ``real/``: output captured from the real peers (2026-12-01; wolges 2267824 through
+  ``gen_moves_raw_all_unsorted`` printed with its ``Play::fmt`` text and its
+  ``kibitzer::JsonPlayWithEquity`` JSON, MAGPIE 183bebc through
+  ``string_builder_add_move``; both on a KWG of the golden list built by
+  ``lexicon_tools``): p007 (exchanges and a pass printed too) and the empty board
+  p018, where both peers give only the across openings;
 * ``peer_crash.py`` (exits 3), ``peer_hang.py`` (sleeps 60 s), ``peer_replay.py``
   (prints a stored output; CGP on stdin or id as argument).
 """
@@ -21,8 +27,8 @@ import pytest
 from conftest import DATA, golden_moves, golden_positions
 from engine import cli
 from engine.cgp import parse_cgp
-from engine.compare import (compare_moves, compare_position, our_moves, position_class, read_positions,
-                            run_compare, write_baselines)
+from engine.compare import (compare_moves, compare_position, mirror_empty_board_moves, our_moves, position_class,
+                            read_positions, run_compare, write_baselines)
 from engine.peers import (FORMATS, WOLGES_GERMAN, CommandPeer, DirectoryPeer, PeerOutputError, notation_tiles,
                           parse_output, parse_placements, placements_string)
 from lexicon_tools.alphabet import german
@@ -374,3 +380,57 @@ def test_cli_baselines_then_compare_against_them(golden_lexicon, capsys, tmp_pat
     code, text, _ = run_cli(["compare", str(FIXTURE_POSITIONS), *lex, "--peer-dir", str(out), "--repeat", "0"],
                             capsys)
     assert code == 0 and "compared: 3 (3 same" in text
+
+
+# -- output captured from the real peers -----------------------------------------------
+REAL = CMP / "real"
+
+
+@pytest.mark.parametrize("folder, fmt", [("wolges", "wolges"), ("wolges-json", "wolges-json"),
+                                         ("magpie", "magpie")])
+def test_real_peer_output_matches_the_golden_list(folder, fmt):
+    """p007 (bag 77): wolges prints ``0.000 Exch. C`` and ``0.000 Pass`` after its equity,
+    MAGPIE ``(exch CEEMMTT)`` and ``pass``; all are skipped, the 38 placements are read."""
+    text = next((REAL / folder).glob("p007.*")).read_text(encoding="utf-8")
+    out = parse_output(fmt, text, board("p007"))
+    assert len(golden_set("p007")) == 38
+    assert peer_set(out) == golden_set("p007")
+    assert out.time_ms is not None and out.time_ms > 0
+    assert peer_set(parse_output("auto", text, board("p007"))) == golden_set("p007")
+
+
+@pytest.mark.parametrize("folder, fmt", [("wolges", "wolges"), ("wolges-json", "wolges-json"),
+                                         ("magpie", "magpie")])
+def test_real_peers_give_only_across_openings_and_mirroring_completes_them(folder, fmt):
+    """On the empty board (p018) both peers list the 39 across openings only; their
+    transposed copies are exactly the 39 down openings of the golden list."""
+    b = board("p018")
+    text = next((REAL / folder).glob("p018.*")).read_text(encoding="utf-8")
+    out = parse_output(fmt, text, b)
+    gold = golden_set("p018")
+    assert len(gold) == 78
+    got = peer_set(out)
+    assert len(got) == 39 and got < gold
+    assert all(len({t[0] for t in m.tiles}) == 1 for m in out.moves)  # one row each: across
+    assert {(m.placements, m.score) for m in mirror_empty_board_moves(b, out.moves)} == gold
+
+
+def test_mirroring_changes_nothing_off_the_empty_board_or_with_down_moves():
+    out = parse_output("wolges", (REAL / "wolges" / "p007.txt").read_text(encoding="utf-8"), board("p007"))
+    assert mirror_empty_board_moves(board("p007"), out.moves) is out.moves
+    b = board("p018")
+    down = parse_output("wolges", "H8 BOX 26\n", b).moves
+    assert mirror_empty_board_moves(b, down) is down
+
+
+def test_cli_compare_real_peer_dir_with_mirror_empty(golden_lexicon, capsys, tmp_path):
+    d = tmp_path / "peer"
+    d.mkdir()
+    for pid in ("p007", "p018"):
+        (d / f"{pid}.txt").write_bytes((REAL / "wolges" / f"{pid}.txt").read_bytes())
+    base = ["compare", str(DATA / "positions.tsv"), "--lexicon", str(golden_lexicon.path), "--peer-dir", str(d),
+            "--peer-format", "wolges", "--only", "p007,p018", "--repeat", "0"]
+    code, out, _ = run_cli(base, capsys)
+    assert code == 1 and "p018: DIFFERENT: 39 missing, 0 extra" in out and "p007: same (38 placements" in out
+    code, out, _ = run_cli(base + ["--mirror-empty"], capsys)
+    assert code == 0 and "p018: same (78 placements" in out

@@ -79,7 +79,7 @@ def test_new_round_submit_close_standings(event, capsys, golden_lexicon):
     data = json.loads(out)
     assert data["round"] == 2 and len(data["rack"]) == 7 and data["submissions"]["Ana"] is None
     code, out, _ = run(capsys, "undo", event)
-    assert code == 0 and out.startswith("undone: closing round 1")
+    assert code == 0 and out.startswith("undone: entry 6: closing round 1")  # new, start, 3 submits, close
     code, out, _ = run(capsys, "export", event, "--out", event.parent / "exp")
     assert code == 0
     assert (event.parent / "exp" / "master.gcg").exists() and (event.parent / "exp" / "current.html").exists()
@@ -87,6 +87,7 @@ def test_new_round_submit_close_standings(event, capsys, golden_lexicon):
 
 def test_rejected_submissions_exit_1_and_change_nothing(event, capsys, golden_lexicon):
     journal = event / "journal.jsonl"
+    assert run(capsys, "round", event, "--start")[0] == 0
     before = journal.read_bytes()
     ev = EventDir(event, golden_lexicon, notes=None).load()
     missing = next(ch for ch in "QXYJVÖÄÜ" if ch not in ev.current.rack)
@@ -117,6 +118,8 @@ def test_errors_exit_2_with_one_line(tmp_path, event, capsys, golden_lexicon):
         (("new", tmp_path / "tb", "--players", "A", "--tie-break", "luck", "--lexicon", golden_lexicon.path),
          "unknown tie-break"),
         (("submit", event, "Ana"), "submit needs a player and a move"),
+        (("close", event), "round 1 has not started"),
+        (("round", event, "--start"), None),
         (("close", event, "--choose", "8H XYZ"), "--choose"),
         (("close", event, "--round", 5), "round 5 is not the open round"),
         (("round",), "name the event directory"),
@@ -125,17 +128,22 @@ def test_errors_exit_2_with_one_line(tmp_path, event, capsys, golden_lexicon):
     ]
     for argv, message in cases:
         code, _out, err = run(capsys, *argv)
+        if message is None:
+            assert code == 0, err
+            continue
         assert code == 2, (argv, err)
         assert message in one_error_line(err), (argv, err)
     assert not (tmp_path / "lock").exists()          # no lock file left in a directory without an event
     # nothing to undo right after `new`
+    code, _out, err = run(capsys, "undo", event)
+    assert code == 0  # takes back the `round --start` above
     code, _out, err = run(capsys, "undo", event)
     assert code == 2 and "nothing to undo" in one_error_line(err)
     # a damaged journal
     journal = event / "journal.jsonl"
     journal.write_bytes(journal.read_bytes().replace(b'"seed":42', b'"seed":43'))
     code, _out, err = run(capsys, "standings", event)
-    assert code == 2 and "checksum mismatch" in one_error_line(err)
+    assert code == 2 and "checksum mismatch" in one_error_line(err) and "simultan repair" in err
 
 
 def test_auto_cli(tmp_path, capsys, golden_lexicon):

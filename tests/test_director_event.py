@@ -154,6 +154,7 @@ def test_round_flow_scores_and_standings(tmp_path, lex):
     top = r1.tops[0]
     low = lower_move(ev, lex)
     bad = invalid_word_move(ev, lex)
+    d.start()
     s = d.submit("Ana", top.notation)
     assert s.valid and s.score == top.score
     s = d.submit("ben", low.notation)             # names match ignoring case
@@ -173,6 +174,7 @@ def test_round_flow_scores_and_standings(tmp_path, lex):
     # round 2: Ben resubmits; the latest counts; Cal hands in nothing
     ev2 = d.load()
     low2 = lower_move(ev2, lex)
+    d.start()
     d.submit("Ben", low2.notation)
     d.submit("Ben", ev2.current.tops[0].notation)
     d.submit("Ana", "-")
@@ -192,11 +194,13 @@ def test_solo_bonus(tmp_path, lex):
     rules = SimultanRules.for_alphabet(A, solo_bonus=10, solo_min_players=3)
     d = make_event(tmp_path / "ev", lex, rules=rules)
     ev = d.load()
+    d.start()
     d.submit("Ana", ev.current.tops[0].notation)
     d.submit("Ben", lower_move(ev, lex).notation)
     r1 = d.close()
     assert r1.bonus == {"Ana": 10} and r1.total("Ana") == r1.top.score + 10
     ev = d.load()
+    d.start()
     d.submit("Ana", ev.current.tops[0].notation)
     d.submit("Ben", ev.current.tops[-1].notation)   # another top move: same score, no solo
     r2 = d.close()
@@ -206,6 +210,7 @@ def test_solo_bonus(tmp_path, lex):
     assert st["Ana"].percent == percent(st["Ana"].total, r1.top.score + r2.top.score)
     # too few players for the bonus
     few = make_event(tmp_path / "few", lex, rules=SimultanRules.for_alphabet(A, solo_bonus=10))
+    few.start()
     few.submit("Ana", few.load().current.tops[0].notation)
     assert few.close().bonus == {}
 
@@ -216,6 +221,7 @@ def test_choose_a_tied_top(tmp_path, lex):
     ev = d.load()
     tops = ev.current.tops
     assert len(tops) > 1
+    d.start()
     with pytest.raises(DirectorError, match="only a top move"):
         d.close(choose=lower_move(ev, lex).notation)
     with pytest.raises(DirectorError, match="--choose"):
@@ -226,6 +232,7 @@ def test_choose_a_tied_top(tmp_path, lex):
 
 def test_close_with_expected_round(tmp_path, lex):
     d = make_event(tmp_path / "ev", lex)
+    d.start()
     d.close(expect_round=1)
     with pytest.raises(DirectorError, match="round 1 is not the open round"):
         d.close(expect_round=1)
@@ -237,8 +244,10 @@ def test_close_with_expected_round(tmp_path, lex):
 def test_bad_submissions_change_nothing(tmp_path, lex):
     d = make_event(tmp_path / "ev", lex)
     ev = d.load()
+    d.start()
     d.submit("Ana", ev.current.tops[0].notation)
     d.close()
+    d.start()
     ev = d.load()
     journal = tmp_path / "ev" / "journal.jsonl"
     before = journal.read_bytes()
@@ -267,6 +276,7 @@ def test_twice_a_letter_not_on_rack(tmp_path, lex):
     d = make_event(tmp_path / "ev", lex)
     ev = d.load()
     single = next(A.letters[c - 1] for c in range(1, A.size + 1) if ev.rack[c] == 1)
+    d.start()
     with pytest.raises(Rejected, match=f"uses {single} 2 times"):
         d.submit("Ana", f"H8 {single}{single}")
 
@@ -275,6 +285,7 @@ def test_event_over(tmp_path, lex):
     d = make_event(tmp_path / "ev", lex)
     ev = d.load()
     while not ev.over:
+        d.start()
         d.close()
         ev = d.load()
     with pytest.raises(Rejected, match="the event is over"):
@@ -293,6 +304,11 @@ def test_undo(tmp_path, lex):
         d.undo()
     ev = d.load()
     first, second = ev.current.tops[0].notation, lower_move(ev, lex).notation
+    d.start()
+    assert d.load().current.started_at is not None
+    d.undo()
+    assert d.load().current.started_at is None
+    d.start()
     d.submit("Ana", second)
     d.submit("Ana", first)
     rec = d.undo()
@@ -301,11 +317,6 @@ def test_undo(tmp_path, lex):
     d.undo()
     assert "Ana" not in d.load().current.submissions
     d.submit("Ana", first)
-    d.load()
-    d.start()
-    assert d.load().current.started_at is not None
-    d.undo()
-    assert d.load().current.started_at is None
     before_close = d.load().snapshot()
     r1 = d.close()
     next_rack = d.load().current.rack
@@ -327,6 +338,7 @@ def test_undo(tmp_path, lex):
 def _mid_round(tmp_path, lex) -> tuple[EventDir, dict]:
     d = make_event(tmp_path / "ev", lex)
     ev = d.load()
+    d.start()
     d.submit("Ana", ev.current.tops[0].notation)
     d.submit("Ben", invalid_word_move(ev, lex))
     d.close()
@@ -410,9 +422,9 @@ def test_damaged_line_is_an_error(tmp_path, lex):
     _d, _live = _mid_round(tmp_path, lex)
     journal = tmp_path / "ev" / "journal.jsonl"
     lines = journal.read_bytes().split(b"\n")
-    lines[1] = lines[1].replace(b'"Ana"', b'"Eve"')
+    lines[2] = lines[2].replace(b'"Ana"', b'"Eve"')
     journal.write_bytes(b"\n".join(lines))
-    with pytest.raises(JournalError, match="line 2: checksum mismatch"):
+    with pytest.raises(JournalError, match="line 3: checksum mismatch"):
         EventDir(tmp_path / "ev", lex, notes=None).load()
 
 
@@ -454,6 +466,7 @@ def test_two_directors_at_once_never_corrupt(tmp_path, lex):
     d = make_event(tmp_path / "ev", lex)
     ev = d.load()
     moves = "|".join(m.notation for m in sorted_moves(ev, lex)[:5])
+    d.start()
     n = 12
     procs = [subprocess.Popen([sys.executable, "-c", _HAMMER, str(tmp_path / "ev"), str(lex.path), p, moves, str(n)],
                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -462,8 +475,8 @@ def test_two_directors_at_once_never_corrupt(tmp_path, lex):
         _out, err = p.communicate(timeout=300)
         assert p.returncode == 0, err
     records = Journal(tmp_path / "ev").read()
-    assert len(records) == 1 + 3 * n
-    assert [r["seq"] for r in records] == list(range(1, 3 * n + 2))
+    assert len(records) == 2 + 3 * n
+    assert [r["seq"] for r in records] == list(range(1, 3 * n + 3))
     ev = EventDir(tmp_path / "ev", lex, notes=None).load()
     assert len(ev.current.history) == 3 * n
     assert set(ev.current.submissions) == {"Ana", "Ben", "Cal"}
@@ -476,6 +489,7 @@ def test_exports(tmp_path, lex):
     d = make_event(tmp_path / "ev", lex)
     for _ in range(3):
         ev = d.load()
+        d.start()
         d.submit("Ana", ev.current.tops[0].notation)
         d.submit("Ben", lower_move(ev, lex).notation)
         d.submit("Cal", invalid_word_move(ev, lex))
@@ -553,6 +567,7 @@ def test_exports_written_after_each_change(tmp_path, lex):
     d = make_event(tmp_path / "ev", lex, export=True)
     exp = tmp_path / "ev" / "export"
     assert (exp / "current.html").exists() and not (exp / "round-01.svg").exists()
+    d.start()
     d.close()
     assert (exp / "round-01.svg").exists() and (exp / "round-01.html").exists()
     assert "Runde 2" in (exp / "current.html").read_text(encoding="utf-8")

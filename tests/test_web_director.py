@@ -186,6 +186,7 @@ def test_round_closed_top_move_and_scores(client, event, lex):
 def test_page_and_state_agree_and_export_uses_the_same_page(client, event, lex, tmp_path):
     d, _clock = event
     ev = d.load()
+    d.start()
     d.submit("Ana", ev.current.tops[0].notation)
     d.close()
     state = director_state(d.path, lex)
@@ -206,6 +207,7 @@ def test_page_and_state_agree_and_export_uses_the_same_page(client, event, lex, 
 
 def test_undo_of_a_close_changes_the_view_back(client, event):
     d, _clock = event
+    d.start()
     before = client.get("/api/director").json()
     d.close()
     assert client.get("/api/director").json()["view"] != before["view"]

@@ -7,12 +7,19 @@ Sub-commands (the event directory is the first positional argument or ``--event 
     submit DIR PLAYER "8H WORT" [--round N]   a player's move (again to replace it; "-" = no move)
     close DIR [--choose MOVE] [--round N] place the top move, score everyone, open the next round
     standings DIR [--round N] [--json]
-    undo DIR                              take back the last submit / start / close
+    undo DIR [--expect N] [--show]        take back the last submit / start / close (entry N only)
     export DIR [--out OUT]                CSV, JSON, GCG, SVG, HTML (also rewritten after every change)
+    repair DIR [--apply]                  show what a damaged journal would lose; salvage every intact entry
     auto --seed S --out DIR               the whole master game, top move every round
 
+Order: ``submit`` and ``close`` need the open round's clock started (``round
+--start``); a second ``close`` therefore finds the next round not started and
+is refused.
+
 Exit codes: 0 done; 1 submission rejected (``rejected: ...``; nothing
-changes); 2 any other error (one ``error: ...`` line; nothing changes).
+changes); 2 any other error (one ``error: ...`` line; nothing changes, except
+when the message says the entry was recorded but a file - exports, backup -
+could not be written: then the entry stands and the next command rebuilds the file).
 """
 
 from __future__ import annotations
@@ -85,10 +92,23 @@ def _rules_from_args(args, alphabet):
 
 
 def _players(values) -> list[str]:
+    """Player names from ``--players`` (space or comma separated).
+
+    Raises:
+        _Usage: an empty name (``--players "" Ben``, ``Ana,,Ben``).
+    """
     out = []
     for v in values or []:
-        out.extend(x for x in (p.strip() for p in v.split(",")) if x)
+        for x in v.split(","):
+            if not x.strip():
+                raise _Usage(f"--players: empty player name in {' '.join(repr(v) for v in values)}; "
+                             f"give every player a name")
+            out.append(x.strip())
     return out
+
+
+def _late(sub) -> str:
+    return f" LATE (+{sub.late:g} s)" if sub is not None and sub.late is not None else ""
 
 
 def _submission_line(sub) -> str:
@@ -97,9 +117,9 @@ def _submission_line(sub) -> str:
     if sub.text == "-":
         return "no move"
     if sub.valid:
-        return f"{sub.notation} {sub.score}"
+        return f"{sub.notation} {sub.score}{_late(sub)}"
     would = f", would score {sub.would_score}" if sub.would_score is not None else ""
-    return f"{sub.notation or sub.text} invalid: {sub.reason}{would}"
+    return f"{sub.notation or sub.text} invalid: {sub.reason}{would}{_late(sub)}"
 
 
 def _print_board(ev) -> None:
@@ -159,7 +179,16 @@ def _print_open(ev, event_dir) -> None:
     rej = f" ({len(cur.rejected)} rejected draw{'s' * (len(cur.rejected) != 1)}: " \
           f"{', '.join(r[0] for r in cur.rejected)})" if cur.rejected else ""
     print(f"round {cur.number}: rack {' '.join(cur.rack)}{rej}; {cur.bag} tiles in the bag")
-    print(f"projector page: {event_dir}/export/current.html")
+    _print_page(event_dir)
+
+
+def _print_page(event_dir) -> None:
+    """The projector page's path, only when it exists."""
+    from pathlib import Path
+
+    page = Path(event_dir) / "export" / "current.html"
+    if page.is_file():
+        print(f"projector page: {page}")
 
 
 def cmd_round(args) -> int:
@@ -183,7 +212,7 @@ def cmd_round(args) -> int:
                         "seconds_left": left,
                         "submissions": {p: (None if s is None else {"move": s.text, "notation": s.notation,
                                                                      "valid": s.valid, "score": s.score,
-                                                                     "reason": s.reason})
+                                                                     "reason": s.reason, "late": s.late})
                                         for p, s in ((p, cur.submissions.get(p)) for p in ev.players)}})
         print(json.dumps(out, ensure_ascii=False))
         return 0
@@ -211,7 +240,7 @@ def cmd_round(args) -> int:
         w = max(len(p) for p in ev.players)
         for p in ev.players:
             print(f"  {p:<{w}}  {_submission_line(cur.submissions.get(p))}")
-    print(f"projector page: {args.event_dir}/export/current.html")
+    _print_page(args.event_dir)
     return 0
 
 
@@ -224,8 +253,12 @@ def cmd_submit(args) -> int:
     before = d.load()
     cur = before.current
     old = cur.submissions.get(before.find_player(player)) if cur is not None and player_known(before, player) else None
-    sub = d.submit(player, move, args.round)
+    # the round the director saw: a close that wins the race makes this "round N is closed",
+    # not a check against the next round's rack
+    expect = args.round if args.round is not None else (cur.number if cur is not None else None)
+    sub = d.submit(player, move, expect)
     replaced = f" (replaces {_submission_line(old)})" if old is not None else ""
+    replaced += _late(sub) and f"; entered{_late(sub)} after the round time (flagged late)"
     if sub.valid:
         words = " + ".join(f"{w} {s}" for w, s in sub.words)
         bingo = sub.score - sum(s for _w, s in sub.words)
@@ -295,18 +328,57 @@ def cmd_standings(args) -> int:
         print("  no players (a master game only)")
         return 0
     w = max(6, max(len(s.player) for s in rows))
-    print(f"  rank  {'player':<{w}}  points  % of top  tops  solos  invalid  missing")
+    print(f"  rank  {'player':<{w}}  points  % of top  tops  solos  invalid  missing  late")
     for s in rows:
         print(f"  {s.rank:>4}  {s.player:<{w}}  {s.total:>6}  {s.percent:>7.2f}%  {s.tops:>4}  {s.solos:>5}  "
-              f"{s.invalid:>7}  {s.missing:>7}")
+              f"{s.invalid:>7}  {s.missing:>7}  {s.late:>4}")
     return 0
 
 
 def cmd_undo(args) -> int:
-    """``undo``: take back the director's last action."""
-    rec = _dir(args).undo()
-    print(f"undone: {rec['what']}")
+    """``undo``: take back the director's last action (``--expect N``: only if it is entry N)."""
+    from .event import describe_action
+
+    d = _dir(args)
+    if args.show:
+        ev = d.load()
+        if not ev.actions:
+            print("nothing to undo (the event has no action after `new`)")
+        else:
+            last = ev.actions[-1]
+            print(f"undo would take back entry {last['seq']}: {describe_action(last)}")
+            print(f"run: simultan undo {args.event_dir} --expect {last['seq']}")
+        return 0
+    rec = d.undo(args.expect)
+    print(f"undone: entry {rec['undoes']}: {rec['what']}")
     ev = _dir(args).load()
+    _print_open(ev, args.event_dir)
+    return 0
+
+
+def cmd_repair(args) -> int:
+    """``repair``: show what a damaged journal would lose; ``--apply`` salvages every intact entry."""
+    from .repair import apply_repair, plan_repair
+
+    lex = None
+    if args.lexicon:
+        from lexicon_tools.bundle import load_lexicon
+
+        lex = load_lexicon(args.lexicon, progress=_note)
+    plan = plan_repair(args.event_dir, lex)
+    for line in plan.lines():
+        print(line)
+    if plan.intact:
+        return 0
+    if not args.apply:
+        print(f"nothing changed; run `simultan repair {args.event_dir} --apply` to write the salvaged journal "
+              f"(the old one is kept)")
+        return 1
+    keep = apply_repair(plan)
+    print(f"journal salvaged; the old one is kept as {keep}")
+    from .store import EventDir
+
+    ev = EventDir(args.event_dir, lexicon=lex, notes=_note).load()
     _print_open(ev, args.event_dir)
     return 0
 
@@ -315,11 +387,9 @@ def cmd_export(args) -> int:
     """``export``: write CSV, JSON, GCG, SVG and HTML."""
     from pathlib import Path
 
-    from .export import write_exports
-
-    ev = _dir(args).load()
+    d = _dir(args)
     out = Path(args.out) if args.out else Path(args.event_dir) / "export"
-    files = write_exports(ev, out)
+    files = d.write_exports(out)
     print(f"{len(files)} files written to {out} (index.html, current.html, master.gcg, results.json, "
           f"rounds.csv, standings.csv, round-NN.svg/html)")
     return 0
@@ -393,7 +463,12 @@ def handler(args) -> int:
         except OSError:
             pass
         return 0
-    except (_Usage, DirectorError, JournalError, LexiconError, ValueError, OSError) as exc:
+    except OSError as exc:
+        from .journal import os_error_text
+
+        print(f"error: {os_error_text(exc)}", file=sys.stderr)
+        return 2
+    except (_Usage, DirectorError, JournalError, LexiconError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
@@ -462,6 +537,15 @@ def add_parser(subparsers) -> None:
 
     sp = cmd("undo", cmd_undo, "take back the director's last action (submit, start or close)")
     sp.add_argument("positional", nargs="*", metavar="DIR")
+    sp.add_argument("--expect", type=int, metavar="N",
+                    help="refuse unless the last action is journal entry N (see --show): an undo that was "
+                         "interrupted and is run again does not take back a second action")
+    sp.add_argument("--show", action="store_true", help="only show which entry undo would take back")
+
+    sp = cmd("repair", cmd_repair, "show what a damaged journal would lose; --apply salvages every intact entry")
+    sp.add_argument("positional", nargs="*", metavar="DIR")
+    sp.add_argument("--apply", action="store_true",
+                    help="write the salvaged journal (the old one is kept as journal.damaged-TIME)")
 
     sp = cmd("export", cmd_export, "write results (CSV, JSON), master game (GCG), pictures (SVG, HTML)")
     sp.add_argument("positional", nargs="*", metavar="DIR")

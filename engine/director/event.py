@@ -146,6 +146,9 @@ class Submission:
         words: words formed with their points (valid moves).
         would_score: for a move refused only for its words or placement, the
             points it would have made (shown to the director), else ``None``.
+        late: seconds after the round time (``round --start`` plus the rules'
+            ``round_time``) when it was entered, ``None`` when in time. Late
+            moves count; they are flagged in ``round``, ``standings`` and the exports.
     """
 
     seq: int
@@ -159,6 +162,7 @@ class Submission:
     reason: str = ""
     words: list = field(default_factory=list)
     would_score: int | None = None
+    late: float | None = None
 
     def result(self) -> dict:
         """The journal's ``result`` dict."""
@@ -250,6 +254,7 @@ class Standing:
         solos: rounds in which the player alone reached it (counted even without a bonus).
         invalid: rounds with an invalid move (0 points).
         missing: rounds without a move.
+        late: rounds whose counting move was entered after the round time.
     """
 
     rank: int
@@ -263,6 +268,7 @@ class Standing:
     solos: int
     invalid: int
     missing: int
+    late: int = 0
 
 
 def percent(points: int, top: int) -> float:
@@ -373,6 +379,7 @@ class Event:
                 solos=sum(1 for r in rounds if _solo(r, self.players) == p),
                 invalid=sum(1 for s in subs if s is not None and not s.valid and s.text != NO_MOVE),
                 missing=sum(1 for s in subs if s is None or s.text == NO_MOVE),
+                late=sum(1 for s in subs if s is not None and s.late is not None),
             ))
         return out
 
@@ -416,19 +423,28 @@ class Event:
         An illegal placement or a word not in the list is accepted and scores 0
         (the reason is recorded).
 
+        A move entered after the round time is recorded with its time and
+        flagged late (:attr:`Submission.late`).
+
         Raises:
             Rejected: unknown player, the event is over, ``round_no`` is not the
-                open round, unreadable notation, or tiles not on the round's rack.
+                open round, the open round's clock has not been started
+                (``round --start``), unreadable notation, or tiles not on the round's rack.
         """
         now = _time.time() if now is None else now
         p = self.find_player(player)
         cur = self.current
+        if round_no is not None and (cur is None or round_no != cur.number):
+            if cur is None or round_no < cur.number:
+                raise Rejected(f"round {round_no} is closed ("
+                               + ("the event is over" if cur is None else f"the open round is {cur.number}")
+                               + "); nothing recorded")
+            raise Rejected(f"round {round_no} is not open yet (the open round is {cur.number})")
         if cur is None:
             raise Rejected(f"the event is over ({self.end_reason}); no round is open")
-        if round_no is not None and round_no != cur.number:
-            if round_no < cur.number:
-                raise Rejected(f"round {round_no} is closed (the open round is {cur.number})")
-            raise Rejected(f"round {round_no} is not open yet (the open round is {cur.number})")
+        if cur.started_at is None:
+            raise Rejected(f"round {cur.number} has not started: start its clock with `simultan round DIR "
+                           f"--start` before entering moves")
         result = self._evaluate(text)
         return {"type": "submit", "time": now, "round": cur.number, "player": p, "move": text.strip(),
                 "result": result}
@@ -445,15 +461,25 @@ class Event:
             raise DirectorError(f"round {cur.number} already started at {_clock(cur.started_at)}")
         return {"type": "start", "time": now, "round": cur.number}
 
-    def plan_close(self, choose: str | None = None, now: float | None = None) -> dict:
+    def plan_close(self, choose: str | None = None, now: float | None = None, require_start: bool = True) -> dict:
         """The ``close`` record: the top move (tie-break, or ``choose`` among the tied tops)
         and the next round (drawn and solved on copies of board and bag).
 
+        Args:
+            choose: one of the tied top moves instead of the tie-break's choice.
+            now: the time recorded.
+            require_start: refuse a round whose clock has not been started
+                (``round --start``); ``simultan auto`` closes without starting.
+
         Raises:
-            DirectorError: no open round; ``choose`` is not one of the tied top moves.
+            DirectorError: no open round; the round has not started; ``choose``
+                is not one of the tied top moves.
         """
         now = _time.time() if now is None else now
         cur = self._need_open()
+        if require_start and cur.started_at is None:
+            raise DirectorError(f"round {cur.number} has not started (no `round --start`), so it cannot be "
+                                f"closed; was it closed twice? (`close --round N` closes only round N)")
         top = cur.tops[0]
         chosen_by = "tie-break"
         if choose:
@@ -475,16 +501,26 @@ class Event:
         rec["open"] = scratch._open_round(cur.number + 1, leave, None, now)
         return rec
 
-    def plan_undo(self, now: float | None = None) -> dict:
+    def plan_undo(self, now: float | None = None, expect: int | None = None) -> dict:
         """The ``undo`` record taking back the last action not yet undone.
 
+        Args:
+            now: the time recorded.
+            expect: refuse unless the action taken back is journal entry ``expect``
+                (``undo --expect N``: an undo killed and retried does not take back a second action).
+
         Raises:
-            DirectorError: nothing to undo (``new`` cannot be undone).
+            DirectorError: nothing to undo (``new`` cannot be undone); the last
+                action is not entry ``expect``.
         """
         now = _time.time() if now is None else now
         if not self.actions:
-            raise DirectorError("nothing to undo (the event has no action after `new`)")
+            raise DirectorError("nothing to undo (the event has no action after `new`)"
+                                + (f"; entry {expect} is not the last action" if expect is not None else ""))
         last = self.actions[-1]
+        if expect is not None and last["seq"] != expect:
+            raise DirectorError(f"the last action is entry {last['seq']} ({describe_action(last)}), not entry "
+                                f"{expect}; nothing undone (was entry {expect} undone already?)")
         return {"type": "undo", "time": now, "undoes": last["seq"], "what": describe_action(last)}
 
     # -- applying ----------------------------------------------------------------------
@@ -534,10 +570,15 @@ class Event:
         if result != rec["result"]:
             raise JournalError(f"journal entry {seq}: {p}'s move {rec['move']!r} now checks as {result}, "
                                f"the journal recorded {rec['result']} (different lexicon?)")
-        sub = Submission(seq=seq, round=cur.number, player=p, text=rec["move"], time=float(rec["time"]),
+        t = float(rec["time"])
+        late = None
+        if cur.started_at is not None and self.rules.round_time > 0:
+            over = t - (cur.started_at + self.rules.round_time)
+            late = round(over, 1) if over > 0 else None
+        sub = Submission(seq=seq, round=cur.number, player=p, text=rec["move"], time=t,
                          valid=result["valid"], notation=result["notation"], score=result["score"],
                          reason=result["reason"], words=[tuple(w) for w in result["words"]],
-                         would_score=result["would_score"])
+                         would_score=result["would_score"], late=late)
         cur.submissions[p] = sub
         cur.history.append(sub)
 

@@ -2,7 +2,8 @@
 
 :func:`write_exports` writes into one directory (``EVENT/export`` by default)::
 
-    rounds.csv       one row per closed round and player: move, points, % of the top, running total
+    rounds.csv       one row per closed round and player: move, points, % of the top, running total,
+                     ``late`` (seconds after the round time, empty when in time)
     master.csv       one row per closed round: rack, rejected draws, top move, tied tops, master total
     standings.csv    the standings after the last closed round (final once the event is over)
     results.json     everything: settings, every round (rack, rejected draws, tied tops,
@@ -14,6 +15,7 @@
                      scores (reloads every 5 s; :func:`current_page`, also served live by
                      ``python -m engine web --event DIR``)
     index.html       all rounds and the standings
+    journal-state.json  the journal entry the files show (written last; see :func:`write_exports`)
 
 Files are written to a temporary name and renamed, so a browser or another
 program never reads a half-written file. Pictures of rounds that no longer
@@ -35,6 +37,7 @@ from engine.gcg import write_gcg
 from engine.scorer import check_move
 
 from .event import NO_MOVE, Event, Round, percent, rank_standings
+from .journal import atomic_write, remove_stale_temps
 from .render import board_svg, index_page, round_page
 from .rules import format_time
 
@@ -45,11 +48,12 @@ MASTER = "Top"
 """The master game's player name in GCG."""
 
 
+STAMP_FILE = "journal-state.json"
+"""Written last by :func:`write_exports`: the journal entry the exports show (removed first)."""
+
+
 def _write(path: Path, text: str) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    with open(tmp, "w", encoding="utf-8", newline="") as f:
-        f.write(text)
-    os.replace(tmp, path)
+    atomic_write(path, text)
 
 
 def _scored_top(ev: Event, rnd: Round):
@@ -103,6 +107,7 @@ def round_rows(ev: Event) -> list[dict]:
                 "player": p, "move": "" if sub is None or sub.text == NO_MOVE else sub.notation or sub.text,
                 "valid": "" if sub is None or sub.text == NO_MOVE else ("yes" if sub.valid else "no"),
                 "reason": "no move" if sub is None else sub.reason,
+                "late": "" if sub is None or sub.late is None else f"{sub.late:g}",
                 "score": rnd.scores.get(p, 0), "bonus": rnd.bonus.get(p, 0),
                 "percent_of_top": f"{percent(rnd.total(p), rnd.top.score):.2f}",
                 "top": "yes" if rnd.scores.get(p, 0) == rnd.top.score else "no",
@@ -157,7 +162,7 @@ def standings_rows(ev: Event, upto: int | None = None) -> list[dict]:
     """The standings as dicts (the rows of ``standings.csv``)."""
     return [{"rank": s.rank, "player": s.player, "total": s.total, "points": s.points, "bonus": s.bonus,
              "percent": s.percent, "top_total": s.top_total, "tops": s.tops, "solos": s.solos,
-             "invalid": s.invalid, "missing": s.missing} for s in ev.standings(upto)]
+             "invalid": s.invalid, "missing": s.missing, "late": s.late} for s in ev.standings(upto)]
 
 
 def status_line(ev: Event) -> str:
@@ -179,9 +184,11 @@ def results_dict(ev: Event) -> dict:
                 "move": None if sub is None else sub.text, "notation": None if sub is None else sub.notation,
                 "valid": None if sub is None else sub.valid, "reason": "no move" if sub is None else sub.reason,
                 "would_score": None if sub is None else sub.would_score,
+                "late": None if sub is None else sub.late,
                 "score": rnd.scores.get(p, 0), "bonus": rnd.bonus.get(p, 0),
                 "percent_of_top": percent(rnd.total(p), rnd.top.score),
-                "submissions": [{"move": s.text, "score": s.score, "valid": s.valid, "time": s.time}
+                "submissions": [{"move": s.text, "score": s.score, "valid": s.valid, "time": s.time,
+                                 "late": s.late}
                                 for s in rnd.history if s.player == p],
             }
         rounds.append({
@@ -217,12 +224,13 @@ def _csv(rows: list[dict], fields: list[str]) -> str:
     return buf.getvalue()
 
 
-_ROUND_FIELDS = ["round", "rack", "top_move", "top_score", "player", "move", "valid", "reason", "score", "bonus",
+_ROUND_FIELDS = ["round", "rack", "top_move", "top_score", "player", "move", "valid", "reason", "late", "score",
+                 "bonus",
                  "percent_of_top", "top", "total", "master_total", "percent_total"]
 _MASTER_FIELDS = ["round", "rack", "rejected_draws", "top_move", "score", "master_total", "tied_tops", "decided_by",
                   "chosen_by", "other_tops", "moves", "bag"]
 _STANDING_FIELDS = ["rank", "player", "total", "points", "bonus", "percent", "top_total", "tops", "solos",
-                    "invalid", "missing"]
+                    "invalid", "missing", "late"]
 
 
 def _end_note(ev: Event) -> str:
@@ -270,15 +278,35 @@ def current_page(ev: Event, *, refresh: bool = True, poll: dict | None = None) -
                       nav=nav, refresh=refresh, standings=standings_rows(ev), poll=poll)
 
 
-def write_exports(ev: Event, out: str | os.PathLike) -> list[Path]:
+def write_exports(ev: Event, out: str | os.PathLike, stamp: dict | None = None) -> list[Path]:
     """Write every export of ``ev`` into ``out`` (created if needed).
+
+    Each file is written atomically (:func:`engine.director.journal.atomic_write`).
+
+    Args:
+        ev: the event.
+        out: the directory.
+        stamp: ``{"seq", "crc"}`` of the journal entry ``ev`` ends with
+            (:func:`engine.director.store.export_stamp`): ``out/journal-state.json``
+            is removed first and written last with it, so exports interrupted
+            half-way are recognised (and rebuilt) by the next reading command.
 
     Returns:
         the files written.
+
+    Raises:
+        OSError: a file could not be written (the message names it); files
+            written before it stay, ``journal-state.json`` is then missing.
     """
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
+    remove_stale_temps(out)  # left by a writer that was killed
     written = []
+    if stamp is not None:
+        try:
+            (out / STAMP_FILE).unlink()
+        except FileNotFoundError:
+            pass
 
     def put(name: str, text: str) -> None:
         _write(out / name, text)
@@ -331,4 +359,6 @@ def write_exports(ev: Event, out: str | os.PathLike) -> list[Path]:
     put("current.html", current_page(ev, refresh=True))
     standings = standings_rows(ev)
     put("index.html", index_page(name, index_rows, standings, status_line(ev)))
+    if stamp is not None:
+        put(STAMP_FILE, json.dumps(stamp) + "\n")
     return written

@@ -4,11 +4,16 @@
 and ``crc`` (CRC-32 of the record's canonical JSON without ``crc``, 8 hex
 digits). A command appends exactly one record with a single ``write`` and
 returns only after ``fsync``, so an entry the director saw acknowledged is on
-disk. A crash or power cut during the write can leave an unterminated last
-line: readers ignore it; the next writing command (under the exclusive lock)
-moves its bytes to ``journal.torn`` and truncates the journal before
-appending. A damaged line that *is* terminated (disk corruption) is an error:
-the event is not rebuilt from a journal that cannot be trusted.
+disk. A line whose checksum verifies is never dropped. Only a last line that
+fails its checksum *and* lacks its newline is an interrupted write: readers
+ignore it, and the next writing command (under the exclusive lock) moves its
+bytes to ``journal.torn`` and truncates the journal before appending. A last
+line that verifies but lacks its newline is kept (the newline is added before
+the next append). Anything else (a damaged terminated line, an entry out of
+order) is an error: the event is not rebuilt from a journal that cannot be
+trusted; ``simultan repair`` (:func:`salvage`) shows what would be lost and
+salvages every intact entry, with help from the copies in ``backup/``
+(:func:`backup_journal`, one per closed round).
 
 ``lock`` is locked with ``flock`` (shared for reading commands, exclusive for
 writing ones), so two directors' commands run one after the other and each
@@ -19,20 +24,32 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 import zlib
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["JournalError", "Journal", "event_lock", "JOURNAL_FILE", "LOCK_FILE", "TORN_FILE"]
+__all__ = ["JournalError", "Journal", "event_lock", "atomic_write", "backup_journal", "remove_stale_temps", "scan_lines",
+           "JOURNAL_FILE", "LOCK_FILE", "TORN_FILE", "BACKUP_DIR", "BACKUPS_KEPT"]
 
 JOURNAL_FILE = "journal.jsonl"
 LOCK_FILE = "lock"
 TORN_FILE = "journal.torn"
+BACKUP_DIR = "backup"
+BACKUPS_KEPT = 3
+"""Copies of the journal kept in ``backup/`` (the newest ones, one per closed round)."""
+REPAIR_HINT = "run `python -m engine simultan repair DIR` to see what can be salvaged"
 
 
 class JournalError(ValueError):
     """A journal or lock problem: damaged line, event busy, not an event directory."""
+
+
+def os_error_text(exc: OSError) -> str:
+    """An OSError as one readable phrase (no ``[Errno N]``): ``"FILE: reason"``."""
+    text = exc.strerror or str(exc)
+    return f"{exc.filename}: {text}" if exc.filename else text
 
 
 def _canonical(record: dict) -> str:
@@ -64,11 +81,37 @@ def decode_line(raw: bytes, lineno: int, path: Path) -> dict:
         crc = rec.pop("crc")
     except (UnicodeDecodeError, ValueError, KeyError) as exc:
         raise JournalError(f"{path} line {lineno}: damaged entry ({exc}); the event cannot be rebuilt "
-                           f"safely - restore the journal from a copy") from None
+                           f"safely - {REPAIR_HINT.replace('DIR', str(path.parent))}") from None
     if _crc(_canonical(rec)) != crc:
         raise JournalError(f"{path} line {lineno}: checksum mismatch (damaged entry); the event cannot be "
-                           f"rebuilt safely - restore the journal from a copy")
+                           f"rebuilt safely - {REPAIR_HINT.replace('DIR', str(path.parent))}")
     return rec
+
+
+def record_crc(record: dict) -> str:
+    """The checksum a record has (or would have) in the journal."""
+    return _crc(_canonical({k: v for k, v in record.items() if k != "crc"}))
+
+
+def try_decode(raw: bytes) -> dict | None:
+    """The record of one line if it parses and its checksum verifies, else ``None``."""
+    try:
+        return decode_line(raw, 0, Path("journal"))
+    except JournalError:
+        return None
+
+
+def scan_lines(data: bytes) -> list[tuple[bytes, dict | None, bool]]:
+    """Every line of a journal's bytes: ``[(raw, record or None, terminated), ...]``.
+
+    ``record`` is ``None`` for a line that does not parse or fails its checksum.
+    The last item is unterminated when the data does not end in a newline.
+    """
+    parts = data.split(b"\n")
+    out = [(raw, try_decode(raw), True) for raw in parts[:-1]]
+    if parts[-1]:
+        out.append((parts[-1], try_decode(parts[-1]), False))
+    return out
 
 
 class Journal:
@@ -76,13 +119,17 @@ class Journal:
 
     Attributes:
         path: the ``journal.jsonl`` file.
-        torn: bytes of an unterminated last line found by the last :meth:`read` (``b""`` if none).
+        torn: bytes of an interrupted last write found by the last :meth:`read`
+            (unterminated and failing its checksum; ``b""`` if none).
+        unterminated: the last :meth:`read` found a complete, verified last line
+            without its newline (kept; :meth:`repair_tail` adds the newline).
     """
 
     def __init__(self, directory: str | os.PathLike):
         self.directory = Path(directory)
         self.path = self.directory / JOURNAL_FILE
         self.torn = b""
+        self.unterminated = False
         self._good_size = 0
 
     def exists(self) -> bool:
@@ -91,6 +138,9 @@ class Journal:
 
     def read(self) -> list[dict]:
         """Every complete record, checked, in order.
+
+        A last line without its newline counts when its checksum verifies; when it
+        does not, it is an interrupted write (:attr:`torn`) and is left out.
 
         Raises:
             JournalError: no journal, a damaged terminated line, or ``seq`` out of order.
@@ -101,28 +151,52 @@ class Journal:
             raise JournalError(f"{self.directory}: not an event directory (no {JOURNAL_FILE}); "
                                f"create one with `python -m engine simultan new`") from None
         end = data.rfind(b"\n") + 1
-        self.torn = data[end:]
-        self._good_size = end
+        tail = data[end:]
+        self.torn, self.unterminated, self._good_size = b"", False, end
         out = []
         for i, raw in enumerate(data[:end].split(b"\n")[:-1], start=1):
             rec = decode_line(raw, i, self.path)
             if rec.get("seq") != i:
-                raise JournalError(f"{self.path} line {i}: entry number {rec.get('seq')!r}, expected {i}")
+                raise JournalError(f"{self.path} line {i}: entry number {rec.get('seq')!r}, expected {i}; "
+                                   f"{REPAIR_HINT.replace('DIR', str(self.directory))}")
             out.append(rec)
+        if tail:
+            rec = try_decode(tail)
+            if rec is None:
+                self.torn = tail  # an interrupted write: never acknowledged
+            elif rec.get("seq") != len(out) + 1:
+                raise JournalError(f"{self.path} line {len(out) + 1}: entry number {rec.get('seq')!r}, expected "
+                                   f"{len(out) + 1}; {REPAIR_HINT.replace('DIR', str(self.directory))}")
+            else:  # complete and verified, only the newline is missing: it stays
+                out.append(rec)
+                self.unterminated = True
+                self._good_size = len(data)
         return out
 
     def repair_tail(self) -> bool:
-        """Remove an unterminated last line left by a crash (call under the exclusive lock, after :meth:`read`).
+        """Make the journal end in a newline before an append (call under the exclusive lock, after :meth:`read`).
 
-        Its bytes are appended to ``journal.torn`` for the record. Returns True when something was removed.
+        A verified last line without its newline gets it. An interrupted write
+        (:attr:`torn`) is removed; its bytes are first appended to ``journal.torn``
+        (fsynced) for the record. Returns True when an interrupted write was removed.
+
+        Raises:
+            OSError: the disk refused (nothing was removed then).
         """
+        if self.unterminated:
+            self._append_bytes(b"\n")
+            self.unterminated = False
         if not self.torn:
             return False
-        with open(self.directory / TORN_FILE, "ab") as f:
-            f.write(f"# {time.strftime('%Y-%m-%d %H:%M:%S')} removed from the end of {JOURNAL_FILE}\n".encode())
-            f.write(self.torn + b"\n")
-            f.flush()
-            os.fsync(f.fileno())
+        try:
+            with open(self.directory / TORN_FILE, "ab") as f:
+                f.write(f"# {time.strftime('%Y-%m-%d %H:%M:%S')} removed from the end of {JOURNAL_FILE}\n".encode()
+                        + self.torn + b"\n")
+                f.flush()
+                os.fsync(f.fileno())
+        except OSError as exc:  # the journal is left as it is; the command records nothing
+            raise OSError(exc.errno, f"{self.directory / TORN_FILE}: could not keep the interrupted write "
+                                     f"({exc.strerror or exc}); nothing recorded") from None
         with open(self.path, "r+b") as f:
             f.truncate(self._good_size)
             f.flush()
@@ -130,19 +204,39 @@ class Journal:
         self.torn = b""
         return True
 
-    def append(self, record: dict) -> None:
-        """Append one record with a single write and ``fsync`` (call under the exclusive lock)."""
-        line = encode_record(record)
+    def _append_bytes(self, data: bytes) -> None:
+        """Append ``data`` with ``fsync``; on any failure cut the file back to its old size and raise."""
         fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
         try:
-            view = memoryview(line)
-            while view:
-                n = os.write(fd, view)
-                view = view[n:]
-            os.fsync(fd)
+            size = os.fstat(fd).st_size
+            try:
+                view = memoryview(data)
+                while view:
+                    n = os.write(fd, view)
+                    view = view[n:]
+                os.fsync(fd)
+            except BaseException:
+                try:  # leave no partial entry behind (a kill here leaves an unverified tail: torn)
+                    os.ftruncate(fd, size)
+                    os.fsync(fd)
+                except OSError:
+                    pass
+                raise
         finally:
             os.close(fd)
-        self._good_size += len(line)
+        self._good_size = size + len(data)
+
+    def append(self, record: dict) -> None:
+        """Append one record with a single write and ``fsync`` (call under the exclusive lock).
+
+        Raises:
+            OSError: the write or ``fsync`` failed (a full disk): the journal is cut
+                back to its old size, so the entry is not recorded; the message names the file.
+        """
+        try:
+            self._append_bytes(encode_record(record))
+        except OSError as exc:
+            raise OSError(exc.errno, f"{self.path}: the entry was not recorded ({exc.strerror or exc})") from None
 
     def create(self, record: dict) -> None:
         """Start a new journal with its first record; fsync the file and the directory.
@@ -157,11 +251,114 @@ class Journal:
             raise JournalError(f"{self.directory} already holds an event ({JOURNAL_FILE}); "
                                f"choose another directory") from None
         try:
-            os.write(fd, encode_record(record))
+            data = encode_record(record)
+            if os.write(fd, data) != len(data):
+                raise OSError(28, "short write (disk full?)")
+            os.fsync(fd)
+        except BaseException as exc:
+            os.close(fd)
+            try:
+                self.path.unlink()  # nothing was acknowledged
+            except OSError:
+                pass
+            if isinstance(exc, OSError):
+                raise OSError(exc.errno, f"{self.path}: the event was not created ({exc.strerror or exc})") from None
+            raise
+        os.close(fd)
+        _fsync_dir(self.directory)
+
+
+def atomic_write(path: str | os.PathLike, data: bytes | str) -> None:
+    """Write ``path`` all or nothing: a temporary file next to it, ``fsync``, rename.
+
+    On any failure (a full disk, an interrupt) the temporary file is removed and
+    ``path`` is left as it was.
+
+    Raises:
+        OSError: the file could not be written; the message names it.
+    """
+    path = Path(path)
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        try:
+            view = memoryview(data)
+            while view:
+                n = os.write(fd, view)
+                view = view[n:]
             os.fsync(fd)
         finally:
             os.close(fd)
-        _fsync_dir(self.directory)
+        os.replace(tmp, path)
+    except BaseException as exc:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+        if isinstance(exc, OSError):
+            raise OSError(exc.errno, f"{path}: not written ({exc.strerror or exc})") from None
+        raise
+
+
+_TEMP = re.compile(r"\..+\.(\d+)\.tmp")
+
+
+def remove_stale_temps(directory: str | os.PathLike) -> list[Path]:
+    """Remove temporary files of :func:`atomic_write` left by a process that was killed
+    (``.NAME.PID.tmp`` whose process no longer runs). Returns the files removed."""
+    removed = []
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return removed
+    for name in names:
+        m = _TEMP.fullmatch(name)
+        if not m:
+            continue
+        pid = int(m.group(1))
+        if pid == os.getpid():
+            continue
+        try:
+            os.kill(pid, 0)
+            continue  # still running: its file
+        except ProcessLookupError:
+            pass
+        except OSError:  # another user's running process
+            continue
+        try:
+            os.unlink(Path(directory) / name)
+            removed.append(Path(directory) / name)
+        except OSError:
+            pass
+    return removed
+
+
+def backup_journal(directory: str | os.PathLike, round_no: int, keep: int = BACKUPS_KEPT) -> Path:
+    """Copy the journal to ``backup/journal-rNNN.jsonl`` (atomically) and keep the newest ``keep`` copies.
+
+    Called after each ``close`` (under the exclusive lock). ``simultan repair``
+    takes entries it cannot read in the journal from these copies.
+
+    Returns:
+        the copy written.
+
+    Raises:
+        OSError: the copy could not be written (named in the message).
+    """
+    directory = Path(directory)
+    dest = directory / BACKUP_DIR
+    dest.mkdir(exist_ok=True)
+    remove_stale_temps(dest)
+    out = dest / f"journal-r{round_no:03d}.jsonl"
+    atomic_write(out, (directory / JOURNAL_FILE).read_bytes())
+    for old in sorted(dest.glob("journal-r*.jsonl"))[:-keep]:
+        try:
+            old.unlink()
+        except OSError:
+            pass
+    return out
 
 
 def _fsync_dir(directory: Path) -> None:
@@ -189,6 +386,8 @@ def event_lock(directory: str | os.PathLike, exclusive: bool, timeout: float | N
     """Hold the event's lock file (``flock``; shared or exclusive) for the ``with`` block.
 
     Waits up to ``timeout`` seconds (default ``$SIMULTAN_LOCK_TIMEOUT`` or 30).
+    A shared lock needs no write access: in a read-only event directory the lock
+    file is opened read-only (or, when there is none, reading goes ahead unlocked).
 
     Raises:
         JournalError: no event in ``directory``, or the lock is still held by
@@ -201,7 +400,19 @@ def event_lock(directory: str | os.PathLike, exclusive: bool, timeout: float | N
         raise JournalError(f"{directory}: not an event directory (no {JOURNAL_FILE}); "
                            f"create one with `python -m engine simultan new`")
     timeout = _lock_timeout() if timeout is None else timeout
-    fd = os.open(directory / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        fd = os.open(directory / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        if exclusive:
+            raise OSError(exc.errno, f"{directory / LOCK_FILE}: cannot lock the event for a change "
+                                     f"({exc.strerror or exc}); is the directory read-only?") from None
+        try:  # a read-only event directory can still be viewed: a shared lock needs no write access
+            fd = os.open(directory / LOCK_FILE, os.O_RDONLY)
+        except OSError:  # no lock file and none can be made: nobody can change the event here either
+            fd = None
+    if fd is None:
+        yield
+        return
     try:
         _acquire(fd, exclusive, timeout, directory)
         try:

@@ -11,7 +11,16 @@ Layout of an event directory::
     journal.jsonl   the event (append-only; see engine.director.journal)
     lock            the lock file
     journal.torn    bytes of interrupted writes removed from the journal (if any)
-    export/         derived files, rewritten after every change (see engine.director.export)
+    backup/         copies of the journal, one per closed round (the newest three)
+    export/         derived files, rewritten after every change (see engine.director.export);
+                    export/journal-state.json names the journal entry they show and is
+                    written last, so a reading command that finds it missing or older than
+                    the journal rebuilds the exports (after a kill between journal and exports)
+
+A command that has written its journal entry but cannot write the exports or
+the backup copy (a full disk) raises :class:`OutputError`: the entry stands,
+the command exits non-zero naming the file, and the next command rebuilds what
+is missing.
 """
 
 from __future__ import annotations
@@ -25,10 +34,29 @@ from pathlib import Path
 from typing import Callable
 
 from .event import DirectorError, Event, Settings, lexicon_id, replay
-from .journal import Journal, JournalError, event_lock
+from .journal import Journal, JournalError, backup_journal, event_lock, os_error_text, record_crc
 from .rules import SimultanRules
 
-__all__ = ["EventDir", "load_event_lexicon"]
+__all__ = ["EventDir", "OutputError", "load_event_lexicon", "export_stamp"]
+
+
+class OutputError(DirectorError):
+    """The journal entry was written, but a derived file (exports, the backup copy) was not."""
+
+
+def export_stamp(records: list[dict]) -> dict:
+    """What ``export/journal-state.json`` holds when the exports show ``records``:
+    the ``seq`` and ``crc`` of the last record that is not a submission (the
+    exports show no submission of the open round)."""
+    last = next((r for r in reversed(records) if r.get("type") != "submit"), records[0])
+    return {"seq": last["seq"], "crc": record_crc(last)}
+
+
+def _describe(rec: dict) -> str:
+    t = rec.get("type")
+    if t in ("close", "start"):
+        return f"round {rec.get('round')} {'closed' if t == 'close' else 'started'}"
+    return {"new": "event created", "undo": "undone", "submit": "move entered"}.get(str(t), str(t))
 
 
 def load_event_lexicon(path: str | None, progress=None):
@@ -114,7 +142,7 @@ class EventDir:
         rec["seq"] = 1
         journal.create(rec)
         d = cls(path, lexicon, now, export, notes)
-        d._after_change()
+        d._after_change(None, [rec])
         return d
 
     # -- reading --------------------------------------------------------------------
@@ -163,43 +191,100 @@ class EventDir:
             JournalError: no event here, a damaged journal, or the lock still held after ``timeout``.
         """
         with event_lock(self.path, exclusive=False, timeout=timeout):
-            return self._rebuild(self._records())
+            records = self._records()
+            ev = self._rebuild(records)
+            if self.export:
+                self._refresh_exports(ev, records)
+            return ev
+
+    def write_exports(self, out: str | os.PathLike | None = None) -> list[Path]:
+        """``simultan export``: write every export of the event as the journal has it now
+        (under the shared lock) into ``out`` (default ``DIR/export``).
+
+        Raises:
+            OSError: a file could not be written (named in the message).
+        """
+        from .export import write_exports
+
+        out = Path(out) if out is not None else self.path / "export"
+        with event_lock(self.path, exclusive=False):
+            records = self._records()
+            ev = self._rebuild(records)
+            return write_exports(ev, out, stamp=export_stamp(records))
+
+    def _refresh_exports(self, ev: Event, records: list[dict]) -> None:
+        """Rebuild ``export/`` when it does not show the journal's state (a command was
+        killed between its journal entry and its exports); a failure is only a note."""
+        from .export import STAMP_FILE, write_exports
+
+        want = export_stamp(records)
+        try:
+            have = json.loads((self.path / "export" / STAMP_FILE).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            have = None
+        if have == want:
+            return
+        try:
+            write_exports(ev, self.path / "export", stamp=want)
+            if self.notes:
+                self.notes(f"rebuilt {self.path / 'export'} (it did not show the journal's last entry)")
+        except Exception as exc:
+            if self.notes:
+                why = os_error_text(exc) if isinstance(exc, OSError) else exc
+                self.notes(f"{self.path / 'export'} does not show the journal's last entry and could not be "
+                           f"rebuilt: {why}")
 
     # -- changing ---------------------------------------------------------------------
     def _change(self, plan: Callable[[Event], dict]) -> tuple[Event, dict]:
         with event_lock(self.path, exclusive=True):
             records = self.journal.read()
-            if self.journal.repair_tail() and self.notes:
-                self.notes("removed an incomplete last journal entry left by an interrupted write "
-                           "(kept in journal.torn)")
             ev = self._rebuild(records)
-            rec = plan(ev)
+            rec = plan(ev)  # a refused command writes nothing, not even the tail repair
             rec["seq"] = len(records) + 1
             rec = json.loads(json.dumps(rec, ensure_ascii=False))  # apply exactly what a replay reads
+            if self.journal.repair_tail() and self.notes:
+                self.notes("removed an interrupted write from the end of the journal (an entry never "
+                           "acknowledged; its bytes are kept in journal.torn)")
             self.journal.append(rec)
+            records = records + [rec]
             if rec["type"] == "undo":
                 self._event = None
-                ev = self._rebuild(records + [rec])
+                ev = self._rebuild(records)
             else:
                 ev.apply(rec)
                 ev.seq, ev._last = rec["seq"], rec
             if rec["type"] != "submit":  # a submission shows on no page until the round closes
-                self._after_change(ev)
+                self._after_change(ev, records)
+            elif self.export:
+                self._refresh_exports(ev, records)
             return ev, rec
 
-    def _after_change(self, ev: Event | None = None) -> None:
-        if not self.export:
-            return
-        try:
-            from .export import write_exports
+    def _after_change(self, ev: Event | None, records: list[dict]) -> None:
+        """Write the backup copy (after ``close``) and the exports.
 
-            if ev is None:
-                with event_lock(self.path, exclusive=False):
-                    ev = self._rebuild(self._records())
-            write_exports(ev, self.path / "export")
-        except Exception as exc:  # the journal is written; a picture must not fail the command
-            if self.notes:
-                self.notes(f"could not update {self.path / 'export'}: {exc}")
+        Raises:
+            OutputError: the journal entry stands, but a file could not be written (named).
+        """
+        last = records[-1]
+        failed = []
+        try:
+            if last.get("type") == "close":
+                backup_journal(self.path, int(last["round"]))
+        except OSError as exc:
+            failed.append(f"the backup copy was not written: {os_error_text(exc)}")
+        if self.export:
+            try:
+                from .export import write_exports
+
+                if ev is None:
+                    ev = self._rebuild(records)
+                write_exports(ev, self.path / "export", stamp=export_stamp(records))
+            except Exception as exc:
+                why = os_error_text(exc) if isinstance(exc, OSError) else f"{type(exc).__name__}: {exc}"
+                failed.append(f"the exports were not written: {why}; make room and run `simultan export "
+                              f"{self.path}` (any command rebuilds them too)")
+        if failed:
+            raise OutputError(f"{_describe(last)} (recorded in the journal), but {'; and '.join(failed)}")
 
     def submit(self, player: str, move: str, round_no: int | None = None):
         """Enter a player's move for the open round (a resubmission replaces the earlier one).
@@ -218,13 +303,14 @@ class EventDir:
         ev, _rec = self._change(lambda e: e.plan_start(self.now()))
         return ev.current
 
-    def close(self, choose: str | None = None, expect_round: int | None = None):
+    def close(self, choose: str | None = None, expect_round: int | None = None, require_start: bool = True):
         """Close the open round: place the top move, score everyone, open the next round.
 
         Args:
             choose: one of the tied top moves instead of the tie-break's choice.
             expect_round: refuse unless this is the open round (guards against a
                 second director closing the same round twice).
+            require_start: refuse a round whose clock was not started (``simultan auto`` passes False).
 
         Returns:
             the closed :class:`~engine.director.event.Round`.
@@ -233,14 +319,19 @@ class EventDir:
             if expect_round is not None and (e.current is None or e.current.number != expect_round):
                 raise DirectorError(f"round {expect_round} is not the open round "
                                     f"({'the event is over' if e.current is None else f'round {e.current.number} is open'})")
-            return e.plan_close(choose, self.now())
+            return e.plan_close(choose, self.now(), require_start=require_start)
 
         ev, rec = self._change(plan)
         return next(r for r in ev.rounds if r.number == rec["round"])
 
-    def undo(self) -> dict:
-        """Take back the director's last action (submission, start or close). Returns the ``undo`` record."""
-        _ev, rec = self._change(lambda e: e.plan_undo(self.now()))
+    def undo(self, expect: int | None = None) -> dict:
+        """Take back the director's last action (submission, start or close). Returns the ``undo`` record.
+
+        Args:
+            expect: refuse unless the last action is journal entry ``expect``
+                (see :meth:`Event.plan_undo`).
+        """
+        _ev, rec = self._change(lambda e: e.plan_undo(self.now(), expect))
         return rec
 
 
@@ -259,11 +350,11 @@ def play_master(path: str | os.PathLike, seed: int, lexicon=None, lexicon_path: 
                         lexicon=lexicon, now=now, export=False)
     ev = d.load()
     while not ev.over:
-        d.close()
+        d.close(require_start=False)
         ev = d.load()
         if progress:
             progress(ev)
     from .export import write_exports
 
-    write_exports(ev, Path(path) / "export")
+    write_exports(ev, Path(path) / "export", stamp=export_stamp(d.journal.read()))
     return ev

@@ -12,9 +12,14 @@ Routes:
 * ``GET /api/director`` — the event's open round, last top move, scores, standings.
 
 Errors are JSON ``{"error": "..."}``: 400 bad CGP or value, 404 unknown
-route or no event, 413 body too large, 415 not JSON, 422 missing or
-mistyped field, 429 too many requests (with ``Retry-After``), 500 a bug
-(logged; the server keeps serving).
+route or no event, 405 wrong method (with ``Allow``), 413 body too large, 431 headers too large,
+415 not JSON, 422 a body that is not UTF-8 JSON (or nested too deeply) or a
+missing or mistyped field, 429 too many requests (with ``Retry-After``), 500 a
+bug (logged; the server keeps serving), 503 the analysis queue is full (with
+``Retry-After``).
+
+Analysis (``/api/moves``, ``/api/score``) runs in a bounded pool with a bounded
+queue (:class:`engine.web.server.HeavyPool`); the other routes never wait for it.
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from . import api
+from .server import HEAVY_QUEUE, HEAVY_WORKERS, Busy, HeaderLimit, HeavyPool, JSONGuard
 
 __all__ = ["check_event_dir", "check_rate", "create_app", "DEFAULT_RATE", "MAX_BODY_BYTES", "STATIC"]
 
@@ -67,6 +73,23 @@ class ScoreRequest(CGPRequest):
 
 def _error(status: int, message: str, headers: dict | None = None) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status, headers=headers)
+
+
+class ErrorBody(BaseModel):
+    error: str = Field(description="what is wrong, in one sentence")
+
+
+def _errors(*codes: int) -> dict:
+    """OpenAPI ``responses`` for the error codes a route answers (all as ``{"error"}``)."""
+    what = {400: "malformed or impossible CGP, or a bad value", 404: "no event (start with --event DIR)",
+            413: "body too large", 415: "body not sent as JSON", 431: "request headers too large",
+            422: "body not UTF-8 JSON, nested too deeply, or a missing or mistyped field",
+            429: "too many requests from this address (Retry-After)",
+            503: "busy: the analysis queue is full, or the event is being read (Retry-After)"}
+    return {c: {"model": ErrorBody, "description": what[c]} for c in codes}
+
+
+POST_ERRORS = _errors(400, 413, 415, 422, 429, 431, 503)
 
 
 class BodyLimit:
@@ -145,7 +168,8 @@ def check_event_dir(path: str | Path) -> Path:
 
 
 def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None, rate: str = DEFAULT_RATE,
-               allowed_hosts: list[str] | None = None) -> FastAPI:
+               allowed_hosts: list[str] | None = None, heavy_workers: int = HEAVY_WORKERS,
+               heavy_queue: int = HEAVY_QUEUE) -> FastAPI:
     """Build the web application.
 
     Args:
@@ -158,9 +182,13 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
             (``limits`` notation).
         allowed_hosts: accepted ``Host`` headers (guards a loopback server
             against DNS rebinding); ``None``: any.
+        heavy_workers: analysis requests computed at the same time.
+        heavy_queue: analysis requests admitted at once (running and waiting);
+            more get 503 with ``Retry-After`` (:class:`engine.web.server.HeavyPool`).
 
     Raises:
-        ValueError: ``rate`` cannot be read, or ``event_dir`` is not an event directory.
+        ValueError: ``rate`` cannot be read, ``event_dir`` is not an event
+            directory, or the pool sizes are not >= 1 (queue >= workers).
         lexicon_tools.bundle.LexiconError: the lexicon cannot be loaded.
     """
     from lexicon_tools.bundle import load_lexicon
@@ -173,7 +201,7 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
     if event_dir is not None:
         event_dir = check_event_dir(event_dir)
     limiter = MovingWindowRateLimiter(MemoryStorage())
-    engine_lock = threading.Lock()  # one generation at a time: the kernels are CPU-bound anyway
+    heavy = HeavyPool(heavy_workers, heavy_queue)  # analysis; cheap routes never queue behind it
     director_lock = threading.Lock()  # reading the event waits for the event's file lock, not for analysis
     last_state: list[dict] = []        # the last director state answered (for reads that would have to wait)
 
@@ -181,7 +209,9 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
                   description="Board editor, analysis and director's projection (docs/web.md).")
     if allowed_hosts:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)
+    app.add_middleware(JSONGuard)  # runs inside BodyLimit: the body it holds is at most MAX_BODY_BYTES
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
+    app.add_middleware(HeaderLimit)
 
     @app.middleware("http")
     async def guard(request: Request, call_next):
@@ -206,7 +236,16 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_request: Request, exc: StarletteHTTPException):
-        return _error(exc.status_code, str(exc.detail))
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405 and "allow" not in {k.lower() for k in headers}:
+            headers["Allow"] = "GET, HEAD"  # static files
+        if exc.status_code == 503:
+            headers.setdefault("Retry-After", "1")
+        return _error(exc.status_code, str(exc.detail), headers or None)
+
+    @app.exception_handler(Busy)
+    async def busy(_request: Request, exc: Busy):
+        return _error(503, str(exc), {"Retry-After": "1"})
 
     @app.exception_handler(ValueError)
     async def bad_value(_request: Request, exc: ValueError):
@@ -217,13 +256,21 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
         log.exception("error answering %s %s", request.method, request.url.path)
         return _error(500, f"internal error ({type(exc).__name__}); the server goes on serving")
 
-    async def engine_call(func, *args, lock=engine_lock, wait: float = -1, **kwargs):
-        """Run engine work in a worker thread under ``lock`` (waiting at most ``wait``
+    async def engine_call(func, *args, lock=None, wait: float = -1, **kwargs):
+        """Run work in a worker thread (under ``lock`` when given, waiting at most ``wait``
         seconds, then 503; -1: as long as it takes); answer its dict as JSON directly
-        (FastAPI's generic encoder walks every value: 4x slower on long lists)."""
+        (FastAPI's generic encoder walks every value: 4x slower on long lists).
+        ``lock=heavy`` runs it in the analysis pool instead (503 when its queue is full)."""
+        if lock is heavy:
+            out = await heavy.run(lambda: func(*args, **kwargs))
+            return JSONResponse(out) if isinstance(out, dict) else out
+
         def locked():
+            if lock is None:
+                return func(*args, **kwargs)
             if not lock.acquire(timeout=wait):
-                raise StarletteHTTPException(503, "busy: another request is reading the event; try again")
+                raise StarletteHTTPException(503, "busy: another request is reading the event; try again",
+                                             headers={"Retry-After": "1"})
             try:
                 return func(*args, **kwargs)
             finally:
@@ -245,26 +292,27 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
     rules["lexicon"] = {"words": lexicon.word_count, "name": (lexicon.meta.get("source") or {}).get("name")
                         or Path(str(lexicon.path)).name}
 
-    @app.get("/api/rules")
+    @app.get("/api/rules", responses=_errors(429))
     async def get_rules():
         """Tile set, board layout and lexicon (see :func:`engine.web.api.rules_json`)."""
         return rules
 
-    @app.post("/api/position")
+    @app.post("/api/position", responses=POST_ERRORS)
     async def position(req: CGPRequest):
-        """The parsed position with warnings (:func:`engine.web.api.position_json`)."""
+        """The parsed position with warnings (:func:`engine.web.api.position_json`; cheap: no analysis)."""
         return await engine_call(lambda: api.position_json(api.read_position(req.cgp), lexicon))
 
-    @app.post("/api/moves")
+    @app.post("/api/moves", responses=POST_ERRORS)
     async def moves(req: MovesRequest):
         """Every legal move with score, leave and equity (:func:`engine.web.api.moves_json`)."""
         return await engine_call(lambda: api.moves_json(api.read_position(req.cgp), lexicon, table,
-                                                        top=req.top, sort=req.sort))
+                                                        top=req.top, sort=req.sort), lock=heavy)
 
-    @app.post("/api/score")
+    @app.post("/api/score", responses=POST_ERRORS)
     async def score(req: ScoreRequest):
         """The word checker (:func:`engine.web.api.score_json`)."""
-        return await engine_call(lambda: api.score_json(api.read_position(req.cgp), lexicon, req.move, table))
+        return await engine_call(lambda: api.score_json(api.read_position(req.cgp), lexicon, req.move, table),
+                                 lock=heavy)
 
     # -- director ----------------------------------------------------------------------
     def need_event() -> Path:
@@ -273,7 +321,7 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
                                               "simultaneous event")
         return event_dir
 
-    @app.get("/api/director")
+    @app.get("/api/director", responses=_errors(400, 404, 429, 503))
     async def director_state():
         """The event's open round, the last top move and scores, the standings
         (:func:`engine.web.director.director_state`)."""

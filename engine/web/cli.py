@@ -1,9 +1,12 @@
 """CLI plug-in (see :data:`engine.cli.PLUGINS`): ``python -m engine web``.
 
-``python -m engine web [--port P] [--host H] [--lexicon L] [--leaves KLV] [--event DIR] [--rate R]``
+``python -m engine web [--port P] [--host H] [--lexicon L] [--leaves KLV] [--event DIR] [--rate R]
+[--trust-proxy ADDR] [--analysis-queue N] [--request-timeout S]``
 serves the board editor and analysis page on ``http://127.0.0.1:P/`` (and the
 director's projection page on ``/director`` with ``--event``) until Ctrl+C.
-Only loopback listens unless ``--host`` names another address. docs/web.md.
+Only loopback listens unless ``--host`` names another address. The uvicorn
+settings (forwarded headers, timeouts) are :func:`engine.web.server.server_config`'s.
+docs/web.md.
 """
 
 from __future__ import annotations
@@ -35,14 +38,17 @@ def _is_loopback(host: str) -> bool:
 
 
 @contextlib.contextmanager
-def background_server(app, host: str = "127.0.0.1", port: int = 0, timeout: float = 30.0):
-    """Serve ``app`` with uvicorn in a daemon thread (for tests, screenshots and scripts).
+def background_server(app, host: str = "127.0.0.1", port: int = 0, timeout: float = 30.0, **settings):
+    """Serve ``app`` with uvicorn in a daemon thread (for tests, screenshots and scripts),
+    configured as ``python -m engine web`` is (:func:`engine.web.server.server_config`).
 
     Args:
         app: the ASGI application (:func:`engine.web.app.create_app`).
         host: address to listen on (loopback by default).
         port: TCP port; 0 picks a free one.
         timeout: seconds to wait for the server to start.
+        settings: passed to :func:`~engine.web.server.server_config` (``trust_proxy``,
+            ``request_timeout``, ``keep_alive``, ``max_connections``).
 
     Yields:
         the base URL, e.g. ``"http://127.0.0.1:40123"``; the server stops when the block ends.
@@ -52,11 +58,13 @@ def background_server(app, host: str = "127.0.0.1", port: int = 0, timeout: floa
     """
     import uvicorn
 
+    from .server import server_config
+
     if port == 0:
         with socket.socket() as s:
             s.bind((host, 0))
             port = s.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, log_level="warning"))
+    server = uvicorn.Server(server_config(app, host, port, **settings))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + timeout
@@ -85,6 +93,17 @@ def cmd_web(args) -> int:
     if not args.host.strip():
         raise ValueError("--host: give an address, e.g. 127.0.0.1 (this machine) or 0.0.0.0 (every interface)")
     check_rate(args.rate)
+    if args.analysis_queue < 1:
+        raise ValueError(f"--analysis-queue {args.analysis_queue}: at least 1")
+    if not args.request_timeout > 0:
+        raise ValueError(f"--request-timeout {args.request_timeout}: a number of seconds above 0")
+    if args.trust_proxy is not None:
+        for addr in args.trust_proxy.split(","):
+            try:
+                ipaddress.ip_network(addr.strip(), strict=False)
+            except ValueError:
+                raise ValueError(f"--trust-proxy {args.trust_proxy!r}: {addr.strip()!r} is not an address or "
+                                 "network (e.g. 127.0.0.1 or 10.0.0.0/8)") from None
     if args.event is not None:
         check_event_dir(args.event)
     try:  # fail before announcing the address when the port is taken
@@ -108,14 +127,20 @@ def cmd_web(args) -> int:
     lexicon = load_lexicon(args.lexicon, progress=_note)
     loopback = _is_loopback(args.host)
     hosts = sorted({"127.0.0.1", "localhost", "[::1]", "::1", args.host, f"[{args.host}]"}) if loopback else None
-    app = create_app(lexicon, table=table, event_dir=args.event, rate=args.rate, allowed_hosts=hosts)
+    app = create_app(lexicon, table=table, event_dir=args.event, rate=args.rate, allowed_hosts=hosts,
+                     heavy_queue=args.analysis_queue)
     shown = f"[{args.host}]" if ":" in args.host else args.host
     print(f"serving on http://{shown}:{args.port}/" + (f"  (projection: http://{shown}:{args.port}/director)"
                                                       if args.event else ""), file=sys.stderr)
     if not loopback:
         _note(f"listening on {args.host}: other machines on the network can reach this server")
+    if args.trust_proxy is not None:
+        _note(f"trusting X-Forwarded-For from {args.trust_proxy}: the rate limit counts the addresses it names")
+    from .server import server_config
+
     try:
-        uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+        uvicorn.Server(server_config(app, args.host, args.port, trust_proxy=args.trust_proxy,
+                                     request_timeout=args.request_timeout)).run()
     except SystemExit as exc:  # uvicorn exits when the port is taken
         raise OSError(f"cannot listen on {args.host}:{args.port} (is the port in use? try --port)") from exc
     return 0
@@ -124,6 +149,7 @@ def cmd_web(args) -> int:
 def add_parser(subparsers) -> None:
     """Register ``web``."""
     from .app import DEFAULT_RATE
+    from .server import HEAVY_QUEUE, REQUEST_TIMEOUT
 
     sp = subparsers.add_parser("web", help="board editor, analysis and projection page in the browser",
                                description="Serve the board editor and analysis page (and with --event the "
@@ -135,4 +161,13 @@ def add_parser(subparsers) -> None:
     sp.add_argument("--leaves", help="leave table (.klv/.klv2/.npz) for equity (default: the packaged table)")
     sp.add_argument("--event", metavar="DIR", help="a simultaneous event directory to project on /director")
     sp.add_argument("--rate", default=DEFAULT_RATE, help=f"API requests per client (default {DEFAULT_RATE})")
+    sp.add_argument("--trust-proxy", metavar="ADDR",
+                    help="believe X-Forwarded-For from this reverse proxy (comma-separated addresses or networks); "
+                         "default: forwarded headers are ignored, the client is the connection's address")
+    sp.add_argument("--analysis-queue", type=int, default=HEAVY_QUEUE, metavar="N",
+                    help=f"analysis requests (/api/moves, /api/score) admitted at once, running or waiting; "
+                         f"more get 503 with Retry-After (default {HEAVY_QUEUE})")
+    sp.add_argument("--request-timeout", type=float, default=REQUEST_TIMEOUT, metavar="S",
+                    help=f"seconds a client has to send a whole request; slower ones are disconnected "
+                         f"(default {REQUEST_TIMEOUT:g})")
     sp.set_defaults(func=cmd_web)

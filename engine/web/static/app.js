@@ -341,7 +341,7 @@
     const err = pos.error ? pos : mv.error ? mv : null;
     if (err) {
       showAnswerError(err.error);
-      if (err.status === 429) { clearTimeout(timer); timer = setTimeout(analyse, 1000); }
+      if (err.status === 429 || err.status === 503) { clearTimeout(timer); timer = setTimeout(analyse, 1000); }
       return;
     }
     $("#warnings").innerHTML = pos.warnings.map((w) => `<li>${escapeHtml(w)}</li>`).join("");
@@ -512,7 +512,7 @@
     if (!text) { view.check = null; out.innerHTML = ""; drawBoard(); return; }
     const ans = await post("/api/score", { cgp: currentCGP(), move: text });
     if (my !== checkNo) return;
-    if (ans.status === 429) { clearTimeout(checkTimer); checkTimer = setTimeout(checkMove, 1000); }
+    if (ans.status === 429 || ans.status === 503) { clearTimeout(checkTimer); checkTimer = setTimeout(checkMove, 1000); }
     view.check = ans.legal ? ans : null;
     if (ans.error) out.innerHTML = `<span class="bad">${escapeHtml(ans.error)}</span>`;
     else if (!ans.legal) out.innerHTML = `<span class="bad">✗ illegal: ${escapeHtml(ans.reason)}</span>`;

@@ -1,0 +1,231 @@
+"""``simultan repair``: salvage every intact entry of a damaged journal.
+
+A journal the event cannot be rebuilt from (a damaged line, an entry out of
+order: :class:`~engine.director.journal.JournalError`) blocks every command.
+:func:`plan_repair` reads it line by line and works out the journal to keep:
+
+1. every line whose checksum verifies, by its ``seq``;
+2. entries it cannot read there are taken from the copies in ``backup/``
+   (:func:`~engine.director.journal.backup_journal`, one per closed round);
+3. the entries are replayed in order; one that no longer fits the event (it
+   follows a lost entry it depends on, e.g. a submission for a round whose
+   ``close`` is lost) is left out, and so is an ``undo`` whose action is lost;
+   the rest are numbered 1, 2, … again (``undo`` references follow).
+
+Nothing is written by :func:`plan_repair`; :func:`apply_repair` (``repair
+--apply``) keeps the old journal as ``journal.damaged-YYYYMMDD-HHMMSS`` and
+writes the salvaged one atomically, under the event's exclusive lock.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .event import describe_action, lexicon_id, replay
+from .journal import (BACKUP_DIR, JOURNAL_FILE, JournalError, atomic_write, backup_journal, encode_record,
+                      event_lock, scan_lines)
+
+__all__ = ["RepairPlan", "plan_repair", "apply_repair"]
+
+
+@dataclass
+class RepairPlan:
+    """What ``repair`` would do.
+
+    Attributes:
+        directory: the event directory.
+        records: the salvaged journal, renumbered (``seq`` 1, 2, …).
+        lost: ``[(where, why), ...]`` for every line or entry not kept
+            (``where`` names the line of the journal or the entry number).
+        recovered: entry numbers taken from a backup copy.
+        torn: bytes of an interrupted last write (never acknowledged; moved to ``journal.torn``).
+        intact: True when the journal needs no repair.
+        data: the journal's bytes the plan was made from.
+    """
+
+    directory: Path
+    records: list = field(default_factory=list)
+    lost: list = field(default_factory=list)
+    recovered: list = field(default_factory=list)
+    torn: bytes = b""
+    intact: bool = False
+    data: bytes = b""
+
+    def lines(self) -> list[str]:
+        """The report for people."""
+        out = []
+        if self.intact:
+            return [f"{self.directory / JOURNAL_FILE}: every entry verifies; nothing to repair"]
+        for where, why in self.lost:
+            out.append(f"lost: {where}: {why}")
+        for seq in self.recovered:
+            out.append(f"recovered from {BACKUP_DIR}/: entry {seq}")
+        if self.torn:
+            out.append(f"interrupted write at the end ({len(self.torn)} bytes, never acknowledged): "
+                       f"moved to journal.torn")
+        out.append(f"kept: {len(self.records)} entries (the event up to "
+                   f"{describe_action(self.records[-1]) if len(self.records) > 1 else 'its creation'})")
+        return out
+
+
+def _preview(raw: bytes) -> str:
+    text = raw.decode("utf-8", "replace")
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _backup_records(directory: Path) -> dict[int, dict]:
+    """Verified entries of the backup copies by ``seq`` (the newest copy first)."""
+    out: dict[int, dict] = {}
+    for path in sorted((directory / BACKUP_DIR).glob("journal-r*.jsonl"), reverse=True):
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue
+        for _raw, rec, _term in scan_lines(data):
+            if rec is not None and isinstance(rec.get("seq"), int):
+                out.setdefault(rec["seq"], rec)
+    return out
+
+
+def plan_repair(directory: str | Path, lexicon=None) -> RepairPlan:
+    """Work out the salvaged journal of ``directory`` (nothing is written).
+
+    Args:
+        directory: the event directory.
+        lexicon: the event's lexicon (entries are replayed to check that they fit);
+            default: the one the ``new`` entry names.
+
+    Raises:
+        JournalError: no journal, its first entry (``new``) is lost with no copy
+            of it, or ``lexicon`` is not the event's.
+    """
+    directory = Path(directory)
+    plan = RepairPlan(directory)
+    try:
+        data = (directory / JOURNAL_FILE).read_bytes()
+    except FileNotFoundError:
+        raise JournalError(f"{directory}: not an event directory (no {JOURNAL_FILE})") from None
+    plan.data = data
+    lines = scan_lines(data)
+    by_seq: dict[int, dict] = {}
+    damaged = False
+    bad_lines: set[int] = set()
+    for i, (raw, rec, terminated) in enumerate(lines, start=1):
+        if rec is None:
+            if not terminated and i == len(lines):
+                plan.torn = raw
+            else:
+                damaged = True
+                bad_lines.add(i)
+                plan.lost.append((f"line {i}", f"damaged ({_preview(raw)!r})"))
+            continue
+        seq = rec.get("seq")
+        if not isinstance(seq, int) or seq in by_seq:
+            damaged = True
+            plan.lost.append((f"line {i}", f"entry number {seq!r} out of place"))
+            continue
+        if seq != i:
+            damaged = True
+        by_seq[seq] = rec
+    backups = _backup_records(directory)
+    for seq in sorted(backups):
+        if seq not in by_seq:
+            by_seq[seq] = backups[seq]
+            plan.recovered.append(seq)
+            damaged = True
+    plan.lost = [(w, y) for w, y in plan.lost if not (w.startswith("line ") and int(w[5:]) in plan.recovered
+                                                       and int(w[5:]) in bad_lines)]
+    if 1 not in by_seq or by_seq[1].get("type") != "new":
+        raise JournalError(f"{directory / JOURNAL_FILE}: the first entry (`new`: the event's settings) is damaged "
+                           f"and no copy in {BACKUP_DIR}/ has it; the event cannot be salvaged")
+    settings = by_seq[1].get("settings") or {}
+    if lexicon is None:
+        from .store import load_event_lexicon
+
+        lexicon = load_event_lexicon(settings.get("lexicon"))
+    want = settings.get("lexicon_id")
+    if want != lexicon_id(lexicon):
+        raise JournalError(f"the lexicon given is not the one this event was created with (fingerprint "
+                           f"{str(want)[:12]}); repair needs the event's lexicon (--lexicon)")
+    if not damaged and not plan.torn and sorted(by_seq) == list(range(1, len(by_seq) + 1)):
+        plan.records = [by_seq[s] for s in sorted(by_seq)]
+        try:
+            replay(plan.records, lexicon)
+            plan.intact = True
+            return plan
+        except JournalError:
+            pass
+    # the lines numbered by their seq but not found: lost
+    top = max(by_seq)
+    for seq in range(1, top + 1):
+        if seq not in by_seq and seq not in bad_lines:
+            plan.lost.append((f"entry {seq}", "not readable in the journal or any copy"))
+    kept: list[dict] = [by_seq[1]]
+    renum: dict[int, int] = {1: 1}
+    ev = replay(kept, lexicon)
+    for seq in sorted(by_seq)[1:]:
+        rec = dict(by_seq[seq])
+        rec["seq"] = len(kept) + 1
+        if rec.get("type") == "undo":
+            if rec.get("undoes") not in renum:
+                plan.lost.append((f"entry {seq}", f"undo of entry {rec.get('undoes')}, which is lost"))
+                continue
+            rec["undoes"] = renum[rec["undoes"]]
+            try:
+                ev = replay(kept + [rec], lexicon)
+            except JournalError as exc:
+                plan.lost.append((f"entry {seq}", f"{rec.get('what', 'undo')}: does not fit the event ({exc})"))
+                continue
+        else:
+            try:
+                ev.apply(rec)
+            except JournalError as exc:
+                plan.lost.append((f"entry {seq}", f"{describe_action(rec)}: does not fit the event ({exc})"))
+                ev = replay(kept, lexicon)  # a failed apply may have changed the event half-way
+                continue
+        kept.append(rec)
+        renum[seq] = rec["seq"]
+    plan.records = kept
+    return plan
+
+
+def apply_repair(plan: RepairPlan) -> Path | None:
+    """Write the salvaged journal of ``plan`` (under the exclusive lock).
+
+    The old journal is kept as ``journal.damaged-YYYYMMDD-HHMMSS``; the torn
+    bytes go to ``journal.torn``; ``backup/`` (numbered like the old journal) is
+    renamed ``backup.damaged-YYYYMMDD-HHMMSS`` and a copy of the salvaged journal
+    starts the new ``backup/``.
+
+    Returns:
+        the kept copy of the old journal (``None`` when the journal was intact).
+
+    Raises:
+        JournalError: the journal changed since ``plan`` was made (run repair again).
+        OSError: a file could not be written (the journal is then unchanged).
+    """
+    if plan.intact:
+        return None
+    directory = plan.directory
+    path = directory / JOURNAL_FILE
+    stamp = time.strftime('%Y%m%d-%H%M%S')
+    with event_lock(directory, exclusive=True):
+        data = path.read_bytes()
+        if data != plan.data:
+            raise JournalError(f"{path} changed since the repair was planned; run repair again")
+        keep = directory / f"journal.damaged-{stamp}"
+        atomic_write(keep, data)
+        if plan.torn:
+            with open(directory / "journal.torn", "ab") as f:
+                f.write(f"# {time.strftime('%Y-%m-%d %H:%M:%S')} removed by repair\n".encode() + plan.torn + b"\n")
+                f.flush()
+                os.fsync(f.fileno())
+        atomic_write(path, b"".join(encode_record(r) for r in plan.records))
+        if (directory / BACKUP_DIR).is_dir():
+            (directory / BACKUP_DIR).rename(directory / f"{BACKUP_DIR}.damaged-{stamp}")
+        closes = [r for r in plan.records if r.get("type") == "close"]
+        backup_journal(directory, int(closes[-1]["round"]) if closes else 0)
+    return keep

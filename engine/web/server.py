@@ -1,0 +1,270 @@
+"""What keeps the web server answering under load and against slow or forged clients (docs/web.md).
+
+* :class:`HeavyPool` — analysis (``/api/moves``, ``/api/score``) runs in its own
+  bounded pool of worker threads with a bounded queue; a request past the queue
+  gets 503 with ``Retry-After`` at once. Cheap routes (``/api/director``,
+  ``/api/position``, pages, static files) never wait behind analysis.
+* :class:`HeaderLimit` — headers over :data:`MAX_HEADER_BYTES` get 431.
+* :class:`JSONGuard` — an ASGI middleware: a POST body that is not UTF-8, not
+  JSON or nested deeper than :data:`MAX_JSON_DEPTH` gets 422 before FastAPI parses it.
+* :func:`guarded_h11` — uvicorn's h11 protocol with a deadline for reading a
+  whole request (headers and body): a slow-loris client that sends a byte every
+  few seconds is disconnected after ``request_timeout`` seconds, however much it sends.
+* :func:`server_config` — the uvicorn configuration ``python -m engine web`` and
+  :func:`engine.web.cli.background_server` use: forwarded headers
+  (``X-Forwarded-For``) ignored unless ``trust_proxy`` names the proxy, the keep-alive
+  timeout, the request deadline, the connection limit and h11's header size limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+__all__ = ["HeavyPool", "Busy", "HeaderLimit", "JSONGuard", "guarded_h11", "server_config", "MAX_JSON_DEPTH",
+           "REQUEST_TIMEOUT", "KEEP_ALIVE_TIMEOUT", "MAX_CONNECTIONS", "HEAVY_WORKERS", "HEAVY_QUEUE"]
+
+MAX_JSON_DEPTH = 32
+"""Deepest nesting of arrays and objects accepted in a request body (the API needs 1)."""
+REQUEST_TIMEOUT = 10.0
+"""Seconds a client has to send a whole request (headers and body) once it starts one."""
+KEEP_ALIVE_TIMEOUT = 5
+"""Seconds an idle keep-alive connection stays open."""
+MAX_CONNECTIONS = 200
+"""Open connections at most; more get 503 from uvicorn."""
+HEAVY_WORKERS = 1
+"""Analysis requests computed at the same time (the kernels are CPU-bound)."""
+HEAVY_QUEUE = 8
+"""Analysis requests admitted at once, running and waiting; more get 503 with ``Retry-After``."""
+MAX_HEADER_BYTES = 16 * 1024
+"""Largest request head (request line and headers) h11 accepts (400 above)."""
+
+
+class Busy(Exception):
+    """The analysis queue is full (answered 503 with ``Retry-After``)."""
+
+
+class HeavyPool:
+    """A bounded pool for heavy work with a bounded queue.
+
+    Args:
+        workers: threads computing at the same time.
+        queue: requests admitted at once (running plus waiting, at least ``workers``).
+
+    Raises:
+        ValueError: ``workers`` < 1 or ``queue`` < ``workers``.
+    """
+
+    def __init__(self, workers: int = HEAVY_WORKERS, queue: int = HEAVY_QUEUE):
+        if workers < 1 or queue < workers:
+            raise ValueError(f"heavy pool: workers {workers} must be >= 1 and the queue ({queue}) at least as long")
+        self.workers, self.queue = workers, queue
+        self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="analysis")
+        self._admitted = 0
+        self._lock = threading.Lock()
+
+    @property
+    def admitted(self) -> int:
+        """Requests running or waiting now."""
+        return self._admitted
+
+    async def run(self, func, *args):
+        """Run ``func(*args)`` in the pool and return its result.
+
+        Raises:
+            Busy: ``queue`` requests are already admitted (nothing is run).
+        """
+        with self._lock:
+            if self._admitted >= self.queue:
+                raise Busy(f"busy: {self._admitted} analyses are running or waiting; try again in a moment")
+            self._admitted += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self._executor, func, *args)
+        finally:
+            with self._lock:
+                self._admitted -= 1
+
+    def shutdown(self) -> None:
+        """Stop the threads (waiting ones are dropped)."""
+        self._executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _depth(value) -> int:
+    """Nesting depth of a parsed JSON value (iterative: no recursion on hostile input)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        v, d = stack.pop()
+        if isinstance(v, (list, dict)):
+            deepest = max(deepest, d)
+            stack.extend((x, d + 1) for x in (v.values() if isinstance(v, dict) else v))
+    return deepest
+
+
+def json_problem(body: bytes) -> str | None:
+    """Why a request body cannot be read as the API's JSON (``None`` when it can).
+
+    An empty body is left to FastAPI (``Field required``).
+    """
+    if not body:
+        return None
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return f"the body is not valid UTF-8 (byte {exc.start})"
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        return f"the body is nested too deeply (at most {MAX_JSON_DEPTH} levels)"
+    except ValueError as exc:
+        return f"the body is not valid JSON ({exc})"
+    if _depth(value) > MAX_JSON_DEPTH:
+        return f"the body is nested too deeply (at most {MAX_JSON_DEPTH} levels)"
+    return None
+
+
+class HeaderLimit:
+    """ASGI middleware: a request whose headers add up to more than ``limit`` bytes gets 431.
+
+    (h11 refuses a head still incomplete after :data:`MAX_HEADER_BYTES`; one that arrives
+    whole in a single network read would pass it.)"""
+
+    def __init__(self, app, limit: int = MAX_HEADER_BYTES):
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http" and sum(len(k) + len(v) + 4 for k, v in scope["headers"]) > self.limit:
+            from fastapi.responses import JSONResponse
+
+            return await JSONResponse({"error": f"request headers too large (at most {self.limit} bytes)"},
+                                      status_code=431, headers={"Connection": "close"})(scope, receive, send)
+        return await self.app(scope, receive, send)
+
+
+class JSONGuard:
+    """ASGI middleware: a POST to ``/api/`` whose body is not UTF-8 JSON of sane depth gets 422
+    ``{"error": ...}``; other requests pass untouched. Put it inside the body size limit
+    (the body is held in memory to check it, then handed on unchanged)."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http" or scope["method"] != "POST" or not scope["path"].startswith("/api/"):
+            return await self.app(scope, receive, send)
+        from fastapi.responses import JSONResponse
+        from starlette.exceptions import HTTPException
+
+        chunks, more = [], True
+        try:
+            while more:
+                msg = await receive()
+                if msg["type"] != "http.request":  # the client went away
+                    return
+                chunks.append(msg.get("body", b""))
+                more = msg.get("more_body", False)
+        except HTTPException as exc:  # the body limit outside (413)
+            return await JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code,
+                                      headers=exc.headers)(scope, receive, send)
+        body = b"".join(chunks)
+        problem = json_problem(body)
+        if problem:
+            return await JSONResponse({"error": problem}, status_code=422)(scope, receive, send)
+        sent = False
+
+        async def replay():
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+def guarded_h11(request_timeout: float = REQUEST_TIMEOUT):
+    """uvicorn's h11 protocol class with a deadline for reading each request.
+
+    The deadline starts when a connection opens and again when a response is
+    complete (the keep-alive timeout closes an idle connection sooner); it stops
+    when the request has arrived whole. A connection still sending its request
+    at the deadline is closed (uvicorn alone only times out idle keep-alive
+    connections, so a client sending a header byte every few seconds stays for ever).
+
+    Returns:
+        a subclass of ``uvicorn.protocols.http.h11_impl.H11Protocol``.
+    """
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    class DeadlineH11Protocol(H11Protocol):
+        timeout_request = request_timeout
+
+        def _arm(self) -> None:
+            self._disarm()
+            self._request_deadline = self.loop.call_later(self.timeout_request, self._too_slow)
+
+        def _disarm(self) -> None:
+            handle = getattr(self, "_request_deadline", None)
+            if handle is not None:
+                handle.cancel()
+            self._request_deadline = None
+
+        def _too_slow(self) -> None:
+            self._request_deadline = None
+            if self.conn.their_state in (h11.IDLE, h11.SEND_BODY) and not self.transport.is_closing():
+                if self.cycle is not None and not self.cycle.response_complete:
+                    self.cycle.disconnected = True
+                    self.cycle.message_event.set()
+                self.transport.close()
+
+        def connection_made(self, transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            self._arm()
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self.conn.their_state not in (h11.IDLE, h11.SEND_BODY):  # the request is in (or the peer is done)
+                self._disarm()
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            if not self.transport.is_closing():
+                self._arm()
+
+        def connection_lost(self, exc) -> None:
+            self._disarm()
+            super().connection_lost(exc)
+
+    return DeadlineH11Protocol
+
+
+def server_config(app, host: str = "127.0.0.1", port: int = 0, *, trust_proxy: str | None = None,
+                  request_timeout: float = REQUEST_TIMEOUT, keep_alive: int = KEEP_ALIVE_TIMEOUT,
+                  max_connections: int = MAX_CONNECTIONS, log_level: str = "warning"):
+    """The uvicorn configuration of the web server.
+
+    Args:
+        app: the ASGI application.
+        host, port: where to listen.
+        trust_proxy: comma-separated addresses of reverse proxies whose
+            ``X-Forwarded-For``/``X-Forwarded-Proto`` are believed (``--trust-proxy``);
+            ``None``: forwarded headers are ignored, so the client address (and the
+            per-client rate limit) is the connection's.
+        request_timeout: seconds to send a whole request (:func:`guarded_h11`).
+        keep_alive: seconds an idle keep-alive connection stays open.
+        max_connections: open connections at most (more get 503).
+        log_level: uvicorn's log level.
+
+    Returns:
+        ``uvicorn.Config``.
+    """
+    import uvicorn
+
+    return uvicorn.Config(app, host=host, port=port, log_level=log_level, http=guarded_h11(request_timeout),
+                          proxy_headers=trust_proxy is not None,
+                          forwarded_allow_ips=trust_proxy,
+                          timeout_keep_alive=keep_alive, limit_concurrency=max_connections,
+                          h11_max_incomplete_event_size=MAX_HEADER_BYTES, ws="none")
