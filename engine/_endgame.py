@@ -30,7 +30,9 @@ State arrays (shapes and dtypes):
 * the transposition table ``tt_key`` uint64 (size,), ``tt_val`` int32,
   ``tt_depth`` int16 (``EXACT_DEPTH`` = searched to the end of the game),
   ``tt_flag`` uint8 (1 exact, 2 lower bound, 3 upper bound), ``tt_move``
-  uint64 (key of the best move, 0 none); two slots per index (depth-preferred
+  uint64 (key of the best move, 0 none), ``tt_row`` int16 (size, OUT_WIDTH) the
+  best move's generator row (tried before the node's moves are generated; a
+  cut-off by it saves the generation); two slots per index (depth-preferred
   and always-replace). ``size = 1`` disables the table.
 """
 
@@ -51,8 +53,8 @@ INF = 1 << 20
 MAXPLY = 64
 CAP = 4096
 
-# counters: nodes, abort flag, node limit, depth-limited leaves, tt hits, deepest ply entered
-C_NODES, C_ABORT, C_LIMIT, C_LEAVES, C_HITS, C_MAXPLY = 0, 1, 2, 3, 4, 5
+# counters: nodes, abort flag, node limit, depth-limited leaves, tt hits, deepest ply entered, move generations
+C_NODES, C_ABORT, C_LIMIT, C_LEAVES, C_HITS, C_MAXPLY, C_GENS = 0, 1, 2, 3, 4, 5, 6
 # move-ordering weights (read from the counters array): per point scored, per tile played,
 # per point of the tiles played (dumping high-value tiles first)
 C_W_SCORE, C_W_TILES, C_W_TVAL = 8, 9, 10
@@ -202,8 +204,9 @@ def _tt_store(tt_key, tt_val, tt_depth, tt_flag, tt_move, h, value, depth, flag,
 
 # frame fields (int64) of the iterative search
 FD_DEPTH, FD_ALPHA, FD_BETA, FD_A0, FD_SIDE, FD_PASSES, FD_N, FD_J, FD_BEST, FD_COMPLETE, FD_SCORE, FD_CUR, \
-    FD_OFF, FD_NTILES, FD_OPVAL, FD_NULLW = range(16)
-FD_WIDTH = 16
+    FD_OFF, FD_NTILES, FD_OPVAL, FD_NULLW, FD_STAGE, FD_BESTI = range(18)
+FD_WIDTH = 18
+SKIP_KEY = -(1 << 60)
 M_ENTER, M_NEXT, M_RETURN = 0, 1, 2
 
 
@@ -222,9 +225,63 @@ def _grow(arena, keys, order, need):
 
 
 @njit(cache=True)
+def _gen_node(off, start, sp, fr, kwg, tiles, tvals, lm, wm, racks, vals, bingo_tiles, bingo_bonus, cs, xs, hx,
+              arena, keys, order, killers, counters, ttm, side):
+    """Generate the moves of frame ``sp`` into ``arena[off + start:]`` with the pass last, order keys set.
+
+    ``start = 1`` when the table's move was tried already at ``arena[off]``: its
+    duplicate in the new list gets ``SKIP_KEY``. Sets ``FD_N``; returns the (maybe grown) arrays.
+    """
+    base = off + start
+    counters[C_GENS] += 1
+    cnt = np.zeros(1, dtype=np.int64)
+    K.generate_checked(kwg, tiles, tvals, lm, wm, racks[side], vals, bingo_tiles, bingo_bonus, cs, xs, hx,
+                       arena[base:], cnt)
+    n = np.int64(cnt[0])
+    if base + n + 1 > arena.shape[0]:
+        arena, keys, order = _grow(arena, keys, order, base + n + 1)
+        K.generate_checked(kwg, tiles, tvals, lm, wm, racks[side], vals, bingo_tiles, bingo_bonus, cs, xs, hx,
+                           arena[base:], cnt)
+    for k in range(W):
+        arena[base + n, k] = 0  # the pass: a row of length 0
+    ntiles = fr[sp, FD_NTILES]
+    op_val = fr[sp, FD_OPVAL]
+    k1 = killers[sp, 0]
+    k2 = killers[sp, 1]
+    for i in range(base, base + n + 1):
+        if i == base + n:
+            mk = PASS_KEY
+            key = np.int64(-1000)
+        else:
+            mk = move_key(arena, i)
+            sc = np.int64(arena[i, K.OUT_SCORE])
+            tp = np.int64(arena[i, K.OUT_NTILES])
+            key = sc * counters[C_W_SCORE] + tp * counters[C_W_TILES]
+            if counters[C_W_TVAL] != 0:
+                tv = 0
+                for q in range(arena[i, K.OUT_LEN]):
+                    code = arena[i, K.OUT_TILES + q]
+                    if code != 0 and (code & BLANK_FLAG) == 0:
+                        tv += vals[code]
+                key += tv * counters[C_W_TVAL]
+            if tp == ntiles:
+                key += (np.int64(1) << 28) + 8 * op_val
+        if mk == ttm:
+            key = SKIP_KEY if start == 1 else key + (np.int64(1) << 40)
+        elif mk == k1:
+            key += np.int64(1) << 30
+        elif mk == k2:
+            key += np.int64(1) << 29
+        keys[i] = key
+        order[i] = i
+    fr[sp, FD_N] = start + n + 1
+    return arena, keys, order
+
+
+@njit(cache=True)
 def negamax(depth, alpha, beta, side, passes, h, kwg, vals, all_mask, bingo_tiles, bingo_bonus,
             tiles, tvals, lm, wm, cs, xs, hx, racks, zb, zr, zs,
-            tt_key, tt_val, tt_depth, tt_flag, tt_move,
+            tt_key, tt_val, tt_depth, tt_flag, tt_move, tt_row,
             arena, keys, order, save_cs, save_xs, save_hx, save_sq, rows, cols, killers, counters, result):
     """Negamax with alpha-beta from the given state; iterative (an explicit stack of frames).
 
@@ -238,6 +295,7 @@ def negamax(depth, alpha, beta, side, passes, h, kwg, vals, all_mask, bingo_tile
     fr = np.zeros((MAXPLY + 2, FD_WIDTH), dtype=np.int64)
     fh = np.zeros(MAXPLY + 2, dtype=np.uint64)
     fbk = np.zeros(MAXPLY + 2, dtype=np.uint64)
+    fttm = np.zeros(MAXPLY + 2, dtype=np.uint64)
     sp = 0
     fr[0, FD_DEPTH] = depth
     fr[0, FD_ALPHA] = alpha
@@ -290,56 +348,35 @@ def negamax(depth, alpha, beta, side, passes, h, kwg, vals, all_mask, bingo_tile
                 rc = False
                 continue
             off = fr[sp, FD_OFF]
-            cnt = np.zeros(1, dtype=np.int64)
-            K.generate_checked(kwg, tiles, tvals, lm, wm, racks[s_], vals, bingo_tiles, bingo_bonus, cs, xs, hx,
-                               arena[off:], cnt)
-            n = np.int64(cnt[0])
-            if off + n + 1 > arena.shape[0]:
-                arena, keys, order = _grow(arena, keys, order, off + n + 1)
-                K.generate_checked(kwg, tiles, tvals, lm, wm, racks[s_], vals, bingo_tiles, bingo_bonus, cs, xs,
-                                   hx, arena[off:], cnt)
-            for k in range(W):
-                arena[off + n, k] = 0  # the pass: a row of length 0
+            fr[sp, FD_J] = 0
+            fr[sp, FD_BEST] = -INF
+            fr[sp, FD_BESTI] = -1
+            fr[sp, FD_A0] = fr[sp, FD_ALPHA]
+            fr[sp, FD_COMPLETE] = 1
+            fr[sp, FD_OPVAL] = op_val
             ntiles = 0
             for t in range(racks.shape[1]):
                 ntiles += racks[s_, t]
-            k1 = killers[sp, 0]
-            k2 = killers[sp, 1]
-            for i in range(n + 1):
-                if i == n:
-                    mk = PASS_KEY
-                    key = np.int64(-1000)
-                else:
-                    mk = move_key(arena, off + i)
-                    sc = np.int64(arena[off + i, K.OUT_SCORE])
-                    tp = np.int64(arena[off + i, K.OUT_NTILES])
-                    key = sc * counters[C_W_SCORE] + tp * counters[C_W_TILES]
-                    if counters[C_W_TVAL] != 0:
-                        tv = 0
-                        for q in range(arena[off + i, K.OUT_LEN]):
-                            code = arena[off + i, K.OUT_TILES + q]
-                            if code != 0 and (code & BLANK_FLAG) == 0:
-                                tv += vals[code]
-                        key += tv * counters[C_W_TVAL]
-                    if tp == ntiles:
-                        key += (np.int64(1) << 28) + 8 * op_val
-                if mk == ttm:
-                    key += np.int64(1) << 40
-                elif mk == k1:
-                    key += np.int64(1) << 30
-                elif mk == k2:
-                    key += np.int64(1) << 29
-                keys[off + i] = key
-                order[off + i] = off + i
-            fr[sp, FD_N] = n + 1
-            fr[sp, FD_J] = 0
-            fr[sp, FD_BEST] = -INF
-            fr[sp, FD_A0] = fr[sp, FD_ALPHA]
-            fr[sp, FD_COMPLETE] = 1
             fr[sp, FD_NTILES] = ntiles
-            fr[sp, FD_OPVAL] = op_val
             fbk[sp] = np.uint64(0)
+            fttm[sp] = ttm
+            if ttm != 0 and tt_row.shape[0] == tt_key.shape[0]:
+                # staged: try the table's move before generating the others
+                if off + 2 > arena.shape[0]:
+                    arena, keys, order = _grow(arena, keys, order, off + 2)
+                for k in range(W):
+                    arena[off, k] = tt_row[slot, k]
+                keys[off] = 0
+                order[off] = off
+                fr[sp, FD_N] = 1
+                fr[sp, FD_STAGE] = 1
+                mode = M_NEXT
+                continue
+            fr[sp, FD_STAGE] = 0
             mode = M_NEXT
+            arena, keys, order = _gen_node(off, 0, sp, fr, kwg, tiles, tvals, lm, wm, racks, vals, bingo_tiles,
+                                                bingo_bonus, cs, xs, hx, arena, keys, order, killers, counters,
+                                                ttm, s_)
             continue
         if mode == M_RETURN:
             if sp == 0:
@@ -376,6 +413,7 @@ def negamax(depth, alpha, beta, side, passes, h, kwg, vals, all_mask, bingo_tile
                 fr[sp, FD_COMPLETE] = 0
             if v > fr[sp, FD_BEST]:
                 fr[sp, FD_BEST] = v
+                fr[sp, FD_BESTI] = cur
                 fbk[sp] = mk
             if v > fr[sp, FD_ALPHA]:
                 fr[sp, FD_ALPHA] = v
@@ -384,6 +422,7 @@ def negamax(depth, alpha, beta, side, passes, h, kwg, vals, all_mask, bingo_tile
                     killers[sp, 1] = killers[sp, 0]
                     killers[sp, 0] = mk
                 fr[sp, FD_J] = fr[sp, FD_N]  # cut
+                fr[sp, FD_STAGE] = 0
             continue
         # M_NEXT: the next move of frame sp, or finish the node
         off = fr[sp, FD_OFF]
@@ -391,6 +430,13 @@ def negamax(depth, alpha, beta, side, passes, h, kwg, vals, all_mask, bingo_tile
         n = fr[sp, FD_N]
         s_ = fr[sp, FD_SIDE]
         op = 1 - s_
+        if j >= n and fr[sp, FD_STAGE] != 0:
+            # the table's move did not cut: generate the others
+            fr[sp, FD_STAGE] = 0
+            arena, keys, order = _gen_node(off, 1, sp, fr, kwg, tiles, tvals, lm, wm, racks, vals, bingo_tiles,
+                                           bingo_bonus, cs, xs, hx, arena, keys, order, killers, counters,
+                                           fttm[sp], s_)
+            continue
         if j >= n:
             best = fr[sp, FD_BEST]
             if best <= fr[sp, FD_A0]:
@@ -402,6 +448,12 @@ def negamax(depth, alpha, beta, side, passes, h, kwg, vals, all_mask, bingo_tile
             done = fr[sp, FD_COMPLETE] != 0
             _tt_store(tt_key, tt_val, tt_depth, tt_flag, tt_move, fh[sp], best,
                       EXACT_DEPTH if done else fr[sp, FD_DEPTH], flag, fbk[sp])
+            bi = fr[sp, FD_BESTI]
+            if bi >= 0 and tt_row.shape[0] == tt_key.shape[0]:
+                slot = _tt_probe(tt_key, fh[sp])
+                if slot >= 0:
+                    for k in range(W):
+                        tt_row[slot, k] = arena[bi, k]
             rv = best
             rc = done
             mode = M_RETURN
@@ -428,6 +480,8 @@ def negamax(depth, alpha, beta, side, passes, h, kwg, vals, all_mask, bingo_tile
                 order[off + j + i] = seg[idx[i]]
         cur = order[off + j]
         fr[sp, FD_J] = j + 1
+        if keys[cur] == SKIP_KEY:  # the table's move, tried first already
+            continue
         fr[sp, FD_CUR] = cur
         passes_ = fr[sp, FD_PASSES]
         alpha_ = fr[sp, FD_ALPHA]
@@ -456,6 +510,7 @@ def negamax(depth, alpha, beta, side, passes, h, kwg, vals, all_mask, bingo_tile
             mk = move_key(arena, cur)
             if v > fr[sp, FD_BEST]:
                 fr[sp, FD_BEST] = v
+                fr[sp, FD_BESTI] = cur
                 fbk[sp] = mk
             if v > fr[sp, FD_ALPHA]:
                 fr[sp, FD_ALPHA] = v
@@ -464,6 +519,7 @@ def negamax(depth, alpha, beta, side, passes, h, kwg, vals, all_mask, bingo_tile
                     killers[sp, 1] = killers[sp, 0]
                     killers[sp, 0] = mk
                 fr[sp, FD_J] = n
+                fr[sp, FD_STAGE] = 0
             continue
         dh = apply_move(arena, cur, tiles, tvals, lm, wm, cs, xs, hx, racks, s_, vals, kwg, all_mask, zb, zr,
                         save_cs[sp], save_xs[sp], save_hx[sp], save_sq[sp], rows, cols)

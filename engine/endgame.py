@@ -154,6 +154,7 @@ class _State:
         self.tt_depth = np.zeros(size, dtype=np.int16)
         self.tt_flag = np.zeros(size, dtype=np.uint8)
         self.tt_move = np.zeros(size, dtype=np.uint64)
+        self.tt_row = np.zeros((size, K.OUT_WIDTH), dtype=np.int16)
         m = E.MAXPLY
         self.arena = np.zeros((4 * E.CAP, K.OUT_WIDTH), dtype=np.int32)
         self.keys = np.zeros(4 * E.CAP, dtype=np.int64)
@@ -177,7 +178,7 @@ class _State:
             depth, -E.INF, E.INF, 0, self.passes, self.h, self.kwg, self.vals, self.all_mask,
             self.bingo[0], self.bingo[1], self.tiles, self.tvals, self.lm, self.wm, self.cs, self.xs,
             self.hx, self.racks, self.zb, self.zr, self.zs, self.tt_key, self.tt_val,
-            self.tt_depth, self.tt_flag, self.tt_move, self.arena, self.keys, self.order, self.save_cs,
+            self.tt_depth, self.tt_flag, self.tt_move, self.tt_row, self.arena, self.keys, self.order, self.save_cs,
             self.save_xs, self.save_hx, self.save_sq, self.rows, self.cols, self.killers,
             self.counters, self.result)
         return int(self.result[0]), bool(self.result[1])
