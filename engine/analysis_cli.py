@@ -5,6 +5,9 @@
   the end-of-bag correction of :mod:`engine.equity`): move, score, leave, leave
   value, equity. ``--top N`` uses the best-first generator ranked by equity
   (only what can reach the top ``N`` is generated); ``--all`` ranks every move.
+  Near the end it also searches, within ``--time S`` (default 10 s): with the
+  bag empty the endgame solver (:mod:`engine.endgame`), with 1 to 3 tiles in
+  the bag the pre-endgame (:mod:`engine.preendgame`); ``--static`` skips that.
 * ``python -m engine practice --seed S [--turns K] [--move M] [--top N] [--leaves KLV] [--lexicon L] [--json]``
   — deals a position (a game between equity players, ``K`` turns in, both
   reproducible from ``S``), shows the board and the rack, takes the user's move
@@ -86,15 +89,51 @@ def cmd_analyze(args) -> int:
     warn_notes(pos, lex)
     n = None if args.all else (args.top or 20)
     cands = position_candidates(pos, lex, n, table)
+    search = None if args.static else _search(pos, lex, table, args)
     if args.json:
         out = {"rack": pos.rack_string, "bag": pos.bag_count,
                "moves": [_cand_json(c, i) for i, c in enumerate(cands, 1)]}
+        if search is not None:
+            out[search[0]] = search[1]
         print(json.dumps(out, ensure_ascii=False))
         return 0
+    if search is not None:
+        for line in search[2]:
+            print(line)
+        print()
     print(_header(pos, table))
     for line in _rows(cands):
         print(line)
     return 0
+
+
+def _search(pos, lex, table, args):
+    """The endgame (bag empty) or pre-endgame (1-3 tiles) answer: ``(json key, object, text lines)`` or None."""
+    from .endgame_cli import _seconds
+
+    limit = _seconds(args.time) if args.time is not None else 10.0
+    bag = pos.bag_count or 0
+    if bag == 0:
+        from .endgame import endgame_position, solve
+
+        try:
+            epos = endgame_position(pos)
+        except ValueError as exc:  # e.g. more than 7 unseen tiles: not an endgame after all
+            print(f"note: no endgame search ({exc})", file=sys.stderr)
+            return None
+        r = solve(epos, lex, time_limit=limit)
+        state = "exact" if r.complete else f"depth {r.depth}, not exact (time limit)"
+        lines = [f"endgame solver: best {r.move}, value {r.value:+d} ({state})", f"  pv: {' | '.join(r.pv)}"]
+        return "endgame", r.to_json(), lines
+    if bag <= 3:
+        from .preendgame import preendgame
+
+        res = preendgame(pos, lex, top=min(args.top or 8, 8), time_limit=limit, table=table)
+        lines = [f"pre-endgame ({res['method']}):"]
+        lines += [f"  {c['move']:<24} win {c['win']:.3f}  spread {c['spread']:+.1f}" for c in res["moves"]]
+        moves = [{"move": c["move"], "win": round(c["win"], 4), "spread": round(c["spread"], 2)} for c in res["moves"]]
+        return "preendgame", {"moves": moves}, lines
+    return None
 
 
 # ---------------------------------------------------------------------------
@@ -261,6 +300,9 @@ def add_parser(subparsers) -> None:
     g = sp.add_mutually_exclusive_group()
     g.add_argument("--top", type=int, default=None, metavar="N", help="the N best moves (default 20; best-first)")
     g.add_argument("--all", action="store_true", help="rank every move")
+    sp.add_argument("--time", default=None, metavar="S",
+                    help="seconds for the endgame / pre-endgame search near the end (default 10)")
+    sp.add_argument("--static", action="store_true", help="static equity only, no endgame or pre-endgame search")
     sp.add_argument("--json", action="store_true", help="print one JSON object")
     sp.set_defaults(func=cmd_analyze)
 

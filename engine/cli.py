@@ -36,6 +36,7 @@ PLUGINS = {
     "engine.director.cli": ("simultan",),               # issue: simultaneous Scrabble director
     "engine.analysis_cli": ("analyze", "practice"),     # issue: equity and simulation
     "engine.sim_cli": ("simulate",),                    # Monte Carlo simulation
+    "engine.endgame_cli": ("endgame", "preendgame"),    # issue 13: endgame solver
     "engine.web.cli": ("web",),                         # issue: web page
 }
 """Modules that add subcommands, with the subcommands each registers: each module
