@@ -10,6 +10,8 @@ taken as they come (a browser parses the JSON in a few milliseconds; Python's
 * ``test_moves`` — ``POST /api/moves``: every move with equity, words of the
   first 100 (what the page asks after every edit), on p_ref1 (471 moves),
   p_ref2 (3,279) and p011 (9,493, two blanks: the largest golden list);
+* ``test_moves_top100`` — the same with ``"top": 100``: what the page asks first since it
+  pages the list (the rest on request);
 * ``test_score`` — ``POST /api/score``: the word checker with ranks (every keystroke);
 * ``test_position`` — ``POST /api/position``: parse, warnings, unseen tiles.
 
@@ -39,6 +41,14 @@ def client(golden_lexicon):
 @pytest.mark.parametrize("pid", ["p_ref1", "p_ref2", "p011"])
 def test_moves(benchmark, client, pid):
     body = {"cgp": POS[pid]}
+    raw = benchmark(lambda: client.post("/api/moves", json=body).content)
+    benchmark.extra_info["moves"] = json.loads(raw)["count"]
+    benchmark.extra_info["bytes"] = len(raw)
+
+
+@pytest.mark.parametrize("pid", ["p_ref1", "p_ref2", "p011"])
+def test_moves_top100(benchmark, client, pid):
+    body = {"cgp": POS[pid], "top": 100}
     raw = benchmark(lambda: client.post("/api/moves", json=body).content)
     benchmark.extra_info["moves"] = json.loads(raw)["count"]
     benchmark.extra_info["bytes"] = len(raw)

@@ -73,11 +73,14 @@ def cmd_analyze(args) -> int:
 
     if args.top is not None and args.top < 1:
         raise ValueError(f"--top must be at least 1, got {args.top}")
-    pos = parse_cgp(args.cgp)
+    pos = parse_cgp(args.cgp, allow_impossible=args.allow_impossible)
     if not pos.rack.any():
         raise ValueError("the position has no rack to move (CGP rack field is empty)")
     table = _table(args.leaves)
     lex = _lexicon(args.lexicon)
+    from .cgp import warn_notes
+
+    warn_notes(pos, lex)
     n = None if args.all else (args.top or 20)
     cands = position_candidates(pos, lex, n, table)
     if args.json:
@@ -247,6 +250,9 @@ def add_parser(subparsers) -> None:
     """Register ``analyze`` and ``practice`` with the engine CLI."""
     sp = subparsers.add_parser("analyze", help="rank a position's moves by static equity (score + leave value)")
     sp.add_argument("--cgp", required=True, help="position in CGP notation (quote it)")
+    from .cgp import add_allow_impossible
+
+    add_allow_impossible(sp)
     sp.add_argument("--lexicon", help="lexicon bundle (default: the packaged German list)")
     sp.add_argument("--leaves", metavar="KLV", help="leave table, KLV2 or KLV (default: the packaged German table)")
     g = sp.add_mutually_exclusive_group()

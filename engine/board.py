@@ -237,7 +237,7 @@ class Board:
                     continue
                 up = ch.upper()
                 if len(up) != 1 or not b.alphabet.is_word_chars(up):
-                    raise ValueError(f"board text row {r + 1}: {ch!r} is not a letter of the {b.alphabet.name.capitalize()} set")
+                    raise ValueError(f"board text row {r + 1}: {b.alphabet.not_a_letter(ch)}")
                 b.tiles[r, c] = b.alphabet.code(up)
                 b.blanks[r, c] = ch != up
         return b

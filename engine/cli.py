@@ -22,7 +22,7 @@ import time
 
 from lexicon_tools.bundle import LexiconError, load_lexicon
 
-from .cgp import CGPError, Position, parse_cgp
+from .cgp import CGPError, Position, add_allow_impossible, parse_cgp, warn_notes
 
 
 PLUGINS = (
@@ -44,8 +44,14 @@ def _lexicon(args):
     return load_lexicon(args.lexicon, progress=note)
 
 
-def _position(args) -> Position:
-    return parse_cgp(args.cgp)
+def _position(args, lexicon=None) -> Position:
+    pos = parse_cgp(args.cgp, allow_impossible=getattr(args, "allow_impossible", False))
+    warn_notes(pos, lexicon)
+    return pos
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    print(f"warning: {message}", file=sys.stderr)
 
 
 def _move_json(scored) -> dict:
@@ -69,7 +75,7 @@ def cmd_moves(args, top: int | None = None) -> int:
     from .movegen import best_move_list, exchanges, generate_moves
 
     lex = _lexicon(args)
-    pos = _position(args)
+    pos = _position(args, lex)
     n = top if top is not None else args.top
     if n is not None and n < 1:
         raise ValueError(f"--top must be at least 1, got {n}")
@@ -107,7 +113,7 @@ def cmd_score(args) -> int:
     from .scorer import IllegalMove, check_move
 
     lex = _lexicon(args)
-    pos = _position(args)
+    pos = _position(args, lex)
     try:
         scored = check_move(pos.board, args.move, lex, rack=pos.rack if pos.rack.sum() else None)
     except IllegalMove as exc:
@@ -139,6 +145,7 @@ def build_parser() -> argparse.ArgumentParser:
         sp.add_argument("--cgp", required=True, help="position in CGP notation (quote it)")
         sp.add_argument("--lexicon", help="lexicon bundle from `python -m lexicon_tools build` (default: the packaged German list)")
         sp.add_argument("--json", action="store_true", help="print one JSON object")
+        add_allow_impossible(sp)
 
     sp = sub.add_parser("moves", help="list every legal move, by score then notation")
     common(sp)
@@ -158,18 +165,31 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush cannot raise BrokenPipeError again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        sys.stdout = open(os.devnull, "w")
+
+
 def main(argv=None) -> int:
     """Run the CLI; returns the exit code (0 ok, 1 illegal move, 2 error, 141 reader closed the pipe)."""
+    import warnings
+
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        try:
-            return args.func(args)
-        finally:
-            sys.stdout.flush()
+        with warnings.catch_warnings():
+            warnings.showwarning = _show_warning  # `warning: ...` lines, no file/line noise
+            try:
+                return args.func(args)
+            finally:
+                sys.stdout.flush()
     except BrokenPipeError:
         # the reader went away (e.g. `| head`): stop quietly like other Unix tools
-        sys.stdout = open(os.devnull, "w")
+        _silence_stdout()
         return 141
     except (CGPError, LexiconError, ValueError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)

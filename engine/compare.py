@@ -33,7 +33,7 @@ import numpy as np
 from lexicon_tools.bundle import Lexicon, load_lexicon
 
 from .board import Board
-from .cgp import CGPError, Position, parse_cgp
+from .cgp import CGPError, Position, add_allow_impossible, parse_cgp
 from .peers import FORMATS, CommandPeer, DirectoryPeer, PeerMove, PeerRun, parse_placements
 
 __all__ = [
@@ -296,18 +296,19 @@ def mirror_empty_board_moves(board: Board, moves: list) -> list:
 
 
 def compare_position(pid: str, cgp: str, peer, lexicon: Lexicon, repeat: int = 5,
-                     check_limit: int = 10, mirror_empty: bool = False) -> PositionResult:
+                     check_limit: int = 10, mirror_empty: bool = False,
+                     allow_impossible: bool = False) -> PositionResult:
     """Run our generator and the peer on one position and compare (see :func:`compare_moves`).
 
     ``mirror_empty``: on an empty board, complete a peer that generates only across
     openings (wolges) with their transposed copies (:func:`mirror_empty_board_moves`).
 
     Never raises for a bad CGP or a faulty peer: the result says why the position
-    was not compared.
+    was not compared (also an impossible position, unless ``allow_impossible``).
     """
     res = PositionResult(pid, cgp)
     try:
-        pos = parse_cgp(cgp)
+        pos = parse_cgp(cgp, allow_impossible=allow_impossible)
     except CGPError as exc:
         res.error_kind, res.error = "cgp", f"bad CGP: {exc}"
         return res
@@ -436,7 +437,7 @@ def format_summary(results: list[PositionResult], peer_description: str = "", re
 
 
 def run_compare(positions: list[tuple[str, str]], peer, lexicon: Lexicon, *, repeat: int = 5, limit: int = 10,
-                out=None, mirror_empty: bool = False) -> list[PositionResult]:
+                out=None, mirror_empty: bool = False, allow_impossible: bool = False) -> list[PositionResult]:
     """Compare every position (:func:`compare_position`), printing each result as it comes and the summary.
 
     Args:
@@ -448,13 +449,15 @@ def run_compare(positions: list[tuple[str, str]], peer, lexicon: Lexicon, *, rep
         limit: moves of each kind printed (and checked by the word checker) per position.
         out: text stream for the report (``None``: nothing printed).
         mirror_empty: see :func:`compare_position`.
+        allow_impossible: compare composed positions with more of a tile than the set holds.
 
     Returns:
         the per-position results.
     """
     results = []
     for pid, cgp in positions:
-        res = compare_position(pid, cgp, peer, lexicon, repeat, check_limit=limit, mirror_empty=mirror_empty)
+        res = compare_position(pid, cgp, peer, lexicon, repeat, check_limit=limit, mirror_empty=mirror_empty,
+                               allow_impossible=allow_impossible)
         results.append(res)
         if out is not None:
             print(format_position(res, limit), file=out, flush=True)
@@ -476,7 +479,7 @@ def _summary_rack(pos: Position) -> str:
 
 
 def write_baselines(positions: list[tuple[str, str]], lexicon: Lexicon, outdir: str | Path,
-                    progress=None) -> list[tuple]:
+                    progress=None, allow_impossible: bool = False) -> list[tuple]:
     """Write complete move lists in the golden format: ``OUTDIR/ID.tsv`` and ``OUTDIR/summary.tsv``.
 
     Each ``ID.tsv`` line is ``NOTATION<TAB>SCORE<TAB>PLACEMENTS``, sorted by score
@@ -486,10 +489,17 @@ def write_baselines(positions: list[tuple[str, str]], lexicon: Lexicon, outdir: 
     Ä Ö Ü, blanks last, as in the golden summary; top score 0 and top move ``-`` when there is
     no placement; ``bag`` empty when the CGP does not say and it cannot be computed).
 
+    Every file is written atomically (temp file, fsync, rename; the temp file is
+    removed on failure), so a full disk or a kill never leaves a truncated
+    ``ID.tsv`` that ``compare --peer-dir`` could read as a short move list.
+
     Raises:
-        CGPError: a malformed CGP (names the position).
-        OSError: the directory cannot be written.
+        CGPError: a malformed or (without ``allow_impossible``) impossible CGP (names the position).
+        lexicon_tools.normalize.WordListError: a file cannot be written (names the file; a ValueError).
+        OSError: the directory cannot be created.
     """
+    from lexicon_tools.normalize import write_atomic
+
     from .movegen import exchanges, generate_moves
 
     out = Path(outdir)
@@ -497,13 +507,11 @@ def write_baselines(positions: list[tuple[str, str]], lexicon: Lexicon, outdir: 
     rows = []
     for pid, cgp in positions:
         try:
-            pos = parse_cgp(cgp)
+            pos = parse_cgp(cgp, allow_impossible=allow_impossible)
         except CGPError as exc:
             raise CGPError(f"position {pid}: {exc}") from None
         moves = generate_moves(pos.board, pos.rack, lexicon).sorted()
-        with open(out / f"{pid}.tsv", "w", encoding="utf-8", newline="\n") as f:
-            for m in moves:
-                f.write(f"{m.notation}\t{m.score}\t{m.placements}\n")
+        write_atomic(out / f"{pid}.tsv", (f"{m.notation}\t{m.score}\t{m.placements}" for m in moves))
         bag = pos.bag_count
         exch = exchanges(pos.rack, pos.alphabet, bag)
         top = moves[0] if moves else None
@@ -511,10 +519,7 @@ def write_baselines(positions: list[tuple[str, str]], lexicon: Lexicon, outdir: 
                      top.score if top else 0, top.notation if top else "-"))
         if progress:
             progress(f"{pid}: {len(moves)} placements")
-    with open(out / "summary.tsv", "w", encoding="utf-8", newline="\n") as f:
-        f.write("\t".join(SUMMARY_HEADER) + "\n")
-        for row in rows:
-            f.write("\t".join(str(v) for v in row) + "\n")
+    write_atomic(out / "summary.tsv", ["\t".join(SUMMARY_HEADER)] + ["\t".join(str(v) for v in row) for row in rows])
     return rows
 
 
@@ -574,11 +579,13 @@ def cmd_compare(args) -> int:
         timings = _read_timings(args.peer_timings, args.peer_timings_column) if args.peer_timings else None
         peer = DirectoryPeer(args.peer_dir, args.peer_format, timings)
     results = run_compare(positions, peer, lexicon, repeat=args.repeat, limit=args.limit, out=sys.stdout,
-                          mirror_empty=args.mirror_empty)
+                          mirror_empty=args.mirror_empty, allow_impossible=args.allow_impossible)
     if args.json_report:
+        from lexicon_tools.normalize import write_atomic
+
         report = {"peer": peer.description, "summary": summary_dict(results),
                   "positions": [asdict(r) for r in results]}
-        Path(args.json_report).write_text(json.dumps(report, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+        write_atomic(args.json_report, json.dumps(report, ensure_ascii=False, indent=1) + "\n")
     ok = all(r.status == "same" for r in results)
     return 0 if ok else 1
 
@@ -587,7 +594,7 @@ def cmd_baselines(args) -> int:
     """``baselines``: write OUT/ID.tsv move lists and OUT/summary.tsv; exit 0, or 2 on bad input."""
     positions = _select(read_positions(args.positions), args.only)
     lexicon = load_lexicon(args.lexicon, progress=_note)
-    rows = write_baselines(positions, lexicon, args.out)
+    rows = write_baselines(positions, lexicon, args.out, allow_impossible=args.allow_impossible)
     print(f"wrote {len(rows)} move lists ({sum(r[4] for r in rows)} placements) and summary.tsv to {args.out}")
     return 0
 
@@ -636,6 +643,7 @@ def add_parser(subparsers) -> None:
     sp.add_argument("--mirror-empty", action="store_true",
                     help="on an empty board, add the transposed copy of each peer move (wolges generates "
                          "only across openings there)")
+    add_allow_impossible(sp)
     sp.set_defaults(func=cmd_compare)
 
     bp = subparsers.add_parser(
@@ -646,4 +654,5 @@ def add_parser(subparsers) -> None:
     bp.add_argument("-o", "--out", required=True, metavar="DIR", help="output directory")
     bp.add_argument("--lexicon", help="lexicon bundle (default: the packaged German list)")
     bp.add_argument("--only", metavar="IDS", help="comma-separated position ids")
+    add_allow_impossible(bp)
     bp.set_defaults(func=cmd_baselines)

@@ -430,7 +430,7 @@ def _counts(text: str, alphabet: Alphabet) -> np.ndarray:
     for ch in text:
         up = ch.upper()
         if ch != "?" and (len(up) != 1 or not alphabet.is_word_chars(up)):
-            raise ValueError(f"{text!r}: {ch!r} is not a tile of the {alphabet.name.capitalize()} set")
+            raise ValueError(f"{text!r}: {alphabet.not_a_letter(ch)}")
         counts[BLANK if ch == "?" else alphabet.code(up)] += 1
     return counts
 

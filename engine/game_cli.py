@@ -50,13 +50,36 @@ def cmd_selfplay(args) -> int:
     return 0
 
 
+def _record_lexicon(args):
+    """``--lexicon``, else the lexicon the file's ``#lexicon`` names (if known), else the default list.
+
+    Raises:
+        ValueError: the file names a lexicon this program does not know (says which to pass).
+    """
+    from pathlib import Path
+
+    from .gcg import header_lexicon, resolve_lexicon_name
+
+    if args.lexicon:
+        return _lexicon(args.lexicon)
+    name = header_lexicon(args.file)
+    if not name:
+        return _lexicon(None)
+    where = resolve_lexicon_name(name, Path(args.file).parent)
+    if where is None:
+        raise ValueError(f"{args.file}: the record was played with '#lexicon {name}', which is not a known "
+                         f"lexicon here (no {name}.lex beside the file or in the cache): pass --lexicon PATH "
+                         f"of that word list, or --no-words to check placements and scores only")
+    return _lexicon(None if where == "default" else str(where))
+
+
 def cmd_gcg(args) -> int:
     """``gcg``: read and check a GCG file; print the score pad or one position's CGP."""
     from .game import rules_by_name
     from .gcg import read_gcg_file
 
     rules = rules_by_name(args.rules) if args.rules else None
-    lex = None if args.no_words else _lexicon(args.lexicon)
+    lex = None if args.no_words else _record_lexicon(args)
     rec = read_gcg_file(args.file, lex, rules=rules)
     if args.position is not None:
         n = len(rec.moves)
@@ -93,7 +116,8 @@ def add_parser(subparsers) -> None:
 
     sp = subparsers.add_parser("gcg", help="check a GCG game record; print its score pad or a position (CGP)")
     sp.add_argument("file", help="the .gcg file")
-    sp.add_argument("--lexicon", help="lexicon bundle for the word check (default: the packaged German list)")
+    sp.add_argument("--lexicon", help="lexicon bundle for the word check (default: the one the file's #lexicon "
+                                      "names, if known; the packaged German list when it names none)")
     sp.add_argument("--no-words", action="store_true", help="check placements and scores only, not words")
     sp.add_argument("--rules", choices=sorted(RULES), help="rule variant (default: the file's #rules, else home)")
     sp.add_argument("--position", type=int, metavar="K", help="print the CGP of the position before turn K (0-based)")

@@ -26,6 +26,14 @@ German letters are written as themselves (Ä Ö Ü, UTF-8), blanks in lowercase
 :data:`engine.game.RULES`) and ``#seed`` (the bag's seed of an engine game)
 are this project's pragmas; other pragmas are kept in ``GameRecord.notes``.
 
+A score pad (the web app's Punkteblock, docs/web.md) does not know the racks:
+its turns write the rack as ``...`` (:data:`UNKNOWN_RACK`). Such a turn is
+checked as usual (placement, score, words, tiles left in the set, at most a
+rack's worth of tiles placed or exchanged) except against a rack, and is read
+with ``Turn.rack == ""``. ``#agreed WORD ...`` (before the first move) lists
+words the table agreed on although the word list lacks them: they are
+accepted as words.
+
 ``#rules simultan`` marks the master game of a simultaneous event
 (:mod:`engine.director`): one player (``#player1`` only), every rack as the
 director drew it. Reading it checks every play and score as for a normal game,
@@ -43,6 +51,7 @@ problem raises :class:`GCGError` naming the line.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -52,10 +61,25 @@ from lexicon_tools.alphabet import BLANK, Alphabet, german
 from .board import Board, format_start
 from .game import RULES, GameRecord, Kind, Rules, Turn, _counts, rack_value
 
-__all__ = ["GCGError", "SIMULTAN", "read_gcg", "read_gcg_file", "write_gcg", "write_gcg_file"]
+__all__ = ["GCGError", "SIMULTAN", "UNKNOWN_RACK", "read_gcg", "read_gcg_file", "write_gcg", "write_gcg_file"]
 
 SIMULTAN = Rules(name="simultan", min_players=1, max_players=1)
 """``#rules simultan``: the one-player master game of a simultaneous event (as :mod:`engine.director` writes it)."""
+
+
+UNKNOWN_RACK = "..."
+"""The rack field of a turn whose rack is not known (a score pad's entry)."""
+
+
+class _AgreedWords:
+    """The lexicon plus the words of ``#agreed`` (``WORD in`` either)."""
+
+    def __init__(self, lexicon, words):
+        self.lexicon = lexicon
+        self.words = frozenset(words)
+
+    def __contains__(self, word) -> bool:
+        return word in self.words or word in self.lexicon
 
 
 class GCGError(ValueError):
@@ -111,6 +135,8 @@ def write_gcg(game) -> str:
             out.append(f"#{k} {v}".rstrip())
     for t in rec.turns:
         nick = rec.players[t.player]
+        if t.kind in Kind.TURNS and not t.rack:
+            t = replace(t, rack=UNKNOWN_RACK)
         if t.kind == Kind.PLAY:
             out.append(f">{nick}: {t.rack} {_start(t.move)} {_gcg_word(t.move)} +{t.score} {t.total}")
         elif t.kind == Kind.WITHDRAWN:
@@ -135,9 +161,19 @@ def write_gcg(game) -> str:
 
 
 def write_gcg_file(path: str | Path, game) -> Path:
-    """Write :func:`write_gcg` output to ``path`` (UTF-8); returns the path."""
+    """Write :func:`write_gcg` output to ``path`` (UTF-8) atomically; returns the path.
+
+    Temp file in the same directory, fsync, rename; on any failure the temp file
+    is removed and an existing file at ``path`` is left as it was.
+
+    Raises:
+        lexicon_tools.normalize.WordListError: the file cannot be written (a
+            ValueError; the message names the file and the cause, e.g. a full disk).
+    """
+    from lexicon_tools.normalize import write_atomic
+
     path = Path(path)
-    path.write_text(write_gcg(game), encoding="utf-8")
+    write_atomic(path, write_gcg(game))
     return path
 
 
@@ -173,7 +209,7 @@ class _Reader:
             elif len(ch.upper()) == 1 and a.is_word_chars(ch.upper()):
                 counts[a.code(ch.upper())] += 1
             else:
-                raise GCGError(ln, f"{what} {text!r}: {ch!r} is not a letter of the {a.name} tile set")
+                raise GCGError(ln, f"{what} {text!r}: {a.not_a_letter(ch)}")
         return counts
 
     def rack(self, text: str, ln: int) -> np.ndarray:
@@ -232,7 +268,7 @@ class _Reader:
                     rules_name = value
                 elif name == "tile-distribution":
                     if value and value != a.name:
-                        raise GCGError(i, f"tile distribution {value!r}: this reader uses the {a.name.capitalize()} set")
+                        raise GCGError(i, f"tile distribution {value!r}: this reader uses the {a.set_label}")
                 elif name == "character-encoding":
                     if value.upper().replace("_", "-") not in ("UTF-8", "UTF8", "ISO-8859-1", "ISO 8859-1"):
                         raise GCGError(i, f"unsupported character encoding {value!r}")
@@ -257,6 +293,8 @@ class _Reader:
             else:
                 raise GCGError(0, f"unknown #rules {rules_name!r} (known: {', '.join([*RULES, SIMULTAN.name])}; "
                                   f"pass rules= to read it)")
+        if notes.get("agreed") and self.lexicon is not None:
+            self.lexicon = _AgreedWords(self.lexicon, notes["agreed"].upper().split())
         n = len(players)
         simultan = rules.name == SIMULTAN.name  # racks as drawn by the director: not checked against leaves
         if n < 2 and not (n == 1 and simultan):
@@ -294,7 +332,10 @@ class _Reader:
                     raise GCGError(ln, f"{nick} moves out of turn (expected {players[(last_turn_player + 1) % n]})")
                 last_turn_player = p
             rack_text = fields[0]
-            if kind in Kind.TURNS:
+            unknown = kind in Kind.TURNS and rack_text == UNKNOWN_RACK  # a score pad's turn
+            if unknown:
+                rack, rack_s = None, ""
+            elif kind in Kind.TURNS:
                 rack = self.rack(rack_text, ln)
                 self.check_available(board, rack, ln, "rack " + rack_text)
                 k = kept[p]
@@ -315,6 +356,12 @@ class _Reader:
                 if scored.score != score:
                     raise GCGError(ln, f"wrong score for {start} {word}: the file says {score:+d}, "
                                        f"the engine scores {scored.score} ({_words(scored)})")
+                if unknown:  # no rack to check against: a rack's worth of tiles the set still has
+                    placed = _counts("".join("?" if b else ch for _r, _c, ch, b in scored.tiles), a)
+                    if int(placed.sum()) > a.rack_size:
+                        raise GCGError(ln, f"{start} {word} places {int(placed.sum())} tiles; a rack holds "
+                                           f"{a.rack_size}")
+                    self.check_available(board, placed, ln, f"{start} {word}")
                 if withdrawn:
                     ln2, _nick2, body2 = raw[j + 1]
                     _k2, f2 = self.classify(body2, ln2)
@@ -328,7 +375,7 @@ class _Reader:
                                             f"{-score:+d} = {total - score}")
                     turns.append(Turn(Kind.WITHDRAWN, p, rack_s, 0, totals[p], move=scored.move,
                                       words=tuple(scored.words), line=ln))
-                    kept[p] = (rack, ln)
+                    kept[p] = None if unknown else (rack, ln)
                     last_play_words = []
                     j += 2
                     continue
@@ -336,7 +383,7 @@ class _Reader:
                 totals[p] = total
                 turns.append(Turn(Kind.PLAY, p, rack_s, score, total, move=scored.move,
                                   words=tuple(scored.words), line=ln))
-                kept[p] = (a.parse_rack(scored.move.leave), ln)
+                kept[p] = None if unknown else (a.parse_rack(scored.move.leave), ln)
                 last_play_words = [w for w, _s in scored.words]
             elif kind == Kind.EXCHANGE:
                 what = fields[1]
@@ -344,23 +391,28 @@ class _Reader:
                     raise GCGError(ln, f"an exchange scores 0, not {score:+d}")
                 if what.isdigit():
                     cnt = int(what)
-                    if not 1 <= cnt <= int(rack.sum()):
-                        raise GCGError(ln, f"exchange of {cnt} tiles from a rack of {int(rack.sum())}")
+                    have = a.rack_size if unknown else int(rack.sum())
+                    if not 1 <= cnt <= have:
+                        raise GCGError(ln, f"exchange of {cnt} tiles from a rack of {have}")
                     exchanged = ""
                     kept[p] = None
                 else:
                     ex = self.tiles(what, ln, "exchanged tiles")
-                    if (ex > rack).any():
+                    if unknown:
+                        if int(ex.sum()) > a.rack_size:
+                            raise GCGError(ln, f"exchange of {int(ex.sum())} tiles from a rack of {a.rack_size}")
+                        self.check_available(board, ex, ln, f"exchanged tiles {what}")
+                    elif (ex > rack).any():
                         raise GCGError(ln, f"exchanged tiles {what} are not all on the rack {rack_text}")
                     exchanged = a.rack_string(ex)
-                    kept[p] = (rack - ex, ln)
+                    kept[p] = None if unknown else (rack - ex, ln)
                 turns.append(Turn(Kind.EXCHANGE, p, rack_s, 0, total, exchanged=exchanged, line=ln))
                 last_play_words = []
             elif kind == Kind.PASS:
                 if score != 0:
                     raise GCGError(ln, f"a pass scores 0, not {score:+d}")
                 turns.append(Turn(Kind.PASS, p, rack_s, 0, total, line=ln))
-                kept[p] = (rack, ln)
+                kept[p] = None if unknown else (rack, ln)
                 last_play_words = []
             elif kind == Kind.CHALLENGE:
                 pen = rules.challenge_penalty
@@ -414,14 +466,46 @@ class _Reader:
             if any(q == p for q, _r in rack_entries):
                 raise GCGError(ln, f"{players[p]} went out but also has remaining tiles")
             end_reason = "out"
-        elif rack_entries:
+        else:
             moves = [t for t in turns if t.kind in Kind.TURNS]
             tail = moves[-rules.end_pass_rounds * n:]
-            passes = len(tail) == rules.end_pass_rounds * n and all(
+            passes = n > 1 and len(tail) == rules.end_pass_rounds * n and all(
                 t.kind == Kind.PASS or (t.kind == Kind.WITHDRAWN and rules.withdrawn_counts_as_pass) for t in tail)
-            end_reason = "passes" if passes else "agreement"
-        elif forfeits:
-            end_reason = "time"
+            last_line = raw[-1][0] if raw else 0
+            if rack_entries and moves and moves[-1].kind == Kind.PLAY and not moves[-1].move.leave \
+                    and not forfeits:
+                # the last mover has no tiles left and the others' tiles are deducted: that is going out
+                q = moves[-1].player
+                others = {r for r, _t in rack_entries}
+                if q not in others and others == set(range(n)) - {q}:
+                    left = _counts("".join(t for r, t in rack_entries), a)
+                    raise GCGError(last_line + 1, f"{players[q]} went out with the play on line {moves[-1].line} "
+                                   f"(no tiles left) and the others' remaining tiles are deducted, but the "
+                                   f"line that gives them to {players[q]} is missing: expected "
+                                   f"'>{players[q]}: ({a.rack_string(left)}) +{rack_value(left, a)} "
+                                   f"{totals[q] + rack_value(left, a)}'")
+            if passes and not forfeits:
+                # every player passed: each one's rack is known from the last pass line; each needs its deduction
+                last_rack = {t.player: t for t in tail if t.kind == Kind.PASS}
+                done = {r: t for r, t in rack_entries}
+                for q in range(n):
+                    t = last_rack.get(q)
+                    if t is None or not t.rack:
+                        continue
+                    if q not in done:
+                        value = rack_value(_counts(t.rack, a), a)
+                        raise GCGError(last_line + 1, f"the game ended by {len(tail)} scoreless turns in a row, "
+                                       f"but the deduction of {players[q]}'s remaining tiles (rack {t.rack} from "
+                                       f"the pass on line {t.line}) is missing: expected '>{players[q]}: {t.rack} "
+                                       f"({t.rack}) -{value} {totals[q] - value}'")
+                    if _counts(done[q], a).tolist() != _counts(t.rack, a).tolist():
+                        ln = next(tt.line for tt in turns if tt.kind == Kind.RACK and tt.player == q)
+                        raise GCGError(ln, f"{players[q]}'s remaining tiles {done[q]} differ from the rack "
+                                           f"{t.rack} of the pass on line {t.line}")
+            if rack_entries:
+                end_reason = "passes" if passes else "agreement"
+            elif forfeits:
+                end_reason = "time"
         return GameRecord(players=players, turns=turns, rules=rules, alphabet=a, names=names,
                           lexicon=lexicon_name, seed=seed,
                           final_racks=final_racks if end_reason else None,
@@ -513,6 +597,55 @@ def read_gcg(text: str, lexicon=None, *, rules: Rules | None = None, alphabet: A
             the tile set, wrong penalty or end-of-game adjustment.
     """
     return _Reader(lexicon, rules, alphabet, phonies_ok).read(text)
+
+
+def header_lexicon(path: str | Path) -> str:
+    """The ``#lexicon`` pragma of a GCG file (``""`` when it has none or cannot be read).
+
+    Only the pragma lines before the first move are looked at.
+    """
+    try:
+        with open(path, "rb") as f:
+            head = f.read(1 << 16)
+    except OSError:
+        return ""
+    for raw in head.decode("utf-8", errors="replace").splitlines():
+        s = raw.strip()
+        if s.startswith(">"):
+            break
+        if s.startswith("#lexicon"):
+            name, _, value = s[1:].partition(" ")
+            if name == "lexicon":
+                return value.strip()
+    return ""
+
+
+def resolve_lexicon_name(name: str, near: str | Path | None = None):
+    """Where the lexicon a record or CGP names can be found.
+
+    Returns:
+        ``"default"`` for a name of the packaged German list (``default``,
+        ``default-<checksum>`` as engine games write it, and the names in
+        :data:`engine.cgp.KNOWN_LEXICONS`); the :class:`~pathlib.Path` of a bundle
+        or ``.kwg`` called ``name`` (also ``name.lex`` / ``name.kwg``) beside
+        ``near`` or in the lexicon cache; ``None`` when the name is not known.
+    """
+    from lexicon_tools.bundle import cache_dir
+
+    from .cgp import KNOWN_LEXICONS
+
+    if not name:
+        return None
+    up = name.upper()
+    if up in KNOWN_LEXICONS or re.fullmatch(r"DEFAULT(-[0-9A-F]{12})?", up):
+        return "default"
+    if "/" in name or "\\" in name or name.startswith("."):
+        return None  # a record does not get to point at arbitrary paths
+    for base in ([Path(near)] if near is not None else []) + [cache_dir()]:
+        for cand in (base / name, base / f"{name}.lex", base / f"{name}.kwg"):
+            if cand.exists():
+                return cand
+    return None
 
 
 def read_gcg_file(path: str | Path, lexicon=None, **kwargs) -> GameRecord:

@@ -356,7 +356,7 @@ def _check_tiles(tiles, alphabet: Alphabet) -> frozenset:
         if not (0 <= r < N and 0 <= c < N):
             raise ValueError(f"square (row {r}, col {c}) is off the board (0-based)")
         if not _is_letter(letter, alphabet):
-            raise ValueError(f"{letter!r} is not a letter of the {alphabet.name} tile set")
+            raise ValueError(alphabet.not_a_letter(letter))
         if (r, c) in seen:
             raise ValueError(f"two tiles on {square_name(r, c)}")
         seen.add((r, c))
@@ -845,8 +845,28 @@ class DirectoryPeer:
         """One line for reports."""
         return f"stored outputs in {self.directory} ({self.fmt})"
 
+    def _summary_counts(self) -> dict[str, int]:
+        """``{id: placements}`` from ``DIR/summary.tsv`` (as ``baselines`` writes it), ``{}`` if none."""
+        if not hasattr(self, "_counts"):
+            self._counts: dict[str, int] = {}
+            try:
+                lines = (self.directory / "summary.tsv").read_text(encoding="utf-8").splitlines()
+            except (OSError, UnicodeDecodeError):
+                lines = []
+            if lines and "placements" in lines[0].split("\t"):
+                k = lines[0].split("\t").index("placements")
+                for ln in lines[1:]:
+                    f = ln.split("\t")
+                    if len(f) > k and f[k].isascii() and f[k].isdigit():
+                        self._counts[f[0]] = int(f[k])
+        return self._counts
+
     def run(self, pid: str, cgp: str, board: Board) -> PeerRun:
-        """Read the stored output for one position (never raises for peer faults)."""
+        """Read the stored output for one position (never raises for peer faults).
+
+        A ``.tsv``/``.txt`` file whose last line has no line end, or a ``.tsv`` whose
+        number of placements differs from the directory's ``summary.tsv``, is
+        reported as truncated (error kind ``parse``), never compared as a short list."""
         path = next((self.directory / f"{pid}{e}" for e in self.EXTENSIONS
                      if (self.directory / f"{pid}{e}").is_file()), None)
         if path is None:
@@ -856,10 +876,20 @@ class DirectoryPeer:
             text = path.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             return PeerRun(None, None, None, "parse", f"{path.name}: cannot read ({exc})")
+        if text and not text.endswith("\n") and path.suffix in (".tsv", ".txt"):
+            last = text.rsplit("\n", 1)[-1]
+            return PeerRun(None, None, None, "parse",
+                           f"{path.name}: the last line ({text.count(chr(10)) + 1}: {last[:40]!r}) has no line end: "
+                           f"the file is truncated or still being written; write it again")
         try:
             parsed = parse_output(self.fmt, text, board)
         except PeerOutputError as exc:
             return PeerRun(None, None, None, "parse", f"{path.name}: {exc}")
+        expected = self._summary_counts().get(pid) if path.suffix == ".tsv" else None
+        if expected is not None and len({m.placements for m in parsed.moves}) != expected:
+            return PeerRun(None, None, None, "parse",
+                           f"{path.name}: {len(parsed.moves)} moves, but summary.tsv lists {expected} placements "
+                           f"for {pid}: the file is truncated or from another run; write the baselines again")
         if parsed.time_ms is not None:
             return PeerRun(parsed, parsed.time_ms, "reported")
         if pid in self.timings:

@@ -212,7 +212,7 @@ def parse_move(board: Board, text: str) -> Placement:
             inside = False
         else:
             if not _is_letter(ch, alphabet):
-                raise IllegalMove(f"{written}: {ch!r} is not a letter of the {alphabet.name} tile set")
+                raise IllegalMove(f"{written}: {alphabet.not_a_letter(ch)}")
             letters.append(ch)
             marked.append(inside)
     if inside:
@@ -258,13 +258,13 @@ def _normalise_tiles(tiles, alphabet: Alphabet) -> list[tuple[int, int, int, boo
         r, c, letter = int(t[0]), int(t[1]), t[2]
         if isinstance(letter, str):
             if not _is_letter(letter, alphabet):
-                raise IllegalMove(f"tile {letter!r} is not a letter of the {alphabet.name} tile set")
+                raise IllegalMove(f"tile {alphabet.not_a_letter(letter)}")
             code = alphabet.code(letter.upper())
             is_blank = bool(t[3]) if len(t) == 4 else letter.islower()
         else:
             code = int(letter)
             if not 1 <= code <= alphabet.size:
-                raise IllegalMove(f"tile code {code} is not a letter of the {alphabet.name} tile set")
+                raise IllegalMove(f"tile code {code} is not a letter of the {alphabet.set_label}")
             is_blank = bool(t[3]) if len(t) == 4 else False
         if not (0 <= r < N and 0 <= c < N):
             raise IllegalMove(f"square (row {r}, column {c}) is off the board (0-based rows and columns 0-{N - 1})")

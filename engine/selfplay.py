@@ -171,7 +171,9 @@ def selfplay(lexicon, games: int, seed: int = 0, players: int = 2, rules: Rules 
 
     Raises:
         ValueError: ``games < 1`` or a player count the rules do not allow.
-        OSError: ``out_dir`` cannot be written.
+        OSError: ``out_dir`` cannot be created.
+        lexicon_tools.normalize.WordListError: a GCG file cannot be written (names the file;
+            each file is written atomically, so none is left empty or cut off).
     """
     if games < 1:
         raise ValueError(f"--games must be at least 1, got {games}")
@@ -179,7 +181,7 @@ def selfplay(lexicon, games: int, seed: int = 0, players: int = 2, rules: Rules 
         raise ValueError(f"{rules.name} rules: {rules.min_players} to {rules.max_players} players, got {players}")
     from tqdm import tqdm
 
-    from .gcg import write_gcg
+    from .gcg import write_gcg_file
 
     out = None
     if out_dir is not None:
@@ -197,7 +199,7 @@ def selfplay(lexicon, games: int, seed: int = 0, players: int = 2, rules: Rules 
             if out is not None:
                 rec = g.record()
                 rec.notes["description"] = f"engine self-play, run seed {seed}, game {i}"
-                (out / f"game_{i:05d}.gcg").write_text(write_gcg(rec), encoding="utf-8")
+                write_gcg_file(out / f"game_{i:05d}.gcg", rec)
             if on_game is not None:
                 on_game(i, g)
             bar.update(1)

@@ -12,7 +12,7 @@ import json
 import os
 import sys
 
-from .cgp import parse_cgp
+from .cgp import check_tile_counts, parse_cgp, warn_notes
 
 
 def _cores() -> int:
@@ -51,8 +51,15 @@ def cmd_simulate(args) -> int:
     def note(msg: str) -> None:
         print(f"note: {msg}", file=sys.stderr)
 
-    pos = parse_cgp(args.cgp)
+    if args.candidates < 1:
+        raise ValueError(f"-n/--candidates {args.candidates}: -n is how many of the best moves (by static "
+                         f"equity) to simulate; give at least 1, or name moves with --move")
+    if args.iterations < 1:
+        raise ValueError(f"-i/--iterations {args.iterations}: iterations per candidate, at least 1")
+    pos = parse_cgp(args.cgp, allow_impossible=True)
+    check_tile_counts(pos, hint=False)  # an impossible position cannot be simulated: no --allow-impossible here
     lex = load_lexicon(args.lexicon, progress=note)
+    warn_notes(pos, lex)
     workers = args.workers if args.workers is not None else _cores()
     backend = args.backend
     if backend == "local" and args.workers is None:

@@ -1026,10 +1026,9 @@ def simulate(position: Position, lexicon, candidates=None, n_candidates: int = 1
             raise ValueError("known_opponent_rack: the position has no opponent rack")
         opp_rack = position.opponent_rack.astype(np.int32).copy()
         unseen = unseen - opp_rack
-    if (unseen < 0).any():
-        c = int(np.nonzero(unseen < 0)[0][0])
-        raise ValueError(f"the position has more {a.letter(c) if c else 'blank'} tiles than the "
-                         f"{a.name.capitalize()} set holds ({int(a.counts[c])}): cannot draw the unseen tiles")
+    from .cgp import check_tile_counts
+
+    check_tile_counts(position, hint=False)  # the one tile-count rule (CGPError, a ValueError)
     pool_n = int(unseen.sum())
     bag0 = pool_n if opp_rack is not None else max(0, pool_n - a.rack_size)
 

@@ -153,7 +153,7 @@ class TogetherGame:
             used[k] += 1
             if used[k] > a.counts[k]:
                 what = "blank" if b else ch
-                raise IllegalMove(f"the {a.name.capitalize()} set has only {int(a.counts[k])} × {what}: "
+                raise IllegalMove(f"the {a.set_label} has only {int(a.counts[k])} × {what}: "
                                   f"{'write extra copies as blanks (lowercase)' if not b else 'no blank left'}")
         return TogetherMove(replace(scored.move, score=0), tuple(scored.tiles), words, False, bool(bad), self.goals)
 

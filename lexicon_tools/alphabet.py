@@ -111,6 +111,16 @@ class Alphabet:
         """Tiles in a full bag, blanks included (102 for German)."""
         return int(self.counts.sum())
 
+    @property
+    def set_label(self) -> str:
+        """The tile set's name for messages, one spelling everywhere: ``"German tile set"``."""
+        return f"{self.name.capitalize()} tile set"
+
+    def not_a_letter(self, ch: str) -> str:
+        """Message fragment ``'x' is not a letter of the German tile set`` (with a hint for ß: write SS)."""
+        hint = " (write SS for ß)" if ch in ("ß", "ẞ") else ""
+        return f"{ch!r} is not a letter of the {self.set_label}{hint}"
+
     def code(self, letter: str) -> int:
         """Tile code of an uppercase letter.
 
@@ -120,7 +130,7 @@ class Alphabet:
         try:
             return self._code[letter]
         except KeyError:
-            raise ValueError(f"letter {letter!r} is not in the {self.name} tile set") from None
+            raise ValueError(f"letter {letter!r} is not in the {self.set_label}") from None
 
     def letter(self, code: int) -> str:
         """Uppercase letter for a code in ``1..size`` (``?`` for 0, the blank)."""
@@ -159,7 +169,7 @@ class Alphabet:
             else:
                 up = ch.upper()
                 if up not in self._code:
-                    raise ValueError(f"rack {rack!r}: {ch!r} is not a tile of the {self.name.capitalize()} set")
+                    raise ValueError(f"rack {rack!r}: {self.not_a_letter(ch)}")
                 counts[self._code[up]] += 1
         if counts.sum() > self.rack_size:
             raise ValueError(f"rack {rack!r}: {int(counts.sum())} tiles, at most {self.rack_size}")

@@ -14,7 +14,9 @@ with its name before any Numba kernel sees it.
 from __future__ import annotations
 
 import datetime as _dt
+import errno
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -104,7 +106,7 @@ class Lexicon:
         try:
             alphabet = alphabet or Alphabet.load(meta["alphabet"]["name"])
             if list(alphabet.letters) != list(meta["alphabet"]["letters"]):
-                raise LexiconError(f"{meta_path}: alphabet differs from the {alphabet.name} tile set")
+                raise LexiconError(f"{meta_path}: alphabet differs from the {alphabet.set_label}")
             kmeta = meta["kwg"]
             tmeta = meta["trie"]
             expect_nodes, expect_kwg_sha = int(kmeta["nodes"]), str(kmeta["sha256"])
@@ -208,12 +210,22 @@ class Lexicon:
 # ---------------------------------------------------------------------------
 def build_bundle(words: Sequence[str], out: str | os.PathLike, *, source_name: str = "",
                  source_sha256: str = "", alphabet: Alphabet | None = None,
-                 verify: bool = True, progress=None) -> Lexicon:
+                 verify: bool = True, progress=None, max_nodes: int = _kwg.MAX_NODES) -> Lexicon:
     """Build a lexicon bundle from normalised words and write it atomically.
 
-    The bundle is assembled in a temporary directory beside ``out`` and renamed
-    into place, so an error never leaves a partial bundle (an existing bundle at
-    ``out`` is replaced only after the new one is complete).
+    The bundle is assembled in a temporary directory beside ``out``
+    (``.NAME.build-PID-XXXX``), every file fsynced, and swapped into place with one
+    atomic exchange (``renameat2(RENAME_EXCHANGE)`` on Linux), so an error or a
+    kill never leaves a partial bundle and never hides the old one. Where the
+    exchange is not available the old bundle is moved aside first
+    (``.NAME.old-PID-XXXX/x``) and put back by the next build if a kill came
+    between the two renames. Temporary directories of builds that were killed
+    (their process is gone) are removed at the start of the next build.
+
+    Whatever ``verify`` says, the graph's node count is checked against the KWG
+    limit and its structure validated before anything is written, so
+    ``--no-verify`` cannot write a broken bundle; ``verify`` adds the check of
+    every word (DAWG and GADDAG) and of sample non-words.
 
     Args:
         words: normalised uppercase words (2..15 letters, over the alphabet).
@@ -221,43 +233,55 @@ def build_bundle(words: Sequence[str], out: str | os.PathLike, *, source_name: s
         source_name, source_sha256: recorded in the metadata.
         verify: run :func:`lexicon_tools.kwg.verify_kwg` on the built graph.
         progress: optional callable ``progress(step_name)`` called before each step.
+        max_nodes: node limit (default the format's, :data:`lexicon_tools.kwg.MAX_NODES`).
 
     Returns:
         the loaded :class:`Lexicon`.
 
     Raises:
         ValueError: no words, or a word outside the alphabet.
+        lexicon_tools.kwg.GraphTooLargeError: the list needs more nodes than a KWG holds.
+        lexicon_tools.kwg.GraphError: the graph fails validation or verification.
         LexiconError: the output location cannot be written.
     """
     alphabet = alphabet or german()
     step = progress or (lambda name: None)
-    words = sorted(set(words))
+    words = _sorted_unique(words)
     if not words:
         raise ValueError("no valid words: nothing to build")
     out = Path(out)
     parent = out.parent if str(out.parent) else Path(".")
     if not parent.is_dir():
         raise LexiconError(f"{out}: directory {parent} does not exist")
+    clean_stale_builds(out)
     if out.exists() and not (out.is_dir() and (out / META_FILE).exists()):
         raise LexiconError(f"{out}: exists and is not a lexicon bundle; refusing to overwrite")
     step("graph")
     t0 = time.perf_counter()
-    graph = _kwg.build_kwg(words, alphabet)
+    graph = _kwg.build_kwg(words, alphabet, max_nodes=max_nodes)
     build_s = time.perf_counter() - t0
+    _kwg.validate_kwg(graph, alphabet, where=f"{out} (built graph)")  # always: cheap, and --no-verify is no excuse
     if verify:
         step("verify")
         samples = _non_word_samples(words, alphabet)
         _kwg.verify_kwg(graph, words, alphabet, non_words=samples)
     step("write")
     try:
-        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.", dir=parent))
+        tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.build-{os.getpid()}-", dir=parent))
     except OSError as exc:
         raise LexiconError(f"{out}: cannot write ({exc.strerror})") from None
     try:
+        os.chmod(tmp, _dir_mode())
         kwg_path = tmp / KWG_FILE
-        graph.astype("<u4").tofile(kwg_path)
+        with open(kwg_path, "wb") as f:
+            f.write(graph.astype("<u4").tobytes())
+            f.flush()
+            os.fsync(f.fileno())
         trie_path = tmp / TRIE_FILE
-        marisa_trie.Trie(words).save(str(trie_path))
+        with open(trie_path, "wb") as f:  # our own write, so a full disk is an OSError naming the cause
+            f.write(marisa_trie.Trie(words).tobytes())
+            f.flush()
+            os.fsync(f.fileno())
         lengths: dict[str, int] = {}
         for w in words:
             lengths[str(len(w))] = lengths.get(str(len(w)), 0) + 1
@@ -274,21 +298,149 @@ def build_bundle(words: Sequence[str], out: str | os.PathLike, *, source_name: s
                     "sha256": sha256_file(kwg_path)},
             "trie": {"file": TRIE_FILE, "bytes": trie_path.stat().st_size, "sha256": sha256_file(trie_path)},
         }
-        (tmp / META_FILE).write_text(json.dumps(meta, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        if out.exists():
-            old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old.", dir=parent))
-            os.replace(out, old / "x")
-            os.replace(tmp, out)
-            shutil.rmtree(old, ignore_errors=True)
-        else:
-            os.replace(tmp, out)
+        with open(tmp / META_FILE, "w", encoding="utf-8") as f:
+            f.write(json.dumps(meta, indent=2, ensure_ascii=False) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        _fsync_path(tmp)
+        _swap_into_place(tmp, out, parent)
     except OSError as exc:
         shutil.rmtree(tmp, ignore_errors=True)
-        raise LexiconError(f"{out}: cannot write ({exc})") from None
+        raise LexiconError(f"{out}: cannot write ({exc.strerror or exc})") from None
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     return Lexicon.load(out, alphabet)
+
+
+def _sorted_unique(words: Sequence[str]) -> list[str]:
+    """``sorted(set(words))`` without a copy when ``words`` is already a sorted list of distinct words."""
+    if isinstance(words, list) and all(a < b for a, b in zip(words, itertools.islice(words, 1, None))):
+        return words
+    return sorted(set(words))
+
+
+def _dir_mode() -> int:
+    """Mode for a new bundle directory: 0o777 minus the umask (mkdtemp makes 0o700)."""
+    old = os.umask(0o022)
+    os.umask(old)
+    return 0o777 & ~old
+
+
+def _fsync_path(path: Path) -> None:
+    """fsync a file or a directory by path (a no-op where directories cannot be opened)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Atomically swap two paths (Linux ``renameat2(RENAME_EXCHANGE)``); False where not available."""
+    if not hasattr(os, "uname") or os.uname().sysname != "Linux":
+        return False
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        fn = libc.renameat2
+    except (OSError, AttributeError):
+        return False
+    fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    fn.restype = ctypes.c_int
+    at_fdcwd, rename_exchange = -100, 2
+    if fn(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0:
+        return True
+    err = ctypes.get_errno()
+    if err in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):  # file system or kernel without it
+        return False
+    raise OSError(err, os.strerror(err), str(b))
+
+
+def _swap_into_place(tmp: Path, out: Path, parent: Path) -> None:
+    """Put the finished bundle ``tmp`` at ``out`` (see :func:`build_bundle` for the guarantees)."""
+    if not out.exists():
+        os.replace(tmp, out)
+    elif _exchange(tmp, out):
+        shutil.rmtree(tmp, ignore_errors=True)  # tmp now holds the old bundle
+    else:
+        old = Path(tempfile.mkdtemp(prefix=f".{out.name}.old-{os.getpid()}-", dir=parent))
+        os.replace(out, old / "x")
+        os.replace(tmp, out)  # a kill between the two renames: the next build puts old/x back
+        shutil.rmtree(old, ignore_errors=True)
+    _fsync_path(parent)
+
+
+_LEGACY_AGE = 3600.0
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def clean_stale_builds(out: str | os.PathLike) -> list[Path]:
+    """Remove what killed builds of ``out`` left beside it; restore a bundle a kill left moved aside.
+
+    Only directories named like this module's temporaries for this very bundle
+    name are touched: ``.NAME.build-PID-XXXX`` / ``.NAME.old-PID-XXXX`` whose
+    process ``PID`` is no longer running, and (from older versions, without a
+    PID) ``.NAME.XXXXXXXX`` / ``.NAME.old.XXXXXXXX`` untouched for an hour. A
+    moved-aside old bundle (``.NAME.old-*/x``) is renamed back to ``NAME`` when
+    ``NAME`` is missing.
+
+    Returns:
+        the paths removed or restored.
+    """
+    out = Path(out)
+    parent = out.parent if str(out.parent) else Path(".")
+    done: list[Path] = []
+    try:
+        entries = list(os.scandir(parent))
+    except OSError:
+        return done
+    now = time.time()
+    name = re.escape(out.name)
+    stale = re.compile(rf"\.{name}\.(?P<kind>build|old)-(?P<pid>\d+)-[A-Za-z0-9_]+")
+    older = re.compile(rf"\.{name}\.(?P<old>old\.)?[A-Za-z0-9_]{{8}}")
+    for e in entries:
+        m = stale.fullmatch(e.name)
+        legacy = None if m else older.fullmatch(e.name)
+        if not (m or legacy) or not e.is_dir(follow_symlinks=False):
+            continue
+        if m and _alive(int(m.group("pid"))):
+            continue
+        if legacy:
+            try:
+                if now - e.stat(follow_symlinks=False).st_mtime < _LEGACY_AGE:
+                    continue
+            except OSError:
+                continue
+        path = Path(e.path)
+        moved = path / "x"
+        was_old = (m.group("kind") == "old") if m else bool(legacy.group("old"))
+        if was_old and (moved / META_FILE).is_file() and not out.exists():
+            try:
+                os.replace(moved, out)
+                done.append(out)
+            except OSError:
+                continue
+        shutil.rmtree(path, ignore_errors=True)
+        done.append(path)
+    return done
 
 
 def _non_word_samples(words: Sequence[str], alphabet: Alphabet, n: int = 200) -> list[str]:

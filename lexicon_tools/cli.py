@@ -10,7 +10,8 @@ Subcommands::
     anagram   RACK [--lexicon LEXICON] [--min-length N]
     pattern   PATTERN [--lexicon LEXICON]
 
-Exit codes: 0 success; 1 ``check`` found an invalid word; 2 any error (a
+Exit codes: 0 success; 1 ``check`` found an invalid word; 141 the reader of
+the output went away (``| head``), no message; 2 any error (a
 one-line ``error: ...`` on stderr, never a traceback -- set
 ``LEXICON_TOOLS_DEBUG=1`` to see the traceback of an unexpected error).
 Look-up commands use the default lexicon (built from the packaged list into
@@ -136,9 +137,49 @@ def _reason_summary(result: NormalizeResult) -> list[str]:
 def _no_words_error(source: str, result: NormalizeResult) -> CliError:
     if result.lines == 0:
         return CliError(f"word list {source!r}: no entries (the file is empty or holds only comments)")
-    reasons = ", ".join(f"{r} {n}" for r, n in result.reason_counts.items())
-    return CliError(f"word list {source!r}: no valid word among {result.lines} entries "
-                    f"(all rejected: {reasons})")
+    reasons = ", ".join(f"{r} {n:,}" for r, n in result.reason_counts.items())
+    first = ""
+    if result.rejects:
+        raw, line, reason = result.rejects[0]
+        first = f"; first: line {line} {raw[:40]!r} ({REASON_TEXT.get(reason, reason)})"
+    return CliError(f"word list {source!r}: no valid word among {result.lines:,} entries "
+                    f"(all rejected: {reasons}){first}")
+
+
+class _ReadProgress:
+    """A tqdm bar over the bytes of the input file (reading and normalising are one pass)."""
+
+    def __init__(self, path: Path, quiet: bool) -> None:
+        self.bar = None
+        if quiet:
+            return
+        from tqdm import tqdm
+
+        try:
+            total = path.stat().st_size
+        except OSError:
+            total = None
+        # disable=None: no bar when stderr is not a terminal (logs stay clean)
+        self.bar = tqdm(total=total, unit="B", unit_scale=True, unit_divisor=1024, desc="reading + normalising",
+                        file=sys.stderr, disable=None, leave=False, mininterval=0.5)
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.bar is not None and not self.bar.disable:
+            self.bar.update(done - self.bar.n)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+
+
+def _read_normalised(src: Path, encoding: str | None, quiet: bool, keep_rejects: bool) -> NormalizeResult:
+    """Stream ``src`` through the normaliser with a progress bar; warnings (no final newline) on stderr."""
+    bar = _ReadProgress(src, quiet)
+    try:
+        return normalize_lines(read_lines(src, encoding, progress=bar, on_warning=lambda m: _err(f"warning: {m}")),
+                               keep_rejects=keep_rejects)
+    finally:
+        bar.close()
 
 
 def _open_lexicon(path: str | None) -> Lexicon:
@@ -178,14 +219,14 @@ def cmd_normalize(args: argparse.Namespace) -> int:
     _check_output_path(out, "word list")
     if args.rejects:
         _check_output_path(Path(args.rejects), "rejects report")
-    result = normalize_lines(read_lines(src, args.encoding))
+    result = _read_normalised(src, args.encoding, quiet=False, keep_rejects=bool(args.rejects))
     if not result.words:
         raise _no_words_error(str(src), result)
     write_words(out, result.words)
     if args.rejects:
         write_rejects(args.rejects, result.rejects)
     print(f"entries read       {result.lines:>9,}")
-    print(f"rejected           {len(result.rejects):>9,}")
+    print(f"rejected           {result.rejected:>9,}")
     for line in _reason_summary(result):
         print(line)
     print(f"duplicates merged  {result.duplicates:>9,}")
@@ -219,17 +260,15 @@ def cmd_build(args: argparse.Namespace) -> int:
         source_name = f"packaged:{DEFAULT_WORDS}"
     else:
         src = Path(args.wordlist)
-        stage(f"reading {src}")
-        lines = list(read_lines(src, args.encoding))
-        stage(f"normalising {len(lines):,} entries")
-        result = normalize_lines(lines)
-        del lines
+        stage(f"reading and normalising {src}")
+        result = _read_normalised(src, args.encoding, args.quiet, keep_rejects=False)
+        stage(f"read {result.lines:,} entries")
         source_name = src.name
     if not result.words:
         raise _no_words_error(str(src), result)
-    if result.rejects and not args.quiet:
+    if result.rejected and not args.quiet:
         reasons = ", ".join(f"{r} {n:,}" for r, n in result.reason_counts.items())
-        stage(f"rejected {len(result.rejects):,} ({reasons}), merged {result.duplicates:,} duplicates; "
+        stage(f"rejected {result.rejected:,} ({reasons}), merged {result.duplicates:,} duplicates; "
               "list them with `lexicon-tools normalize --rejects FILE`")
     sha = sha256_file(src)
     lex = build_bundle(result.words, out, source_name=source_name, source_sha256=sha,
@@ -344,7 +383,7 @@ def parse_rack(rack: str, alphabet: Alphabet) -> tuple[list[int], int]:
         up = ch.upper()  # 'ß'.upper() == 'SS'
         for c in up:
             if not alphabet.is_word_chars(c):
-                raise ValueError(f"rack {rack!r}: {ch!r} is not a letter of the {alphabet.name} tile set "
+                raise ValueError(f"rack {rack!r}: {alphabet.not_a_letter(ch)} "
                                  "or '?' (blank)")
             counts[alphabet.code(c)] += 1
     if sum(counts) + blanks == 0:
@@ -493,7 +532,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # --help, --version, usage errors (argparse prints them)
         return exc.code if isinstance(exc.code, int) else EXIT_ERROR
     try:
-        return args.func(args)
+        try:
+            return args.func(args)
+        finally:
+            sys.stdout.flush()  # a closed pipe shows here, inside the handler below
     except KeyboardInterrupt:
         _err("error: interrupted")
         return EXIT_ERROR
@@ -504,7 +546,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             os.dup2(devnull, sys.stdout.fileno())
         except (OSError, ValueError):
             pass
-        return EXIT_ERROR
+        return 141  # 128 + SIGPIPE, quietly, like other Unix tools
     except (CliError, WordListError, LexiconError, GraphError, ValueError) as exc:
         _err(f"error: {exc}")
         return EXIT_ERROR

@@ -26,10 +26,29 @@ MAX_WORD_LENGTH = 15
 ARC_MASK = 0x3FFFFF
 IS_END = 0x400000
 ACCEPTS = 0x800000
+MAX_NODES = ARC_MASK
+"""Most nodes a KWG can hold: arc indices are 22 bits (4,194,303), docs/kwg-format.md."""
 
 
 class GraphError(ValueError):
     """A node array that is not a valid KWG for the alphabet."""
+
+
+class GraphTooLargeError(GraphError):
+    """The word list needs more nodes than the KWG format can address (22-bit arc indices).
+
+    Attributes:
+        nodes: nodes the graph needs.
+        limit: nodes the format holds.
+    """
+
+    def __init__(self, nodes: int, limit: int):
+        super().__init__(
+            f"the graph needs {nodes:,} nodes, the KWG format holds {limit:,} (22-bit node indices, "
+            f"docs/kwg-format.md): the list is too large for one KWG; build a smaller list "
+            f"(e.g. drop the longest words) -- nothing was written")
+        self.nodes = nodes
+        self.limit = limit
 
 
 def encode_words(words: Sequence[str], alphabet: Alphabet | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -84,7 +103,7 @@ def _sort_rows(rows: np.ndarray) -> np.ndarray:
     return rows[np.lexsort((lo, hi))]
 
 
-def build_kwg(words: Sequence[str], alphabet: Alphabet | None = None) -> np.ndarray:
+def build_kwg(words: Sequence[str], alphabet: Alphabet | None = None, max_nodes: int = MAX_NODES) -> np.ndarray:
     """Build a minimised KWG (DAWG + GADDAG) from normalised words.
 
     Algorithm: sorted-input minimal automaton construction (Daciuk et al. 2000)
@@ -94,13 +113,19 @@ def build_kwg(words: Sequence[str], alphabet: Alphabet | None = None) -> np.ndar
     Args:
         words: uppercase words over the alphabet (2..15 letters). Order and
             duplicates do not matter.
+        max_nodes: refuse a graph with more nodes (default :data:`MAX_NODES`, the
+            format's limit; a lower value is for tests).
 
     Returns:
         uint32 array ``(n_nodes,)``, the node array (little-endian when saved).
 
     Raises:
         ValueError: empty word set or a word outside the alphabet / length range.
+        GraphTooLargeError: more than ``max_nodes`` nodes (their indices would not
+            fit the 22-bit arc field and would silently wrap).
     """
+    if max_nodes > MAX_NODES:
+        raise ValueError(f"max_nodes {max_nodes:,}: the KWG format holds at most {MAX_NODES:,}")
     if len(words) == 0:
         raise ValueError("no words: cannot build a lexicon from an empty list")
     words = sorted(set(words))
@@ -122,7 +147,10 @@ def build_kwg(words: Sequence[str], alphabet: Alphabet | None = None) -> np.ndar
     table = np.full(1 << 16, -1, dtype=np.int32)
     dawg_root, table = K.build_states(dawg_rows, reg, table)
     gaddag_root, table = K.build_states(gaddag, reg, table)
-    return K.layout(reg, dawg_root, gaddag_root)
+    nodes = K.layout(reg, dawg_root, gaddag_root)
+    if nodes.shape[0] > max_nodes:
+        raise GraphTooLargeError(int(nodes.shape[0]), max_nodes)
+    return nodes
 
 
 def validate_kwg(kwg: np.ndarray, alphabet: Alphabet | None = None, where: str = "graph") -> None:
@@ -166,10 +194,12 @@ def verify_kwg(kwg: np.ndarray, words: Sequence[str], alphabet: Alphabet | None 
     codes, lengths = encode_words(list(words), alphabet)
     bad = K.verify_words(kwg, codes, lengths)
     if bad >= 0:
-        raise GraphError(f"graph does not accept the word {words[bad]!r} (DAWG or GADDAG)")
+        raise GraphError(f"verification failed: the built graph ({kwg.shape[0]:,} nodes) does not accept the "
+                         f"word {words[bad]!r} (DAWG or GADDAG) -- a builder bug, please report it with the list")
     n = K.count_words(kwg, 0)
     if n != len(set(words)):
-        raise GraphError(f"graph holds {n} words, the list {len(set(words))}")
+        raise GraphError(f"verification failed: the built graph holds {n:,} words, the list {len(set(words)):,} "
+                         f"-- a builder bug, please report it with the list")
     if non_words:
         ncodes, nlens = encode_words(list(non_words), alphabet)
         for i in range(len(non_words)):

@@ -45,6 +45,7 @@ from __future__ import annotations
 import codecs
 import functools
 import gzip
+import itertools
 import lzma
 import os
 import re
@@ -60,6 +61,7 @@ __all__ = [
     "MAX_LEN",
     "MIN_LEN",
     "REASONS",
+    "REJECT_SAMPLES",
     "NormalizeResult",
     "WordListError",
     "normalize_entry",
@@ -270,100 +272,237 @@ def normalize_entry(raw: str, alphabet: Alphabet | None = None) -> tuple[str | N
 
 # -- reading --------------------------------------------------------------------
 _BINARY_PROBE = 8192
+_CHUNK = 1 << 18
 
 
-def _read_bytes(path: Path) -> bytes:
+def _check_path(path: Path) -> None:
     if not path.exists():
         raise WordListError(f"word list {str(path)!r}: no such file")
     if path.is_dir():
         raise WordListError(f"word list {str(path)!r}: is a directory, not a file")
+
+
+def _chunks(path: Path, progress=None) -> Iterator[bytes]:
+    """The file's bytes (decompressed if xz/gzip) in chunks of 256 KiB, read as they are needed.
+
+    ``progress(done, total)`` gets the bytes of the *file* read so far (compressed
+    bytes for a compressed file) and the file size, after each chunk.
+    """
+    _check_path(path)
     try:
-        data = path.read_bytes()
+        raw = open(path, "rb")
     except OSError as exc:
         raise WordListError(f"word list {str(path)!r}: cannot read ({exc.strerror or exc})") from None
-    try:
-        if data[:6] == b"\xfd7zXZ\x00":
-            data = lzma.decompress(data)
-        elif data[:2] == b"\x1f\x8b":
-            data = gzip.decompress(data)
-    except (lzma.LZMAError, OSError, EOFError) as exc:
-        raise WordListError(f"word list {str(path)!r}: corrupt compressed file ({exc})") from None
-    return data
-
-
-def _decode(data: bytes, path: Path, encoding: str | None) -> str:
-    wide = False
-    if encoding is not None:
+    with raw:
         try:
-            codec = codecs.lookup(encoding).name
-        except LookupError:
-            raise WordListError(f"word list {str(path)!r}: unknown encoding {encoding!r}") from None
-        wide = codec.startswith(("utf-16", "utf-32"))
-    if not wide and b"\x00" in data[:_BINARY_PROBE]:
-        if encoding is None and data[:2] in (b"\xff\xfe", b"\xfe\xff"):
+            total = os.fstat(raw.fileno()).st_size
+            magic = raw.read(6)
+            raw.seek(0)
+        except OSError as exc:
+            raise WordListError(f"word list {str(path)!r}: cannot read ({exc.strerror or exc})") from None
+        if magic == b"\xfd7zXZ\x00":
+            stream, kind = lzma.LZMAFile(raw), "xz"
+        elif magic[:2] == b"\x1f\x8b":
+            stream, kind = gzip.GzipFile(fileobj=raw), "gzip"
+        else:
+            stream, kind = raw, ""
+        while True:
+            try:
+                chunk = stream.read(_CHUNK)
+            except EOFError:
+                raise WordListError(f"word list {str(path)!r}: the {kind} file ends early "
+                                    "(truncated download or copy?)") from None
+            except (lzma.LZMAError, OSError) as exc:
+                if kind and not isinstance(exc, (PermissionError, IsADirectoryError)):
+                    raise WordListError(f"word list {str(path)!r}: corrupt compressed file ({exc})") from None
+                raise WordListError(f"word list {str(path)!r}: cannot read ({getattr(exc, 'strerror', None) or exc})") from None
+            if not chunk:
+                return
+            if progress is not None:
+                try:
+                    progress(raw.tell(), total)
+                except (OSError, ValueError):
+                    pass
+            yield chunk
+
+
+def _read_bytes(path: Path) -> bytes:
+    return b"".join(_chunks(path))
+
+
+def _codec(path: Path, encoding: str | None) -> tuple[str | None, bool]:
+    """(codec name or None for UTF-8, wide) -- wide: UTF-16/32, where a newline is not the byte 0x0A."""
+    if encoding is None:
+        return None, False
+    try:
+        codec = codecs.lookup(encoding).name
+    except LookupError:
+        raise WordListError(f"word list {str(path)!r}: unknown encoding {encoding!r}") from None
+    return codec, codec.startswith(("utf-16", "utf-32"))
+
+
+def _probe(first: bytes, path: Path, encoding: str | None, wide: bool) -> None:
+    if not wide and b"\x00" in first[:_BINARY_PROBE]:
+        if encoding is None and first[:2] in (b"\xff\xfe", b"\xfe\xff"):
             raise WordListError(
                 f"word list {str(path)!r}: looks like UTF-16 (byte-order mark); pass --encoding utf-16"
             )
         raise WordListError(
             f"word list {str(path)!r}: binary file (NUL bytes in the first 8 KiB), not a text word list"
         )
+
+
+def _decode_error(path: Path, encoding: str | None, exc: UnicodeDecodeError, data: bytes, line0: int,
+                  at_end: bool) -> WordListError:
+    line = line0 + data.count(b"\n", 0, exc.start)
+    if at_end and exc.reason == "unexpected end of data":
+        return WordListError(
+            f"word list {str(path)!r}: cut off mid-line: line {line} ends inside a character "
+            "(the file is truncated); get a complete copy")
     if encoding is None:
+        return WordListError(
+            f"word list {str(path)!r}: not valid UTF-8 (byte 0x{data[exc.start]:02x} on line {line}); "
+            "the file looks like Latin-1 (ISO-8859-1 / Windows-1252) or is binary -- "
+            "if it is Latin-1, pass --encoding latin-1 (encoding='latin-1')")
+    return WordListError(f"word list {str(path)!r}: cannot decode as {encoding} (line {line}: {exc.reason})")
+
+
+def _decode(data: bytes, path: Path, encoding: str | None) -> str:
+    """Decode a whole file's bytes (kept for callers that hold the bytes already)."""
+    codec, wide = _codec(path, encoding)
+    _probe(data, path, encoding, wide)
+    try:
+        text = data.decode(encoding or "utf-8")
+    except UnicodeDecodeError as exc:
+        raise _decode_error(path, encoding, exc, data, 1, exc.end >= len(data)) from None
+    return text[1:] if text[:1] == "\ufeff" else text
+
+
+def _text_pieces(path: Path, encoding: str | None, progress=None) -> Iterator[tuple[str, bool, str]]:
+    """Decoded text of the file in pieces that end at a line end: ``(text, complete, separator)``.
+
+    The last piece has ``complete=False`` when the file does not end with a line end.
+    Lines end with ``\\n`` (``\\r\\n`` too), or ``\\r`` alone in an old Mac file (no
+    ``\\n`` in its first 64 KiB); the separator is left in the text (one per line).
+    """
+    codec, wide = _codec(path, encoding)
+    chunks = _chunks(path, progress)
+    first = next(chunks, b"")
+    _probe(first, path, encoding, wide)
+    if wide:
+        dec = codecs.getincrementaldecoder(codec)("strict")
+        carry = ""
+        lines_before = 1
+        for chunk in itertools.chain((first,), chunks):
+            try:
+                text = carry + dec.decode(chunk)
+            except UnicodeError as exc:  # also "UTF-16 stream does not start with BOM"
+                raise WordListError(f"word list {str(path)!r}: cannot decode as {encoding} "
+                                    f"(after line {lines_before}: {getattr(exc, 'reason', exc)})") from None
+            cut = text.rfind("\n") + 1
+            carry = text[cut:]
+            if cut:
+                lines_before += text.count("\n", 0, cut)
+                yield text[:cut], True, "\n"
         try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            line = data.count(b"\n", 0, exc.start) + 1
-            raise WordListError(
-                f"word list {str(path)!r}: not valid UTF-8 (byte 0x{data[exc.start]:02x} on line {line}); "
-                "the file looks like Latin-1 (ISO-8859-1 / Windows-1252) or is binary -- "
-                "if it is Latin-1, pass --encoding latin-1 (encoding='latin-1')"
-            ) from None
-    else:
+            carry += dec.decode(b"", final=True)
+        except UnicodeError:
+            raise WordListError(f"word list {str(path)!r}: cut off mid-line: line {lines_before} ends inside "
+                                f"a character (the file is truncated)") from None
+        if carry:
+            yield carry, False, "\n"
+        return
+    sep = b"\r" if (b"\n" not in first[:_BINARY_PROBE * 8] and b"\r" in first) else b"\n"
+    tsep = sep.decode("ascii")
+    name = encoding or "utf-8"
+    carry = b""
+    line = 1
+    pending = [first]
+    del first
+    for chunk in itertools.chain(pending, chunks):
+        pending.clear()
+        data = carry + chunk if carry else chunk
+        del chunk
+        cut = data.rfind(sep) + 1
+        if not cut:
+            carry = data
+            continue
+        carry = data[cut:]
+        piece = data[:cut]
+        del data
         try:
-            text = data.decode(encoding)
+            text = piece.decode(name)
         except UnicodeDecodeError as exc:
-            line = data.count(b"\n", 0, exc.start) + 1
-            raise WordListError(
-                f"word list {str(path)!r}: cannot decode as {encoding} (line {line}: {exc.reason})"
-            ) from None
-    if text[:1] == "\ufeff":
-        text = text[1:]
-    return text
+            raise _decode_error(path, encoding, exc, piece, line, False) from None
+        except (UnicodeError, LookupError) as exc:  # a codec that cannot decode text at all (e.g. idna)
+            raise WordListError(f"word list {str(path)!r}: cannot decode as {encoding} (line {line}: {exc})") from None
+        line += piece.count(sep)
+        del piece
+        yield text, True, tsep
+        del text
+    if carry:
+        try:
+            text = carry.decode(name)
+        except UnicodeDecodeError as exc:
+            raise _decode_error(path, encoding, exc, carry, line, exc.end >= len(carry)) from None
+        except (UnicodeError, LookupError) as exc:
+            raise WordListError(f"word list {str(path)!r}: cannot decode as {encoding} (line {line}: {exc})") from None
+        yield text, False, tsep
 
 
-def read_lines(path: str | os.PathLike, encoding: str | None = None) -> Iterator[tuple[int, str]]:
-    """Yield ``(line_number, entry)`` for every entry of a word-list file.
+def read_lines(path: str | os.PathLike, encoding: str | None = None, *, progress=None,
+               on_warning=None) -> Iterator[tuple[int, str]]:
+    """Yield ``(line_number, entry)`` for every entry of a word-list file, streaming.
 
-    The whole file is read and decoded at once (a 10-million-line list is
-    fine). Line numbers are 1-based physical lines (``\\n``, ``\\r\\n``, or
-    ``\\r`` alone for old Mac files); each entry is stripped of surrounding
-    whitespace; blank lines and lines whose first non-blank character is
-    ``#`` are skipped. A leading byte-order mark is dropped. Files compressed
-    with xz or gzip (recognised by their magic bytes) are decompressed first.
-    Entries are *not* normalised: see :func:`normalize_lines` and SPEC.md
-    "The word list (lexicon)".
+    The file is read in chunks of 256 KiB as entries are consumed, so memory
+    does not grow with the file (a 1 GB list is fine). Line numbers are 1-based
+    physical lines (``\\n``, ``\\r\\n``, or ``\\r`` alone for old Mac files); each
+    entry is stripped of surrounding whitespace; blank lines and lines whose first
+    non-blank character is ``#`` are skipped. A leading byte-order mark is
+    dropped. Files compressed with xz or gzip (recognised by their magic bytes)
+    are decompressed on the fly. Entries are *not* normalised: see
+    :func:`normalize_lines` and SPEC.md "The word list (lexicon)".
 
     Args:
         path: the word list.
         encoding: ``None`` (default) for UTF-8 with or without BOM; otherwise
             any Python codec name (``"latin-1"``, ``"cp1252"``, ``"utf-16"``).
+        progress: optional ``progress(bytes_read, file_size)`` callback (bytes of
+            the file as stored, compressed or not), called after each chunk.
+        on_warning: optional ``on_warning(message)`` callback; told when the last
+            line has no line end (the file may be cut off: the last entry is read
+            all the same, since many hand-made lists lack the final newline).
 
     Raises:
         WordListError: the path does not exist, is a directory or cannot be
             read; the file is binary (NUL bytes in its first 8 KiB); it is
-            not valid UTF-8 and no ``encoding`` was given (message suggests
-            ``--encoding latin-1``); it cannot be decoded with ``encoding``;
-            or ``encoding`` is unknown. Raised on the first ``next()``.
+            not valid UTF-8 and no ``encoding`` was given (message names the
+            line and suggests ``--encoding latin-1``); it cannot be decoded
+            with ``encoding``; ``encoding`` is unknown; the file is cut off
+            inside a character or a compressed file ends early. Raised when
+            the reader reaches the problem (the first ``next()`` for problems
+            of the file as a whole).
     """
     p = Path(path)
-    text = _decode(_read_bytes(p), p, encoding)
-    if "\n" in text:
-        lines = text.split("\n")
-    else:
-        lines = text.split("\r")
-    for i, line in enumerate(lines, 1):
-        entry = line.strip()
-        if entry and entry[0] != "#":
-            yield i, entry
+    lineno = 0
+    first = True
+    for text, complete, sep in _text_pieces(p, encoding, progress):
+        if first:
+            first = False
+            if text[:1] == "\ufeff":
+                text = text[1:]
+        lines = text.split(sep)
+        if complete:
+            lines.pop()  # the empty string after the last separator
+        for line in lines:
+            lineno += 1
+            entry = line.strip()
+            if entry and entry[0] != "#":
+                yield lineno, entry
+        del lines  # before the next piece is split: one piece's lines in memory at a time
+        if not complete and on_warning is not None and text.strip():
+            on_warning(f"word list {str(p)!r}: the last line ({lineno}: {text.strip()[:40]!r}) has no line "
+                       "end; if the file was cut off, that entry may be incomplete")
 
 
 # -- normalising a whole list -----------------------------------------------------
@@ -375,7 +514,10 @@ class NormalizeResult:
         words: the distinct normalised words, sorted by Python string order
             (code point order: A..Z, then Ä Ö Ü).
         rejects: ``(raw_entry, line_number, reason)`` for every rejected
-            entry, in input order; ``reason`` is one of :data:`REASONS`.
+            entry, in input order; ``reason`` is one of :data:`REASONS` (only
+            the first :data:`REJECT_SAMPLES` with ``keep_rejects=False``).
+        rejected: number of rejected entries (all of them, also when
+            ``rejects`` holds only a sample).
         reason_counts: rejected entries per reason code (only codes that
             occurred, in :data:`REASONS` order).
         duplicates: accepted entries that normalised to a word already seen
@@ -385,23 +527,33 @@ class NormalizeResult:
 
     words: list[str] = field(default_factory=list)
     rejects: list[tuple[str, int, str]] = field(default_factory=list)
+    rejected: int = 0
     reason_counts: dict[str, int] = field(default_factory=dict)
     duplicates: int = 0
     lines: int = 0
 
 
+REJECT_SAMPLES = 100
+"""Rejected entries kept (the first ones) by :func:`normalize_lines` with ``keep_rejects=False``."""
+
+
 def normalize_lines(
-    lines: Iterable[tuple[int, str]], alphabet: Alphabet | None = None
+    lines: Iterable[tuple[int, str]], alphabet: Alphabet | None = None, keep_rejects: bool = True,
 ) -> NormalizeResult:
-    """Normalise ``(line_number, entry)`` pairs (as from :func:`read_lines`).
+    """Normalise ``(line_number, entry)`` pairs (as from :func:`read_lines`), streaming.
 
     Each entry goes through :func:`normalize_entry`; accepted words are
     de-duplicated and sorted, rejected entries are recorded with their line
-    number and reason (SPEC.md "The word list (lexicon)").
+    number and reason (SPEC.md "The word list (lexicon)"). ``lines`` is consumed
+    one pair at a time, so memory is bounded by the distinct words (what the
+    graph is built from), not by the input: a list repeated ten times needs no
+    more memory than the list once (with ``keep_rejects=False``).
 
     Args:
         lines: iterable of ``(line_number, raw_entry)``.
         alphabet: tile set; default the German set.
+        keep_rejects: keep every rejected entry (``True``), or only the first
+            :data:`REJECT_SAMPLES` (``False``; the counts stay complete).
 
     Returns:
         A :class:`NormalizeResult`.
@@ -413,23 +565,26 @@ def normalize_lines(
     seen: set[str] = set()
     add = seen.add
     rejects: list[tuple[str, int, str]] = []
+    counts: dict[str, int] = {}
     n = 0
     accepted = 0
+    n_rejected = 0
     for lineno, raw in lines:
         n += 1
         word, reason = norm(raw)
         if word is None:
-            rejects.append((raw, lineno, reason))  # type: ignore[arg-type]
+            n_rejected += 1
+            counts[reason] = counts.get(reason, 0) + 1  # type: ignore[index]
+            if keep_rejects or n_rejected <= REJECT_SAMPLES:
+                rejects.append((raw, lineno, reason))  # type: ignore[arg-type]
         else:
             accepted += 1
             add(word)
-    counts: dict[str, int] = {}
-    for _, _, reason in rejects:
-        counts[reason] = counts.get(reason, 0) + 1
     reason_counts = {r: counts[r] for r in REASONS if r in counts}
     return NormalizeResult(
         words=sorted(seen),
         rejects=rejects,
+        rejected=n_rejected,
         reason_counts=reason_counts,
         duplicates=accepted - len(seen),
         lines=n,

@@ -4,9 +4,13 @@ Usage: ``.venv/bin/python scripts/web_screenshots.py [--chromium /usr/bin/chromi
 
 Serves the app on a free loopback port with the default lexicon and writes
 
-* ``docs/web/analysis.png`` — golden position p_ref1 (the README's) with a move hovered;
+* ``docs/web/analysis.png`` — golden position p_ref1 (the README's) with a move hovered (1366×768);
 * ``docs/web/editor.png`` — a board being typed (cursor down, a blank, a warning);
 * ``docs/web/check.png`` — the word checker explaining an illegal move;
+* ``docs/web/analysis-phone.png`` — p_ref1 on a phone (390×844);
+* ``docs/web/punkte-phone.png``, ``docs/web/punkte.png`` — the score pad (phone, 1366×768): a 3-player
+  game under way, the next move typed and previewed;
+* ``docs/web/together-phone.png`` — Together · Team, goal cards counted;
 * ``docs/web/director.png`` — the projection page (1920×1080) of the README's
   3-player event ``club`` (seed 2024, 3:00 a round) after round 1, the clock of
   round 2 running.
@@ -58,16 +62,18 @@ def main() -> int:
         browser = p.chromium.launch(executable_path=args.chromium, args=[
             "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
             "--disable-component-update", "--disable-sync"])
-        page = browser.new_page(viewport={"width": 1400, "height": 900})
+        desk = {"width": 1366, "height": 768}
+        phone = dict(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+        page = browser.new_page(viewport=desk)
         page.goto(f"{url}/?cgp={urllib.parse.quote(P_REF1)}")
         first = page.locator("#moves tbody tr").first
         expect(first).to_be_visible()
         page.locator("#moves tbody tr").nth(2).hover()
-        expect(page.locator("#detail")).to_contain_text("points")
+        expect(page.locator("#detail")).to_contain_text("Punkte")
         page.screenshot(path=str(out / "analysis.png"))
 
         page.goto(url + "/")
-        expect(page.locator("#status")).to_contain_text("rack is empty")
+        expect(page.locator("#status")).to_contain_text("Bänkchen ist leer")
         page.locator('#board .sq[data-square="F8"]').click()
         page.keyboard.type("WALZ")
         page.keyboard.press("Shift+E")
@@ -81,8 +87,61 @@ def main() -> int:
         page.screenshot(path=str(out / "editor.png"))
 
         page.fill("#check", "9F ÜBEN")
-        expect(page.locator("#check-result")).to_contain_text("illegal")
+        expect(page.locator("#check-result")).to_contain_text("ungültig")
         page.screenshot(path=str(out / "check.png"))
+
+        ctx = browser.new_context(**phone)
+        page = ctx.new_page()
+        page.goto(f"{url}/?cgp={urllib.parse.quote(P_REF1)}")
+        expect(page.locator("#moves tbody tr").first).to_be_visible()
+        page.screenshot(path=str(out / "analysis-phone.png"), full_page=True)
+
+        # the score pad: a 3-player game under way, the next move typed and previewed
+        page.goto(url + "/punkte")
+        for k, name in enumerate(("Ana", "Ben", "Cal"), start=1):
+            page.fill(f"#name{k}", name)
+        page.click("#start")
+        for start, down, word in (("H8", False, "HAUS"), ("K8", True, "SEHR"), ("K11", False, "RASEN")):
+            page.locator(f'#board [data-square="{start}"]').tap()
+            page.click("#dir-down" if down else "#dir-across")
+            page.fill("#word", word)
+            expect(page.locator("#preview")).to_contain_text("Zugwert")
+            page.click("#save")
+        page.click("#pass")
+        page.locator('#board [data-square="H8"]').tap()
+        page.click("#dir-down")
+        page.fill("#word", "HASEN")
+        expect(page.locator("#preview")).to_contain_text("Zugwert")
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=str(out / "punkte-phone.png"), full_page=True)
+        pad_state = page.evaluate("localStorage.getItem('gse.punkte.v1')")
+        desk_pad = browser.new_context(viewport=desk)
+        desk_pad.add_init_script(f"localStorage.setItem('gse.punkte.v1', {pad_state!r})")
+        dp = desk_pad.new_page()
+        dp.goto(url + "/punkte")
+        dp.locator('#board [data-square="H8"]').click()
+        dp.click("#dir-down")
+        dp.fill("#word", "HASEN")
+        expect(dp.locator("#preview")).to_contain_text("Zugwert")
+        dp.locator("#end summary").click()
+        dp.evaluate("window.scrollTo(0, 0)")
+        dp.screenshot(path=str(out / "punkte.png"))
+
+        # Together · Team: the shared board, goal cards counted
+        page.click("#new")
+        page.check("input[name=mode][value=together]")
+        page.click("#start")
+        for start, down, word, goal in (("H8", False, "HAUS", True), ("K8", True, "SEHR", False),
+                                        ("K11", False, "RASEN", True)):
+            page.locator(f'#board [data-square="{start}"]').tap()
+            page.click("#dir-down" if down else "#dir-across")
+            page.fill("#word", word)
+            expect(page.locator("#preview")).to_contain_text("neue Steine")
+            if goal:
+                page.check("#goal")
+            page.click("#save")
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=str(out / "together-phone.png"), full_page=True)
 
         page = browser.new_page(viewport={"width": 1920, "height": 1080})
         page.goto(url + "/director")
@@ -90,7 +149,8 @@ def main() -> int:
         page.wait_for_timeout(1500)  # let the countdown tick
         page.screenshot(path=str(out / "director.png"))
         browser.close()
-    for name in ("analysis.png", "editor.png", "check.png", "director.png"):
+    for name in ("analysis.png", "editor.png", "check.png", "analysis-phone.png", "punkte-phone.png", "punkte.png",
+                 "together-phone.png", "director.png"):
         print(out / name)
     return 0
 

@@ -20,7 +20,6 @@ Fixture outputs in tests/data/compare (positions p004, p039, p007 of the golden 
 from __future__ import annotations
 
 import json
-import time
 
 import pytest
 
@@ -283,6 +282,7 @@ def test_cli_compare_other_notation_is_not_compared(golden_lexicon, capsys):
 def test_cli_compare_golden_dir_with_peer_timings(golden_lexicon, capsys):
     code, out, _ = run_cli(["compare", str(DATA / "positions.tsv"), "--lexicon", str(golden_lexicon.path),
                             "--peer-dir", str(DATA / "golden_moves"), "--only", "p001,p_ref1,p_ref3",
+                            "--allow-impossible",
                             "--peer-timings", str(DATA / "peer_timings.tsv"), "--peer-timings-column",
                             "quackle_ms", "--repeat", "1"], capsys)
     assert code == 0, out
@@ -318,9 +318,7 @@ def test_crashing_peer_is_reported_and_the_run_goes_on(golden_lexicon, capsys):
 
 def test_hanging_peer_times_out(golden_lexicon):
     peer = CommandPeer(f"{{python}} {CMP / 'peer_hang.py'}", "quackle", timeout=1.0)
-    t0 = time.monotonic()
-    res = compare_position("p039", CGP["p039"], peer, golden_lexicon, repeat=0)
-    assert time.monotonic() - t0 < 15
+    res = compare_position("p039", CGP["p039"], peer, golden_lexicon, repeat=0)  # returns: the hang was cut off
     assert res.status == "not compared" and res.error_kind == "timeout"
     assert res.error == "timeout after 1 s"
     assert res.ours_count == 30
@@ -364,7 +362,7 @@ def test_our_engine_as_a_subprocess_peer_reports_no_difference(golden_lexicon, c
 # -- baselines ------------------------------------------------------------------------------
 def test_baselines_reproduce_the_golden_lists(golden_lexicon, tmp_path):
     out = tmp_path / "base"
-    rows = write_baselines(golden_positions(), golden_lexicon, out)
+    rows = write_baselines(golden_positions(), golden_lexicon, out, allow_impossible=True)  # p_ref3 is composed
     assert len(rows) == 43
     for pid, _ in golden_positions():
         assert (out / f"{pid}.tsv").read_bytes() == (DATA / "golden_moves" / f"{pid}.tsv").read_bytes(), pid
@@ -380,6 +378,86 @@ def test_cli_baselines_then_compare_against_them(golden_lexicon, capsys, tmp_pat
     code, text, _ = run_cli(["compare", str(FIXTURE_POSITIONS), *lex, "--peer-dir", str(out), "--repeat", "0"],
                             capsys)
     assert code == 0 and "compared: 3 (3 same" in text
+
+
+def test_truncated_baseline_is_never_compared_as_a_short_list(golden_lexicon, capsys, tmp_path):
+    """issue 17 item 4: a baseline cut off mid-line, or shorter than summary.tsv says, is reported, not read."""
+    out = tmp_path / "base"
+    lex = ["--lexicon", str(golden_lexicon.path)]
+    assert run_cli(["baselines", str(FIXTURE_POSITIONS), "-o", str(out), *lex], capsys)[0] == 0
+    assert not [p for p in out.iterdir() if p.name.endswith(".tmp")]  # no temp files left behind
+    full = (out / "p004.tsv").read_bytes()
+    (out / "p004.tsv").write_bytes(full[: len(full) // 2])  # cut mid-file (almost surely mid-line)
+    if full[len(full) // 2 - 1:len(full) // 2] == b"\n":
+        (out / "p004.tsv").write_bytes(full[: len(full) // 2 - 1])
+    code, text, _ = run_cli(["compare", str(FIXTURE_POSITIONS), *lex, "--peer-dir", str(out), "--repeat", "0"],
+                            capsys)
+    assert code == 1 and "p004: NOT COMPARED (parse)" in text and "has no line end" in text
+    # cut at a line end: every line is whole, but summary.tsv knows the count
+    lines = full.split(b"\n")
+    (out / "p004.tsv").write_bytes(b"\n".join(lines[:10]) + b"\n")
+    code, text, _ = run_cli(["compare", str(FIXTURE_POSITIONS), *lex, "--peer-dir", str(out), "--repeat", "0"],
+                            capsys)
+    n = len(full.splitlines())
+    assert code == 1 and f"p004.tsv: 10 moves, but summary.tsv lists {n} placements" in text
+
+
+def test_baselines_that_cannot_be_written_exit_2_naming_the_file(golden_lexicon, capsys, tmp_path, monkeypatch):
+    """issue 17 item 4: a failing write (full disk) names the file, exits 2 and leaves no partial file."""
+    import os as _os
+
+    out = tmp_path / "base"
+    real_fsync = _os.fsync
+    calls = []
+
+    def failing_fsync(fd):
+        calls.append(fd)
+        if len(calls) == 2:  # the second file: as if the disk were full
+            raise OSError(28, "No space left on device")
+        return real_fsync(fd)
+
+    monkeypatch.setattr("lexicon_tools.normalize.os.fsync", failing_fsync)
+    code, _text, err = run_cli(["baselines", str(FIXTURE_POSITIONS), "-o", str(out),
+                                "--lexicon", str(golden_lexicon.path)], capsys)
+    first, second = [pid for pid, _ in read_positions(FIXTURE_POSITIONS)][:2]
+    assert code == 2
+    assert f"error: cannot write '{out / (second + '.tsv')}': No space left on device" in err
+    assert sorted(p.name for p in out.iterdir()) == [f"{first}.tsv"]  # the complete first file, nothing else
+
+
+@pytest.mark.parametrize("kill_at", [1, 3])
+def test_baselines_killed_mid_run_are_never_misread(golden_lexicon, capsys, tmp_path, kill_at):
+    """issue 17: kill -9 inside a writer (data written, not yet renamed); compare then reads only whole files."""
+    import subprocess
+    import sys
+    import textwrap
+
+    out = tmp_path / "base"
+    root = DATA.parent.parent
+    script = textwrap.dedent(f"""
+        import os, signal, sys
+        sys.path.insert(0, {str(root)!r})
+        import lexicon_tools.normalize as n
+        calls = []
+        real = os.fsync
+        def fsync(fd):
+            calls.append(fd)
+            if len(calls) == {kill_at}:
+                os.kill(os.getpid(), signal.SIGKILL)
+            real(fd)
+        n.os.fsync = fsync
+        from engine import cli
+        cli.main(["baselines", {str(FIXTURE_POSITIONS)!r}, "-o", {str(out)!r}, "--lexicon",
+                  {str(golden_lexicon.path)!r}])
+    """)
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert r.returncode == -9, r.stderr
+    whole = sorted(p.name for p in out.iterdir() if not p.name.startswith("."))
+    assert len(whole) == kill_at - 1  # the files finished before the kill, nothing cut off
+    code, text, _ = run_cli(["compare", str(FIXTURE_POSITIONS), "--lexicon", str(golden_lexicon.path),
+                             "--peer-dir", str(out), "--repeat", "0"], capsys)
+    assert code == 1  # the positions whose file is missing are not compared ...
+    assert f"compared: {kill_at - 1} ({kill_at - 1} same" in text  # ... and every file there is read whole
 
 
 # -- output captured from the real peers -----------------------------------------------

@@ -154,7 +154,7 @@ BAD = [
     (">ana: CEORSXY 8F SCORE +18 19", "line 5: running total 19 for ana does not match 0 \\+18 = 18"),
     (">ana: CEORSXY 8A SCORE +18 18", "line 5: illegal move 8A SCORE: the first move must cover the centre star"),
     (">ana: CEORSXY 8F SCHORE +18 18", "line 5: illegal move 8F SCHORE: tile H is not on the rack"),
-    (">ana: CEORSXß 8F SCORE +18 18", "line 5: rack 'CEORSXß': 'ß' is not a letter of the german tile set"),
+    (">ana: CEORSXß 8F SCORE +18 18", "line 5: rack 'CEORSXß': 'ß' is not a letter of the German tile set \\(write SS for ß\\)"),
     (">ana: CEORSXY 8F SCORß +18 18", r"line 5: illegal move 8F SCORß: .*'ß' is not a letter"),
     (">ana: CEORSXY 8F SCORE +18", "line 5: cannot read 'CEORSXY 8F SCORE \\+18'.*truncated"),
     (">ana: CEORSXY 8F", "line 5: cannot read.*truncated"),
@@ -368,3 +368,121 @@ def test_gcg_cli_reads_a_simultan_master_game(master_game, capsys):
     out = capsys.readouterr().out
     assert f"{ev.closed_rounds[-1].top.notation} +{ev.closed_rounds[-1].top.score}" in out
     assert out.splitlines()[-2].split()[-1] == str(sum(r.top.score for r in ev.closed_rounds))
+
+
+# -- issue 17 item 7: end-of-game records -------------------------------------------------------------
+def test_missing_went_out_line_is_refused_naming_the_line(small_lex):
+    text = """#player1 a A
+#player2 b B
+>a: AHSU 8E HAUS +10 10
+>b: EQ (EQ) -11 -11
+"""
+    # a played every tile (leave empty) and b's tiles are deducted: a went out, the '+11' line is missing
+    with pytest.raises(GCGError, match=r"line 5: a went out with the play on line 3 \(no tiles left\) .* "
+                                       r"expected '>a: \(EQ\) \+11 21'"):
+        read_gcg(text, small_lex)
+    assert read_gcg(text + ">a: (EQ) +11 21\n", small_lex).end_reason == "out"
+
+
+def test_passes_ending_needs_every_deduction(small_lex):
+    missing = HAND.replace(">ben: EKLMNT? (EKLMNT?) -12 12\n", "")
+    with pytest.raises(GCGError, match=r"line 16: the game ended by 4 scoreless turns in a row, but the "
+                                       r"deduction of ben's remaining tiles \(rack EKLMNT\? from the pass on "
+                                       r"line 14\) is missing: expected '>ben: EKLMNT\? \(EKLMNT\?\) -12 12'"):
+        read_gcg(missing, small_lex)
+    none = missing.replace(">ana: AABDHIU (AABDHIU) -10 3\n", "")
+    with pytest.raises(GCGError, match=r"deduction of ana's remaining tiles \(rack AABDHIU from the pass on "
+                                       r"line 13\) is missing"):
+        read_gcg(none, small_lex)
+    other = HAND.replace(">ben: EKLMNT? (EKLMNT?) -12 12", ">ben: EKLMN? (EKLMN?) -11 13")
+    with pytest.raises(GCGError, match=r"line 16: ben's remaining tiles EKLMN\? differ from the rack EKLMNT\? "
+                                       r"of the pass on line 14"):
+        read_gcg(other, small_lex)
+
+
+def test_gcg_cli_uses_the_files_lexicon_header(small_lex, tmp_path, capsys):
+    from engine.cli import main
+
+    f = tmp_path / "g.gcg"
+    f.write_text(HAND.replace("#lexicon small", "#lexicon nosuchlist"), encoding="utf-8")
+    assert main(["gcg", str(f)]) == 2
+    err = capsys.readouterr().err
+    assert "'#lexicon nosuchlist', which is not a known lexicon" in err and "pass --lexicon PATH" in err
+    # the header names a bundle beside the file: it is used (the small list has every word of the game)
+    import shutil
+
+    shutil.copytree(small_lex.path, tmp_path / "small.lex")
+    f.write_text(HAND, encoding="utf-8")
+    assert main(["gcg", str(f)]) == 0
+    assert "winner: ben (ended by passes)" in capsys.readouterr().out
+    # checked against the named list for real: a word missing from it is refused
+    shutil.rmtree(tmp_path / "small.lex")
+    build_bundle([w for w in WORDS if w != "SCORE"], tmp_path / "small.lex", source_name="test")
+    assert main(["gcg", str(f)]) == 2
+    assert "line 5: illegal move 8F SCORE" in capsys.readouterr().err
+
+
+def test_selfplay_writes_gcg_files_atomically(golden_lexicon, tmp_path, monkeypatch, capsys):
+    """issue 17 items 4 and 9: a failing write names the file, exits 2, leaves no 0-byte or temp file."""
+    import os as _os
+
+    from engine.cli import main
+
+    real = _os.fsync
+    n = []
+
+    def fsync(fd):
+        n.append(fd)
+        if len(n) == 2:
+            raise OSError(28, "No space left on device")
+        return real(fd)
+
+    monkeypatch.setattr("lexicon_tools.normalize.os.fsync", fsync)
+    out = tmp_path / "games"
+    rc = main(["selfplay", "--games", "3", "--out", str(out), "--lexicon", str(golden_lexicon.path),
+               "--no-progress"])
+    err = capsys.readouterr().err
+    assert rc == 2 and f"error: cannot write '{out / 'game_00001.gcg'}': No space left on device" in err
+    assert [p.name for p in out.iterdir()] == ["game_00000.gcg"]
+    assert read_gcg_file(out / "game_00000.gcg", golden_lexicon).end_reason is not None
+
+
+# ---------------------------------------------------------------------------
+# a score pad's record: racks unknown ("..."), words agreed at the table
+# ---------------------------------------------------------------------------
+PAD_GCG = """#character-encoding UTF-8
+#player1 Ana Ana
+#player2 Ben Ben
+#player3 Cal Cal
+#rules home
+{agreed}>Ana: ... 8H HAUS +10 10
+>Ben: ... K8 .EHR +10 10
+>Cal: ... - +0 0
+>Ana: ... -4 +0 10
+>Ben: ... 11K .AsEN +4 14
+>Cal: ... H8 .ASEN +7 7
+>Ana: ... 8H ....ER +8 18
+>Ben: QE (QE) -11 3
+>Cal: AB (AB) -4 3
+>Ana: (QEAB) +15 33
+"""
+
+
+def test_score_pad_record_with_unknown_racks_and_an_agreed_word(golden_lexicon):
+    # scores worked out by hand: HAUS (2+1+1+1) × 2 = 10; SEHR (1+1+2+1) × 2 on K11 = 10;
+    # RASEN with a blank S: 1+1+0+1+1 = 4 (no premium under L11..O11 but the 2W on K11 is old);
+    # HASEN 2+1+1+1+1 with the double letter on H12: +1 = 7; HAUSER with E on the double letter L8 = 8
+    rec = read_gcg(PAD_GCG.format(agreed="#agreed HAUSER\n"), golden_lexicon)
+    assert rec.scores == [33, 3, 3] and rec.end_reason == "out"      # SPEC: -11, -4 and +15
+    assert [t.rack for t in rec.moves] == [""] * 7
+    assert rec.moves[3].kind == "exchange"
+    with pytest.raises(GCGError, match="line 12: illegal move 8H ....ER: HAUSER is not in the word list"):
+        read_gcg(PAD_GCG.format(agreed=""), golden_lexicon)
+    # an unknown rack still holds at most 7 tiles, and the set's tiles are counted
+    with pytest.raises(GCGError, match="exchange of 8 tiles from a rack of 7"):
+        read_gcg(PAD_GCG.format(agreed="").replace("-4 +0 10", "-8 +0 10"), None)
+    # QUA across the star: (10 + 1 + 1) × 2 = 24; then a second Q above the U: QU 10 + 1 = 11, but the set has one Q
+    two_q = "#player1 a a\n#player2 b b\n>a: ... 8G QUA +24 24\n>b: ... H7 Q. +11 11\n"
+    assert read_gcg(two_q.split(">b")[0], None).scores == [24, 0]
+    with pytest.raises(GCGError, match=r"line 4: H7 Q\.: 1 × Q but only 0 of the 1 are not on the board"):
+        read_gcg(two_q, None)

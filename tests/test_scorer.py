@@ -120,7 +120,7 @@ def test_parse_bad_parentheses_and_letters():
     assert "not closed" in reason(parse_move, b, "H7 E(AUS")
     assert "without '('" in reason(parse_move, b, "H7 E)A")
     assert "nested" in reason(parse_move, b, "H7 E((A))")
-    assert reason(parse_move, b, "8A STRAßE") == "STRAßE: 'ß' is not a letter of the german tile set"
+    assert reason(parse_move, b, "8A STRAßE") == "STRAßE: 'ß' is not a letter of the German tile set (write SS for ß)"
     assert "places no tile" in reason(parse_move, b, "8H HAUS")
     assert "expected a start square and a word" in reason(parse_move, b, "HAUS")
     assert "expected a start square and a word" in reason(parse_move, b, "8H HA US")

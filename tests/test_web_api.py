@@ -278,3 +278,58 @@ def test_cli_refuses_bad_options(capsys, tmp_path):
         port = taken.getsockname()[1]
         assert main(["web", "--port", str(port)]) == 2
     assert f"cannot listen on 127.0.0.1:{port}" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------
+# paging, the score pad's checker, the score pad page
+# ---------------------------------------------------------------------------
+def test_moves_are_paged_with_offset_and_top(client, golden_lexicon):
+    cgp = f"{EMPTY} AEHNRST/ 0/0 0"
+    whole = client.post("/api/moves", json={"cgp": cgp}).json()
+    page = client.post("/api/moves", json={"cgp": cgp, "offset": 40, "top": 25}).json()
+    assert page["count"] == whole["count"] == len(whole["moves"]) > 65
+    assert page["offset"] == 40 and whole["offset"] == 0
+    assert [m["move"] for m in page["moves"]] == [m["move"] for m in whole["moves"][40:65]]
+    assert page["moves"][0]["words"] is not None       # words for the first moves of each answer
+    rest = client.post("/api/moves", json={"cgp": cgp, "offset": 60}).json()
+    assert [m["move"] for m in rest["moves"]] == [m["move"] for m in whole["moves"][60:]]
+    r = client.post("/api/moves", json={"cgp": cgp, "offset": -1})
+    assert r.status_code == 422 and "offset" in r.json()["error"]
+
+
+def test_pad_scores_words_missing_from_the_list_and_together_scores_nothing(client):
+    cgp = "15/15/15/15/15/15/15/7HAUS4/15/15/15/15/15/15/15 / 0/0 0"
+    # HAUSER: not in the list, but scored (the table may agree on it): H2 A1 U1 S1, E1 × 2 on the
+    # double letter L8, R1 on M8 = 8
+    r = client.post("/api/pad", json={"cgp": cgp, "move": "8H HAUSER"}).json()
+    assert r["legal"] and r["unknown"] == ["HAUSER"] and r["score"] == 8
+    assert r["move"] == "8H (HAUS)ER" and sorted(t[1] for t in r["tiles"]) == [11, 12]
+    # the whole word typed from K8 down, the S on the board: SEHR, E H R new, the R on the double
+    # word K11: (1 + 1 + 2 + 1) × 2 = 10
+    r = client.post("/api/pad", json={"cgp": cgp, "move": "K8 SEHR"}).json()
+    assert r["legal"] and r["unknown"] == [] and r["words"] == [["SEHR", 10]] and r["score"] == 10
+    t = client.post("/api/pad", json={"cgp": cgp, "move": "K8 SEHR", "together": True}).json()
+    assert t["legal"] and t["score"] == 0 and t["words"] == [["SEHR", 0]]
+    bad = client.post("/api/pad", json={"cgp": cgp, "move": "1A HAUS"}).json()
+    assert bad == {"legal": False, "reason": "the move does not touch any tile on the board"}
+    many = client.post("/api/pad", json={"cgp": f"{EMPTY} / 0/0 0", "move": "8D QUALQUAL"}).json()
+    assert not many["legal"] and "8 tiles" in many["reason"]
+
+
+def test_score_pad_page_and_favicon_are_served(client):
+    r = client.get("/punkte")
+    assert r.status_code == 200 and "Punkteblock" in r.text and "/static/pad.js" in r.text
+    assert client.get("/static/i18n.js").status_code == 200
+    f = client.get("/favicon.ico")
+    assert f.status_code == 200 and f.headers["content-type"].startswith("image/svg+xml")
+
+
+def test_word_lookup_normalises_like_the_list(client, golden_words_list):
+    words = set(golden_words_list)
+    assert "STRASSE" in words and "HAUS" in words and "HAUSER" not in words
+    assert client.post("/api/word", json={"word": " straße "}).json() == {"word": "STRASSE", "valid": True}
+    assert client.post("/api/word", json={"word": "Hauser"}).json() == {"word": "HAUSER", "valid": False}
+    assert client.post("/api/word", json={"word": "x1"}).json() == {"word": None, "valid": False, "reason": "digit"}
+    r = client.post("/api/word", json={"word": ""})
+    assert r.status_code == 400 and "word" in r.json()["error"]
+    assert client.post("/api/word", json={"word": "A" * 41}).status_code == 422

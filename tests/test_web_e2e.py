@@ -17,6 +17,7 @@ from browser_support import require_chromium
 
 from engine.cgp import parse_cgp
 from engine.equity import position_candidates
+from engine.scorer import check_move
 
 require_chromium()
 
@@ -37,6 +38,7 @@ def server(golden_lexicon):
 @pytest.fixture
 def page(browser, server):
     ctx = browser.new_context(viewport={"width": 1400, "height": 950})
+    ctx.add_init_script("localStorage.setItem('gse.lang', 'en')")   # these tests read the English labels
     pg = ctx.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
@@ -254,3 +256,97 @@ def test_the_old_list_cannot_be_played_while_the_new_one_is_computed(page):
     expect(page.locator("#play")).to_be_disabled()
     expect(page.locator("#board .tile.new")).to_have_count(0)
 
+
+
+# -- German by default, on a phone ----------------------------------------------------------------
+P_REF1 = ("15/15/15/15/15/15/4H3F6/3WALZER6/4U1U1E6/4S1G1U6/8N6/5KIND6/5Ü9/5H9/5L9 AEINRST/ 123/45 0 "
+          "lex NGERMAN; bag 66;")
+
+
+@pytest.fixture
+def phone(browser, server):
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    pg = ctx.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)   # e.g. a missing favicon
+    asked: list[dict] = []
+    pg.on("request", lambda r: asked.append(r.post_data_json) if r.url.endswith("/api/moves") else None)
+    pg.asked = asked
+    pg.goto(server + "/")
+    expect(pg.locator("#status")).to_contain_text("Bänkchen ist leer")
+    yield pg
+    ctx.close()
+    assert not errors, f"JavaScript or console errors: {errors}"
+
+
+def test_phone_board_fills_the_width_and_a_tap_opens_the_keyboard(phone):
+    pg = phone
+    pg.set_viewport_size({"width": 360, "height": 740})                 # the narrowest phone in use
+    assert pg.evaluate("document.documentElement.scrollWidth") <= 360
+    assert pg.locator("#board").bounding_box()["width"] >= 0.9 * 360
+    pg.set_viewport_size({"width": 768, "height": 1024})                # a tablet upright: one column, a big board
+    assert pg.locator("#board").bounding_box()["width"] >= 0.9 * 768
+    pg.set_viewport_size({"width": 1024, "height": 768})                # ... and lying: the move list beside the board
+    board, moves = pg.locator("#board").bounding_box(), pg.locator("#moves-wrap").bounding_box()
+    assert moves["x"] >= board["x"] + board["width"] and board["width"] >= 500
+    assert pg.evaluate("document.documentElement.scrollWidth") <= 1024
+    pg.set_viewport_size({"width": 390, "height": 844})
+    assert pg.evaluate("document.documentElement.scrollWidth") <= 390     # no sideways scrolling
+    assert pg.locator("#board").bounding_box()["width"] >= 0.9 * 390
+    expect(pg.locator("label[for=rack]")).to_have_text("Bänkchen")
+    square(pg, "H8").tap()
+    assert pg.evaluate("document.activeElement.id") == "board-input"     # the hidden input: a phone's keyboard opens
+    pg.keyboard.insert_text("HA")          # what a phone keyboard sends: input events, no key codes
+    pg.click("#letter-keys button[data-key='Ü']")
+    pg.click("#letter-keys button[data-key='?']")
+    pg.keyboard.insert_text("s")
+    expect(page_cgp := pg.locator("#cgp")).to_have_value("15/15/15/15/15/15/15/7HAÜs4/15/15/15/15/15/15/15 / 0/0 0")
+    pg.keyboard.press("Backspace")
+    expect(page_cgp).to_have_value("15/15/15/15/15/15/15/7HAÜ5/15/15/15/15/15/15/15 / 0/0 0")
+    # English, switched and remembered
+    pg.click("#lang")
+    expect(pg.locator("label[for=rack]")).to_have_text("Rack")
+    pg.reload()
+    expect(pg.locator("label[for=rack]")).to_have_text("Rack")
+    assert pg.evaluate("localStorage.getItem('gse.lang')") == "en"
+
+
+def test_the_move_list_pages_and_a_checked_move_can_be_played(phone, golden_lexicon):
+    from engine.movegen import generate_moves
+
+    pg = phone
+    pos = parse_cgp(P_REF1)
+    count = len(generate_moves(pos.board, pos.rack, golden_lexicon))
+    assert count > 300
+    load(pg, P_REF1)
+    expect(pg.locator("#scores")).to_have_text("Spielstand laut CGP: am Zug 123 · Gegner 45")
+    expect(pg.locator("#moves tbody tr")).to_have_count(100)            # the top 100 only ...
+    assert pg.asked[-1]["top"] == 100
+    expect(pg.locator("#summary")).to_contain_text(f"die besten 100 von {count} Zügen geladen")
+    pg.click("#more")                                                  # ... then 200 more
+    expect(pg.locator("#moves tbody tr")).to_have_count(300)
+    assert (pg.asked[-1]["offset"], pg.asked[-1]["top"]) == (100, 200)
+    ranks = [int(t) for t in pg.locator("#moves tbody td:first-child").all_inner_texts()]
+    assert ranks == list(range(1, 301))
+    # a column heading by keyboard: sorting by score needs every move
+    pg.focus("#moves th[data-key=score] button")
+    pg.keyboard.press("Enter")
+    expect(pg.locator("#summary")).to_contain_text(f"{count} Züge")
+    best = max(m.score for m in [generate_moves(pos.board, pos.rack, golden_lexicon).move(i) for i in range(count)])
+    expect(pg.locator("#moves tbody td:nth-child(3)").first).to_have_text(str(best))
+    expect(pg.locator("#moves th[data-key=score]")).to_have_attribute("aria-sort", "descending")
+    # an illegal typed move is drawn in the illegal style; a legal one can be played
+    pg.mouse.move(0, 0)                     # a phone has no pointer resting on the list (it would show its move)
+    pg.fill("#check", "1A HAUS")
+    expect(pg.locator("#check-result")).to_contain_text("ungültig")
+    expect(pg.locator("#board .tile.illegal")).to_have_count(4)
+    expect(pg.locator("#play")).to_be_disabled()
+    legal = check_move(pos.board, "13I SANIERT", None)
+    pg.fill("#check", "13I SANIERT")
+    expect(pg.locator("#check-result")).to_contain_text(f"✓ 13I SANIERT {legal.score} Punkte")
+    expect(pg.locator("#board .tile.illegal")).to_have_count(0)
+    pg.click("#play")
+    expect(pg.locator("#rack")).to_have_value("")
+    for r, c, ch, _b in legal.tiles:
+        expect(square(pg, f"{'ABCDEFGHIJKLMNO'[c]}{r + 1}").locator(".tile")).to_contain_text(ch)

@@ -29,9 +29,12 @@ __all__ = [
     "BadRequest",
     "MAX_CGP_CHARS",
     "MAX_MOVE_CHARS",
+    "MAX_WORD_CHARS",
     "WORDS_FOR",
     "board_warnings",
     "moves_json",
+    "pad_json",
+    "word_json",
     "position_json",
     "read_position",
     "rules_json",
@@ -199,37 +202,42 @@ def _words(pos: Position, tiles) -> list:
     return [[w, s] for w, s in scored.words]
 
 
-def moves_json(pos: Position, lexicon, table=None, top: int | None = None, sort: str = "equity") -> dict:
+def moves_json(pos: Position, lexicon, table=None, top: int | None = None, sort: str = "equity",
+               offset: int = 0) -> dict:
     """Every legal placement of the position with score, leave and static equity.
 
     Args:
         pos: a position from :func:`read_position`.
         lexicon: the word list (:class:`lexicon_tools.bundle.Lexicon`).
         table: leave table (default: the packaged German table).
-        top: only the first ``top`` moves of the order (``None``: all).
+        top: only ``top`` moves of the order (``None``: all), from ``offset``.
+        offset: moves of the order skipped first (0: from the best; the page
+            asks for the top 100 and pages the rest).
         sort: ``"equity"`` (equity, then score, then notation) or ``"score"``
             (score, then notation: the CLI's order).
 
     Returns:
-        ``moves`` (see the module doc; ``words`` for the first :data:`WORDS_FOR`),
-        ``count`` (all placements), ``exchanges`` (the CLI's list of every
+        ``moves`` (see the module doc; ``words`` for the first :data:`WORDS_FOR`
+        of the answer), ``offset`` (as asked), ``count`` (all placements), ``exchanges`` (the CLI's list of every
         exchange allowed), ``best_exchanges`` (the 10 best by equity:
         ``{"move": "-ABC", "leave", "leave_value", "equity"}``), ``pass``
         (always true), ``time_ms`` (generation time in milliseconds), and
         ``note`` when the rack is empty.
 
     Raises:
-        BadRequest: ``top`` below 1 or ``sort`` unknown.
+        BadRequest: ``top`` below 1, ``offset`` below 0 or ``sort`` unknown.
     """
     from engine.equity import list_equity
     from engine.movegen import exchanges, generate_moves
 
     if top is not None and (not isinstance(top, int) or top < 1):
         raise BadRequest(f"top: must be a whole number of at least 1, got {top!r}")
+    if not isinstance(offset, int) or offset < 0:
+        raise BadRequest(f"offset: must be a whole number of at least 0, got {offset!r}")
     if sort not in ("equity", "score"):
         raise BadRequest(f"sort: 'equity' or 'score', got {sort!r}")
     if not pos.rack.any():
-        return {"moves": [], "count": 0, "exchanges": [], "best_exchanges": [], "pass": True, "time_ms": 0.0,
+        return {"moves": [], "count": 0, "offset": offset, "exchanges": [], "best_exchanges": [], "pass": True, "time_ms": 0.0,
                 "note": "the rack is empty: type the tiles to play"}
     t0 = time.perf_counter()
     ml = generate_moves(pos.board, pos.rack, lexicon)
@@ -242,8 +250,7 @@ def moves_json(pos: Position, lexicon, table=None, top: int | None = None, sort:
         order = sorted(range(len(ml)), key=lambda i: (-eqs[i], -scores[i], notations[i]))
     else:
         order = sorted(range(len(ml)), key=lambda i: (-scores[i], notations[i]))
-    if top is not None:
-        order = order[:top]
+    order = order[offset:] if top is None else order[offset:offset + top]
     leaves = ml.leaves()
     placed = ml.placed_tiles(order)
     moves = []
@@ -255,12 +262,32 @@ def moves_json(pos: Position, lexicon, table=None, top: int | None = None, sort:
             "played": len(placed[k]),
         })
     return {
-        "moves": moves, "count": len(ml),
+        "moves": moves, "count": len(ml), "offset": offset,
         "exchanges": exchanges(pos.rack, pos.alphabet, pos.bag_count),
         "best_exchanges": [{"move": c.notation, "leave": c.leave, "leave_value": round(c.leave_value, 3),
                             "equity": round(c.equity, 3)} for c in exch],
         "pass": True, "time_ms": round(elapsed * 1000, 4),
     }
+
+
+def _tile_problem(pos: Position, scored) -> str:
+    """Why a placement cannot come from one rack of the tile set (more tiles than a rack
+    holds, or more of a letter than the set has off the board), or ``""``."""
+    a = pos.alphabet
+    if len(scored.tiles) > a.rack_size:
+        return f"the move places {len(scored.tiles)} tiles; a rack holds {a.rack_size}"
+    need = np.zeros(a.size + 1, dtype=np.int64)
+    for _r, _c, ch, b in scored.tiles:
+        need[0 if b else a.code(ch)] += 1
+    free = np.maximum(pos.unseen(), 0)
+    short = np.nonzero(need > free)[0]
+    if len(short):
+        k = int(short[0])
+        name = "blank" if k == 0 else a.letter(k)
+        used = int(a.counts[k] - free[k])
+        where = f" and {used} {'is' if used == 1 else 'are'} on the board" if used else ""
+        return f"the move needs {need[k]} × {name}, but the set has {a.counts[k]}{where}"
+    return ""
 
 
 def score_json(pos: Position, lexicon, text: str, table=None) -> dict:
@@ -297,22 +324,9 @@ def score_json(pos: Position, lexicon, text: str, table=None) -> dict:
     except IllegalMove as exc:
         return {"legal": False, "reason": exc.reason}
     if not has_rack:  # no rack to check against: at most a rack's worth, and tiles left in the set
-        a = pos.alphabet
-        if len(scored.tiles) > a.rack_size:
-            return {"legal": False, "reason": f"the move places {len(scored.tiles)} tiles; a rack holds "
-                                              f"{a.rack_size}"}
-        need = np.zeros(a.size + 1, dtype=np.int64)
-        for _r, _c, ch, b in scored.tiles:
-            need[0 if b else a.code(ch)] += 1
-        free = np.maximum(pos.unseen(), 0)
-        short = np.nonzero(need > free)[0]
-        if len(short):
-            k = int(short[0])
-            name = "blank" if k == 0 else a.letter(k)
-            used = int(a.counts[k] - free[k])
-            where = f" and {used} {'is' if used == 1 else 'are'} on the board" if used else ""
-            return {"legal": False, "reason": f"the move needs {need[k]} × {name}, but the set has "
-                                              f"{a.counts[k]}{where}"}
+        problem = _tile_problem(pos, scored)
+        if problem:
+            return {"legal": False, "reason": problem}
     out = {"legal": True, "move": scored.move.notation, "score": scored.score,
            "tiles": [[r, c, ch, bool(b)] for r, c, ch, b in scored.tiles],
            "words": [[w, s] for w, s in scored.words], "bingo": scored.bingo}
@@ -329,3 +343,77 @@ def score_json(pos: Position, lexicon, text: str, table=None) -> dict:
                         "rank_score": int((ml.scores > scored.score).sum()) + 1,
                         "rank_equity": int((np.round(eq, 3) > round(e, 3)).sum()) + 1})
     return out
+
+
+def pad_json(pos: Position, lexicon, text: str, together: bool = False) -> dict:
+    """The score pad's checker: a move typed on the pad's board, with words missing from the list named.
+
+    Unlike :func:`score_json`, a placement whose words are not all in the list
+    is still scored (the table may agree on a word), and the racks are not
+    known: the move may place at most a rack's worth of tiles that the set
+    still has off the board.
+
+    Args:
+        pos: the pad's board (a position from :func:`read_position`; its rack is ignored).
+        lexicon: the word list.
+        text: the move, e.g. ``"8H HAUS"`` (the whole word, tiles already on the
+            board included) or ``"H8 HAuS"`` (blank lowercase).
+        together: the Together · Team side: no premium squares, no points
+            (``score`` 0, each word 0).
+
+    Returns:
+        ``{"legal": false, "reason"}`` for a placement against the rules, else
+        ``{"legal": true, "move", "score", "tiles", "words", "bingo", "unknown"}``
+        where ``unknown`` lists the words formed that are not in the list
+        (``[]``: all are).
+
+    Raises:
+        BadRequest: the text is empty or longer than :data:`MAX_MOVE_CHARS`.
+    """
+    if not isinstance(text, str) or not text.strip():
+        raise BadRequest("move: type a move such as '8H HAUS' (across) or 'H8 HAUS' (down)")
+    if len(text) > MAX_MOVE_CHARS:
+        raise BadRequest(f"move: {len(text)} characters, at most {MAX_MOVE_CHARS} accepted")
+    try:
+        scored = check_move(pos.board, text, None)
+    except IllegalMove as exc:
+        return {"legal": False, "reason": exc.reason}
+    problem = _tile_problem(pos, scored)
+    if problem:
+        return {"legal": False, "reason": problem}
+    words = [[w, 0 if together else s] for w, s in scored.words]
+    unknown = list(dict.fromkeys(w for w, _s in words if w.upper() not in lexicon))
+    return {"legal": True, "move": scored.move.notation, "score": 0 if together else scored.score,
+            "tiles": [[r, c, ch, bool(b)] for r, c, ch, b in scored.tiles], "words": words,
+            "bingo": scored.bingo, "unknown": unknown}
+
+
+MAX_WORD_CHARS = 40
+"""Longest text the word lookup accepts."""
+
+
+def word_json(lexicon, text: str) -> dict:
+    """The word lookup ("Wortchecker"): is a word in the list?
+
+    The text is normalised as the word list was (SPEC.md "The word list":
+    upper case, ß as SS, accents dropped), so ``"straße"`` is looked up as
+    ``STRASSE``.
+
+    Returns:
+        ``{"word": WORD, "valid": bool}``, or ``{"word": null, "valid": false,
+        "reason"}`` when the text cannot be a word (``reason`` as
+        :data:`lexicon_tools.normalize.REASONS`, e.g. ``"too_short"``, ``"digit"``).
+
+    Raises:
+        BadRequest: not a string, empty, or longer than :data:`MAX_WORD_CHARS`.
+    """
+    from lexicon_tools.normalize import normalize_entry
+
+    if not isinstance(text, str) or not text.strip():
+        raise BadRequest("word: type a word, e.g. 'HAUS'")
+    if len(text) > MAX_WORD_CHARS:
+        raise BadRequest(f"word: {len(text)} characters, at most {MAX_WORD_CHARS} accepted")
+    word, reason = normalize_entry(text)
+    if word is None:
+        return {"word": None, "valid": False, "reason": reason}
+    return {"word": word, "valid": word in lexicon}

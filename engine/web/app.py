@@ -3,12 +3,18 @@
 Routes:
 
 * ``GET /`` — the board editor and analysis page (``static/index.html``);
+* ``GET /punkte`` — the score pad (Punkteblock) and Together · Team (``static/punkte.html``;
+  games are kept in the browser, nothing is sent but the moves to check);
 * ``GET /director`` — the projection page of a simultaneous event (when started
   with ``--event DIR``);
 * ``GET /api/rules`` — tile set, board layout, lexicon;
 * ``POST /api/position`` ``{"cgp"}`` — the parsed position, warnings;
-* ``POST /api/moves`` ``{"cgp", "top"?, "sort"?}`` — every legal move with equity;
+* ``POST /api/moves`` ``{"cgp", "top"?, "offset"?, "sort"?}`` — every legal move with equity
+  (``top`` moves from ``offset``: the page pages the list);
 * ``POST /api/score`` ``{"cgp", "move"}`` — the word checker;
+* ``POST /api/pad`` ``{"cgp", "move", "together"?}`` — the score pad's checker (words missing
+  from the list named, not refused);
+* ``POST /api/word`` ``{"word"}`` — the word lookup: is it in the list?
 * ``GET /api/director`` — the event's open round, last top move, scores, standings.
 
 Errors are JSON ``{"error": "..."}``: 400 bad CGP or value, 404 unknown
@@ -65,10 +71,19 @@ class CGPRequest(BaseModel):
 class MovesRequest(CGPRequest):
     top: int | None = Field(default=None, ge=1, description="only the first N moves (default: all)")
     sort: str = Field(default="equity", pattern="^(equity|score)$", description="'equity' or 'score'")
+    offset: int = Field(default=0, ge=0, description="moves of the order skipped first (paging)")
 
 
 class ScoreRequest(CGPRequest):
     move: str = Field(max_length=api.MAX_MOVE_CHARS, description="the move, e.g. '8H HA(U)S' or 'H8 HAuS'")
+
+
+class WordRequest(BaseModel):
+    word: str = Field(max_length=api.MAX_WORD_CHARS, description="the word to look up")
+
+
+class PadRequest(ScoreRequest):
+    together: bool = Field(default=False, description="Together · Team side: no premiums, no points")
 
 
 def _error(status: int, message: str, headers: dict | None = None) -> JSONResponse:
@@ -284,6 +299,14 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
     async def index():
         return FileResponse(STATIC / "index.html")
 
+    @app.api_route("/punkte", methods=["GET", "HEAD"], include_in_schema=False)
+    async def score_pad_page():
+        return FileResponse(STATIC / "punkte.html")
+
+    @app.api_route("/favicon.ico", methods=["GET", "HEAD"], include_in_schema=False)
+    async def favicon():
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     # -- API -------------------------------------------------------------------------
@@ -306,13 +329,25 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
     async def moves(req: MovesRequest):
         """Every legal move with score, leave and equity (:func:`engine.web.api.moves_json`)."""
         return await engine_call(lambda: api.moves_json(api.read_position(req.cgp), lexicon, table,
-                                                        top=req.top, sort=req.sort), lock=heavy)
+                                                        top=req.top, sort=req.sort, offset=req.offset),
+                                 lock=heavy)
 
     @app.post("/api/score", responses=POST_ERRORS)
     async def score(req: ScoreRequest):
         """The word checker (:func:`engine.web.api.score_json`)."""
         return await engine_call(lambda: api.score_json(api.read_position(req.cgp), lexicon, req.move, table),
                                  lock=heavy)
+
+    @app.post("/api/pad", responses=POST_ERRORS)
+    async def pad(req: PadRequest):
+        """The score pad's checker (:func:`engine.web.api.pad_json`; cheap: no move generation)."""
+        return await engine_call(lambda: api.pad_json(api.read_position(req.cgp), lexicon, req.move,
+                                                      together=req.together))
+
+    @app.post("/api/word", responses=POST_ERRORS)
+    async def word(req: WordRequest):
+        """The word lookup (:func:`engine.web.api.word_json`)."""
+        return api.word_json(lexicon, req.word)
 
     # -- director ----------------------------------------------------------------------
     def need_event() -> Path:

@@ -6,6 +6,9 @@
   const N = 15;
   const COLS = "ABCDEFGHIJKLMNO";
   const MAX_ROWS = 300;            // rows drawn in the move table (the rest: filter to narrow)
+  const PAGE = 100;                // moves asked for at first; "more" asks for the next ones
+  const T = I18N.t, S = I18N.server;
+  const SENTINEL = "#";            // kept in the hidden board input so that Backspace on a phone has something to delete
   const PREMIUM = { "3": ["tw", "3W"], "2": ["dw", "2W"], "t": ["tl", "3L"], "d": ["dl", "2L"], "*": ["star", "★"] };
 
   let rules = null;                // GET /api/rules
@@ -28,7 +31,7 @@
 
   // ---- analysis ----------------------------------------------------------------------
   let analysis = { moves: [], count: 0 };
-  const view = { key: "rank", dir: 1, selected: null, hover: null, check: null };
+  const view = { key: "rank", dir: 1, selected: null, hover: null, check: null, illegal: null };
   let requestNo = 0;
   let checkNo = 0;
   let timer = null;
@@ -43,11 +46,11 @@
         body: body ? JSON.stringify(body) : undefined,
       });
     } catch (e) {
-      return { error: "the server does not answer – is `python -m engine web` still running?", status: 0 };
+      return { error: S("the server does not answer – is `python -m engine web` still running?"), status: 0 };
     }
     let j = null;
     try { j = await r.json(); } catch (e) { j = null; }
-    if (!r.ok) return { error: (j && j.error) || `HTTP ${r.status}`, status: r.status };
+    if (!r.ok) return { error: S((j && j.error) || `HTTP ${r.status}`), status: r.status };
     return j;
   }
   const post = (url, body) => call("POST", url, body);
@@ -62,7 +65,7 @@
     if (history.length > 500) history.shift();
   }
   function undo() {
-    if (!history.length) { setStatus("nothing to undo"); return; }
+    if (!history.length) { setStatus(T("a.nothing_to_undo")); return; }
     const s = JSON.parse(history.pop());
     Object.assign(state, s);
     $("#rack").value = state.rack;
@@ -125,7 +128,7 @@
   }
   function showWord(text) { // blanks (lowercase) in red
     return Array.from(text).map((ch) => (ch !== ch.toUpperCase()
-      ? `<span class="blank-letter" title="blank">${escapeHtml(ch.toUpperCase())}</span>` : escapeHtml(ch))).join("");
+      ? `<span class="blank-letter" title="${T("blank.word")}">${escapeHtml(ch.toUpperCase())}</span>` : escapeHtml(ch))).join("");
   }
   function setStatus(text, error) {
     const el = $("#status");
@@ -192,6 +195,7 @@
     const ghost = {};
     const shown = view.hover || view.selected || (view.check && view.check.legal ? view.check : null);
     if (shown && shown.tiles) for (const [r, c, ch, bl] of shown.tiles) ghost[r * N + c] = [ch, bl];
+    else if (view.illegal) for (const [r, c, ch, bl] of view.illegal) ghost[r * N + c] = [ch, bl, true];
     const inWord = shown && shown.tiles ? wordSquares(shown.tiles, ghost) : new Set();
     for (let r = 0; r < N; r++) {
       for (let c = 0; c < N; c++) {
@@ -199,7 +203,7 @@
         const ch = state.board[r][c];
         const g = ghost[r * N + c];
         if (ch) d.innerHTML = tileHtml(ch.toUpperCase(), ch !== ch.toUpperCase(), "");
-        else if (g) d.innerHTML = tileHtml(g[0], g[1], " new");
+        else if (g) d.innerHTML = tileHtml(g[0], g[1], g[2] ? " illegal" : " new");
         else d.textContent = d.dataset.premium;
         d.classList.toggle("inword", ch !== "" && inWord.has(r * N + c));
         const cur = state.cursor && state.cursor.r === r && state.cursor.c === c;
@@ -208,13 +212,40 @@
         d.classList.toggle("down", !!cur && state.cursor.dir === "down");
       }
     }
+    placeInput();
     const rt = $("#rack-tiles");
     rt.innerHTML = Array.from(state.rack).map((ch) => (ch === "?" ? tileHtml("?", true, "") : tileHtml(ch, false, ""))).join("");
   }
 
   // ---- editing --------------------------------------------------------------------------
+  // the hidden input over the cursor square: focusing it opens a phone's keyboard
+  function placeInput() {
+    const inp = $("#board-input");
+    const cur = state.cursor;
+    const d = cur ? squares[cur.r][cur.c] : null;
+    if (!inp || !d) return;
+    inp.style.left = d.offsetLeft + "px";
+    inp.style.top = d.offsetTop + "px";
+  }
+  function focusInput() {
+    const inp = $("#board-input");
+    inp.value = SENTINEL;
+    inp.focus({ preventScroll: true });
+    inp.setSelectionRange(1, 1);
+  }
+  // a phone's keyboard sends "input" events (its keydown says "Unidentified"): the text typed or a deletion
+  function onBoardInput(e) {
+    const inp = e.target;
+    const v = inp.value;
+    const fake = (key) => onBoardKey({ key, shiftKey: false, ctrlKey: false, metaKey: false, altKey: false,
+      preventDefault() {} });
+    if (e.inputType === "deleteContentBackward" || !v.startsWith(SENTINEL)) fake("Backspace");
+    else for (const ch of Array.from(v.slice(SENTINEL.length).normalize("NFC"))) fake(ch === " " ? " " : ch);
+    inp.value = SENTINEL;
+    inp.setSelectionRange(1, 1);
+  }
   function clickSquare(r, c) {
-    $("#board").focus();
+    focusInput();
     if (state.cursor && state.cursor.r === r && state.cursor.c === c) {
       state.cursor.dir = state.cursor.dir === "across" ? "down" : "across";
       state.cursor.end = false;
@@ -233,7 +264,7 @@
   }
   function putTile(letter, blank) {
     const cur = state.cursor;
-    if (cur.end) { notice("the edge of the board: click a square to go on"); return; }
+    if (cur.end) { notice(T("a.edge")); return; }
     remember();
     state.board[cur.r][cur.c] = blank ? letter.toLowerCase() : letter;
     step(1);
@@ -249,7 +280,7 @@
     const cur = state.cursor;
     const key = e.key;
     if (["Shift", "Control", "Alt", "Meta", "CapsLock", "AltGraph", "Dead"].includes(key)) return;
-    if (key === "?") { pendingBlank = true; notice("next letter: a blank"); e.preventDefault(); return; }
+    if (key === "?") { pendingBlank = true; notice(T("a.next_blank")); e.preventDefault(); return; }
     notice("");
     if (key.length !== 1) pendingBlank = false;   // arrows, Backspace, ...: the blank marker is dropped
     if (key === " ") {
@@ -279,7 +310,7 @@
     const up = key.toUpperCase();
     e.preventDefault();
     if (!letters.has(up)) {
-      notice(key === "ß" ? "ß is not a tile: type S S" : `${key} is not a tile of the German set`);
+      notice(key === "ß" ? T("a.eszett") : T("a.not_tile", key));
       return;
     }
     putTile(up, e.shiftKey || pendingBlank);
@@ -303,12 +334,12 @@
     remember();
     state.rack = clean;
     changed(true);
-    notice(raw.includes("ß") ? "ß is not a tile: type S S" : "");
+    notice(raw.includes("ß") ? T("a.eszett") : "");
   }
   function rackProblem(rack) {
     const bad = Array.from(rack).filter((ch) => ch !== "?" && !letters.has(ch));
-    if (bad.length) return `rack: ${bad.join(", ")} ${bad.length > 1 ? "are" : "is"} not a tile of the German set`;
-    if (rack.length > rules.rack_size) return `rack: ${rack.length} tiles, a rack holds at most ${rules.rack_size}`;
+    if (bad.length) return T("a.rack.bad", bad.join(", "));
+    if (rack.length > rules.rack_size) return T("a.rack.many", rack.length, rules.rack_size);
     return "";
   }
 
@@ -319,6 +350,7 @@
     $("#moves-wrap").classList.add("stale");
     document.querySelectorAll("#moves tr.selected").forEach((x) => x.classList.remove("selected"));
     view.check = null;                      // checked again once the new answer is in
+    view.illegal = null;
     checkNo++;
     view.selected = null; view.hover = null;
     $("#play").disabled = true;
@@ -335,8 +367,8 @@
     const cgp = currentCGP();
     const problem = rackProblem(state.rack);
     if (problem) { showAnswerError(problem); return; }
-    setStatus("analysing…");
-    const [pos, mv] = await Promise.all([post("/api/position", { cgp }), post("/api/moves", { cgp })]);
+    setStatus(T("a.analysing"));
+    const [pos, mv] = await Promise.all([post("/api/position", { cgp }), post("/api/moves", { cgp, top: PAGE })]);
     if (my !== requestNo) return;          // a newer request is under way
     const err = pos.error ? pos : mv.error ? mv : null;
     if (err) {
@@ -344,20 +376,25 @@
       if (err.status === 429 || err.status === 503) { clearTimeout(timer); timer = setTimeout(analyse, 1000); }
       return;
     }
-    $("#warnings").innerHTML = pos.warnings.map((w) => `<li>${escapeHtml(w)}</li>`).join("");
-    $("#unseen").textContent = `Unseen (${pos.unseen.length}): ${pos.unseen || "–"} · bag ${pos.bag}`;
+    $("#warnings").innerHTML = pos.warnings.map((w) => `<li>${escapeHtml(S(w))}</li>`).join("");
+    $("#unseen").textContent = T("a.unseen", pos.unseen.length, pos.unseen || "–", pos.bag);
+    $("#scores").textContent = T("a.scores", pos.scores[0], pos.scores[1]);
     analysis = mv;
+    analysis.cgp = cgp;
     analysis.moves.forEach((m, i) => { m.rank = i + 1; });
     view.stale = false;
     $("#moves-wrap").classList.remove("stale");
-    const ex = mv.best_exchanges.length ? ` · best exchange ${mv.best_exchanges[0].move} (equity ${mv.best_exchanges[0].equity.toFixed(1)})` : "";
-    setStatus(mv.note ? mv.note : `${mv.count} moves, generated in ${mv.time_ms.toFixed(2)} ms${ex}`);
-    renderMoves();
+    const ex = mv.best_exchanges.length ? T("a.best_exchange", mv.best_exchanges[0].move, mv.best_exchanges[0].equity.toFixed(1)) : "";
+    setStatus(mv.note ? S(mv.note) : T("a.status", mv.count, mv.time_ms.toFixed(2)) + ex);
+    if (needAll()) await loadMore(null); else renderMoves();
+    if (my !== requestNo) return;
     if ($("#check").value.trim()) checkMove();
   }
   function showAnswerError(message) {
     setStatus(message, true);
     analysis = { moves: [], count: 0 };
+    view.illegal = null;
+    $("#scores").textContent = "";
     view.stale = false;
     $("#moves-wrap").classList.remove("stale");
     view.check = null;
@@ -366,6 +403,27 @@
     drawBoard();
     $("#warnings").innerHTML = "";
     $("#unseen").textContent = "";
+    renderMoves();
+  }
+
+  // ---- paging: the best PAGE moves first, more on request (or all, for a filter or another order) ----------
+  function needAll() {
+    const filtering = ["#f-word", "#f-square", "#f-tiles", "#f-count"].some((id) => $(id).value.trim() !== "");
+    return filtering || !["rank", "equity"].includes(view.key);
+  }
+  async function loadMore(count) {
+    const a = analysis;
+    if (!a.cgp || a.moves.length >= a.count) { renderMoves(); return; }
+    const my = requestNo;
+    const body = { cgp: a.cgp, offset: a.moves.length };
+    if (count) body.top = count;
+    const mv = await post("/api/moves", body);
+    if (my !== requestNo || analysis !== a) return;      // the position changed meanwhile
+    if (mv.status === 429 || mv.status === 503) { setTimeout(() => { if (analysis === a) loadMore(count); }, 1000); return; }
+    if (mv.error) { setStatus(mv.error, true); return; }
+    const base = a.moves.length;
+    mv.moves.forEach((m, i) => { m.rank = base + i + 1; });
+    a.moves = a.moves.concat(mv.moves);
     renderMoves();
   }
 
@@ -406,6 +464,8 @@
     document.querySelectorAll("#moves th").forEach((th) => {
       th.classList.toggle("sorted-desc", th.dataset.key === key && dir < 0);
       th.classList.toggle("sorted-asc", th.dataset.key === key && dir > 0);
+      if (th.dataset.key === key) th.setAttribute("aria-sort", dir < 0 ? "descending" : "ascending");
+      else th.removeAttribute("aria-sort");
     });
     const body = $("#moves tbody");
     view.rows = rows.slice(0, MAX_ROWS);
@@ -439,10 +499,13 @@
     }
     body.appendChild(frag);
     const total = analysis.moves.length;
+    const partial = total < analysis.count;
     $("#summary").textContent = total === 0 ? "" :
-      `${rows.length === total ? `${total} moves` : `${rows.length} of ${total} moves match`}` +
-      (rows.length > MAX_ROWS ? ` · the first ${MAX_ROWS} shown (filter to narrow)` : "") +
-      " · hover a move to see it on the board, click to keep it";
+      (rows.length !== total ? T("a.summary.match", rows.length, total)
+        : partial ? T("a.summary.loaded", total, analysis.count) : T("a.summary.all", total)) +
+      (rows.length > MAX_ROWS ? T("a.summary.cut", MAX_ROWS) : "") + T("a.summary.hint");
+    $("#more-row").hidden = !partial;
+    if (partial) $("#more").textContent = T("a.more", Math.min(2 * PAGE, analysis.count - total));
   }
   // arrow keys in the move table: select the next / previous move; Enter plays it
   function onTableKey(e) {
@@ -471,23 +534,22 @@
     const el = $("#detail");
     if (!m) { el.innerHTML = ""; return; }
     if (!m.words) {
-      el.innerHTML = `<b>${showWord(m.move)}</b> ${m.score} points …`;
+      el.innerHTML = `<b>${showWord(m.move)}</b> ${T("a.points", m.score)} …`;
       // words of moves past the first 100 come from the checker: ask only once the pointer rests
       await new Promise((resolve) => setTimeout(resolve, 120));
       if (view.hover !== m && view.selected !== m) return;
       const ans = await post("/api/score", { cgp: currentCGP(), move: m.move });
-      if (ans.error || !ans.legal) { el.textContent = ans.error || ans.reason; return; }
+      if (ans.error || !ans.legal) { el.textContent = ans.error || S(ans.reason); return; }
       m.words = ans.words;
       if (view.hover !== m && view.selected !== m) return;
     }
     const words = m.words.map(([w, s]) => `${escapeHtml(w)} ${s}`).join(" + ");
-    const bingo = m.played === rules.rack_size ? ` + bingo ${rules.bingo_bonus}` : "";
-    el.innerHTML = `<b>${showWord(m.move)}</b> ${m.score} points = <span class="words">${words}${bingo}</span><br>` +
-      `leave ${escapeHtml(m.leave || "–")} (${m.leave_value.toFixed(2)}) · equity ${m.equity.toFixed(2)} · ` +
-      `rank ${m.rank} of ${analysis.count}`;
+    const bingo = m.played === rules.rack_size ? ` + ${T("a.bingo", rules.bingo_bonus)}` : "";
+    el.innerHTML = `<b>${showWord(m.move)}</b> ${T("a.points", m.score)} = <span class="words">${words}${bingo}</span><br>` +
+      escapeHtml(T("a.detail", m.leave || "–", m.leave_value.toFixed(2), m.equity.toFixed(2), m.rank, analysis.count));
   }
   function playSelected() {
-    const m = view.selected;
+    const m = view.selected || (view.check && view.check.legal ? view.check : null);   // or the move typed in the checker
     if (!m || view.stale) return;
     remember();
     let rack = Array.from(state.rack);
@@ -505,23 +567,46 @@
   }
 
   // ---- word checker ------------------------------------------------------------------------
+  // the new tiles of a typed move ("8H HAUSX", "H8 HA(U)S"), as far as it can be read: for drawing an illegal one
+  function typedTiles(text) {
+    const m = /^\s*(\d{1,2}[A-Oa-o]|[A-Oa-o]\d{1,2})\s+(\S+)\s*$/.exec(text);
+    if (!m) return null;
+    const across = /^\d/.test(m[1]);
+    const sq = parseSquare(m[1]);
+    if (!sq || sq.r < 0 || sq.r >= N) return null;
+    const out = [];
+    let k = 0;
+    for (const ch of Array.from(m[2].normalize("NFC"))) {
+      if (ch === "(" || ch === ")" || ch === ".") { if (ch === ".") k++; continue; }
+      const r = across ? sq.r : sq.r + k, c = across ? sq.c + k : sq.c;
+      k++;
+      if (r >= N || c >= N) break;
+      if (state.board[r][c]) continue;
+      const up = ch.toUpperCase();
+      if (!letters.has(up)) continue;
+      out.push([r, c, up, ch !== up]);
+    }
+    return out.length ? out : null;
+  }
   async function checkMove() {
     const text = $("#check").value.trim();
     const out = $("#check-result");
     const my = ++checkNo;
-    if (!text) { view.check = null; out.innerHTML = ""; drawBoard(); return; }
+    if (!text) { view.check = null; view.illegal = null; out.innerHTML = ""; $("#play").disabled = !view.selected; drawBoard(); return; }
     const ans = await post("/api/score", { cgp: currentCGP(), move: text });
     if (my !== checkNo) return;
     if (ans.status === 429 || ans.status === 503) { clearTimeout(checkTimer); checkTimer = setTimeout(checkMove, 1000); }
     view.check = ans.legal ? ans : null;
+    view.illegal = ans.legal === false ? typedTiles(text) : null;   // drawn in the illegal style
+    $("#play").disabled = !(view.selected || (view.check && !view.stale));
     if (ans.error) out.innerHTML = `<span class="bad">${escapeHtml(ans.error)}</span>`;
-    else if (!ans.legal) out.innerHTML = `<span class="bad">✗ illegal: ${escapeHtml(ans.reason)}</span>`;
+    else if (!ans.legal) out.innerHTML = `<span class="bad">${escapeHtml(T("a.illegal", S(ans.reason)))}</span>`;
     else {
       const words = ans.words.map(([w, s]) => `${escapeHtml(w)} ${s}`).join(" + ");
-      const bingo = ans.bingo ? ` + bingo ${rules.bingo_bonus}` : "";
-      const rank = ans.rank_score ? `<br>rank ${ans.rank_score} of ${ans.count} by score, ${ans.rank_equity} by equity ` +
-        `(equity ${ans.equity.toFixed(2)}, leave ${escapeHtml(ans.leave || "–")})` : "";
-      out.innerHTML = `<span class="good">✓ ${showWord(ans.move)} ${ans.score} points</span> = ` +
+      const bingo = ans.bingo ? ` + ${T("a.bingo", rules.bingo_bonus)}` : "";
+      const rank = ans.rank_score ? "<br>" + escapeHtml(T("a.rank", ans.rank_score, ans.count, ans.rank_equity,
+        ans.equity.toFixed(2), ans.leave || "–")) : "";
+      out.innerHTML = `<span class="good">✓ ${showWord(ans.move)} ${T("a.points", ans.score)}</span> = ` +
         `<span class="words">${words}${bingo}</span>${rank}`;
     }
     drawBoard();
@@ -532,10 +617,24 @@
     rules = await call("GET", "/api/rules");
     if (rules.error) { setStatus(rules.error, true); return; }
     for (const l of rules.letters) { values[l.letter] = l.value; letters.add(l.letter); }
-    $("#lexicon").textContent = `lexicon: ${rules.lexicon.name} (${rules.lexicon.words.toLocaleString("en")} words)`;
+    $("#lexicon").textContent = T("lexicon", rules.lexicon.name, rules.lexicon.words.toLocaleString(I18N.lang));
     buildBoard();
     const b = $("#board");
     b.addEventListener("keydown", onBoardKey);
+    const bi = $("#board-input");
+    bi.addEventListener("keydown", onBoardKey);
+    bi.addEventListener("input", onBoardInput);
+    b.addEventListener("focus", () => { if (state.cursor) focusInput(); });
+    document.querySelectorAll("#letter-keys button").forEach((btn) => {
+      btn.addEventListener("mousedown", (e) => e.preventDefault());      // the board keeps the keyboard
+      btn.addEventListener("click", () => {
+        onBoardKey({ key: btn.dataset.key, shiftKey: false, ctrlKey: false, metaKey: false, altKey: false,
+          preventDefault() {} });
+        focusInput();
+      });
+    });
+    $("#more").addEventListener("click", () => loadMore(2 * PAGE));
+    $("#all").addEventListener("click", () => loadMore(null));
     $("#rack").addEventListener("input", onRackInput);
     $("#rack").addEventListener("keydown", (e) => {   // the page's undo, not the field's own
       if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === "z") { e.preventDefault(); if (!e.shiftKey) undo(); }
@@ -548,15 +647,20 @@
     $("#cgp").addEventListener("keydown", (e) => { if (e.key === "Enter") loadCGP(); });
     $("#cgp-copy").addEventListener("click", copyCGP);
     $("#check").addEventListener("input", () => {
+      view.hover = null;                      // a phone's "hover" sticks to the last row tapped: the typed move wins
       if (view.selected) { view.selected = null; $("#play").disabled = true; renderMoves(); }
       clearTimeout(checkTimer); checkTimer = setTimeout(checkMove, 200);
     });
-    for (const id of ["#f-word", "#f-square", "#f-tiles", "#f-count"]) $(id).addEventListener("input", renderMoves);
+    const refilter = () => {   // at once on the moves loaded; then on all of them, once loaded
+      renderMoves();
+      if (needAll() && analysis.moves.length < analysis.count) loadMore(null);
+    };
+    for (const id of ["#f-word", "#f-square", "#f-tiles", "#f-count"]) $(id).addEventListener("input", refilter);
     document.querySelectorAll("#moves th").forEach((th) => th.addEventListener("click", () => {
       const k = th.dataset.key;
       if (view.key === k) view.dir = -view.dir;
       else { view.key = k; view.dir = ["score", "equity", "leave_value", "played"].includes(k) ? -1 : 1; }
-      renderMoves();
+      refilter();
     }));
     document.addEventListener("keydown", (e) => {
       const inField = ["INPUT", "SELECT", "TEXTAREA"].includes(document.activeElement.tagName);
@@ -570,9 +674,9 @@
   }
   async function loadCGP() {
     const cgp = $("#cgp").value.trim();
-    if (!cgp) { setStatus("paste a CGP first", true); return false; }
+    if (!cgp) { setStatus(T("a.cgp.first"), true); return false; }
     const pos = await post("/api/position", { cgp });
-    if (pos.error) { setStatus(`CGP not loaded: ${pos.error}`, true); notice(`CGP not loaded: ${pos.error}`); return false; }
+    if (pos.error) { setStatus(T("a.cgp.bad", pos.error), true); notice(T("a.cgp.bad", pos.error)); return false; }
     remember();
     readCGP(pos.cgp, pos.board);
     changed(false);
@@ -580,9 +684,9 @@
   }
   async function copyCGP() {
     const text = currentCGP();
-    try { await navigator.clipboard.writeText(text); setStatus("CGP copied"); }
-    catch (e) { $("#cgp").select(); setStatus("select and copy the CGP field (the browser refused the clipboard)"); }
+    try { await navigator.clipboard.writeText(text); setStatus(T("a.cgp.copied")); }
+    catch (e) { $("#cgp").select(); setStatus(T("a.cgp.nocopy")); }
   }
 
-  document.addEventListener("DOMContentLoaded", start);
+  document.addEventListener("DOMContentLoaded", () => { I18N.apply(); I18N.wireSwitch(); start(); });
 })();

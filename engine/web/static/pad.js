@@ -1,0 +1,972 @@
+// German Scrabble engine – the score pad (Punkteblock) and Together · Team (docs/web.md).
+// Plain JavaScript, no build step. Games live in this browser's localStorage only; the server is asked
+// nothing but to check a move typed on the board (POST /api/pad) and for the tile set (GET /api/rules).
+"use strict";
+
+(() => {
+  const N = 15;
+  const COLS = "ABCDEFGHIJKLMNO";
+  const KEY = "gse.punkte.v1";     // localStorage: {current, games: [...]}
+  const KEEP = 20;                 // games kept ("die letzten 20 Partien")
+  const GOALS = 20;                // Together: fulfilled goal cards that win
+  const PREMIUM = { "3": ["tw", "3W"], "2": ["dw", "2W"], "t": ["tl", "3L"], "d": ["dl", "2L"], "*": ["star", "★"] };
+  const T = I18N.t, S = I18N.server;
+  const $ = (sel) => document.querySelector(sel);
+
+  let rules = null;
+  const values = {};               // letter -> points
+  const letters = new Set();
+  let store = { current: null, games: [] };
+  let game = null;                 // the open game (an element of store.games)
+  let squares = [];
+
+  // the move being typed
+  const entry = { start: null, dir: "across", word: "", blanks: new Set(), blankNext: false, answer: null,
+    answerFor: "", illegal: null, editing: null };
+  let checkNo = 0, checkTimer = null;
+
+  // ---- helpers ---------------------------------------------------------------------------
+  function escapeHtml(s) {
+    return String(s).replace(/[&<>"]/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[ch]));
+  }
+  function showWord(text) { // blanks (lowercase) in red
+    return Array.from(text).map((ch) => (ch !== ch.toUpperCase()
+      ? `<span class="blank-letter" title="${T("blank.word")}">${escapeHtml(ch.toUpperCase())}</span>` : escapeHtml(ch))).join("");
+  }
+  async function call(method, url, body) {
+    let r;
+    try {
+      r = await fetch(url, { method, headers: body ? { "Content-Type": "application/json" } : {},
+        body: body ? JSON.stringify(body) : undefined });
+    } catch (e) {
+      return { error: S("the server does not answer – is `python -m engine web` still running?"), status: 0 };
+    }
+    let j = null;
+    try { j = await r.json(); } catch (e) { j = null; }
+    if (!r.ok) return { error: S((j && j.error) || `HTTP ${r.status}`), status: r.status };
+    return j;
+  }
+  function msg(text, bad) { const el = $("#msg"); el.textContent = text || ""; el.className = bad ? "bad" : ""; }
+  function squareName(r, c) { return COLS[c] + (r + 1); }
+  function startText(start, dir) { return dir === "across" ? `${start.r + 1}${COLS[start.c]}` : `${COLS[start.c]}${start.r + 1}`; }
+  function rackValue(text) {
+    let v = 0;
+    for (const ch of Array.from(text.toUpperCase())) v += ch === "?" ? 0 : (values[ch] || 0);
+    return v;
+  }
+  function fmtTime(ms) {
+    const neg = ms < 0;
+    const s = Math.ceil(Math.abs(ms) / 1000 - 1e-9);
+    return `${neg ? "−" : ""}${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+  }
+
+  // ---- storage ------------------------------------------------------------------------------
+  function load() {
+    try {
+      const s = JSON.parse(localStorage.getItem(KEY) || "null");
+      if (s && Array.isArray(s.games)) {   // a damaged entry is dropped, not a broken page
+        s.games = s.games.filter((g) => g && typeof g.id === "string" && Array.isArray(g.players) && g.players.length &&
+          Array.isArray(g.turns) && g.turns.every((t) => t && Number.isInteger(t.p) && t.p >= 0 && t.p < g.players.length &&
+            Number.isFinite(t.score) && (t.kind !== "play" || (Array.isArray(t.tiles) && typeof t.move === "string"))));
+        for (const g of s.games) {
+          if (!g.clock || !Array.isArray(g.clock.used)) g.clock = freshClock("off", g.players.length);
+          if (g.mode !== "together") g.mode = "classic";
+        }
+        store = s;
+      }
+    } catch (e) { store = { current: null, games: [] }; }
+    game = store.games.find((g) => g.id === store.current) || null;
+  }
+  function save() {
+    if (game) game.updated = Date.now();
+    store.current = game ? game.id : null;
+    store.games.sort((a, b) => b.updated - a.updated);
+    store.games = store.games.slice(0, KEEP);
+    try { localStorage.setItem(KEY, JSON.stringify(store)); } catch (e) { msg(String(e), true); }
+  }
+  function newGame(mode, players) {
+    const now = Date.now();
+    return { id: `${now}-${Math.random().toString(36).slice(2, 8)}`, created: now, updated: now, mode, players,
+      turns: [], end: null, clock: freshClock("off", players.length) };
+  }
+
+  // ---- the game's arithmetic ------------------------------------------------------------------
+  const together = () => game && game.mode === "together";
+  function nextPlayer() {
+    if (!game.turns.length) return 0;
+    return (game.turns[game.turns.length - 1].p + 1) % game.players.length;
+  }
+  function boardOf(except) {
+    const b = Array.from({ length: N }, () => Array(N).fill(""));
+    game.turns.forEach((t, i) => {
+      if (i === except || t.kind !== "play") return;
+      for (const [r, c, ch, bl] of t.tiles) b[r][c] = bl ? ch.toLowerCase() : ch;
+    });
+    return b;
+  }
+  function boardCGP(b) {
+    return b.map((row) => {
+      let out = "", empty = 0;
+      for (const ch of row) {
+        if (!ch) { empty++; continue; }
+        if (empty) { out += empty; empty = 0; }
+        out += ch;
+      }
+      return out + (empty ? empty : "");
+    }).join("/") + " / 0/0 0";
+  }
+  // running totals: [{turn totals}], and the end-of-game adjustments
+  function totals() {
+    const tot = game.players.map(() => 0);
+    for (const t of game.turns) tot[t.p] += t.score;
+    if (game.end) for (const a of adjustments()) tot[a.p] += a.score;
+    return tot;
+  }
+  // the end-of-game rows: "Reststeine" (each player's own tiles, lost), "Ausgespielt" (the player who went out
+  // gains the others' tiles, SPEC "End of game"), time penalties (10 points per started minute over)
+  function adjustments() {
+    const out = [];
+    const e = game.end;
+    if (!e) return out;
+    e.rest.forEach((r, p) => { if (p !== e.out && r.value) out.push({ kind: "rest", p, score: -r.value, text: r.text }); });
+    if (e.out !== null && e.out !== undefined) {
+      const sum = e.rest.reduce((s, r, p) => s + (p === e.out ? 0 : r.value), 0);
+      const tiles = e.rest.map((r, p) => (p === e.out ? "" : r.text)).join("");
+      out.push({ kind: "out", p: e.out, score: sum, text: tiles });
+    }
+    (e.time || []).forEach((pen, p) => { if (pen) out.push({ kind: "time", p, score: -pen }); });
+    return out;
+  }
+  function goals() { return game.turns.filter((t) => t.goal).length; }
+  function hints() { return game.turns.filter((t) => t.hint).length; }
+
+  // ---- board ------------------------------------------------------------------------------------
+  function buildBoard() {
+    const b = $("#board");
+    b.innerHTML = "";
+    squares = [];
+    b.appendChild(Object.assign(document.createElement("div"), { className: "coord" }));
+    for (let c = 0; c < N; c++) b.appendChild(Object.assign(document.createElement("div"), { className: "coord", textContent: COLS[c] }));
+    for (let r = 0; r < N; r++) {
+      b.appendChild(Object.assign(document.createElement("div"), { className: "coord", textContent: r + 1 }));
+      squares.push([]);
+      for (let c = 0; c < N; c++) {
+        const d = document.createElement("div");
+        d.dataset.square = squareName(r, c);
+        d.setAttribute("role", "gridcell");
+        d.addEventListener("click", () => tapSquare(r, c));
+        b.appendChild(d);
+        squares[r].push(d);
+      }
+    }
+  }
+  function tileHtml(letter, blank, extra) {
+    const v = blank || together() ? "" : `<sub>${values[letter] ?? ""}</sub>`;
+    return `<div class="tile${blank ? " blank" : ""}${extra || ""}">${escapeHtml(letter)}${v}</div>`;
+  }
+  // the squares the typed word covers, with its letters: [[r, c, LETTER, blank, onBoard]]
+  function typedSquares(board) {
+    if (!entry.start) return [];
+    const out = [];
+    Array.from(entry.word).forEach((ch, k) => {
+      const r = entry.dir === "across" ? entry.start.r : entry.start.r + k;
+      const c = entry.dir === "across" ? entry.start.c + k : entry.start.c;
+      if (r < N && c < N) out.push([r, c, ch, entry.blanks.has(k), !!board[r][c]]);
+    });
+    return out;
+  }
+  function drawBoard() {
+    const board = boardOf(entry.editing);
+    const ans = entry.answer && entry.answer.legal && entry.answerFor === notation() ? entry.answer : null;
+    const ghost = {};
+    if (ans) for (const [r, c, ch, bl] of ans.tiles) ghost[r * N + c] = [ch, bl, " new"];
+    else for (const [r, c, ch, bl, on] of typedSquares(board)) if (!on) ghost[r * N + c] = [ch, bl, entry.illegal ? " illegal" : " typed"];
+    const plain = together();
+    for (let r = 0; r < N; r++) {
+      for (let c = 0; c < N; c++) {
+        const d = squares[r][c];
+        const p = plain ? null : PREMIUM[rules.premiums[r][c]];
+        const isStart = entry.start && entry.start.r === r && entry.start.c === c;
+        d.className = "sq" + (p ? " " + p[0] : "") + (plain && r === 7 && c === 7 ? " centre" : "") +
+          (isStart ? ` cursor ${entry.dir}` : "");
+        const ch = board[r][c];
+        const g = ghost[r * N + c];
+        if (ch) d.innerHTML = tileHtml(ch.toUpperCase(), ch !== ch.toUpperCase(), "");
+        else if (g) d.innerHTML = tileHtml(g[0], g[1], g[2]);
+        else d.textContent = p ? p[1] : "";
+      }
+    }
+    $("#dir-across").classList.toggle("on", entry.dir === "across");
+    $("#dir-down").classList.toggle("on", entry.dir === "down");
+    $("#dir-across").setAttribute("aria-pressed", entry.dir === "across");
+    $("#dir-down").setAttribute("aria-pressed", entry.dir === "down");
+    $("#start-sq").textContent = entry.start ? T("p.pick.start", squareName(entry.start.r, entry.start.c),
+      entry.dir === "across" ? "→" : "↓") : T("p.preview.start");
+  }
+  function tapSquare(r, c) {
+    if (game.end) return;
+    const board = boardOf(entry.editing);
+    if (entry.start && entry.word) {     // a typed letter on an empty square: toggle it as a blank
+      const k = entry.dir === "across" ? (r === entry.start.r ? c - entry.start.c : -1) : (c === entry.start.c ? r - entry.start.r : -1);
+      if (k >= 0 && k < entry.word.length && !board[r][c]) {
+        if (entry.blanks.has(k)) entry.blanks.delete(k); else entry.blanks.add(k);
+        typedChanged();
+        return;
+      }
+    }
+    if (entry.start && entry.start.r === r && entry.start.c === c) entry.dir = entry.dir === "across" ? "down" : "across";
+    else entry.start = { r, c };
+    typedChanged();
+    $("#word").focus({ preventScroll: true });
+  }
+  // the board by keyboard: arrows move the start square, Space turns the direction, a letter goes to the word
+  function onBoardKey(e) {
+    if (!game || game.end || e.ctrlKey || e.metaKey || e.altKey) return;
+    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    if (moves[e.key]) {
+      e.preventDefault();
+      const st = entry.start || { r: 7, c: 7 };
+      entry.start = { r: Math.min(N - 1, Math.max(0, st.r + (entry.start ? moves[e.key][0] : 0))),
+        c: Math.min(N - 1, Math.max(0, st.c + (entry.start ? moves[e.key][1] : 0))) };
+      typedChanged();
+    } else if (e.key === " " || e.key === "Enter") {
+      e.preventDefault();
+      if (e.key === "Enter" && !$("#save").disabled) { saveMove(false); return; }
+      if (!entry.start) entry.start = { r: 7, c: 7 }; else entry.dir = entry.dir === "across" ? "down" : "across";
+      typedChanged();
+    } else if (e.key.length === 1 && letters.has(e.key.toUpperCase())) {
+      e.preventDefault();
+      if (!entry.start) entry.start = { r: 7, c: 7 };
+      const el = $("#word");
+      el.value = entry.word + e.key.toUpperCase();
+      el.focus();
+      onWordInput();
+    }
+  }
+  function notation() {
+    if (!entry.start || !entry.word) return "";
+    const w = Array.from(entry.word).map((ch, k) => (entry.blanks.has(k) ? ch.toLowerCase() : ch)).join("");
+    return `${startText(entry.start, entry.dir)} ${w}`;
+  }
+
+  // ---- typing the word ----------------------------------------------------------------------------
+  function cleanWord(text) {
+    return Array.from(text.normalize("NFC").toUpperCase().replace(/ß/g, "SS")).filter((ch) => letters.has(ch)).join("");
+  }
+  function onWordInput() {
+    const el = $("#word");
+    const old = entry.word;
+    const raw = el.value;
+    const w = cleanWord(raw);
+    if (w !== raw) { el.value = w; }
+    if (w.startsWith(old)) {
+      if (entry.blankNext && w.length > old.length) { entry.blanks.add(old.length); entry.blankNext = false; }
+    } else if (old.startsWith(w)) {
+      for (const k of [...entry.blanks]) if (k >= w.length) entry.blanks.delete(k);
+    } else entry.blanks.clear();
+    entry.word = w;
+    if (raw.normalize("NFC").toUpperCase().includes("ß")) msg(T("a.eszett"));
+    typedChanged();
+  }
+  function typedChanged() {
+    entry.answer = null;
+    entry.illegal = null;
+    $("#save").disabled = true;
+    $("#save-agreed").hidden = true;
+    drawBoard();
+    const text = notation();
+    if (!text) { $("#preview").innerHTML = ""; return; }
+    $("#preview").innerHTML = "…";
+    clearTimeout(checkTimer);
+    checkTimer = setTimeout(check, 150);
+  }
+  async function check() {
+    const text = notation();
+    if (!text) return;
+    const my = ++checkNo;
+    const ans = await call("POST", "/api/pad", { cgp: boardCGP(boardOf(entry.editing)), move: text, together: together() });
+    if (my !== checkNo || text !== notation()) return;
+    if ((ans.status === 429 || ans.status === 503)) { clearTimeout(checkTimer); checkTimer = setTimeout(check, 1000); return; }
+    const out = $("#preview");
+    entry.answer = ans;
+    entry.answerFor = text;
+    if (ans.error) { out.innerHTML = `<span class="bad">${escapeHtml(ans.error)}</span>`; entry.illegal = true; drawBoard(); return; }
+    if (!ans.legal) {
+      entry.illegal = true;
+      out.innerHTML = `<span class="bad">${escapeHtml(T("a.illegal", S(ans.reason)))}</span>`;
+      drawBoard();
+      return;
+    }
+    const tiles = ans.tiles.map(([, , ch, bl]) => (bl ? `<span class="blank-letter">${ch}</span>` : ch)).join(" ");
+    const words = ans.words.map(([w, s]) => (together() ? showWord(w) : `${showWord(w)} ${s}`)).join(" + ") +
+      (ans.bingo && !together() ? ` + ${T("a.bingo", rules.bingo_bonus)}` : "");
+    let html = `<div>${T("p.preview.new", tiles)}</div><div class="words">${T("p.preview.words", words)}</div>`;
+    if (!together()) html += `<div class="good">${escapeHtml(T("p.preview.total", ans.score))}</div>`;
+    if (ans.unknown.length) html += `<div class="warn">${escapeHtml(T("p.preview.unknown", ans.unknown.join(", ")))}</div>`;
+    out.innerHTML = html;
+    $("#save").disabled = ans.unknown.length > 0 || wonTogether();
+    $("#save-agreed").hidden = !ans.unknown.length;
+    $("#save-agreed").disabled = wonTogether();
+    drawBoard();
+  }
+
+  // ---- saving entries ----------------------------------------------------------------------------------
+  function clearEntry() {
+    Object.assign(entry, { start: null, word: "", answer: null, answerFor: "", illegal: null, editing: null, blankNext: false });
+    entry.blanks = new Set();
+    $("#word").value = "";
+    $("#points").value = "";
+    $("#goal").checked = false;
+    $("#hint").checked = false;
+    $("#preview").innerHTML = "";
+    $("#save").disabled = true;
+    $("#save-agreed").hidden = true;
+  }
+  function commit(turn) {
+    if (entry.editing !== null) {
+      const old = game.turns[entry.editing];
+      turn.p = old.p;
+      turn.corrected = true;
+      game.turns[entry.editing] = turn;
+    } else {
+      turn.p = nextPlayer();
+      game.turns.push(turn);
+      clockPassed();
+    }
+    clearEntry();
+    msg("");
+    save();
+    render();
+    $("#board-wrap").scrollIntoView({ block: "nearest" });   // on a phone: the board again, for the next move
+  }
+  function saveMove(agreed) {
+    const ans = entry.answer;
+    if (!ans || !ans.legal || entry.answerFor !== notation()) return;
+    if (ans.unknown.length && !agreed) return;
+    if (wonTogether()) return;
+    const turn = { kind: "play", move: ans.move, tiles: ans.tiles, words: ans.words, score: together() ? 0 : ans.score,
+      bingo: ans.bingo, agreed: ans.unknown.length > 0, unknown: ans.unknown };
+    if (together()) { turn.goal = $("#goal").checked; turn.hint = $("#hint").checked; }
+    commit(turn);
+  }
+  function savePoints() {
+    const text = $("#points").value.trim();
+    const v = text === "" ? 0 : Number(text);
+    if (!Number.isInteger(v) || v < 0 || v > 999) { msg(T("p.points.ph") + ": 0–999", true); return; }
+    commit({ kind: "points", score: v });
+  }
+  function wonTogether() { return together() && goals() >= GOALS; }
+  function undoLast() {
+    if (game.end) { game.end = null; save(); render(); return; }
+    if (!game.turns.length) { msg(T("a.nothing_to_undo")); return; }
+    game.turns.pop();
+    clearEntry();
+    save();
+    render();
+  }
+  function editRow(i) {
+    const t = game.turns[i];
+    clearEntry();
+    entry.editing = i;
+    if (t.kind === "play") {
+      // the whole word from its notation: "8H HA(U)S" -> start 8H across, HAUS, blanks in lowercase
+      const [start, w] = t.move.split(" ");
+      const across = /^\d/.test(start);
+      const m = across ? /^(\d+)([A-O])$/.exec(start) : /^([A-O])(\d+)$/.exec(start);
+      entry.start = across ? { r: +m[1] - 1, c: COLS.indexOf(m[2]) } : { r: +m[2] - 1, c: COLS.indexOf(m[1]) };
+      entry.dir = across ? "across" : "down";
+      const plain = w.replace(/[()]/g, "");
+      entry.word = plain.toUpperCase();
+      Array.from(plain).forEach((ch, k) => { if (ch !== ch.toUpperCase()) entry.blanks.add(k); });
+      $("#word").value = entry.word;
+      if (together()) { $("#goal").checked = !!t.goal; $("#hint").checked = !!t.hint; }
+    } else if (t.kind === "points") $("#points").value = t.score;
+    render();
+    typedChanged();
+    $("#entry").scrollIntoView({ block: "nearest" });
+  }
+  function removeRow(i, btn) {
+    if (btn.dataset.armed !== "1") {           // a second tap removes: no dialog on a phone
+      btn.dataset.armed = "1";
+      btn.textContent = T("p.row.remove") + "?";
+      btn.classList.add("armed");
+      return;
+    }
+    game.turns.splice(i, 1);
+    clearEntry();
+    save();
+    render();
+  }
+
+  // ---- end of game -----------------------------------------------------------------------------------
+  function renderEndInputs() {
+    const box = $("#rest-inputs");
+    box.innerHTML = "";
+    game.players.forEach((name, p) => {
+      const lab = document.createElement("label");
+      lab.className = "rest";
+      lab.innerHTML = `<span>${escapeHtml(name)}</span> <input data-p="${p}" autocomplete="off" autocapitalize="characters"
+        spellcheck="false" maxlength="9" placeholder="${escapeHtml(T("p.rest"))}" aria-label="${escapeHtml(T("p.rest") + " " + name)}">
+        <span class="rest-value muted"></span>`;
+      box.appendChild(lab);
+      const inp = lab.querySelector("input");
+      if (game.end) inp.value = game.end.rest[p].text || (game.end.rest[p].value ? String(game.end.rest[p].value) : "");
+      inp.addEventListener("input", () => {
+        const r = readRest(inp.value);
+        lab.querySelector(".rest-value").textContent = r ? `−${r.value}` : "";
+        autoOut();
+      });
+    });
+    const sel = $("#out");
+    sel.innerHTML = `<option value="">${escapeHtml(T("p.out.none"))}</option>` +
+      game.players.map((n, p) => `<option value="${p}">${escapeHtml(n)}</option>`).join("");
+    if (game.end) sel.value = game.end.out === null ? "" : String(game.end.out);
+    else autoOut();
+  }
+  // letters ("QE", blank "?") or a number of points; null when neither
+  function readRest(text) {
+    const s = text.trim().toUpperCase().replace(/\*/g, "?");
+    if (s === "") return { text: "", value: 0 };
+    if (/^\d{1,3}$/.test(s)) return { text: "", value: +s };
+    if (Array.from(s).every((ch) => ch === "?" || letters.has(ch))) return { text: s, value: rackValue(s) };
+    return null;
+  }
+  function autoOut() {   // exactly one player without tiles: they went out
+    const empty = [...document.querySelectorAll("#rest-inputs input")].filter((i) => i.value.trim() === "");
+    if (empty.length === 1) $("#out").value = empty[0].dataset.p;
+  }
+  function settle() {
+    const rest = [];
+    for (const inp of document.querySelectorAll("#rest-inputs input")) {
+      const r = readRest(inp.value);
+      if (!r) { $("#end-msg").textContent = T("p.end.bad", game.players[+inp.dataset.p]); return; }
+      rest.push(r);
+    }
+    const o = $("#out").value;
+    const out = o === "" ? null : +o;
+    if (out !== null && rest[out].value) { $("#end-msg").textContent = T("p.end.out_rest", game.players[out]); return; }
+    const pen = clockPenalties();
+    game.end = { rest, out, time: pen.map((x) => x.points), lost: pen.map((x) => x.lost) };
+    if (game.clock.running) clockPause();
+    $("#end-msg").textContent = "";
+    clearEntry();
+    save();
+    render();
+  }
+
+  // ---- clock (timestamps: it goes on counting while the tab is hidden) --------------------------------
+  function freshClock(mode, n, amount) {
+    const limit = { off: 0, p30: 1800, p25: 1500, game: (amount || 60) * 60, move: amount || 120 }[mode];
+    const slots = mode === "game" ? 1 : n;
+    return { mode, limit, amount: amount || null, used: Array(slots).fill(0), running: false, slot: 0, since: null,
+      beeped: Array(slots).fill(false) };
+  }
+  const perPlayer = () => ["p30", "p25"].includes(game.clock.mode);
+  function elapsed(k) {
+    const c = game.clock;
+    return c.used[k] + (c.running && c.slot === k ? Date.now() - c.since : 0);
+  }
+  function clockStart() {
+    const c = game.clock;
+    if (c.mode === "off" || c.running) return;
+    audio();
+    if (c.mode !== "game") c.slot = nextPlayer();
+    c.running = true;
+    c.since = Date.now();
+    save();
+    renderClock();
+  }
+  function clockPause() {
+    const c = game.clock;
+    if (!c.running) return;
+    c.used[c.slot] += Date.now() - c.since;
+    c.running = false;
+    c.since = null;
+    save();
+    renderClock();
+  }
+  function clockSwitch(to) {
+    const c = game.clock;
+    if (c.mode === "off" || c.mode === "game") return;
+    const now = Date.now();
+    if (c.running) { c.used[c.slot] += now - c.since; c.since = now; }
+    c.slot = to;
+    if (c.mode === "move") { c.used[to] = 0; c.beeped[to] = false; }
+  }
+  function clockPassed() { clockSwitch(nextPlayer()); }
+  function clockNext() { clockSwitch((game.clock.slot + 1) % game.players.length); save(); renderClock(); }
+  // SPEC "Challenges and time": 10 points per started minute over, more than 5 minutes over loses
+  function clockPenalties() {
+    return game.players.map((_n, p) => {
+      if (!perPlayer()) return { points: 0, lost: false, over: 0 };
+      const over = elapsed(p) - game.clock.limit * 1000;
+      if (over <= 0) return { points: 0, lost: false, over: 0 };
+      return { points: Math.ceil(over / 60000 - 1e-9) * 10, lost: over > 300000, over };
+    });
+  }
+  let audioCtx = null;
+  function audio() {
+    try { audioCtx = audioCtx || new (window.AudioContext || window.webkitAudioContext)(); audioCtx.resume(); } catch (e) { audioCtx = null; }
+  }
+  function beep() {
+    const faces = $("#tm-faces");
+    faces.dataset.beeps = String(+(faces.dataset.beeps || 0) + 1);
+    if (!audioCtx) return;
+    const t0 = audioCtx.currentTime;
+    for (let k = 0; k < 3; k++) {
+      const o = audioCtx.createOscillator(), g = audioCtx.createGain();
+      o.type = "square"; o.frequency.value = 880;
+      g.gain.setValueAtTime(0.0001, t0 + k * 0.3);
+      g.gain.exponentialRampToValueAtTime(0.3, t0 + k * 0.3 + 0.02);
+      g.gain.exponentialRampToValueAtTime(0.0001, t0 + k * 0.3 + 0.2);
+      o.connect(g).connect(audioCtx.destination);
+      o.start(t0 + k * 0.3); o.stop(t0 + k * 0.3 + 0.22);
+    }
+  }
+  function renderClock() {
+    if (!game) return;
+    const c = game.clock;
+    $("#tm-mode").value = c.mode;
+    const amount = c.mode === "game" || c.mode === "move";
+    $("#tm-amount-wrap").hidden = !amount;
+    if (amount) {
+      $("#tm-unit").textContent = c.mode === "game" ? T("tm.minutes") : T("tm.seconds");
+      if (document.activeElement !== $("#tm-amount")) $("#tm-amount").value = c.mode === "game" ? c.limit / 60 : c.limit;
+    }
+    const faces = $("#tm-faces");
+    const badge = $("#clock-badge");
+    if (c.mode === "off") { faces.innerHTML = ""; $("#tm-penalties").innerHTML = ""; if (badge) badge.textContent = ""; return; }
+    const names = c.mode === "game" ? [T("tm.game")] : game.players;
+    let html = "";
+    names.forEach((name, k) => {
+      const left = c.limit * 1000 - elapsed(k);
+      if (left <= 0 && c.running && c.slot === k && !c.beeped[k]) { c.beeped[k] = true; beep(); save(); }
+      html += `<div class="face${c.slot === k ? " active" : ""}${left <= 0 ? " over" : ""}" data-slot="${k}">` +
+        `<span>${escapeHtml(name)}</span><b>${fmtTime(left)}</b></div>`;
+    });
+    faces.innerHTML = html;
+    const left = c.limit * 1000 - elapsed(c.slot);
+    if (badge) badge.textContent = `${c.running ? "⏱" : "⏸"} ${fmtTime(left)}`;
+    const pens = clockPenalties();
+    $("#tm-penalties").innerHTML = pens.map((x, p) => (x.lost ? `<div class="bad">${escapeHtml(T("tm.lost", game.players[p]))}</div>`
+      : x.points ? `<div class="warn">${escapeHtml(T("tm.over", game.players[p], fmtTime(-x.over).replace("−", ""), x.points))}</div>` : "")).join("");
+    $("#tm-start").disabled = c.running;
+    $("#tm-pause").disabled = !c.running;
+  }
+
+  // ---- GCG (engine/gcg.py's dialect: racks unknown as "...", #agreed words) ---------------------------
+  function nicks() {
+    const out = [];
+    game.players.forEach((name, p) => {
+      let n = name.trim().replace(/[\s:#>()]+/g, "_") || `p${p + 1}`;
+      while (out.includes(n)) n += p + 1;
+      out.push(n);
+    });
+    return out;
+  }
+  function gcgText() {
+    const handIdx = game.turns.findIndex((t) => t.kind === "points");
+    if (handIdx >= 0) return { error: T("p.export.no_hand", handIdx + 1) };
+    const nk = nicks();
+    const lines = ["#character-encoding UTF-8"];
+    game.players.forEach((name, p) => lines.push(`#player${p + 1} ${nk[p]} ${name.trim() || nk[p]}`));
+    if (rules.lexicon && rules.lexicon.name) lines.push(`#lexicon ${rules.lexicon.name}`);
+    lines.push("#tile-distribution german", "#rules home");
+    const agreed = [...new Set(game.turns.flatMap((t) => (t.kind === "play" && t.agreed ? t.unknown : [])))];
+    if (agreed.length) lines.push(`#agreed ${agreed.join(" ")}`);
+    const tot = game.players.map(() => 0);
+    for (const t of game.turns) {
+      tot[t.p] += t.score;
+      const head = `>${nk[t.p]}: ...`;
+      if (t.kind === "play") {
+        const [start, w] = t.move.split(" ");
+        const gw = w.replace(/\(([^)]*)\)/g, (_m, inner) => ".".repeat(Array.from(inner).length));
+        lines.push(`${head} ${start} ${gw} +${t.score} ${tot[t.p]}`);
+      } else if (t.kind === "pass") lines.push(`${head} - +0 ${tot[t.p]}`);
+      else if (t.kind === "exchange") lines.push(`${head} -${t.n || 7} +0 ${tot[t.p]}`);
+    }
+    if (game.end) {
+      const adj = adjustments();
+      const needLetters = adj.filter((a) => (a.kind === "rest" || a.kind === "out") && a.score && !a.text);
+      if (needLetters.length) return { error: T("p.export.no_rest", needLetters.map((a) => game.players[a.p]).join(", ")) };
+      for (const a of adj) {
+        tot[a.p] += a.score;
+        if (a.kind === "rest") lines.push(`>${nk[a.p]}: ${a.text} (${a.text}) ${a.score} ${tot[a.p]}`);
+        else if (a.kind === "out") { if (a.score) lines.push(`>${nk[a.p]}: (${a.text}) +${a.score} ${tot[a.p]}`); }
+        else lines.push(`>${nk[a.p]}: (time) ${a.score} ${tot[a.p]}`);
+      }
+    }
+    return { text: lines.join("\n") + "\n" };
+  }
+  function exportGCG() {
+    const r = gcgText();
+    const out = $("#gcg-out");
+    if (r.error) { $("#io-msg").textContent = r.error; $("#io-msg").className = "bad"; out.hidden = true; return; }
+    out.value = r.text;
+    out.hidden = false;
+    $("#io-msg").textContent = T("p.export.done");
+    $("#io-msg").className = "";
+    try {
+      const a = document.createElement("a");
+      a.href = URL.createObjectURL(new Blob([r.text], { type: "text/plain;charset=utf-8" }));
+      const d = new Date(game.created);
+      a.download = `punkteblock-${d.toISOString().slice(0, 10)}.gcg`;
+      document.body.appendChild(a); a.click(); a.remove();
+      setTimeout(() => URL.revokeObjectURL(a.href), 5000);
+    } catch (e) { /* the text field has it */ }
+  }
+  // a GCG file as a new game: plays placed on the board as written (the file's scores kept)
+  function importGCG(text) {
+    const players = [], nk = [];
+    const g = newGame("classic", []);
+    const b = Array.from({ length: N }, () => Array(N).fill(""));
+    const rest = [], time = [];
+    let out = null, n = 0;
+    const lines = text.split(/\r?\n/);
+    for (let i = 0; i < lines.length; i++) {
+      const s = lines[i].trim();
+      if (!s) continue;
+      let m = /^#player([1-4])\s+(\S+)\s*(.*)$/.exec(s);
+      if (m) { nk.push(m[2]); players.push(m[3].trim() || m[2]); continue; }
+      if (s.startsWith("#")) continue;
+      m = /^>(\S+):\s*(.*)$/.exec(s);
+      if (!m || !nk.includes(m[1])) throw new Error(`line ${i + 1}: ${s.slice(0, 40)}`);
+      const p = nk.indexOf(m[1]);
+      const body = m[2].trim();
+      const NUM = "([+-]?\\d+)";
+      let k;
+      if ((k = new RegExp(`^(\\S*)\\s*\\((time|challenge)\\)\\s+${NUM}\\s+${NUM}$`).exec(body))) {
+        if (k[2] === "time") time[p] = -(+k[3]);
+        else g.turns.push({ p, kind: "points", score: +k[3] });
+      } else if ((k = new RegExp(`^\\((\\S+)\\)\\s+${NUM}\\s+${NUM}$`).exec(body))) {
+        out = p;
+      } else if ((k = new RegExp(`^(\\S+)\\s+\\((\\S+)\\)\\s+${NUM}\\s+${NUM}$`).exec(body))) {
+        rest[p] = { text: k[2].toUpperCase(), value: -(+k[3]) };
+      } else if ((k = new RegExp(`^(\\S+)\\s+--\\s+${NUM}\\s+${NUM}$`).exec(body))) {
+        const last = g.turns[g.turns.length - 1];
+        if (last && last.kind === "play") {
+          for (const [r, c] of last.tiles) b[r][c] = "";
+          g.turns[g.turns.length - 1] = { p: last.p, kind: "pass", score: 0, withdrawn: last.move };
+        }
+      } else if ((k = new RegExp(`^(\\S+)\\s+-\\s+${NUM}\\s+${NUM}$`).exec(body))) {
+        g.turns.push({ p, kind: "pass", score: 0 });
+      } else if ((k = new RegExp(`^(\\S+)\\s+-(\\S+)\\s+${NUM}\\s+${NUM}$`).exec(body))) {
+        g.turns.push({ p, kind: "exchange", score: 0, n: /^\d+$/.test(k[2]) ? +k[2] : Array.from(k[2]).length });
+      } else if ((k = new RegExp(`^(\\S+)\\s+([0-9A-Oa-o]{2,3})\\s+(\\S+)\\s+${NUM}\\s+${NUM}$`).exec(body))) {
+        const st = k[2].toUpperCase();
+        const across = /^\d/.test(st);
+        const mm = across ? /^(\d+)([A-O])$/.exec(st) : /^([A-O])(\d+)$/.exec(st);
+        if (!mm) throw new Error(`line ${i + 1}: ${st}`);
+        let r = across ? +mm[1] - 1 : +mm[2] - 1, c = across ? COLS.indexOf(mm[2]) : COLS.indexOf(mm[1]);
+        const tiles = [];
+        let written = "", inParens = false;
+        for (const ch of Array.from(k[3].normalize("NFC"))) {
+          if (ch === "(") { inParens = true; written += "("; continue; }
+          if (ch === ")") { inParens = false; written += ")"; continue; }
+          if (r >= N || c >= N) throw new Error(`line ${i + 1}: ${k[3]}`);
+          if (ch === "." || inParens || b[r][c]) {
+            const on = b[r][c] || ch;
+            written += inParens ? on : `(${on})`;
+          } else {
+            const up = ch.toUpperCase();
+            tiles.push([r, c, up, ch !== up]);
+            written += ch;
+          }
+          if (across) c++; else r++;
+        }
+        for (const [tr, tc, L, bl] of tiles) b[tr][tc] = bl ? L.toLowerCase() : L;
+        g.turns.push({ p, kind: "play", move: `${st} ${written.replace(/\)\(/g, "")}`, tiles, words: [], score: +k[4],
+          bingo: tiles.length === 7, agreed: false, unknown: [] });
+      } else throw new Error(`line ${i + 1}: ${body.slice(0, 40)}`);
+      n++;
+    }
+    if (players.length < 2) throw new Error("#player1, #player2");
+    g.players = players;
+    g.clock = freshClock("off", players.length);
+    if (rest.length || out !== null || time.length) {
+      g.end = { rest: players.map((_x, p) => rest[p] || { text: "", value: 0 }), out,
+        time: players.map((_x, p) => time[p] || 0), lost: players.map(() => false) };
+    }
+    return { game: g, entries: n };
+  }
+
+  // ---- drawing the pad ----------------------------------------------------------------------------------
+  function render() {
+    const has = !!game;
+    $("#game").hidden = !has;
+    if (!has) { $("#setup").hidden = false; renderHistory(); return; }
+    const tg = together();
+    document.body.classList.toggle("together", tg);
+    const tot = totals();
+    const cur = nextPlayer();
+    // totals bar: always visible (sticky)
+    let bar = "";
+    if (tg) {
+      const gl = goals();
+      bar = `<div class="goal-count${gl >= GOALS ? " won" : ""}">${escapeHtml(gl >= GOALS ? T("tg.won", gl) : T("tg.goals", gl, GOALS))}</div>` +
+        `<div class="muted">${escapeHtml(game.players.join(", "))} · ${escapeHtml(T("tg.hints", hints()))}</div>`;
+    } else {
+      bar = game.players.map((name, p) => `<div class="tot${p === cur && !game.end ? " current" : ""}" data-p="${p}">` +
+        `<span class="name">${escapeHtml(name)}</span><b class="sum">${tot[p]}</b></div>`).join("") +
+        `<span id="clock-badge" class="muted"></span>`;
+    }
+    $("#totals").innerHTML = bar;
+    $("#turn").textContent = game.end ? T("p.over") : tg ? "" : T("p.turn", game.players[cur]);
+    const editing = entry.editing !== null;
+    $("#edit-banner").hidden = !editing;
+    $("#edit-cancel").hidden = !editing;
+    if (editing) $("#edit-banner").textContent = T("p.row.editing", entry.editing + 1);
+    $("#entry").hidden = !!game.end;
+    $("#together-marks").hidden = !tg;
+    $("#other-row").hidden = tg;
+    $("#end").hidden = tg;
+    $("#clock").hidden = tg;
+    $("#export").hidden = tg;
+    $("label[for=import-file]").hidden = tg;
+    $("#undo").textContent = game.end ? T("p.end.undo") : T("p.undo");
+    renderRows(tot);
+    if (!tg) renderEndInputs();
+    $("#settle").hidden = !!game.end;
+    $("#unsettle").hidden = !game.end;
+    renderFinal(tot);
+    renderClock();
+    renderHistory();
+    drawBoard();
+  }
+  function entryHtml(t) {
+    const tags = [];
+    if (t.agreed) tags.push(`<span class="tag agreed" title="${escapeHtml(t.unknown.join(", "))}">${escapeHtml(T("p.row.agreed"))}</span>`);
+    if (t.corrected) tags.push(`<span class="tag">${escapeHtml(T("p.row.corrected"))}</span>`);
+    if (t.bingo && !together()) tags.push(`<span class="tag bingo">Bingo</span>`);
+    if (together() && t.kind === "play") {
+      tags.push(t.goal ? `<span class="tag goal">✓ ${escapeHtml(T("tg.row.goal", t.goalNo))}</span>`
+        : `<span class="tag nogoal">${escapeHtml(T("tg.row.nogoal"))}</span>`);
+      if (t.hint) tags.push(`<span class="tag">${escapeHtml(T("tg.hint"))}</span>`);
+    }
+    let what;
+    if (t.kind === "play") what = `<span class="mv">${showWord(t.move)}</span>`;
+    else if (t.kind === "pass") what = escapeHtml(T("p.row.pass")) + (t.withdrawn ? ` (${escapeHtml(t.withdrawn)})` : "");
+    else if (t.kind === "exchange") what = `${escapeHtml(T("p.row.exchange"))} ${t.n || ""}`;
+    else what = escapeHtml(T("p.row.points"));
+    return what + " " + tags.join(" ");
+  }
+  function renderRows(tot) {
+    const body = $("#rows tbody");
+    body.innerHTML = "";
+    const tg = together();
+    let goalNo = 0;
+    const run = game.players.map(() => 0);
+    game.turns.forEach((t, i) => {
+      if (t.goal) t.goalNo = ++goalNo;
+      run[t.p] += t.score;
+      const tr = document.createElement("tr");
+      tr.className = "turn" + (entry.editing === i ? " editing" : "");
+      tr.dataset.i = i;
+      tr.innerHTML = `<td class="n">${i + 1}</td><td class="who">${tg ? "" : escapeHtml(game.players[t.p])}</td>` +
+        `<td class="what">${entryHtml(t)}</td><td class="n pts">${tg ? "" : t.score}</td>` +
+        `<td class="act"><button type="button" class="edit" aria-label="${escapeHtml(T("p.row.edit"))} ${i + 1}">✎</button>` +
+        `<button type="button" class="remove" aria-label="${escapeHtml(T("p.row.remove"))} ${i + 1}">×</button></td>`;
+      if (!game.end) {
+        tr.querySelector(".edit").addEventListener("click", () => editRow(i));
+        for (const cell of tr.querySelectorAll("td.n")) {     // the seeds: tap the number or the points to correct
+          cell.classList.add("tap");
+          cell.addEventListener("click", () => editRow(i));
+        }
+        tr.querySelector(".remove").addEventListener("click", (e) => removeRow(i, e.currentTarget));
+      } else tr.querySelectorAll("button").forEach((b) => { b.disabled = true; });
+      body.appendChild(tr);
+    });
+    if (!game.turns.length) body.innerHTML = `<tr><td colspan="5" class="muted">${escapeHtml(T("p.nothing"))}</td></tr>`;
+    if (game.end) {
+      for (const a of adjustments()) {
+        const label = { rest: T("p.rest"), out: T("p.out"), time: T("tm.penalty") }[a.kind];
+        const tr = document.createElement("tr");
+        tr.className = "adj " + a.kind;
+        tr.innerHTML = `<td></td><td class="who">${escapeHtml(game.players[a.p])}</td><td class="what">${escapeHtml(label)}` +
+          `${a.text ? ` (${escapeHtml(a.text)})` : ""}</td><td class="n pts">${a.score > 0 ? "+" : ""}${a.score}</td><td></td>`;
+        body.appendChild(tr);
+      }
+    }
+    if (!tg) {
+      const tr = document.createElement("tr");
+      tr.className = "sum-row";
+      tr.innerHTML = `<td></td><td colspan="4">${escapeHtml(T("p.sum"))}: ` +
+        game.players.map((n, p) => `${escapeHtml(n)} <b>${tot[p]}</b>`).join(" · ") + "</td>";
+      body.appendChild(tr);
+    }
+  }
+  function renderFinal(tot) {
+    const el = $("#final");
+    if (!game.end || together()) { el.hidden = true; return; }
+    const lost = game.end.lost || [];
+    const order = game.players.map((n, p) => p).sort((a, b) => tot[b] - tot[a]);
+    const eligible = order.filter((p) => !lost[p]);
+    const best = eligible.length ? tot[eligible[0]] : null;
+    const winners = eligible.filter((p) => tot[p] === best);
+    const head = winners.length > 1 ? T("p.draw", winners.map((p) => game.players[p]).join(", "))
+      : winners.length ? T("p.winner", game.players[winners[0]]) : "";
+    el.innerHTML = `<h3>${escapeHtml(T("p.final"))}</h3><ol id="standings">` + order.map((p) =>
+      `<li data-p="${p}"><span class="name">${escapeHtml(game.players[p])}</span> <b class="sum">${tot[p]}</b>` +
+      `${lost[p] ? ` <span class="bad">${escapeHtml(T("tm.lost", game.players[p]))}</span>` : ""}</li>`).join("") +
+      `</ol><p class="winner">${escapeHtml(head)}</p>`;
+    el.hidden = false;
+  }
+  function renderHistory() {
+    const ul = $("#games");
+    if (!store.games.length) { ul.innerHTML = `<li class="muted">${escapeHtml(T("p.history.none"))}</li>`; return; }
+    ul.innerHTML = "";
+    const loc = I18N.lang === "de" ? "de-DE" : "en-GB";
+    for (const g of store.games) {
+      const li = document.createElement("li");
+      li.dataset.id = g.id;
+      const d = new Date(g.created).toLocaleString(loc, { dateStyle: "short", timeStyle: "short" });
+      const saved = game;
+      game = g;
+      const tot = g.mode === "together" ? null : totals();
+      const summary = g.mode === "together" ? `${T("p.mode.together")}: ${T("tg.goals", goals(), GOALS)}`
+        : g.players.map((n, p) => `${n} ${tot[p]}`).join(" · ");
+      game = saved;
+      li.innerHTML = `<span class="when">${escapeHtml(d)}</span> <span class="what">${escapeHtml(summary)}</span> ` +
+        (g === game ? `<span class="muted">${escapeHtml(T("p.current"))}</span>` :
+          `<button type="button" class="open">${escapeHtml(T("p.open"))}</button>`) +
+        ` <button type="button" class="delete" aria-label="${escapeHtml(T("p.delete"))}">${escapeHtml(T("p.delete"))}</button>`;
+      const open = li.querySelector(".open");
+      if (open) open.addEventListener("click", () => { game = g; clearEntry(); save(); $("#setup").hidden = true; render(); window.scrollTo(0, 0); });
+      li.querySelector(".delete").addEventListener("click", () => {
+        store.games = store.games.filter((x) => x !== g);
+        if (game === g) game = null;
+        save();
+        render();
+      });
+      ul.appendChild(li);
+    }
+  }
+
+  // ---- the word checker at the top ------------------------------------------------------------------------
+  let lookupNo = 0, lookupTimer = null;
+  async function lookup() {
+    const text = $("#lookup").value.trim();
+    const out = $("#lookup-result");
+    const my = ++lookupNo;
+    if (!text) { out.textContent = ""; out.className = ""; return; }
+    const ans = await call("POST", "/api/word", { word: text });
+    if (my !== lookupNo) return;
+    if ((ans.status === 429 || ans.status === 503)) { clearTimeout(lookupTimer); lookupTimer = setTimeout(lookup, 1000); return; }
+    if (ans.error) { out.textContent = ans.error; out.className = "bad"; return; }
+    out.textContent = ans.word === null ? T("w.bad", T("w.reason." + ans.reason)) : T(ans.valid ? "w.yes" : "w.no", ans.word);
+    out.className = ans.valid ? "good" : "bad";
+  }
+
+  // ---- start ----------------------------------------------------------------------------------------------
+  function showSetup() {
+    $("#setup").hidden = false;
+    const names = game ? game.players : [];
+    for (let k = 1; k <= 4; k++) {
+      const inp = $(`#name${k}`);
+      inp.placeholder = T("p.player", k);
+      inp.value = names[k - 1] || "";
+    }
+    if (game) document.querySelector(`input[name=mode][value=${game.mode}]`).checked = true;
+    $("#name1").focus();
+  }
+  function startGame() {
+    const names = [1, 2, 3, 4].map((k) => $(`#name${k}`).value.trim()).filter((s) => s);
+    const mode = document.querySelector("input[name=mode]:checked").value;
+    if (mode === "classic" && names.length < 2) { $("#setup-msg").textContent = T("p.need2"); return; }
+    if (new Set(names.map((s) => s.toLowerCase())).size !== names.length) { $("#setup-msg").textContent = T("p.names.unique"); return; }
+    $("#setup-msg").textContent = "";
+    game = newGame(mode, names.length ? names : [T("tg.team")]);
+    store.games.unshift(game);
+    clearEntry();
+    save();
+    $("#setup").hidden = true;
+    $("#gcg-out").hidden = true;
+    $("#io-msg").textContent = "";
+    render();
+  }
+  async function start() {
+    I18N.apply();
+    I18N.wireSwitch();
+    rules = await call("GET", "/api/rules");
+    if (rules.error) { document.body.insertAdjacentHTML("afterbegin", `<p class="bad">${escapeHtml(rules.error)}</p>`); return; }
+    for (const l of rules.letters) { values[l.letter] = l.value; letters.add(l.letter); }
+    buildBoard();
+    load();
+    for (let k = 1; k <= 4; k++) $(`#name${k}`).placeholder = T("p.player", k);
+    $("#start").addEventListener("click", startGame);
+    $("#lookup").addEventListener("input", () => { clearTimeout(lookupTimer); lookupTimer = setTimeout(lookup, 200); });
+    for (let k = 1; k <= 4; k++) $(`#name${k}`).addEventListener("keydown", (e) => { if (e.key === "Enter") startGame(); });
+    $("#new").addEventListener("click", () => { showSetup(); $("#setup").scrollIntoView(); });
+    $("#word").addEventListener("input", onWordInput);
+    $("#board").addEventListener("keydown", onBoardKey);
+    $("#word").addEventListener("keydown", (e) => {
+      if (e.key === "Enter") { e.preventDefault(); if (!$("#save").disabled) saveMove(false); }
+    });
+    $("#dir-across").addEventListener("click", () => { entry.dir = "across"; typedChanged(); });
+    $("#dir-down").addEventListener("click", () => { entry.dir = "down"; typedChanged(); });
+    document.querySelectorAll("#letter-keys button").forEach((btn) => {
+      btn.addEventListener("mousedown", (e) => e.preventDefault());
+      btn.addEventListener("click", () => {
+        const el = $("#word");
+        if (btn.dataset.key === "?") { entry.blankNext = true; msg(T("a.next_blank")); el.focus(); return; }
+        el.value = entry.word + btn.dataset.key;
+        onWordInput();
+        el.focus();
+      });
+    });
+    $("#save").addEventListener("click", () => saveMove(false));
+    $("#save-agreed").addEventListener("click", () => saveMove(true));
+    $("#save-points").addEventListener("click", savePoints);
+    $("#points").addEventListener("keydown", (e) => { if (e.key === "Enter") savePoints(); });
+    $("#pass").addEventListener("click", () => commit({ kind: "pass", score: 0 }));
+    $("#exchange").addEventListener("click", () => commit({ kind: "exchange", score: 0, n: +$("#exchange-n").value }));
+    $("#undo").addEventListener("click", undoLast);
+    $("#edit-cancel").addEventListener("click", () => { clearEntry(); render(); });
+    $("#settle").addEventListener("click", settle);
+    $("#unsettle").addEventListener("click", () => { game.end = null; save(); render(); });
+    $("#export").addEventListener("click", exportGCG);
+    $("#import-file").addEventListener("change", async (e) => {
+      const f = e.target.files[0];
+      if (!f) return;
+      try {
+        const r = importGCG(await f.text());
+        game = r.game;
+        store.games.unshift(game);
+        clearEntry();
+        save();
+        render();
+        $("#io-msg").textContent = T("p.import.done", r.entries);
+        $("#io-msg").className = "";
+      } catch (err) {
+        $("#io-msg").textContent = T("p.import.bad", err.message);
+        $("#io-msg").className = "bad";
+      }
+      e.target.value = "";
+    });
+    $("#tm-mode").addEventListener("change", () => {
+      const mode = $("#tm-mode").value;
+      game.clock = freshClock(mode, game.players.length);
+      save(); renderClock();
+    });
+    $("#tm-amount").addEventListener("change", () => {
+      const v = Math.max(1, Math.min(999, Math.round(+$("#tm-amount").value || 1)));
+      game.clock = freshClock(game.clock.mode, game.players.length, v);
+      save(); renderClock();
+    });
+    $("#tm-start").addEventListener("click", clockStart);
+    $("#tm-pause").addEventListener("click", clockPause);
+    $("#tm-next").addEventListener("click", clockNext);
+    $("#tm-reset").addEventListener("click", () => {
+      game.clock = freshClock(game.clock.mode, game.players.length, game.clock.amount);
+      save(); renderClock();
+    });
+    setInterval(() => { if (game && game.clock.mode !== "off") renderClock(); }, 250);
+    document.addEventListener("visibilitychange", () => { if (!document.hidden) renderClock(); });
+    if (!game) showSetup();
+    render();
+  }
+
+  // for tests and the console: the pad's data (read only)
+  window.PAD = { get game() { return game; }, get store() { return store; }, totals: () => (game ? totals() : null), gcgText: () => gcgText() };
+  document.addEventListener("DOMContentLoaded", start);
+})();
