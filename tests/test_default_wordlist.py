@@ -65,3 +65,37 @@ def test_two_letter_words_have_a_source(words):
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     for w in listed:
         assert f"`{w}`" in readme, f"two-letter word {w} not listed in the README"
+
+
+def _build_script():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("build_default_lexicon", ROOT / "scripts" / "build_default_lexicon.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.mark.parametrize("gloss, is_name", [
+    ("weiblicher Vorname", True),                                   # Ursula
+    ("deutschsprachiger Nachname, Familienname", True),             # Berger
+    ("eine Hansestadt in Schleswig-Holstein, Deutschland", True),   # Lübeck
+    ("italienischsprachiger Kanton der Schweiz", True),             # Tessin
+    ("Ort, von dem sich Seuchen ausbreiten", False),                # Seuchenherd: a common noun
+    ("östliche Provinz, im Osten liegende Provinz", False),         # Ostprovinz
+    ("heftiger Windstoß", False),                                   # Bö
+])
+def test_name_gloss_rule(gloss, is_name):
+    assert bool(_build_script()._NAME_SENSE.match(gloss)) is is_name
+
+
+def test_short_word_file_rejects_bad_lines(tmp_path):
+    mod = _build_script()
+    good = tmp_path / "ok.tsv"
+    good.write_text("# c\nDO\t+\tSolmisationssilbe\nABS\t-\tAbkürzung\n", encoding="utf-8")
+    assert mod.load_short_words(good) == ({"DO"}, {"ABS"})
+    for bad in ("DO\t+\t\n", "DO\t*\tx\n", "HAUS\t+\tzu lang\n", "DO\t+\tx\nDO\t-\ty\n"):
+        path = tmp_path / "bad.tsv"
+        path.write_text(bad, encoding="utf-8")
+        with pytest.raises(SystemExit):
+            mod.load_short_words(path)
