@@ -4,36 +4,23 @@
 
 For each position: the median time of ``generate_moves`` (all moves, cross-checks
 included, Python wrapper included) and of ``best_moves(n=1)`` after a warm-up
-call, next to the peers' medians from tests/data/peer_timings.tsv, with ratios
-(ours / theirs: below 1 means we are faster).
+call (timed by :func:`ours.time_positions`), next to the peers' medians from
+tests/data/peer_timings.tsv, with ratios (ours / theirs: below 1 means we are
+faster).
 """
 
 from __future__ import annotations
 
 import argparse
 import platform
-import statistics
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from conftest import golden_positions, golden_words, peer_timings  # noqa: E402
-
-from engine.cgp import parse_cgp  # noqa: E402
-from engine.movegen import best_moves, generate_moves  # noqa: E402
-from lexicon_tools.bundle import build_bundle  # noqa: E402
-
-
-def median_ms(fn, rounds: int) -> float:
-    fn()
-    ts = []
-    for _ in range(rounds):
-        t = time.perf_counter()
-        fn()
-        ts.append(time.perf_counter() - t)
-    return statistics.median(ts) * 1000
+from ours import lexicons, median_ms, time_positions  # noqa: E402,F401  (ours first: this checkout's engine)
+from conftest import golden_positions, peer_timings  # noqa: E402
 
 
 def main() -> int:
@@ -41,18 +28,9 @@ def main() -> int:
     ap.add_argument("--rounds", type=int, default=50)
     ap.add_argument("--lexicon", default="/tmp/golden-bench.lex")
     args = ap.parse_args()
-    lexp = Path(args.lexicon)
-    from lexicon_tools.bundle import Lexicon
-
-    lex = Lexicon.load(lexp) if lexp.exists() else build_bundle(golden_words(), lexp)
     peers = peer_timings()
-    rows = []
-    for pid, cgp in golden_positions():
-        pos = parse_cgp(cgp, allow_impossible=True)  # the golden set holds the composed p_ref3
-        n = len(generate_moves(pos.board, pos.rack, lex))
-        t_all = median_ms(lambda: generate_moves(pos.board, pos.rack, lex), args.rounds)
-        t_best = median_ms(lambda: best_moves(pos.board, pos.rack, lex, 1), args.rounds)
-        rows.append((pid, n, t_all, t_best, peers[pid]))
+    timed = time_positions(golden_positions(), lexicons(args.lexicon), args.rounds, what=("all", "best"))
+    rows = [(r["id"], r["moves"], r["all_ms"], r["best_ms"], peers[r["id"]]) for r in timed]
     print(f"Machine: {platform.machine()}, {platform.processor() or 'cpu'}, Python {platform.python_version()}; "
           f"{time.strftime('%Y-%m-%d')}; median of {args.rounds} runs after warm-up.\n")
     print("| position | moves | ours all (ms) | ours best (ms) | wolges (ms) | ratio all/wolges | ratio best/wolges"

@@ -1,10 +1,13 @@
 """Per-class p50/p95 per position, positions/s and moves/s on the benchmark position set.
 
-    .venv/bin/python benchmarks/positions_report.py [--rounds 15]
+    .venv/bin/python benchmarks/positions_report.py [--rounds 15] [--tsv per_position.tsv]
 
 Prints a Markdown table for benchmarks/README.md. Times are medians over
-``rounds`` runs per position after a warm-up, of ``generate_moves`` (all
-moves, cross-checks included) and ``best_moves(n=1)``.
+``rounds`` runs per position after a warm-up, through the public API (see
+:mod:`ours`): ``generate_moves`` (all moves, cross-checks included),
+``best_moves(n=1)`` (top move by score) and ``best_equity(n=1)`` (top
+placement by equity with the packaged leave table). Golden positions use the
+golden word list, self-play ones the default lexicon.
 """
 
 from __future__ import annotations
@@ -15,43 +18,31 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import numpy as np  # noqa: E402
-
-from conftest import golden_words  # noqa: E402
-from peer_table import median_ms  # noqa: E402
-from engine.cgp import parse_cgp  # noqa: E402
-from engine.movegen import best_moves, generate_moves  # noqa: E402
-from lexicon_tools.bundle import Lexicon, build_bundle, load_lexicon  # noqa: E402
-from test_bench_positions import load_set  # noqa: E402
+from ours import WHAT, lexicons, load_positions, summarize, time_positions, write_tsv  # noqa: E402
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--golden-lexicon", default="/tmp/golden-bench.lex")
+    ap.add_argument("--tsv", help="also write the per-position rows here")
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall", help="wall time or this thread's CPU time")
     args = ap.parse_args()
-    gp = Path(args.golden_lexicon)
-    golden = Lexicon.load(gp) if gp.exists() else build_bundle(golden_words(), gp)
-    default = load_lexicon(None)
-    print("| class | positions | moves | p50 all (ms) | p95 all (ms) | positions/s | moves/s | p50 best (ms) | p95 best (ms) |")
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|")
-    tot_t = tot_n = tot_m = 0
-    for cls, items in sorted(load_set().items()):
-        ta, tb, nm = [], [], 0
-        for pid, cgp in items:
-            pos = parse_cgp(cgp, allow_impossible=True)  # the golden set holds the composed p_ref3
-            lex = golden if pid.startswith("g_") else default
-            nm += len(generate_moves(pos.board, pos.rack, lex))
-            ta.append(median_ms(lambda: generate_moves(pos.board, pos.rack, lex), args.rounds) / 1e3)
-            tb.append(median_ms(lambda: best_moves(pos.board, pos.rack, lex, 1), args.rounds) / 1e3)
-        s = sum(ta)
-        tot_t += s
-        tot_n += len(items)
-        tot_m += nm
-        print(f"| {cls} | {len(items)} | {nm} | {np.percentile(ta, 50) * 1e3:.3f} | {np.percentile(ta, 95) * 1e3:.3f} "
-              f"| {len(items) / s:,.0f} | {nm / s:,.0f} | {np.percentile(tb, 50) * 1e3:.3f} "
-              f"| {np.percentile(tb, 95) * 1e3:.3f} |")
-    print(f"| **all** | {tot_n} | {tot_m} | | | {tot_n / tot_t:,.0f} | {tot_m / tot_t:,.0f} | | |")
+    rows = time_positions(load_positions("positions"), lexicons(args.golden_lexicon), args.rounds,
+                          clock=args.clock)
+    if args.tsv:
+        write_tsv(rows, args.tsv)
+    summ = summarize(rows)
+    print("| class | positions | moves | p50 all (ms) | p95 all (ms) | positions/s | moves/s | p50 best (ms) "
+          "| p95 best (ms) | p50 best eq (ms) | p95 best eq (ms) |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    for cls in sorted(summ, key=lambda c: (c == "all", c)):
+        s = summ[cls]
+        name = "**all**" if cls == "all" else cls
+        print(f"| {name} | {s['positions']} | {s['moves']} | {s['all_p50']:.3f} | {s['all_p95']:.3f} "
+              f"| {s['positions'] / (s['all_sum'] / 1e3):,.0f} | {s['moves'] / (s['all_sum'] / 1e3):,.0f} "
+              f"| {s['best_p50']:.3f} | {s['best_p95']:.3f} | {s['best_eq_p50']:.3f} | {s['best_eq_p95']:.3f} |")
+    assert set(WHAT) == {"all", "best", "best_eq"}
     return 0
 
 

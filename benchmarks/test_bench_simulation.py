@@ -5,8 +5,12 @@ Run: ``.venv/bin/python -m pytest benchmarks/test_bench_simulation.py -q`` (pyte
 One iteration = draw the opponent's rack, play the candidate, then 2 plies
 (the opponent's reply and the mover's next move) by static players (best
 score, or the default static equity of engine.equity), with incremental
-cross-checks (the same unit as MAGPIE's iteration count; the side-by-side
-figure is measured by ``benchmarks/bench_peers.py``). Positions: nine positions
+cross-checks. ``engine="kernel"``: whole batches of iterations in the rollout
+kernel (:func:`engine._kgame.sim_rollouts`, what ``simulate`` runs for these
+players); ``engine="python"``: the same iterations move by move in Python
+(the speed before the kernel; forced with a subclass of the player, which
+the kernel does not take). The unit is MAGPIE's iteration; the side-by-side
+figure is measured by ``benchmarks/bench_peers.py``. Positions: nine positions
 from self-play on the 300,579-word golden list (early, middle and late game of
 three games); 5 candidates each, 200 iterations per candidate, no early stop.
 
@@ -61,14 +65,24 @@ def positions():
     return [parse_cgp(c) for c in POSITIONS]
 
 
-PLAYERS = {"score": LeavePlayer, "equity": EquityPlayer}
+class _PythonScore(LeavePlayer):
+    """The best-score player, played move by move in Python (the kernel takes only LeavePlayer itself)."""
 
 
+class _PythonEquity(EquityPlayer):
+    """The equity player, played move by move in Python."""
+
+
+PLAYERS = {("score", "kernel"): LeavePlayer, ("equity", "kernel"): EquityPlayer,
+           ("score", "python"): _PythonScore, ("equity", "python"): _PythonEquity}
+
+
+@pytest.mark.parametrize("engine", ["kernel", "python"])
 @pytest.mark.parametrize("player", ["score", "equity"])
-def test_sim_iterations_per_second_one_core(benchmark, golden_lexicon, positions, player):
+def test_sim_iterations_per_second_one_core(benchmark, golden_lexicon, positions, player, engine):
     """Iterations per second on one core (in-process backend): best-score players, and the default
     static equity players of engine.equity with the packaged leave table."""
-    pl = PLAYERS[player]()
+    pl = PLAYERS[player, engine]()
     simulate(positions[0], golden_lexicon, n_candidates=2, plies=PLIES, iterations=5, seed=1, progress=False,
              player=pl)
     cpu = []
@@ -80,14 +94,14 @@ def test_sim_iterations_per_second_one_core(benchmark, golden_lexicon, positions
         return n
 
     n = CANDIDATES * ITERATIONS * len(POSITIONS)
-    benchmark.pedantic(run, rounds=3, iterations=1, warmup_rounds=0)
+    benchmark.pedantic(run, rounds=3 if engine == "kernel" else 1, iterations=1, warmup_rounds=0)
     ips = n / benchmark.stats.stats.min
     benchmark.extra_info["player"] = player
+    benchmark.extra_info["engine"] = engine
     benchmark.extra_info["iterations_per_round"] = n
     benchmark.extra_info["plies"] = PLIES
     benchmark.extra_info["iterations_per_second"] = round(ips, 1)
     benchmark.extra_info["iterations_per_cpu_second"] = round(n / min(cpu), 1)
-    benchmark.extra_info["magpie_english_per_thread"] = 2000
     assert ips > 200  # a regression guard only; the figure is reported above
 
 

@@ -22,6 +22,14 @@ once.
 Board arrays are ``(15, 15)``; tile codes 1..29 (0 = empty square); rack and
 value arrays are indexed by tile code (0 = blank).
 
+Entry points (one call per request from :mod:`engine.movegen`):
+:func:`movegen_all` (every move) and :func:`movegen_best` (best-first, bounds
+in :func:`generate_best_checked`) take the board's tiles, blanks and premium
+layout and work out tile values, open premiums and (unless given)
+cross-checks themselves. Helpers that take arrays are written out inside hot
+loops rather than called: a non-inlined Numba call with array arguments costs
+~0.1 µs of reference counting, which on a dense board is more than the work.
+
 Output rows (int32, ``OUT_WIDTH`` columns): score, row, col (of the first
 square of the main word, 0-based), direction (0 across, 1 down), main word
 length, tiles placed, then one column per square of the main word: the placed
@@ -197,8 +205,25 @@ def _push(stack, sp, col, p, tp, main, wmul, cross, left):
 
 
 @njit(cache=True, inline="always")
+def _rank_into(placed, left, right, score, radix, lv, top):
+    """Put a recorded move's rank (score + leave value of the tiles it uses) into ``top`` (ascending)."""
+    u = 0
+    for c in range(left, right + 1):
+        t = placed[c]
+        if t != 0:
+            u += radix[0] if t & BLANK_FLAG else radix[t]
+    s = score + lv[u]
+    if s > top[0]:
+        j = 0
+        while j + 1 < top.shape[0] and top[j + 1] < s:
+            top[j] = top[j + 1]
+            j += 1
+        top[j] = s
+
+
+@njit(cache=True, inline="always")
 def _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, anchor, last_anchor, groot, line,
-                spans, maxr, lmin):
+                spb, sfx, pfx, top, radix, lv, best):
     """All moves whose leftmost anchor is ``anchor`` (an explicit-stack GADDAG walk).
 
     A frame chooses the tile for one square from an arc list: the board's tile
@@ -208,10 +233,13 @@ def _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, anchor, 
     continues leftwards (never onto the previous anchor) and, across the
     separator, rightwards from the square after the anchor.
 
-    With ``lmin >= 0`` (best-first mode) only moves whose main word covers
-    exactly a span ``[l, r]`` with ``spans[l, r] != 0`` are walked and recorded;
-    ``maxr[l]`` is the largest allowed ``r`` for a start ``l`` (-1: none) and
-    ``lmin`` the smallest allowed ``l``. ``lmin = -1`` means every move.
+    With ``best`` (best-first mode) only moves whose main word covers a span
+    ``[l, r]`` with bound ``spb[l, r]`` at least the live threshold ``top[0]``
+    are walked and recorded (``sfx[l, c]``: the best bound of spans ``[l, r >= c]``;
+    ``pfx[c]``: the best of spans starting at or before ``c``); each recorded
+    move's rank (score + ``lv`` of the tiles used, numbered by ``radix``) goes
+    into ``top`` (ascending, the ``top.shape[0]`` best so far), so the
+    threshold rises during the walk. Without ``best`` every move is recorded.
     """
     direction = params[2]
     bingo_tiles = params[3]
@@ -226,6 +254,7 @@ def _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, anchor, 
                 rack[0] += 1
             else:
                 rack[al] += 1
+                params[5] |= np.int64(1) << al
             params[1] += 1
             stack[f, F_AL] = -1
         tp = stack[f, F_TP]
@@ -283,6 +312,8 @@ def _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, anchor, 
                 ls = 0
             else:
                 rack[letter] -= 1
+                if rack[letter] == 0:
+                    params[5] &= ~(np.int64(1) << letter)
                 stack[f, F_AB] = 0
                 placed[col] = letter
                 ls = vals[letter] * lm
@@ -296,28 +327,40 @@ def _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, anchor, 
         v = kwg[a]
         child = np.int64(v & ARC_MASK)
         accepts = (v & ACCEPTS) != 0
+        # letters some rack tile can still be: a square whose cross-check holds none of them
+        # (and no tile) is never pushed (it would only be popped again)
+        fit = np.int64(0) if params[1] == 0 else (np.int64(-1) if rack[0] > 0 else params[5])
         if col <= anchor:
             no_left = col == 0 or info[I_TILE, col - 1] == 0
-            if accepts and no_left and tp > 0 and (lmin < 0 or spans[col, anchor] != 0):
+            if accepts and no_left and tp > 0 and (not best or spb[col, anchor] >= top[0]):
                 score = main * wmul + cross
                 if tp == bingo_tiles:
                     score += bingo_bonus
+                n0 = cnt[0]
                 _record(info, placed, out, cnt, col, anchor, tp, score, line, direction, direction == 1)
+                if best and cnt[0] > n0:
+                    _rank_into(placed, col, anchor, score, radix, lv, top)
             if child != 0:
-                if no_left and anchor < N - 1 and (lmin < 0 or maxr[col] > anchor):
+                if no_left and anchor < N - 1 and (not best or sfx[col, anchor + 1] >= top[0]) and (
+                        info[I_TILE, anchor + 1] != 0 or (info[I_CS, anchor + 1] & fit) != 0):
                     s = _child_arc(kwg, child, 0)
                     if s >= 0:
                         sp = _push(stack, sp, anchor + 1, np.int64(kwg[s] & ARC_MASK), tp, main, wmul, cross, col)
-                if col > 0 and col - 1 != last_anchor and col > lmin:
+                if col > 0 and col - 1 != last_anchor and (not best or pfx[col - 1] >= top[0]) and (
+                        info[I_TILE, col - 1] != 0 or (info[I_CS, col - 1] & fit) != 0):
                     sp = _push(stack, sp, col - 1, child, tp, main, wmul, cross, col)
         else:
             no_right = col == N - 1 or info[I_TILE, col + 1] == 0
-            if accepts and no_right and tp > 0 and (lmin < 0 or spans[stack[f, F_LEFT], col] != 0):
+            if accepts and no_right and tp > 0 and (not best or spb[stack[f, F_LEFT], col] >= top[0]):
                 score = main * wmul + cross
                 if tp == bingo_tiles:
                     score += bingo_bonus
+                n0 = cnt[0]
                 _record(info, placed, out, cnt, stack[f, F_LEFT], col, tp, score, line, direction, direction == 1)
-            if child != 0 and col < N - 1 and (lmin < 0 or maxr[stack[f, F_LEFT]] > col):
+                if best and cnt[0] > n0:
+                    _rank_into(placed, stack[f, F_LEFT], col, score, radix, lv, top)
+            if child != 0 and col < N - 1 and (not best or sfx[stack[f, F_LEFT], col + 1] >= top[0]) and (
+                    info[I_TILE, col + 1] != 0 or (info[I_CS, col + 1] & fit) != 0):
                 sp = _push(stack, sp, col + 1, child, tp, main, wmul, cross, stack[f, F_LEFT])
 
 
@@ -328,8 +371,9 @@ def _gen_lines(kwg, tiles, tvals, cs, xs, hx, lm, wm, rack, vals, out, cnt, para
     placed = np.zeros(N, dtype=np.int64)
     stack = np.zeros((STACK, F_WIDTH), dtype=np.int64)
     groot = np.int64(kwg[1] & ARC_MASK)
-    no_spans = np.zeros((1, 1), dtype=np.uint8)
-    no_maxr = np.zeros(1, dtype=np.int64)
+    no_spb = np.zeros((1, 1), dtype=np.float64)
+    no_pfx = np.zeros(1, dtype=np.float64)
+    no_radix = np.zeros(1, dtype=np.int64)
     for line in range(N):
         if empty_board and line != N // 2:
             continue
@@ -353,8 +397,21 @@ def _gen_lines(kwg, tiles, tvals, cs, xs, hx, lm, wm, rack, vals, out, cnt, para
                 is_anchor = (hx[line, c] != 0 and (c == 0 or tiles[line, c - 1] == 0)
                              and (c == N - 1 or tiles[line, c + 1] == 0))
             if is_anchor:
-                _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, c, last_anchor, groot, line,
-                            no_spans, no_maxr, -1)
+                # written out (a helper call costs ~0.1 µs of reference counting per anchor):
+                # skip an anchor when no rack tile fits a square its moves must use
+                fit = np.int64(0) if params[1] == 0 else (np.int64(-1) if rack[0] > 0 else params[5])
+                if tiles[line, c] == 0:
+                    open_ = (info[I_CS, c] & fit) != 0
+                else:
+                    open_ = c < N - 1 and (info[I_CS, c + 1] & fit) != 0
+                    if not open_:
+                        l0 = c
+                        while l0 > 0 and tiles[line, l0 - 1] != 0:
+                            l0 -= 1
+                        open_ = l0 > 0 and l0 - 1 != last_anchor and (info[I_CS, l0 - 1] & fit) != 0
+                if open_:
+                    _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, c, last_anchor, groot, line,
+                                no_spb, no_spb, no_pfx, no_pfx, no_radix, no_pfx, False)
                 last_anchor = c
 
 
@@ -374,6 +431,11 @@ def _params(rack, bingo_tiles, bingo_bonus):
     for i in range(rack.shape[0]):
         total += rack[i]
     params[1] = total
+    mask = 0
+    for i in range(1, rack.shape[0]):
+        if rack[i] > 0:
+            mask |= np.int64(1) << i
+    params[5] = mask
     params[3] = bingo_tiles
     params[4] = bingo_bonus
     return params
@@ -485,147 +547,6 @@ def generate(kwg, tiles, tvals, lm, wm, rack, vals, all_mask, bingo_tiles, bingo
 # ---------------------------------------------------------------------------
 # Best-first: anchors in order of an upper bound on their moves' scores
 # ---------------------------------------------------------------------------
-@njit(cache=True)
-def _anchor_spans(tiles, tvals, cs, xs, hx, lm, wm, line, anchor, last_anchor, rack_vals, n_rack,
-                  rack_mask, has_blank, bingo_tiles, bingo_bonus, lvmax, span_bound, span_l, span_r, ns):
-    """Append every span an anchor's moves may cover, with an upper bound on their scores.
-
-    A span ``[l, r]`` is the extent of a main word: it contains the anchor,
-    starts after the previous anchor, has empty squares (or the edge) on both
-    sides, holds 1..n_rack empty squares, and every empty square's
-    cross-check admits some rack tile. Its bound (the "shadow" of wolges and
-    Macondo, here per span) pairs the rack's highest tile values with the
-    span's highest square coefficients (rearrangement inequality): a new tile
-    on square s is worth ``lm_s * W`` in the main word (W = product of the
-    span's open word multipliers) plus ``lm_s * wm_s`` in its cross-word, if
-    any. Played-through tiles, cross-word tiles and the bingo bonus are exact.
-
-    ``rack_vals`` holds the rack's tile values sorted in descending order (0 for blanks).
-    ``lvmax[k]`` is the largest value the ranking adds for any leave after
-    playing ``k`` tiles (0 when ranking by score; the best leave value when
-    ranking by equity); it is added to the span's bound.
-
-    Returns:
-        the new number of spans ``ns`` (entries written to span_bound/l/r).
-    """
-    coef = np.zeros(8, dtype=np.int64)
-    sq_lm = np.zeros(8, dtype=np.int64)
-    sq_x = np.zeros(8, dtype=np.int64)
-    lo = last_anchor + 1
-    for l in range(anchor, max(lo, 0) - 1, -1):
-        if l > 0 and tiles[line, l - 1] != 0:
-            if l - 1 >= lo:
-                continue  # the word would extend further left
-            break
-        k = 0
-        wmul = 1
-        fixed = 0
-        cross_fixed = 0
-        blocked = False
-        for c in range(l, N):
-            if tiles[line, c] == 0:
-                if not has_blank and (cs[line, c] & rack_mask) == 0:
-                    blocked = True
-                    break
-                if k == n_rack:
-                    break
-                sq_lm[k] = lm[line, c]
-                sq_x[k] = lm[line, c] * wm[line, c] if hx[line, c] else 0
-                k += 1
-                wmul *= wm[line, c]
-                if hx[line, c]:
-                    cross_fixed += xs[line, c] * wm[line, c]
-            else:
-                fixed += tvals[line, c]
-            if c < anchor or c == l or (c < N - 1 and tiles[line, c + 1] != 0) or k == 0:
-                continue
-            # coefficients of the span's empty squares, sorted descending (insertion sort, k <= 7)
-            for m in range(k):
-                v = sq_lm[m] * wmul + sq_x[m]
-                q = m
-                while q > 0 and coef[q - 1] < v:
-                    coef[q] = coef[q - 1]
-                    q -= 1
-                coef[q] = v
-            total = fixed * wmul + cross_fixed
-            for q in range(k):
-                total += coef[q] * rack_vals[q]
-            if k == bingo_tiles:
-                total += bingo_bonus
-            span_bound[ns] = total + lvmax[k]
-            span_l[ns] = l
-            span_r[ns] = c
-            ns += 1
-        if blocked and k == 0 and l < anchor:
-            pass
-    return ns
-
-
-@njit(cache=True)
-def _anchor_coarse_bound(tiles, tvals, cs, xs, hx, lm, wm, line, anchor, last_anchor, rack_vals, n_rack,
-                         rack_mask, has_blank, bingo_tiles, bingo_bonus, lvmax_all):
-    """A cheap bound at least as large as every span bound of the anchor.
-
-    Takes the whole region the anchor's spans can reach (up to ``n_rack``
-    empty squares each side, not past the previous anchor or a square no rack
-    tile fits) with all its word multipliers, tiles and cross-words at once.
-    """
-    lo = max(last_anchor + 1, 0)
-    left = anchor
-    k = 1 if tiles[line, anchor] == 0 else 0
-    if k and not has_blank and (cs[line, anchor] & rack_mask) == 0:
-        return -1e18
-    while left > lo:
-        c = left - 1
-        if tiles[line, c] == 0:
-            if k >= n_rack or (not has_blank and (cs[line, c] & rack_mask) == 0):
-                break
-            k += 1
-        left = c
-    right = anchor
-    k = 1 if tiles[line, anchor] == 0 else 0
-    while right < N - 1:
-        c = right + 1
-        if tiles[line, c] == 0:
-            if k >= n_rack or (not has_blank and (cs[line, c] & rack_mask) == 0):
-                break
-            k += 1
-        right = c
-    coef = np.zeros(2 * N, dtype=np.int64)
-    wmul = 1
-    fixed = 0
-    cross_fixed = 0
-    m = 0
-    for c in range(left, right + 1):
-        if tiles[line, c] == 0:
-            wmul *= wm[line, c]
-            m += 1
-            if hx[line, c]:
-                cross_fixed += xs[line, c] * wm[line, c]
-        else:
-            fixed += tvals[line, c]
-    if m == 0:
-        return -1e18
-    q = 0
-    for c in range(left, right + 1):
-        if tiles[line, c] == 0:
-            v = lm[line, c] * wmul
-            if hx[line, c]:
-                v += lm[line, c] * wm[line, c]
-            j = q
-            while j > 0 and coef[j - 1] < v:
-                coef[j] = coef[j - 1]
-                j -= 1
-            coef[j] = v
-            q += 1
-    total = fixed * wmul + cross_fixed
-    for j in range(min(m, n_rack)):
-        total += coef[j] * rack_vals[j]
-    if m >= bingo_tiles and n_rack >= bingo_tiles:
-        total += bingo_bonus
-    return total + lvmax_all
-
-
 @njit(cache=True, inline="always")
 def _heap_push(hb, hi, n, bound, item):
     i = n
@@ -671,6 +592,12 @@ def generate_best(kwg, tiles, tvals, lm, wm, rack, vals, all_mask, bingo_tiles, 
                                  radix, lv, lvmax, n_best, out, cnt)
 
 
+# fields of the per-line square table of the best-first walk (the first seven as I_*)
+I_MAXV = 7
+L_WIDTH = 8
+REFINE_MIN_TILES = 4  # refine (per-span bounds) from this many rack tiles on
+
+
 @njit(cache=True)
 def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx,
                           radix, lv, lvmax, n_best, out, cnt):
@@ -683,16 +610,33 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
     Pass zeros (``lv`` of length 1) to rank by score alone, or leave values
     to rank by equity (score + leave value).
 
-    Anchors wait in a max-heap keyed by an upper bound on their moves' rank:
-    first a cheap bound over the whole region the anchor reaches
-    (:func:`_anchor_coarse_bound`); when an anchor comes to the top it gets the
-    exact per-span bounds (:func:`_anchor_spans`) and goes back with the best
-    of them; when it comes to the top again it is walked once, restricted to
-    the spans whose bound still reaches the ``n_best``-th best found so far.
-    The search stops when the top bound is below that. Every move ranking at
-    least that high is in ``out`` (ties included), so the caller's top
-    ``n_best`` equal those of the full list. Other arguments as
+    Bounds (the "shadow" of MAGPIE and wolges: an upper bound of what any
+    move from an anchor can rank, worked out from the squares alone, without
+    the lexicon). A move from an anchor covers a span ``[l, r]`` of the line
+    holding ``k`` empty squares, 1 <= k <= tiles on the rack, each of which
+    some rack tile fits (cross-check). A new tile of value ``v`` on square
+    ``s`` adds ``v * c_s`` with ``c_s = lm_s * W + lm_s * wm_s * [cross-word
+    at s]`` (``W`` the product of the span's open word multipliers); tiles on
+    the board, the cross-words' existing tiles and the bingo bonus are exact.
+    The tiles' part is at most the smaller of (a) the ``k`` largest ``c_s``
+    paired with the rack's ``k`` highest values (rearrangement inequality)
+    and (b) the ``k`` largest ``c_s * v_s`` with ``v_s`` the highest value of a
+    rack tile that fits square ``s``; the leave part is at most ``lvmax[k]``.
+
+    Anchors wait in a max-heap: first with the bound of the whole region the
+    anchor's spans can reach (all its word multipliers, tiles and cross-words
+    at once, per ``k``); when an anchor comes to the top it gets the exact
+    bound of every span and goes back with the best of them; when it comes to
+    the top again it is walked once, restricted to the spans whose bound
+    still reaches the ``n_best``-th best rank found so far. The search stops
+    when the top bound is below that rank, so every move ranking at least as
+    high as the ``n_best``-th best is in ``out`` (ties included) and the
+    caller's top ``n_best`` equal those of the full list. Other arguments as
     :func:`generate_checked`.
+
+    Racks of fewer than ``REFINE_MIN_TILES`` tiles walk an anchor without
+    per-span bounds (measured cheaper; not needed for correctness). The threshold also rises while an anchor
+    is walked, cutting its remaining spans (see :func:`_gen_anchor`).
 
     Returns:
         number of anchors walked (for statistics).
@@ -702,7 +646,6 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
     cnt[0] = 0
     rack_vals = np.zeros(8, dtype=np.int64)
     nv = 0
-    rack_mask = np.uint32(0)
     for t in range(rack.shape[0]):
         for _ in range(rack[t]):
             v = vals[t] if t != 0 else 0
@@ -712,144 +655,422 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
                 j -= 1
             rack_vals[j] = v
             nv += 1
-        if t != 0 and rack[t] > 0:
-            rack_mask |= np.uint32(1) << np.uint32(t)
-    has_blank = rack[0] > 0
     if nv == 0:
         return 0
-    lvmax_all = lvmax[1]
-    for k in range(2, nv + 1):
-        lvmax_all = max(lvmax_all, lvmax[k])
-    boards = (tiles, tiles.T.copy())
-    vboards = (tvals, tvals.T.copy())
-    lms = (lm, lm.T.copy())
-    wms = (wm, wm.T.copy())
-    # anchors: (direction, line, col, last_anchor, refined); heap of (bound, anchor)
-    an = np.zeros((2 * N * N, 7), dtype=np.int64)  # ..., refined, first span, span count
-    hb = np.zeros(2 * N * N, dtype=np.float64)
-    hi = np.zeros(2 * N * N, dtype=np.int64)
+    has_blank = rack[0] > 0
+    # the rack's distinct letters, highest value first
+    letters = np.empty(8, dtype=np.int64)
+    nl = 0
+    for t in range(1, rack.shape[0]):
+        if rack[t] > 0:
+            j = nl
+            while j > 0 and vals[letters[j - 1]] < vals[t]:
+                letters[j] = letters[j - 1]
+                j -= 1
+            letters[j] = t
+            nl += 1
+    mirror = _mirror_opening(tiles, lm, wm)
+    nd = 1 if mirror else 2
+    # per direction and line, the square table: tile, value, cross-check, cross-score, hook,
+    # open premiums and the highest value of a rack tile that fits (-1: none fits, or a tile)
+    LI = np.empty((nd, N, L_WIDTH, N), dtype=np.int64)
+    for d in range(nd):
+        for line in range(N):
+            for c in range(N):
+                if d == 0:
+                    r, cc = line, c
+                else:
+                    r, cc = c, line
+                t = tiles[r, cc]
+                LI[d, line, I_TILE, c] = t
+                LI[d, line, I_VAL, c] = tvals[r, cc]
+                m = np.int64(cs[d, line, c])
+                LI[d, line, I_CS, c] = m
+                LI[d, line, I_XS, c] = xs[d, line, c]
+                LI[d, line, I_HX, c] = hx[d, line, c]
+                LI[d, line, I_LM, c] = lm[r, cc]
+                LI[d, line, I_WM, c] = wm[r, cc]
+                best = np.int64(-1)
+                if t == 0 and m != 0:
+                    if has_blank:
+                        best = 0
+                    fit = m & params[5]
+                    if fit != 0:
+                        for q in range(nl):
+                            if (fit >> letters[q]) & 1:
+                                best = max(best, vals[letters[q]])
+                                break  # letters are sorted by value, highest first
+                LI[d, line, I_MAXV, c] = best
+    # anchors: direction, line, col, last anchor, refined, first span, span count
+    an = np.empty((2 * N * N, 7), dtype=np.int64)
+    hb = np.empty(2 * N * N, dtype=np.float64)
+    hi = np.empty(2 * N * N, dtype=np.int64)
+    coef = np.empty(2 * N, dtype=np.int64)
+    capv = np.empty(2 * N, dtype=np.int64)
     nh = 0
     na = 0
-    mirror = _mirror_opening(tiles, lm, wm)
-    for d in range(1 if mirror else 2):
-        T = boards[d]
-        HX = hx[d]
+    for d in range(nd):
         for line in range(N):
             if empty_board and line != N // 2:
                 continue
+            L = LI[d, line]
             last_anchor = -2
             for c in range(N):
                 if empty_board:
                     is_anchor = c == N // 2
-                elif T[line, c] != 0:
-                    is_anchor = c == N - 1 or T[line, c + 1] == 0
+                elif L[I_TILE, c] != 0:
+                    is_anchor = c == N - 1 or L[I_TILE, c + 1] == 0
                 else:
-                    is_anchor = (HX[line, c] != 0 and (c == 0 or T[line, c - 1] == 0)
-                                 and (c == N - 1 or T[line, c + 1] == 0))
-                if is_anchor:
-                    an[na, 0] = d
-                    an[na, 1] = line
-                    an[na, 2] = c
-                    an[na, 3] = last_anchor
-                    b = _anchor_coarse_bound(T, vboards[d], cs[d], xs[d], HX, lms[d], wms[d], line, c, last_anchor,
-                                             rack_vals, nv, rack_mask, has_blank, bingo_tiles, bingo_bonus,
-                                             lvmax_all)
-                    if b > -1e17:
-                        nh = _heap_push(hb, hi, nh, b, na)
-                    na += 1
-                    last_anchor = c
-    cap = 4 * N * N
-    sb = np.zeros(cap, dtype=np.float64)
-    sl = np.zeros(cap, dtype=np.int64)
-    sr = np.zeros(cap, dtype=np.int64)
+                    is_anchor = (L[I_HX, c] != 0 and (c == 0 or L[I_TILE, c - 1] == 0)
+                                 and (c == N - 1 or L[I_TILE, c + 1] == 0))
+                if not is_anchor:
+                    continue
+                la = last_anchor
+                last_anchor = c
+                # region bound (written out: helper calls cost reference counting per anchor)
+                if L[I_TILE, c] == 0 and L[I_MAXV, c] < 0:
+                    continue
+                lo = max(la + 1, 0)
+                left = c
+                k = 1 if L[I_TILE, c] == 0 else 0
+                while left > lo:
+                    q = left - 1
+                    if L[I_TILE, q] == 0:
+                        if k >= nv or L[I_MAXV, q] < 0:
+                            break
+                        k += 1
+                    left = q
+                right = c
+                k = 1 if L[I_TILE, c] == 0 else 0
+                while right < N - 1:
+                    q = right + 1
+                    if L[I_TILE, q] == 0:
+                        if k >= nv or L[I_MAXV, q] < 0:
+                            break
+                        k += 1
+                    right = q
+                wmul = 1
+                fixed = 0
+                cross_fixed = 0
+                m = 0
+                for q in range(left, right + 1):
+                    if L[I_TILE, q] == 0:
+                        wmul *= L[I_WM, q]
+                        m += 1
+                        if L[I_HX, q]:
+                            cross_fixed += L[I_XS, q] * L[I_WM, q]
+                    else:
+                        fixed += L[I_VAL, q]
+                if m == 0:
+                    continue
+                j = 0
+                for q in range(left, right + 1):
+                    if L[I_TILE, q] == 0:
+                        v = L[I_LM, q] * wmul
+                        if L[I_HX, q]:
+                            v += L[I_LM, q] * L[I_WM, q]
+                        w = v * L[I_MAXV, q]
+                        i = j
+                        while i > 0 and coef[i - 1] < v:
+                            coef[i] = coef[i - 1]
+                            i -= 1
+                        coef[i] = v
+                        i = j
+                        while i > 0 and capv[i - 1] < w:
+                            capv[i] = capv[i - 1]
+                            i -= 1
+                        capv[i] = w
+                        j += 1
+                base = fixed * wmul + cross_fixed
+                pair = 0
+                cap = 0
+                bound = -1e18
+                for q in range(min(m, nv)):
+                    pair += coef[q] * rack_vals[q]
+                    cap += capv[q]
+                    b = base + min(pair, cap) + lvmax[q + 1]
+                    if q + 1 == bingo_tiles:
+                        b += bingo_bonus
+                    if b > bound:
+                        bound = b
+                an[na, 0] = d
+                an[na, 1] = line
+                an[na, 2] = c
+                an[na, 3] = la
+                an[na, 4] = 0
+                nh = _heap_push(hb, hi, nh, bound, na)
+                na += 1
+    spcap = 4 * N * N
+    sb = np.empty(spcap, dtype=np.float64)
+    sl = np.empty(spcap, dtype=np.int64)
+    sr = np.empty(spcap, dtype=np.int64)
     ns = 0
-    spans = np.zeros((N, N), dtype=np.uint8)
-    maxr = np.full(N, -1, dtype=np.int64)
-    info = np.zeros((7, N), dtype=np.int64)
+    spb = np.empty((N, N), dtype=np.float64)
+    sfx = np.empty((N, N + 1), dtype=np.float64)
+    pfx = np.empty(N, dtype=np.float64)
+    sq_lm = np.zeros(8, dtype=np.int64)
+    sq_x = np.zeros(8, dtype=np.int64)
+    sq_v = np.zeros(8, dtype=np.int64)
     placed = np.zeros(N, dtype=np.int64)
+    info = np.zeros((L_WIDTH, N), dtype=np.int64)
     stack = np.zeros((STACK, F_WIDTH), dtype=np.int64)
     groot = np.int64(kwg[1] & ARC_MASK)
     top = np.full(n_best, -1e18)  # ascending: top[0] is the n-th best so far
     walked = 0
-    seen = 0
     while nh > 0:
-        bound = hb[0]
-        ai = hi[0]
-        if bound < top[0]:
+        if hb[0] < top[0]:
             break
+        ai = hi[0]
         nh = _heap_pop(hb, hi, nh)
         d = an[ai, 0]
         line = an[ai, 1]
-        if an[ai, 4] == 0:
-            # refine: exact per-span bounds, back into the heap with the best of them
+        anchor = an[ai, 2]
+        L = LI[d, line]
+        if an[ai, 4] == 0 and nv >= REFINE_MIN_TILES:
+            # refine: the bound of every span, back into the heap with the best of them
             an[ai, 4] = 1
-            if ns + N * N > cap:
-                cap = 2 * cap + N * N
-                sb2 = np.zeros(cap, dtype=np.float64)
-                sl2 = np.zeros(cap, dtype=np.int64)
-                sr2 = np.zeros(cap, dtype=np.int64)
+            if ns + N * N > spcap:
+                spcap = 2 * spcap + N * N
+                sb2 = np.empty(spcap, dtype=np.float64)
+                sl2 = np.empty(spcap, dtype=np.int64)
+                sr2 = np.empty(spcap, dtype=np.int64)
                 sb2[:ns] = sb[:ns]
                 sl2[:ns] = sl[:ns]
                 sr2[:ns] = sr[:ns]
                 sb, sl, sr = sb2, sl2, sr2
             first = ns
-            ns = _anchor_spans(boards[d], vboards[d], cs[d], xs[d], hx[d], lms[d], wms[d], line, an[ai, 2],
-                               an[ai, 3], rack_vals, nv, rack_mask, has_blank, bingo_tiles, bingo_bonus,
-                               lvmax, sb, sl, sr, ns)
+            best = -1e18
+            lo = an[ai, 3] + 1
+            for l in range(anchor, max(lo, 0) - 1, -1):
+                if l > 0 and L[I_TILE, l - 1] != 0:
+                    if l - 1 >= lo:
+                        continue  # the word would extend further left
+                    break
+                if L[I_TILE, l] == 0 and L[I_MAXV, l] < 0:
+                    break  # no span starts left of a square nothing fits
+                k = 0
+                wmul = 1
+                fixed = 0
+                cross_fixed = 0
+                for c in range(l, N):
+                    if L[I_TILE, c] == 0:
+                        if L[I_MAXV, c] < 0 or k == nv:
+                            break
+                        sq_lm[k] = L[I_LM, c]
+                        sq_x[k] = L[I_LM, c] * L[I_WM, c] if L[I_HX, c] else 0
+                        sq_v[k] = L[I_MAXV, c]
+                        k += 1
+                        if L[I_HX, c]:
+                            cross_fixed += L[I_XS, c] * L[I_WM, c]
+                        # keep coef / capv sorted (descending): insert the new square, or re-sort
+                        # all when a word multiplier changes every coefficient
+                        first_q = k - 1
+                        if L[I_WM, c] != 1:
+                            wmul *= L[I_WM, c]
+                            first_q = 0
+                        for q in range(first_q, k):
+                            v = sq_lm[q] * wmul + sq_x[q]
+                            w = v * sq_v[q]
+                            i = q
+                            while i > 0 and coef[i - 1] < v:
+                                coef[i] = coef[i - 1]
+                                i -= 1
+                            coef[i] = v
+                            i = q
+                            while i > 0 and capv[i - 1] < w:
+                                capv[i] = capv[i - 1]
+                                i -= 1
+                            capv[i] = w
+                    else:
+                        fixed += L[I_VAL, c]
+                    if c < anchor or c == l or (c < N - 1 and L[I_TILE, c + 1] != 0) or k == 0:
+                        continue
+                    pair = 0
+                    cap = 0
+                    for q in range(k):
+                        pair += coef[q] * rack_vals[q]
+                        cap += capv[q]
+                    b = fixed * wmul + cross_fixed + min(pair, cap) + lvmax[k]
+                    if k == bingo_tiles:
+                        b += bingo_bonus
+                    sb[ns] = b
+                    sl[ns] = l
+                    sr[ns] = c
+                    ns += 1
+                    if b > best:
+                        best = b
             an[ai, 5] = first
             an[ai, 6] = ns - first
-            best = -1e18
-            for i in range(first, ns):
-                if sb[i] > best:
-                    best = sb[i]
             if ns > first and best >= top[0]:
                 nh = _heap_push(hb, hi, nh, best, ai)
             continue
-        # walk once, restricted to the anchor's spans that can still reach the top n
-        T = boards[d]
-        V = vboards[d]
-        CS = cs[d]
-        XS = xs[d]
-        HX = hx[d]
-        LM = lms[d]
-        WM = wms[d]
-        for c in range(N):  # as in _gen_lines (written out: faster than a helper call)
-            info[I_TILE, c] = T[line, c]
-            info[I_VAL, c] = V[line, c]
-            info[I_CS, c] = CS[line, c]
-            info[I_XS, c] = XS[line, c]
-            info[I_HX, c] = HX[line, c]
-            info[I_LM, c] = LM[line, c]
-            info[I_WM, c] = WM[line, c]
-            maxr[c] = -1
-        spans[:, :] = 0
-        lmin = N
-        for i in range(an[ai, 5], an[ai, 5] + an[ai, 6]):
-            if sb[i] >= top[0]:
-                spans[sl[i], sr[i]] = 1
-                if sr[i] > maxr[sl[i]]:
-                    maxr[sl[i]] = sr[i]
-                if sl[i] < lmin:
-                    lmin = sl[i]
+        # walk once, restricted to the anchor's spans that can still reach the top n (the
+        # threshold rises during the walk); an anchor walked without refinement has no span limits
+        thr = top[0]
+        # (only the entries the walk reads: starts after the previous anchor, ends at or after this one)
+        fill = -np.inf if an[ai, 4] != 0 else np.inf
+        l0 = max(an[ai, 3] + 1, 0)
+        for l in range(l0, anchor + 1):
+            for r in range(anchor, N):
+                spb[l, r] = fill
+        if an[ai, 4] != 0:
+            for i in range(an[ai, 5], an[ai, 5] + an[ai, 6]):
+                if sb[i] >= thr:
+                    spb[sl[i], sr[i]] = sb[i]
+        run = -np.inf
+        for l in range(l0, anchor + 1):
+            m = -np.inf
+            for r in range(N - 1, anchor - 1, -1):
+                m = max(m, spb[l, r])
+                sfx[l, r] = m
+            run = max(run, sfx[l, anchor])
+            pfx[l] = run
         params[2] = d
-        _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, an[ai, 2], an[ai, 3], groot, line,
-                    spans, maxr, lmin)
+        for f in range(L_WIDTH):
+            for c in range(N):
+                info[f, c] = L[f, c]
+        _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, anchor, an[ai, 3], groot, line,
+                    spb, sfx, pfx, top, radix, lv, True)
         walked += 1
-        stop = min(cnt[0], out.shape[0])
-        for i in range(seen, stop):
-            u = 0
-            for j in range(out[i, OUT_LEN]):
-                t = out[i, OUT_TILES + j]
-                if t != 0:
-                    u += radix[0] if t & BLANK_FLAG else radix[t]
-            s = out[i, OUT_SCORE] + lv[u]
-            if s > top[0]:
-                j = 0
-                while j + 1 < n_best and top[j + 1] < s:
-                    top[j] = top[j + 1]
-                    j += 1
-                top[j] = s
-        seen = stop
     if mirror:
         _add_transposed(out, cnt)
     return walked
+
+
+# ---------------------------------------------------------------------------
+# One call per request: the entry points of engine.movegen
+# ---------------------------------------------------------------------------
+C_ALL_MASK, C_BINGO_TILES, C_BINGO_BONUS = 0, 1, 2
+
+
+@njit(cache=True)
+def _prepare(tiles, blanks, lmult, wmult, vals, tvals, lm, wm):
+    """Tile values (0 for blanks) and the premiums still open (1 under tiles) of a board."""
+    for r in range(N):
+        for c in range(N):
+            t = tiles[r, c]
+            if t != 0:
+                tvals[r, c] = 0 if blanks[r, c] else vals[t]
+                lm[r, c] = 1
+                wm[r, c] = 1
+            else:
+                tvals[r, c] = 0
+                lm[r, c] = lmult[r, c]
+                wm[r, c] = wmult[r, c]
+
+
+@njit(cache=True)
+def _board_state(kwg, tiles, blanks, lmult, wmult, vals, all_mask, cs, xs, hx, have_checks):
+    """``(tvals, lm, wm)`` of the board; the cross-checks into ``cs, xs, hx`` unless ``have_checks``."""
+    tvals = np.empty((N, N), dtype=np.int32)
+    lm = np.empty((N, N), dtype=np.int32)
+    wm = np.empty((N, N), dtype=np.int32)
+    _prepare(tiles, blanks, lmult, wmult, vals, tvals, lm, wm)
+    if not have_checks:
+        every = np.ones(N, dtype=np.uint8)
+        cross_checks_into(kwg, tiles, tvals, all_mask, cs[0], xs[0], hx[0], every)
+        cross_checks_into(kwg, tiles.T.copy(), tvals.T.copy(), all_mask, cs[1], xs[1], hx[1], every)
+    return tvals, lm, wm
+
+
+@njit(cache=True)
+def movegen_all(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs, hx, have_checks, out):
+    """Every legal placement in one call: board arrays in, output rows out.
+
+    Args:
+        kwg: uint32 (n,) KWG node array (validated).
+        tiles: uint8 (15, 15) tile codes, 0 = empty; blanks: bool (15, 15).
+        lmult, wmult: uint8 (15, 15) premium layout (letter, word multipliers).
+        vals: int64 (n_letters + 1,) points per tile code (0 = blank).
+        consts: int64 (3,) ``[all_mask, bingo_tiles, bingo_bonus]``.
+        rack_in: integer (n_letters + 1,) rack counts (not modified).
+        cs, xs, hx: (2, 15, 15) cross-checks as :func:`generate_checked`; read
+            when ``have_checks``, else overwritten with the board's.
+        out: int32 (capacity, OUT_WIDTH) output rows.
+
+    Returns:
+        the number of moves; when larger than ``out``'s capacity only the first
+        rows were written (call again with a larger ``out``).
+    """
+    rack = np.empty(rack_in.shape[0], dtype=np.int64)
+    for i in range(rack_in.shape[0]):
+        rack[i] = rack_in[i]
+    tvals, lm, wm = _board_state(kwg, tiles, blanks, lmult, wmult, vals, np.uint32(consts[C_ALL_MASK]), cs, xs, hx,
+                                 have_checks)
+    cnt = np.zeros(1, dtype=np.int64)
+    generate_checked(kwg, tiles, tvals, lm, wm, rack, vals, consts[C_BINGO_TILES], consts[C_BINGO_BONUS], cs, xs, hx,
+                     out, cnt)
+    return cnt[0]
+
+
+@njit(cache=True)
+def cross_checks_of(kwg, tiles, blanks, lmult, wmult, vals, consts, cs, xs, hx):
+    """The board's cross-checks of both directions into ``cs, xs, hx`` (arguments as :func:`movegen_all`)."""
+    _board_state(kwg, tiles, blanks, lmult, wmult, vals, np.uint32(consts[C_ALL_MASK]), cs, xs, hx, False)
+
+
+@njit(cache=True)
+def update_checks_of(kwg, tiles, blanks, vals, consts, cs, xs, hx, rows, cols):
+    """:func:`update_cross_checks` from the board arrays (tile values worked out here)."""
+    tvals = np.empty((N, N), dtype=np.int32)
+    for r in range(N):
+        for c in range(N):
+            t = tiles[r, c]
+            tvals[r, c] = 0 if t == 0 or blanks[r, c] else vals[t]
+    update_cross_checks(kwg, tiles, tvals, np.uint32(consts[C_ALL_MASK]), cs, xs, hx, rows, cols)
+
+
+@njit(cache=True)
+def movegen_best(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs, hx, have_checks, radix, lv, lvmax,
+                 n_best, out):
+    """Best-first generation (:func:`generate_best_checked`) in one call, arguments as :func:`movegen_all`.
+
+    On return ``out[:count]`` holds exactly the walked moves whose rank
+    (score + ``lv[...]`` of the tiles used) reaches the ``n_best``-th best
+    rank: the top ``n_best`` and every move tied with the last of them, in
+    generation order.
+
+    Returns:
+        the count; when larger than ``out``'s capacity, call again with a larger ``out``.
+    """
+    rack = np.empty(rack_in.shape[0], dtype=np.int64)
+    for i in range(rack_in.shape[0]):
+        rack[i] = rack_in[i]
+    tvals, lm, wm = _board_state(kwg, tiles, blanks, lmult, wmult, vals, np.uint32(consts[C_ALL_MASK]), cs, xs, hx,
+                                 have_checks)
+    cnt = np.zeros(1, dtype=np.int64)
+    generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, consts[C_BINGO_TILES], consts[C_BINGO_BONUS],
+                          cs, xs, hx, radix, lv, lvmax, n_best, out, cnt)
+    n = cnt[0]
+    if n > out.shape[0]:
+        return n
+    return _keep_top(out, n, radix, lv, n_best)
+
+
+@njit(cache=True)
+def _rank(out, i, radix, lv):
+    u = 0
+    for j in range(out[i, OUT_LEN]):
+        t = out[i, OUT_TILES + j]
+        if t != 0:
+            u += radix[0] if t & BLANK_FLAG else radix[t]
+    return out[i, OUT_SCORE] + lv[u]
+
+
+@njit(cache=True)
+def _keep_top(out, n, radix, lv, n_best):
+    """Move the rows ranking at least the ``n_best``-th best to the front (order kept); their count."""
+    if n <= n_best:
+        return n
+    rank = np.empty(n, dtype=np.float64)
+    for i in range(n):
+        rank[i] = _rank(out, i, radix, lv)
+    cutoff = np.sort(rank)[n - n_best]
+    k = 0
+    for i in range(n):
+        if rank[i] >= cutoff:
+            if k != i:
+                for c in range(OUT_WIDTH):
+                    out[k, c] = out[i, c]
+            k += 1
+    return k

@@ -1,10 +1,12 @@
 """CLI plug-in (see :data:`engine.cli.PLUGINS`): ``selfplay`` and ``gcg``.
 
 * ``python -m engine selfplay --games N --seed S [--out DIR] [--lexicon L]
-  [--players 2..4] [--rules home|tournament|tournament-25] [--json] [--no-progress]``
-  — engine against engine (static best-score players), a tqdm progress bar on
-  stderr, GCG files in ``DIR``, and a summary (mean score per player, bingos
-  per game, moves per game, games/s).
+  [--players 2..4] [--player score|equity] [--rules home|tournament|tournament-25]
+  [--json] [--no-progress]``
+  — engine against engine (static best-score or equity players, whole games
+  in the game kernel of :mod:`engine.kgame`), a tqdm progress bar on stderr,
+  GCG files in ``DIR``, and a summary (mean score per player, bingos per
+  game, moves per game, games/s).
 * ``python -m engine gcg FILE [--lexicon L] [--no-words] [--position K] [--rules R]``
   — check a GCG record (every move re-scored; errors name the line) and print
   its score pad, or the CGP of the position before turn ``K``.
@@ -40,7 +42,7 @@ def cmd_selfplay(args) -> int:
                          f"got {args.players}")
     lex = _lexicon(args.lexicon)
     stats = selfplay(lex, args.games, args.seed, players=args.players, rules=rules, out_dir=args.out,
-                     progress=False if args.no_progress else None)
+                     progress=False if args.no_progress else None, player=args.player)
     if args.json:
         print(json.dumps(stats.summary(), ensure_ascii=False))
     else:
@@ -103,12 +105,17 @@ def add_parser(subparsers) -> None:
     """Register ``selfplay`` and ``gcg`` with the engine CLI."""
     from .game import RULES
 
-    sp = subparsers.add_parser("selfplay", help="engine against engine (static best-score players)")
+    from .selfplay import PLAYERS
+
+    sp = subparsers.add_parser("selfplay", help="engine against engine (static best-score or equity players)")
     sp.add_argument("--games", type=int, required=True, metavar="N", help="number of games")
     sp.add_argument("--seed", type=int, default=0, metavar="S", help="run seed (game i uses a seed derived from S and i)")
     sp.add_argument("--out", metavar="DIR", help="write one GCG file per game into DIR")
     sp.add_argument("--lexicon", help="lexicon bundle (default: the packaged German list)")
     sp.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help="players per game (default 2)")
+    sp.add_argument("--player", default="score", choices=PLAYERS,
+                    help="static player of every seat: best score, or equity with the packaged leave table "
+                         "(default score)")
     sp.add_argument("--rules", default="home", choices=sorted(RULES), help="rule variant (default home)")
     sp.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     sp.add_argument("--no-progress", action="store_true", help="no progress bar")

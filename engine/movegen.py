@@ -2,12 +2,17 @@
 
 The work happens in the Numba kernels of :mod:`engine._movegen` (GADDAG
 traversal, Gordon 1994; anchors and cross-checks, Appel & Jacobson 1988). This
-module checks the board, rack and lexicon, prepares plain arrays and wraps the
-result.
+module checks the board, rack and lexicon (a few microseconds, before any
+kernel runs) and makes one kernel call per request: tile values, open premiums
+and cross-checks are worked out inside the kernel, the output rows go to a
+per-thread buffer that is reused (grown when a position has more moves), and
+the result is a :class:`MoveList` over a copy of the rows; :class:`Move`
+objects are made only when asked for.
 """
 
 from __future__ import annotations
 
+import threading
 from dataclasses import replace
 from itertools import product
 from typing import Callable
@@ -22,22 +27,111 @@ from .board import Board
 from .cgp import Position
 from .moves import MoveList
 
-_INITIAL_CAPACITY = 32768
+_INITIAL_CAPACITY = 4096  # output rows reserved per thread; grown (and kept) when a position has more
+_COLUMNS = "ABCDEFGHIJKLMNO"
 
 
-def _check_inputs(board: Board, rack: np.ndarray, lexicon: Lexicon) -> None:
+class _AlphabetConsts:
+    """What validation and the kernels need of an alphabet, computed once per alphabet."""
+
+    __slots__ = ("alphabet", "letters", "size", "rack_size", "vals", "consts", "valid_bytes", "all_mask")
+
+    def __init__(self, a: Alphabet):
+        self.alphabet = a
+        self.letters = a.letters
+        self.size = a.size
+        self.rack_size = a.rack_size
+        self.vals = np.ascontiguousarray(a.values, dtype=np.int64)
+        self.all_mask = np.uint32(((1 << (a.size + 1)) - 1) & ~1)
+        self.consts = np.array([int(self.all_mask), a.rack_size, a.bingo_bonus], dtype=np.int64)
+        self.valid_bytes = bytes(range(a.size + 1))  # tile codes 0 (empty) .. size
+
+
+_CONSTS: dict[int, _AlphabetConsts] = {}
+
+
+def _consts(a: Alphabet) -> _AlphabetConsts:
+    hit = _CONSTS.get(id(a))
+    if hit is None or hit.alphabet is not a:
+        hit = _CONSTS[id(a)] = _AlphabetConsts(a)
+    return hit
+
+
+class _Workspace(threading.local):
+    """Per-thread buffers reused by every call: output rows and scratch cross-checks."""
+
+    def __init__(self):
+        self.out = np.empty((_INITIAL_CAPACITY, K.OUT_WIDTH), dtype=np.int32)
+        self.cs = np.zeros((2, K.N, K.N), dtype=np.uint32)
+        self.xs = np.zeros((2, K.N, K.N), dtype=np.int32)
+        self.hx = np.zeros((2, K.N, K.N), dtype=np.uint8)
+
+    def grow(self, rows: int) -> np.ndarray:
+        self.out = np.empty((max(rows, 2 * self.out.shape[0]), K.OUT_WIDTH), dtype=np.int32)
+        return self.out
+
+
+_WS = _Workspace()
+
+
+def _bad_tile(tiles: np.ndarray, size: int) -> str:
+    r, c = np.argwhere(tiles > size)[0]
+    return f"board square {r + 1}{_COLUMNS[c]}: tile code {tiles[r, c]} is not a letter (1..{size})"
+
+
+def _check_inputs(board: Board, rack, lexicon: Lexicon):
+    """Validate a request in a few microseconds; returns ``(alphabet constants, rack array)``.
+
+    Raises:
+        ValueError: lexicon of another alphabet, board arrays of the wrong
+            shape or dtype, a tile code that is not a letter (names the
+            square), a rack that is not a counts array of 0..7 tiles.
+    """
     a = board.alphabet
-    if lexicon.alphabet.letters != a.letters:
-        raise ValueError(f"lexicon {lexicon.path} uses the {lexicon.alphabet.name} alphabet, the board {a.name}")
-    if board.tiles.shape != (K.N, K.N) or board.tiles.dtype != np.uint8:
-        raise ValueError(f"board tiles must be uint8 ({K.N}, {K.N})")
-    if int(board.tiles.max(initial=0)) > a.size:
-        r, c = np.argwhere(board.tiles > a.size)[0]
-        raise ValueError(f"board square {r + 1}{'ABCDEFGHIJKLMNO'[c]}: tile code {board.tiles[r, c]} is not a letter")
-    if rack.shape != (a.size + 1,):
-        raise ValueError(f"rack must be a counts array of shape ({a.size + 1},)")
-    if (rack < 0).any() or int(rack.sum()) > a.rack_size:
-        raise ValueError(f"rack must hold 0..{a.rack_size} tiles")
+    k = _consts(a)
+    la = getattr(lexicon, "alphabet", None)
+    if la is None or getattr(lexicon, "graph", None) is None:
+        raise ValueError(f"lexicon must be a loaded Lexicon, got {type(lexicon).__name__}")
+    if la is not a and la.letters != k.letters:
+        raise ValueError(f"lexicon {lexicon.path} uses the {la.name} alphabet, the board {a.name}")
+    t = board.tiles
+    if type(t) is not np.ndarray or t.shape != (K.N, K.N) or t.dtype != np.uint8:
+        raise ValueError(f"board tiles must be a uint8 ({K.N}, {K.N}) array")
+    if t.tobytes().translate(None, k.valid_bytes):
+        raise ValueError(_bad_tile(t, k.size))
+    bl = board.blanks
+    if type(bl) is not np.ndarray or bl.shape != (K.N, K.N) or bl.dtype != np.bool_:
+        raise ValueError(f"board blanks must be a bool ({K.N}, {K.N}) array")
+    if type(rack) is not np.ndarray:
+        rack = np.asarray(rack)
+    if rack.shape != (k.size + 1,) or rack.dtype.kind not in "iu":
+        raise ValueError(f"rack must be an integer counts array of shape ({k.size + 1},), "
+                         f"got {rack.dtype} {rack.shape}")
+    counts = rack.tolist()
+    if min(counts) < 0 or sum(counts) > k.rack_size:
+        raise ValueError(f"rack must hold 0..{k.rack_size} tiles (no negative counts), got {counts}")
+    if rack.dtype != np.int32:
+        rack = rack.astype(np.int32)
+    return k, rack
+
+
+def _layout(board: Board):
+    """The premium layout's ``(letter_mult, word_mult)`` arrays, checked (15, 15) of multipliers 1..3."""
+    lay = board.layout
+    lm, wm = lay.letter_mult, lay.word_mult
+    if (type(lm) is not np.ndarray or type(wm) is not np.ndarray or lm.shape != (K.N, K.N) or wm.shape != (K.N, K.N)
+            or lm.dtype != np.uint8 or wm.dtype != np.uint8):
+        raise ValueError(f"board layout {getattr(lay, 'name', '?')!r}: premiums must be uint8 ({K.N}, {K.N}) arrays")
+    return lm, wm
+
+
+def _checks_args(checks, ws):
+    """``(cs, xs, hx, have_checks)`` for a kernel: the caller's checks or the scratch ones."""
+    if checks is None:
+        return ws.cs, ws.xs, ws.hx, False
+    if not isinstance(checks, CrossChecks):
+        raise ValueError(f"checks must be CrossChecks, got {type(checks).__name__}")
+    return checks.cs, checks.xs, checks.hx, True
 
 
 class CrossChecks:
@@ -56,9 +150,15 @@ class CrossChecks:
     """
 
     def __init__(self, board: Board, lexicon: Lexicon):
+        k, _ = _check_inputs(board, np.zeros(board.alphabet.size + 1, dtype=np.int32), lexicon)
         self.lexicon = lexicon
-        self._all = np.uint32(((1 << (board.alphabet.size + 1)) - 1) & ~1)
-        self.cs, self.xs, self.hx = K.all_cross_checks(lexicon.graph, board.tiles, board.tile_values(), self._all)
+        self._all = k.all_mask
+        self.cs = np.zeros((2, K.N, K.N), dtype=np.uint32)
+        self.xs = np.zeros((2, K.N, K.N), dtype=np.int32)
+        self.hx = np.zeros((2, K.N, K.N), dtype=np.uint8)
+        lmult, wmult = _layout(board)
+        K.cross_checks_of(lexicon.graph, board.tiles, board.blanks, lmult, wmult, k.vals, k.consts, self.cs, self.xs,
+                          self.hx)
 
     def update(self, board: Board, tiles) -> None:
         """Recompute after ``tiles`` (iterable of ``(row, col, ...)``) were placed on ``board``."""
@@ -67,8 +167,8 @@ class CrossChecks:
         for t in tiles:
             rows[t[0]] = 1
             cols[t[1]] = 1
-        K.update_cross_checks(self.lexicon.graph, board.tiles, board.tile_values(), self._all,
-                              self.cs, self.xs, self.hx, rows, cols)
+        K.update_checks_of(self.lexicon.graph, board.tiles, board.blanks, _consts(board.alphabet).vals,
+                           _consts(board.alphabet).consts, self.cs, self.xs, self.hx, rows, cols)
 
     def copy(self) -> "CrossChecks":
         c = object.__new__(CrossChecks)
@@ -96,53 +196,18 @@ def generate_moves(board: Board, rack: np.ndarray, lexicon: Lexicon,
         ValueError: board, rack or lexicon that does not fit (wrong alphabet,
             more than 7 tiles, unknown tile code).
     """
-    _check_inputs(board, rack, lexicon)
-    args = _kernel_args(board, rack, lexicon)
-    out = np.empty((_INITIAL_CAPACITY, K.OUT_WIDTH), dtype=np.int32)
-    cnt = np.zeros(1, dtype=np.int64)
-    if checks is None:
-        K.generate(*args, out, cnt)
-        if cnt[0] > out.shape[0]:
-            out = np.empty((int(cnt[0]), K.OUT_WIDTH), dtype=np.int32)
-            K.generate(*args, out, cnt)
-    else:
-        kargs = args[:7] + args[8:] + (checks.cs, checks.xs, checks.hx)
-        K.generate_checked(*kargs, out, cnt)
-        if cnt[0] > out.shape[0]:
-            out = np.empty((int(cnt[0]), K.OUT_WIDTH), dtype=np.int32)
-            K.generate_checked(*kargs, out, cnt)
-    return MoveList(out[: int(cnt[0])].copy(), board, rack.astype(np.int32))
-
-
-_VALUES: dict[int, tuple] = {}
-
-
-def _alphabet_consts(a: Alphabet) -> tuple:
-    """``(values as int64, mask of every letter)`` of an alphabet, computed once."""
-    key = id(a)
-    hit = _VALUES.get(key)
-    if hit is None or hit[0] is not a:
-        hit = (a, a.values.astype(np.int64), np.uint32(((1 << (a.size + 1)) - 1) & ~1))
-        _VALUES[key] = hit
-    return hit[1], hit[2]
-
-
-def _kernel_args(board: Board, rack: np.ndarray, lexicon: Lexicon):
-    a = board.alphabet
-    lm, wm = board.open_premiums()
-    values, all_mask = _alphabet_consts(a)
-    return (
-        lexicon.graph,
-        board.tiles,
-        board.tile_values(),
-        lm,
-        wm,
-        rack.astype(np.int64),
-        values,
-        all_mask,
-        a.rack_size,
-        a.bingo_bonus,
-    )
+    k, rack = _check_inputs(board, rack, lexicon)
+    ws = _WS
+    cs, xs, hx, have = _checks_args(checks, ws)
+    lmult, wmult = _layout(board)
+    out = ws.out
+    n = K.movegen_all(lexicon.graph, board.tiles, board.blanks, lmult, wmult, k.vals, k.consts, rack, cs, xs, hx,
+                      have, out)
+    if n > out.shape[0]:
+        out = ws.grow(n)
+        n = K.movegen_all(lexicon.graph, board.tiles, board.blanks, lmult, wmult, k.vals, k.consts, rack, cs, xs,
+                          hx, have, out)
+    return MoveList(out[:n].copy(), board, rack.copy())
 
 
 LeaveValue = Callable[[np.ndarray], float]
@@ -187,11 +252,14 @@ def best_moves(board: Board, rack: np.ndarray, lexicon: Lexicon, n: int = 1,
     """The ``n`` top moves without generating every move (best-first).
 
     Ranked by score, or by equity = score + ``leave_value(leave)`` when a leave
-    function is given. Spans of anchors are walked in the order of an upper
-    bound on their moves' rank (the "shadow" idea of wolges and Macondo; bound
-    in :func:`engine._movegen._anchor_spans`) until none can beat the ``n``-th
-    best found. Ties are broken by notation, so with score ranking the result
-    equals ``generate_moves(...).top(n)``.
+    function is given. Anchors (and their spans) are walked in the order of an
+    upper bound on their moves' rank (MAGPIE's "shadow" idea; the bounds are
+    described in :func:`engine._movegen.generate_best_checked`) until none can
+    beat the ``n``-th best found. Ties are broken by notation, so the result
+    equals the top ``n`` of the full list ranked the same way.
+
+    Cost: one kernel call (cross-checks included unless ``checks`` is
+    given); only the returned moves become Python objects.
 
     Returns:
         list of up to ``n`` :class:`~engine.moves.Move`, best first (with
@@ -200,7 +268,9 @@ def best_moves(board: Board, rack: np.ndarray, lexicon: Lexicon, n: int = 1,
     Raises:
         ValueError: as :func:`generate_moves`, or ``n < 1``.
     """
-    ml, radix, lv = _best_walk(board, rack, lexicon, n, checks, leave_arrays(rack, leave_value))
+    ml, radix, lv = _best_walk(board, rack, lexicon, n, checks,
+                               None if leave_value is None else leave_arrays(_check_inputs(board, rack, lexicon)[1],
+                                                                             leave_value))
     if leave_value is None:
         return ml.top(n)
     eq = ml.scores + lv[ml.used_index(radix)]
@@ -222,34 +292,54 @@ def best_move_list(board: Board, rack: np.ndarray, lexicon: Lexicon, n: int = 1,
     Use this when the leave values of all sub-multisets of the rack are
     computed in one go (faster than a Python callback per leave).
     """
-    if leaves is None:
-        leaves = leave_arrays(rack, None)
     return _best_walk(board, rack, lexicon, n, checks, leaves)[0]
 
 
+_NO_LEAVES: dict[int, tuple] = {}
+
+
+def _no_leaves(size: int) -> tuple:
+    """Zero leave arrays (rank by score) for racks of ``size`` tile codes, made once."""
+    hit = _NO_LEAVES.get(size)
+    if hit is None:
+        hit = _NO_LEAVES[size] = (np.zeros(size, dtype=np.int64), np.zeros(1), np.zeros(8))
+        for a in hit:
+            a.setflags(write=False)
+    return hit
+
+
 def _best_walk(board, rack, lexicon, n, checks, leaves):
-    _check_inputs(board, rack, lexicon)
+    k, rack = _check_inputs(board, rack, lexicon)
+    if type(n) is not int and not isinstance(n, (int, np.integer)):
+        raise ValueError(f"n must be an integer, got {n!r}")
     if n < 1:
         raise ValueError(f"n must be at least 1, got {n}")
-    args = _kernel_args(board, rack, lexicon)
-    radix, lv, lvmax = leaves
-    if radix.shape != (rack.shape[0],) or lv.ndim != 1 or lvmax.shape != (8,):
-        raise ValueError("leaves must be (radix (n_letters + 1,), lv (k,), lvmax (8,)) as from leave_arrays")
-    if int((radix * rack).sum()) >= lv.shape[0]:
-        raise ValueError(f"lv has {lv.shape[0]} values, the rack's leaves need {int((radix * rack).sum()) + 1}")
-    if checks is None:  # the kernel computes the cross-checks itself
-        kernel = K.generate_best
-        kargs = args + (radix, lv, lvmax, n)
+    if leaves is None:
+        radix, lv, lvmax = _no_leaves(rack.shape[0])
     else:
-        kernel = K.generate_best_checked
-        kargs = args[:7] + args[8:] + (checks.cs, checks.xs, checks.hx, radix, lv, lvmax, n)
-    out = np.empty((_INITIAL_CAPACITY, K.OUT_WIDTH), dtype=np.int32)
-    cnt = np.zeros(1, dtype=np.int64)
-    kernel(*kargs, out, cnt)
-    if cnt[0] > out.shape[0]:
-        out = np.empty((int(cnt[0]), K.OUT_WIDTH), dtype=np.int32)
-        kernel(*kargs, out, cnt)
-    return MoveList(out[: int(cnt[0])].copy(), board, rack.astype(np.int32)), radix, lv
+        try:
+            radix, lv, lvmax = leaves
+            radix = np.ascontiguousarray(radix, dtype=np.int64)
+            lv = np.ascontiguousarray(lv, dtype=np.float64)
+            lvmax = np.ascontiguousarray(lvmax, dtype=np.float64)
+        except (TypeError, ValueError):
+            radix = lv = lvmax = None
+        if radix is None or radix.shape != rack.shape or lv.ndim != 1 or lvmax.shape != (8,):
+            raise ValueError("leaves must be (radix (n_letters + 1,), lv (k,), lvmax (8,)) as from leave_arrays")
+        need = int((radix * rack).sum())
+        if need >= lv.shape[0] or (radix < 0).any():
+            raise ValueError(f"lv has {lv.shape[0]} values, the rack's leaves need {need + 1}")
+    ws = _WS
+    cs, xs, hx, have = _checks_args(checks, ws)
+    lmult, wmult = _layout(board)
+    out = ws.out
+    cnt = K.movegen_best(lexicon.graph, board.tiles, board.blanks, lmult, wmult, k.vals, k.consts, rack, cs, xs, hx,
+                         have, radix, lv, lvmax, n, out)
+    if cnt > out.shape[0]:
+        out = ws.grow(cnt)
+        cnt = K.movegen_best(lexicon.graph, board.tiles, board.blanks, lmult, wmult, k.vals, k.consts, rack, cs, xs,
+                             hx, have, radix, lv, lvmax, n, out)
+    return MoveList(out[:cnt].copy(), board, rack.copy()), radix, lv
 
 
 def position_moves(position: Position, lexicon: Lexicon) -> MoveList:

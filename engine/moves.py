@@ -123,17 +123,22 @@ class MoveList:
             yield self.move(i)
 
     def _spell(self, r) -> tuple[str, tuple[bool, ...]]:
-        """Main word (lowercase blanks) and played-through flags of an output row."""
-        row, col, d, length = int(r[K.OUT_ROW]), int(r[K.OUT_COL]), int(r[K.OUT_DIR]), int(r[K.OUT_LEN])
+        """Main word (lowercase blanks) and played-through flags of an output row (a list)."""
+        row, col, d, length = r[K.OUT_ROW], r[K.OUT_COL], r[K.OUT_DIR], r[K.OUT_LEN]
         dr, dc = (0, 1) if d == ACROSS else (1, 0)
         letters = self.alphabet.letters
-        letter_at = self.board.letter_at
         word = []
         through = []
+        board = None
         for k in range(length):
             t = r[K.OUT_TILES + k]
             if t == 0:
-                word.append(letter_at(row + dr * k, col + dc * k))
+                if board is None:
+                    board = self.board
+                    bt, bb = board.tiles, board.blanks
+                rr, cc = row + dr * k, col + dc * k
+                ch = letters[bt.item(rr, cc) - 1]
+                word.append(ch.lower() if bb.item(rr, cc) else ch)
                 through.append(True)
             else:
                 ch = letters[(t & ~K.BLANK_FLAG) - 1]
@@ -141,20 +146,21 @@ class MoveList:
                 through.append(False)
         return "".join(word), tuple(through)
 
+    def _leave_of(self, r) -> str:
+        counts = self.rack.tolist()
+        for k in range(r[K.OUT_LEN]):
+            t = r[K.OUT_TILES + k]
+            if t:
+                counts[0 if t & K.BLANK_FLAG else t] -= 1
+        letters = self.alphabet.letters
+        return "".join(letters[c - 1] * counts[c] for c in range(1, len(counts)) if counts[c]) + "?" * counts[0]
+
     def move(self, i: int, leave: bool = True) -> Move:
         """The :class:`Move` for row ``i`` (with ``leave=False`` its ``leave`` is ``""``, which is faster)."""
         r = self.rows[i].tolist()
         word, through = self._spell(r)
-        kept = ""
-        if leave:
-            counts = self.rack.copy()
-            for k in range(int(r[K.OUT_LEN])):
-                t = int(r[K.OUT_TILES + k])
-                if t:
-                    counts[0 if t & K.BLANK_FLAG else t] -= 1
-            kept = self.alphabet.rack_string(counts)
-        return Move(int(r[K.OUT_ROW]), int(r[K.OUT_COL]), int(r[K.OUT_DIR]), word, through, int(r[K.OUT_SCORE]),
-                    kept)
+        return Move(r[K.OUT_ROW], r[K.OUT_COL], r[K.OUT_DIR], word, through, r[K.OUT_SCORE],
+                    self._leave_of(r) if leave else "")
 
     def placed_tiles(self, indices=None) -> list[list[list]]:
         """Newly placed tiles of moves, without building :class:`Move` objects.
@@ -205,7 +211,7 @@ class MoveList:
         """Notation of row ``i`` without building the :class:`Move` (no leave computed)."""
         r = self.rows[i].tolist()
         word, through = self._spell(r)
-        return _notation(int(r[K.OUT_ROW]), int(r[K.OUT_COL]), int(r[K.OUT_DIR]), word, through)
+        return _notation(r[K.OUT_ROW], r[K.OUT_COL], r[K.OUT_DIR], word, through)
 
     @cached_property
     def order(self) -> np.ndarray:
@@ -220,16 +226,32 @@ class MoveList:
 
     def top(self, n: int = 1) -> list[Move]:
         """The ``n`` best moves by score (ties by notation), without sorting the whole list."""
-        if len(self) == 0 or n <= 0:
+        size = len(self)
+        if size == 0 or n <= 0:
             return []
+        if size == 1:
+            return [self.move(0)]
         sc = self.scores
-        if n < len(self):
-            cutoff = np.partition(sc, len(sc) - n)[len(sc) - n]
-            idx = np.nonzero(sc >= cutoff)[0]
+        if n < size:
+            cutoff = np.partition(sc, size - n)[size - n]
+            idx = np.flatnonzero(sc >= cutoff).tolist()
         else:
-            idx = np.arange(len(self))
-        keyed = sorted((-int(sc[i]), self.notation(int(i)), int(i)) for i in idx)
-        return [self.move(i) for _, _, i in keyed[:n]]
+            idx = list(range(size))
+        scores = sc.tolist()
+        idx.sort(key=lambda i: -scores[i])
+        # notation only decides between equal scores
+        keyed = []
+        j = 0
+        while j < len(idx) and len(keyed) < n:
+            k = j
+            while k + 1 < len(idx) and scores[idx[k + 1]] == scores[idx[j]]:
+                k += 1
+            group = idx[j:k + 1]
+            if len(group) > 1:
+                group.sort(key=self.notation)
+            keyed.extend(group)
+            j = k + 1
+        return [self.move(i) for i in keyed[:n]]
 
     def used_index(self, radix: np.ndarray) -> np.ndarray:
         """int64 (n_moves,) mixed-radix number of the rack tiles each move uses.

@@ -1,14 +1,18 @@
-"""Self-play: the engine against itself with static best-score players.
+"""Self-play: the engine against itself with static players.
 
-Each player plays the top-scoring placement (:func:`engine.movegen.best_moves`,
-ties by notation); without a placement it exchanges its whole rack while the
-bag allows it (at least 7 tiles) and the game is not stuck, else it passes.
-Every game is reproducible from its seed: game ``i`` of a run with seed ``S``
-uses the bag seed :func:`game_seed` ``(S, i)``, written to its GCG file as
-``#seed``.
+The best-score player plays the top-scoring placement
+(:func:`engine.movegen.best_moves`, ties by notation); without a placement it
+exchanges its whole rack while the bag allows it (at least 7 tiles) and the
+game is not stuck, else it passes. The equity player is
+:func:`engine.equity.choose` with the packaged leave table. Every game is
+reproducible from its seed: game ``i`` of a run with seed ``S`` uses the bag
+seed :func:`game_seed` ``(S, i)``, written to its GCG file as ``#seed``.
 
-The per-move work is one best-first generator call plus bookkeeping
-(:meth:`engine.game.Game.play_generated`, cross-checks updated incrementally).
+Games run whole in a Numba kernel (:mod:`engine.kgame`: board, incremental
+cross-checks, bag, racks and players as arrays); the move record becomes
+:class:`engine.game.Turn` entries only when asked for (GCG files, ``on_game``).
+``kernel=False`` plays the same games through :class:`engine.game.Game`
+move by move (the reference: both give the same moves).
 """
 
 from __future__ import annotations
@@ -23,7 +27,10 @@ import numpy as np
 from .game import HOME, Game, Kind, Rules
 from .movegen import best_moves
 
-__all__ = ["game_seed", "play_game", "SelfPlayStats", "selfplay"]
+__all__ = ["game_seed", "play_game", "SelfPlayStats", "selfplay", "PLAYERS"]
+
+PLAYERS = ("score", "equity")
+"""The static players of :func:`selfplay`: best score, or static equity with the packaged leave table."""
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -33,7 +40,8 @@ def game_seed(seed: int, index: int) -> int:
 
 
 def play_game(lexicon, seed: int, players: int = 2, rules: Rules = HOME, names=None,
-              keep_undo: bool = False, max_turns: int = 1000, lexicon_name: str | None = None) -> Game:
+              keep_undo: bool = False, max_turns: int = 1000, lexicon_name: str | None = None,
+              kernel: bool = True) -> Game:
     """Play one game between static best-score players.
 
     Args:
@@ -45,10 +53,21 @@ def play_game(lexicon, seed: int, players: int = 2, rules: Rules = HOME, names=N
         keep_undo: keep undo snapshots (off by default: faster).
         max_turns: safety stop; the players agree to end the game after this many entries.
         lexicon_name: name written to the record.
+        kernel: play the game in the kernel (:func:`engine.kgame.play_kernel_game`)
+            and return it as a finished ``Game``; ``False`` (or ``keep_undo``)
+            plays it move by move in :class:`~engine.game.Game`. Same moves either way.
 
     Returns:
         the finished :class:`~engine.game.Game`.
     """
+    if kernel and not keep_undo:
+        from .kgame import play_kernel_game
+
+        if not rules.min_players <= (len(names) if names else players) <= rules.max_players:
+            raise ValueError(f"{rules.name} rules: {rules.min_players} to {rules.max_players} players, got {players}")
+        kg = play_kernel_game(lexicon, seed, [None] * (len(names) if names else players), rules,
+                              max_turns=max_turns, names=names, lexicon_name=lexicon_name)
+        return kg.to_game()
     g = Game(names or players, lexicon, rules=rules, seed=seed, keep_undo=keep_undo, lexicon_name=lexicon_name)
     checks = g.checks
     board = g.board
@@ -98,8 +117,8 @@ class SelfPlayStats:
     plays: int = 0
     end_reasons: dict = field(default_factory=dict)
 
-    def add(self, g: Game) -> None:
-        """Count one finished game."""
+    def add(self, g) -> None:
+        """Count one finished game (a :class:`~engine.game.Game` or an :class:`engine.kgame.KernelGame`)."""
         if not self.score_sum:
             self.score_sum = [0] * g.n
             self.wins = [0.0] * g.n
@@ -109,13 +128,19 @@ class SelfPlayStats:
             self.score_sum[p] += r.scores[p]
             self.wins[p] += r.wins[p]
         self.draws += r.draw
-        for t in g.turns:
-            if t.kind in Kind.TURNS:
-                self.turns += 1
-                if t.kind == Kind.PLAY:
-                    self.plays += 1
-                    if t.move.tiles_played == g.alphabet.rack_size:
-                        self.bingos += 1
+        if isinstance(g, Game):
+            for t in g.turns:
+                if t.kind in Kind.TURNS:
+                    self.turns += 1
+                    if t.kind == Kind.PLAY:
+                        self.plays += 1
+                        if t.move.tiles_played == g.alphabet.rack_size:
+                            self.bingos += 1
+        else:
+            c = g.counts()
+            self.turns += c["turns"]
+            self.plays += c["plays"]
+            self.bingos += c["bingos"]
         self.end_reasons[r.end_reason] = self.end_reasons.get(r.end_reason, 0) + 1
 
     @property
@@ -155,7 +180,8 @@ class SelfPlayStats:
 
 def selfplay(lexicon, games: int, seed: int = 0, players: int = 2, rules: Rules = HOME,
              out_dir: str | Path | None = None, progress: bool | None = False,
-             on_game: Callable[[int, Game], None] | None = None, lexicon_name: str | None = None) -> SelfPlayStats:
+             on_game: Callable[[int, Game], None] | None = None, lexicon_name: str | None = None,
+             player: str = "score", table=None, kernel: bool = True) -> SelfPlayStats:
     """Play ``games`` games and collect :class:`SelfPlayStats`.
 
     Args:
@@ -166,11 +192,15 @@ def selfplay(lexicon, games: int, seed: int = 0, players: int = 2, rules: Rules 
         rules: the variant.
         out_dir: write ``game_00000.gcg`` ... there (created if missing).
         progress: show a tqdm progress bar on stderr (``None``: only on a terminal).
-        on_game: called with ``(index, game)`` after each game.
+        on_game: called with ``(index, game)`` after each game (a finished :class:`~engine.game.Game`).
         lexicon_name: name for the records' ``#lexicon``.
+        player: ``"score"`` (best score) or ``"equity"`` (static equity, :func:`engine.equity.choose`)
+            for every seat.
+        table: the equity players' leave table (default: the packaged one).
+        kernel: play in the game kernel (default) or move by move in :class:`~engine.game.Game`.
 
     Raises:
-        ValueError: ``games < 1`` or a player count the rules do not allow.
+        ValueError: ``games < 1``, a player count the rules do not allow, an unknown player.
         OSError: ``out_dir`` cannot be created.
         lexicon_tools.normalize.WordListError: a GCG file cannot be written (names the file;
             each file is written atomically, so none is left empty or cut off).
@@ -179,6 +209,8 @@ def selfplay(lexicon, games: int, seed: int = 0, players: int = 2, rules: Rules 
         raise ValueError(f"--games must be at least 1, got {games}")
     if not rules.min_players <= players <= rules.max_players:
         raise ValueError(f"{rules.name} rules: {rules.min_players} to {rules.max_players} players, got {players}")
+    if player not in PLAYERS:
+        raise ValueError(f"unknown player {player!r}: choose one of {', '.join(PLAYERS)}")
     from tqdm import tqdm
 
     from .gcg import write_gcg_file
@@ -189,21 +221,50 @@ def selfplay(lexicon, games: int, seed: int = 0, players: int = 2, rules: Rules 
         if out.exists() and not out.is_dir():
             raise ValueError(f"--out {out}: exists and is not a directory")
         out.mkdir(parents=True, exist_ok=True)
+    tables = [None] * players
+    if player == "equity":
+        if table is None:
+            from .leaves import default_table
+
+            table = default_table()
+        tables = [table] * players
+    run = _kernel_runner(lexicon, tables, rules, lexicon_name) if kernel else None
     stats = SelfPlayStats(players=players)
     bar = tqdm(total=games, unit="game", disable=(None if progress is None else not progress), leave=False)
     t0 = time.perf_counter()
     try:
         for i in range(games):
-            g = play_game(lexicon, game_seed(seed, i), players, rules, lexicon_name=lexicon_name)
+            s = game_seed(seed, i)
+            if run is not None:
+                g = run(s)
+            elif player == "equity":
+                from .equity import play_equity_game
+
+                g = play_equity_game(lexicon, s, tables, rules)
+            else:
+                g = play_game(lexicon, s, players, rules, lexicon_name=lexicon_name, kernel=False)
             stats.add(g)
             if out is not None:
                 rec = g.record()
-                rec.notes["description"] = f"engine self-play, run seed {seed}, game {i}"
+                rec.notes["description"] = f"engine self-play ({player} players), run seed {seed}, game {i}"
                 write_gcg_file(out / f"game_{i:05d}.gcg", rec)
             if on_game is not None:
-                on_game(i, g)
+                on_game(i, g.to_game() if run is not None else g)
             bar.update(1)
     finally:
         bar.close()
     stats.seconds = time.perf_counter() - t0
     return stats
+
+
+def _kernel_runner(lexicon, tables, rules, lexicon_name):
+    """``seed -> finished KernelGame`` with the constants and players prepared once."""
+    from .kgame import KernelConstants, KernelPlayers, play_kernel_game
+
+    consts = KernelConstants(lexicon)
+    kp = KernelPlayers(tables)
+
+    def run(seed: int):
+        return play_kernel_game(lexicon, seed, rules=rules, consts=consts, players=kp, lexicon_name=lexicon_name)
+
+    return run

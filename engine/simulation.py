@@ -437,6 +437,106 @@ class _State:
         self.size = ctx.alphabet.size + 1
         self.rack_size = ctx.alphabet.rack_size
         self.player = ctx.player if ctx.player is not None else LeavePlayer()
+        self.kernel = _KernelRollouts(self, lexicon) if _kernel_kind(self.player) is not None else None
+
+
+def _kernel_kind(player) -> int | None:
+    """The kernel player kind of a static player the rollout kernel can play, else ``None``.
+
+    :class:`LeavePlayer` without a leave function (best score) and
+    :class:`EquityPlayer` (exactly these classes, not subclasses) run in
+    :func:`engine._kgame.sim_rollouts`; any other player runs in Python.
+    """
+    from . import _kgame as KG
+
+    if type(player) is LeavePlayer and player.leave_value is None:
+        return KG.PLAYER_SCORE
+    if type(player) is EquityPlayer:
+        return KG.PLAYER_EQUITY
+    return None
+
+
+class _KernelRollouts:
+    """The arrays of :func:`engine._kgame.sim_rollouts` for one simulation (made once per worker)."""
+
+    def __init__(self, st: "_State", lexicon):
+        from . import _kgame as KG
+        from .kgame import KernelConstants
+
+        ctx = st.ctx
+        self.kind = _kernel_kind(st.player)
+        c = self.consts = KernelConstants(lexicon, ctx.alphabet, ctx.layout)
+        b = st.board
+        self.tiles = b.tiles.copy()
+        self.blanks = b.blanks.astype(np.uint8)
+        self.tvals = b.tile_values()
+        self.lm, self.wm = b.open_premiums()
+        self.cs, self.xs, self.hx = st.checks.cs, st.checks.xs, st.checks.hx
+        self.rack = ctx.rack.astype(np.int64)
+        known = ctx.opponent_rack is not None
+        self.known = known
+        self.opp = ctx.opponent_rack.astype(np.int64) if known else np.zeros_like(self.rack)
+        if self.kind == KG.PLAYER_EQUITY:
+            from .equity import EquityParams
+
+            table = st.player._table()
+            ep = st.player.params or EquityParams.of(table)
+            self.values = np.asarray(table.values, dtype=np.float32)
+            self.H, self.cap, self.tile_values = table.index.H, table.index.cap, table.index.tile_values
+            self.eqp = np.array([ep.bag_ramp, ep.bag_floor, ep.stuck_penalty, ep.seven], dtype=np.float64)
+        else:
+            from .leaves import leave_index
+
+            idx = leave_index(ctx.alphabet)
+            self.values = np.zeros(1, dtype=np.float32)
+            self.H, self.cap, self.tile_values = idx.H, idx.cap, idx.tile_values
+            self.eqp = np.zeros(4)
+        self.P = KG.rank_prefix(self.H, self.cap)
+        self.cands = []
+        for kind, placements, score, out in ctx.candidates:
+            pl = np.zeros((7, 3), dtype=np.int64)
+            put = np.zeros(self.rack.shape[0], dtype=np.int64)
+            n = 0
+            if kind == PLAY:
+                for r, col, t, blank in placements:
+                    pl[n] = (r, col, int(t) | (KG.BLANK_FLAG if blank else 0))
+                    n += 1
+                dec = KG.DEC_PLAY
+            elif kind == EXCHANGE:
+                put[:] = out
+                dec = KG.DEC_EXCHANGE
+            else:
+                dec = KG.DEC_PASS
+            self.cands.append((dec, pl, n, int(score), put))
+
+    def run(self, st: "_State", cand: int, start: int, stop: int) -> np.ndarray:
+        from . import _kgame as KG
+
+        ctx = st.ctx
+        stream = 0 if ctx.common_random_numbers else cand + 1
+        n = stop - start
+        perms = np.empty((n, st.pool.shape[0]), dtype=np.int64)
+        for k in range(n):
+            perms[k] = iteration_rng(ctx.seed, stream, start + k).permutation(st.pool)
+        res = np.zeros((n, 5))
+        c = self.consts
+        dec, pl, npl, score, put = self.cands[cand]
+        KG.sim_rollouts(c.kwg, c.vals, c.all_mask, c.rack_size, c.bingo_bonus, c.upper, c.lower,
+                        self.tiles, self.blanks, self.tvals, self.lm, self.wm, self.cs, self.xs, self.hx,
+                        self.rack, self.opp, self.known, perms, np.arange(start, stop, dtype=np.int64),
+                        np.uint64(ctx.seed & _SEED_MASK), stream, dec, pl, npl, score, put, ctx.plies,
+                        self.kind, self.values, self.H, self.cap, self.P, self.eqp, self.tile_values,
+                        ctx.min_bag_exchange, ctx.end_passes, res)
+        out = np.empty((n, 2), dtype=np.float64)
+        lead0 = ctx.scores[0] - ctx.scores[1]
+        model = ctx.win_model
+        for k, (raw, spread, over, tiles_left, on_turn) in enumerate(res.tolist()):
+            if over:
+                lead = lead0 + raw
+                out[k] = (raw, 1.0 if lead > 0 else (0.5 if lead == 0 else 0.0))
+            else:
+                out[k] = (spread, model.probability(lead0 + spread, int(tiles_left), on_turn == 1.0))
+        return out
 
 
 _STATES: dict[str, _State] = {}
@@ -452,19 +552,27 @@ def _state(ctx: SimContext, lexicon=None) -> _State:
     return st
 
 
-def run_chunk(ctx: SimContext, cand: int, start: int, stop: int, lexicon=None) -> np.ndarray:
+def run_chunk(ctx: SimContext, cand: int, start: int, stop: int, lexicon=None, kernel: bool = True) -> np.ndarray:
     """Run iterations ``start .. stop-1`` of candidate ``cand``: the task every backend runs.
+
+    The best-score and equity players (:class:`LeavePlayer` ``()``,
+    :class:`EquityPlayer`) run whole batches of iterations in one kernel call
+    (:func:`engine._kgame.sim_rollouts`); other players, or ``kernel=False``,
+    run the same iterations move by move in Python (same numbers).
 
     Args:
         ctx: the simulation (cached per process by ``ctx.key``).
         cand: candidate index into ``ctx.candidates``.
         start, stop: iteration indices (each has its own RNG, :func:`iteration_rng`).
         lexicon: the loaded lexicon (in-process runs); ``None`` loads ``ctx.lexicon_path``.
+        kernel: use the rollout kernel when the player allows it.
 
     Returns:
         float64 ``(stop - start, 2)``: per iteration the spread and the win value.
     """
     st = _state(ctx, lexicon)
+    if st.kernel is not None and kernel:
+        return st.kernel.run(st, cand, start, stop)
     out = np.empty((stop - start, 2), dtype=np.float64)
     for k, it in enumerate(range(start, stop)):
         out[k] = _iteration(st, cand, it)
@@ -474,8 +582,12 @@ def run_chunk(ctx: SimContext, cand: int, start: int, stop: int, lexicon=None) -
 def _iteration(st: _State, cand: int, it: int) -> tuple[float, float]:
     """One iteration of one candidate: ``(spread, win)`` (module docstring)."""
     ctx = st.ctx
-    rng = iteration_rng(ctx.seed, 0 if ctx.common_random_numbers else cand + 1, it)
+    from . import _kgame
+
+    stream = 0 if ctx.common_random_numbers else cand + 1
+    rng = iteration_rng(ctx.seed, stream, it)
     bag = rng.permutation(st.pool)
+    xstate = np.array([_kgame.sim_seed(np.uint64(ctx.seed & _SEED_MASK), stream, it)], dtype=np.uint64)
     size, rack_size, values = st.size, st.rack_size, st.values
     if ctx.opponent_rack is None:
         k = min(rack_size, bag.shape[0])
@@ -528,7 +640,7 @@ def _iteration(st: _State, cand: int, it: int) -> tuple[float, float]:
             new = bag[bp:bp + n]
             back = np.repeat(np.arange(size, dtype=np.int64), out)
             rest = np.concatenate((bag[bp + n:], back))
-            rng.shuffle(rest)
+            _kgame.shuffle_tiles(rest, rest.shape[0], xstate)
             bag, bp, nbag = rest, 0, rest.shape[0]
             rack -= out
             last[who] = (rack.copy(), left, opp_value)

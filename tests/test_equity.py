@@ -240,8 +240,8 @@ def test_decision_log_targets():
 def test_choose_score_player_matches_selfplay(golden_lexicon):
     from engine.selfplay import play_game
 
-    g = E.play_equity_game(golden_lexicon, 9, (None, None))
-    h = play_game(golden_lexicon, 9)
+    g = E.play_equity_game(golden_lexicon, 9, (None, None), kernel=False)  # engine.equity.choose
+    h = play_game(golden_lexicon, 9, kernel=False)
     assert g.scores == h.scores
 
 
