@@ -229,7 +229,7 @@ def parse_cgp(cgp: str, alphabet: Alphabet | None = None, strict: bool | None = 
     board_s = parts[0]
     rows = board_s.split("/")
     if len(rows) != N:
-        raise CGPError(f"board has {len(rows)} rows, expected {N}")
+        raise CGPError(f"board has {len(rows)} row{'' if len(rows) == 1 else 's'}, expected {N}")
     board = Board(alphabet)
     for r, row in enumerate(rows):
         c = 0

@@ -362,7 +362,10 @@ class Turn:
         total: the player's cumulative score after the entry.
         move: for ``play`` and ``withdrawn``: the placement, with the score
             it is worth (announced) in ``move.score``.
-        exchanged: for ``exchange``: the tiles put back (rack string).
+        exchanged: for ``exchange``: the tiles put back (rack string; ``""``
+            when only their number is known, as on a score pad's ``-3``).
+        exchange_count: for ``exchange``: the number of tiles put back
+            (``len(exchanged)`` when the tiles are known).
         drawn: tiles drawn after the entry (live games; not part of the score
             pad, ignored by ``==``).
         words: for validated plays: ``((WORD, points), ...)`` (ignored by ``==``).
@@ -376,9 +379,14 @@ class Turn:
     total: int
     move: Move | None = None
     exchanged: str = ""
+    exchange_count: int = 0
     drawn: str = field(default="", compare=False)
     words: tuple = field(default=(), compare=False)
     line: int = field(default=0, compare=False)
+
+    def __post_init__(self):
+        if self.exchanged and not self.exchange_count:
+            object.__setattr__(self, "exchange_count", len(self.exchanged))  # frozen: set once here
 
     @property
     def is_turn(self) -> bool:
@@ -575,7 +583,7 @@ class GameRecord:
                 elif t.kind == Kind.WITHDRAWN:
                     what = f"{t.move.notation} zurück 0"
                 elif t.kind == Kind.EXCHANGE:
-                    what = f"tauscht {len(t.exchanged)} 0"
+                    what = f"tauscht {t.exchange_count or len(t.exchanged)} 0"
                 else:
                     what = "passt 0"
                 label = f"{num:>3}"

@@ -67,6 +67,9 @@ SIMULTAN = Rules(name="simultan", min_players=1, max_players=1)
 """``#rules simultan``: the one-player master game of a simultaneous event (as :mod:`engine.director` writes it)."""
 
 
+PACKAGED_SOURCE = "packaged:default_words.txt.xz"
+"""The packaged default list's source name (``Lexicon.meta["source"]["name"]``); read as ``default``."""
+
 UNKNOWN_RACK = "..."
 """The rack field of a turn whose rack is not known (a score pad's entry)."""
 
@@ -144,7 +147,7 @@ def write_gcg(game) -> str:
             out.append(f">{nick}: {t.rack} {_start(t.move)} {_gcg_word(t.move)} +{s} {t.total + s}")
             out.append(f">{nick}: {t.rack} -- -{s} {t.total}")
         elif t.kind == Kind.EXCHANGE:
-            out.append(f">{nick}: {t.rack} -{t.exchanged} +0 {t.total}")
+            out.append(f">{nick}: {t.rack} -{t.exchanged or t.exchange_count} +0 {t.total}")
         elif t.kind == Kind.PASS:
             out.append(f">{nick}: {t.rack} - +0 {t.total}")
         elif t.kind == Kind.CHALLENGE:
@@ -394,7 +397,7 @@ class _Reader:
                     have = a.rack_size if unknown else int(rack.sum())
                     if not 1 <= cnt <= have:
                         raise GCGError(ln, f"exchange of {cnt} tiles from a rack of {have}")
-                    exchanged = ""
+                    exchanged, count = "", cnt   # only the number is known: kept, written back as -N
                     kept[p] = None
                 else:
                     ex = self.tiles(what, ln, "exchanged tiles")
@@ -404,9 +407,10 @@ class _Reader:
                         self.check_available(board, ex, ln, f"exchanged tiles {what}")
                     elif (ex > rack).any():
                         raise GCGError(ln, f"exchanged tiles {what} are not all on the rack {rack_text}")
-                    exchanged = a.rack_string(ex)
+                    exchanged, count = a.rack_string(ex), int(ex.sum())
                     kept[p] = None if unknown else (rack - ex, ln)
-                turns.append(Turn(Kind.EXCHANGE, p, rack_s, 0, total, exchanged=exchanged, line=ln))
+                turns.append(Turn(Kind.EXCHANGE, p, rack_s, 0, total, exchanged=exchanged,
+                                  exchange_count=count, line=ln))
                 last_play_words = []
             elif kind == Kind.PASS:
                 if score != 0:
@@ -620,12 +624,31 @@ def header_lexicon(path: str | Path) -> str:
     return ""
 
 
+def record_lexicon_name(lexicon) -> str:
+    """The ``#lexicon`` name a record of a game played with ``lexicon`` should carry.
+
+    ``"default"`` for the packaged German list (its source name is
+    :data:`PACKAGED_SOURCE`), else the bundle's file name without ``.lex`` /
+    ``.kwg`` (what :func:`resolve_lexicon_name` finds beside the record or in
+    the cache); ``""`` for an object without a path. Every name returned is one
+    :func:`resolve_lexicon_name` reads back.
+    """
+    from .game import _lexicon_name
+
+    meta = getattr(lexicon, "meta", None) or {}
+    if (meta.get("source") or {}).get("name") == PACKAGED_SOURCE:
+        return "default"
+    return _lexicon_name(lexicon)
+
+
 def resolve_lexicon_name(name: str, near: str | Path | None = None):
     """Where the lexicon a record or CGP names can be found.
 
     Returns:
         ``"default"`` for a name of the packaged German list (``default``,
-        ``default-<checksum>`` as engine games write it, and the names in
+        ``default-<checksum>`` as engine games write it, ``packaged:default_words.txt.xz``
+        (:data:`PACKAGED_SOURCE`, the list's source name in the bundle, as
+        older score-pad exports wrote it) and the names in
         :data:`engine.cgp.KNOWN_LEXICONS`); the :class:`~pathlib.Path` of a bundle
         or ``.kwg`` called ``name`` (also ``name.lex`` / ``name.kwg``) beside
         ``near`` or in the lexicon cache; ``None`` when the name is not known.
@@ -637,7 +660,7 @@ def resolve_lexicon_name(name: str, near: str | Path | None = None):
     if not name:
         return None
     up = name.upper()
-    if up in KNOWN_LEXICONS or re.fullmatch(r"DEFAULT(-[0-9A-F]{12})?", up):
+    if up in KNOWN_LEXICONS or re.fullmatch(r"DEFAULT(-[0-9A-F]{12})?", up) or up == PACKAGED_SOURCE.upper():
         return "default"
     if "/" in name or "\\" in name or name.startswith("."):
         return None  # a record does not get to point at arbitrary paths

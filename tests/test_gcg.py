@@ -486,3 +486,55 @@ def test_score_pad_record_with_unknown_racks_and_an_agreed_word(golden_lexicon):
     assert read_gcg(two_q.split(">b")[0], None).scores == [24, 0]
     with pytest.raises(GCGError, match=r"line 4: H7 Q\.: 1 × Q but only 0 of the 1 are not on the board"):
         read_gcg(two_q, None)
+
+
+def test_score_pad_export_header_is_read_by_the_gcg_cli(tmp_path, capsys):
+    # the pad used to write the list's source name; the CLI now reads it as the packaged default list
+    from engine.cli import main
+    from engine.gcg import PACKAGED_SOURCE, resolve_lexicon_name
+
+    assert PACKAGED_SOURCE == "packaged:default_words.txt.xz"
+    assert resolve_lexicon_name("packaged:default_words.txt.xz") == "default"
+    assert resolve_lexicon_name("default") == "default"
+    f = tmp_path / "punkteblock.gcg"
+    head = PAD_GCG.format(agreed="#agreed HAUSER\n").replace("#rules home", "#lexicon packaged:default_words.txt.xz\n"
+                                                             "#tile-distribution german\n#rules home")
+    f.write_text(head, encoding="utf-8")
+    assert main(["gcg", str(f)]) == 0
+    out = capsys.readouterr().out
+    assert "winner: Ana (ended by out)" in out
+    # and what the pad writes now ("default", from GET /api/rules lexicon.gcg) reads too
+    f.write_text(head.replace("packaged:default_words.txt.xz", "default"), encoding="utf-8")
+    assert main(["gcg", str(f)]) == 0
+    assert "winner: Ana (ended by out)" in capsys.readouterr().out
+
+
+def test_record_lexicon_name_is_one_the_reader_resolves(tmp_path, small_lex):
+    from engine.gcg import PACKAGED_SOURCE, record_lexicon_name, resolve_lexicon_name
+
+    packaged = build_bundle(WORDS, tmp_path / "default-0123456789ab.lex", source_name=PACKAGED_SOURCE)
+    assert record_lexicon_name(packaged) == "default"
+    assert record_lexicon_name(small_lex) == "small"                 # small.lex: its file name
+    assert resolve_lexicon_name("small", small_lex.path.parent) == small_lex.path
+
+
+def test_exchange_of_a_number_of_tiles_keeps_the_number(tmp_path, capsys):
+    # ">Ana: ... -4 +0 10": the pad knows how many tiles, not which; read, shown and written back as -4
+    from engine.cli import main
+
+    text = PAD_GCG.format(agreed="")
+    rec = read_gcg(text, None)
+    ex = rec.moves[3]
+    assert ex.kind == "exchange" and ex.exchanged == "" and ex.exchange_count == 4
+    out = write_gcg(rec)
+    assert ">Ana: ... -4 +0 10" in out.splitlines()
+    assert read_gcg(out, None).moves[3].exchange_count == 4
+    # known tiles: the count is their number, written as the tiles
+    hand = read_gcg(HAND, None)
+    assert hand.moves[2].exchanged == "XY" and hand.moves[2].exchange_count == 2
+    assert ">ana: ADHIUXY -XY +0 18" in write_gcg(hand).splitlines()
+    f = tmp_path / "pad.gcg"
+    f.write_text(text, encoding="utf-8")
+    assert main(["gcg", str(f), "--no-words"]) == 0
+    pad = capsys.readouterr().out
+    assert "Ana: tauscht 4 0" in pad and "Ana: passt" not in pad

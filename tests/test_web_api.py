@@ -56,6 +56,8 @@ def test_rules_give_the_german_set_and_the_standard_layout(client):
     assert p[0][0] == p[0][14] == p[14][0] == p[14][14] == "3"
     assert p[7][7] == "*" and p[0][3] == "d" and p[1][1] == "2" and p[1][5] == "t"
     assert r["lexicon"]["words"] == 300_579
+    # the score pad's #lexicon: golden.lex is found as "golden" beside the record (engine.gcg.resolve_lexicon_name)
+    assert r["lexicon"]["gcg"] == "golden"
 
 
 # ---------------------------------------------------------------------------
@@ -179,6 +181,7 @@ def test_bad_requests_get_a_clear_4xx(client, body, status, fragment):
 def test_impossible_golden_study_position_is_refused_by_name(client):
     r = client.post("/api/position", json={"cgp": POSITIONS["p_ref3"]})
     assert r.status_code == 400 and "more L tiles" in r.json()["error"]
+    assert "--allow-impossible" not in r.json()["error"]          # the page has no command line
 
 
 def test_wrong_content_type_size_and_route(client):

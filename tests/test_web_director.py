@@ -93,7 +93,7 @@ def test_open_round_before_anything(client, event):
     page = client.get("/director")
     assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
     html = page.text
-    assert '<div class="round">1</div>' in html
+    assert '<div class="round" data-round="1">Runde <b>1</b></div>' in html
     rack_letters = re.findall(r'<span class="l">(.?)</span>', html)
     assert "".join(ch or "?" for ch in rack_letters) == ev.current.rack
     assert 'id="clock"' in html and 'data-start=""' in html and 'data-len="150"' in html
@@ -165,19 +165,24 @@ def test_round_closed_top_move_and_scores(client, event, lex):
     assert totals == {"Ana": ana + 10, "Ben": ben, "Cal": 0}
 
     html = client.get("/director").text
-    assert '<div class="round">2</div>' in html and 'id="clock"' in html
+    assert '<div class="round" data-round="2">Runde <b>2</b></div>' in html and 'id="clock"' in html
     rack_letters = re.findall(r'<span class="l">(.?)</span>', html)
     assert "".join(ch or "?" for ch in rack_letters) == ev2.current.rack
     assert "Top Runde 1" in html and notation_html(expected_top.notation) in html
     assert f"{best}&nbsp;Punkte" in html and "Ergebnisse Runde 1" in html
     table = html[html.index('<table class="rs'):html.index("</table>", html.index('<table class="rs'))]
-    cells = re.findall(r"<tr[^>]*>(.*?)</tr>", table)
+    cells = re.findall(r"<tr[^>]*>(.*?)</tr>", table[table.index("<tbody>"):])
     assert len(cells) == 3
     for cell, (player, points, bonus) in zip(cells, [("Ana", ana, "+10"), ("Ben", ben, ""), ("Cal", 0, "")]):
         assert f'<td class="p">{player}</td>' in cell
         assert f'<td class="n pts">{points}</td>' in cell
         assert f'<td class="n bonus">{bonus}</td>' in cell
     assert '<td class="m bad"' in cells[2]            # Cal's invalid move, struck through
+    # the running standings: total so far and % of the master total (German decimals), by hand
+    for cell, total in zip(cells, [ana + 10, ben, 0]):
+        pc = f"{100 * total / best:.2f}".replace(".", ",")
+        assert f'<td class="n tot">{total}</td><td class="n pc">{pc}</td>' in cell
+    assert f"Top gesamt: {best}" in html
     # the live page polls instead of reloading every 5 s, and has no links to exported files
     assert f'var url="{API_URL}", key="{s2["view"]}", every=2000' in html
     assert "},5000)" not in html and "index.html" not in html

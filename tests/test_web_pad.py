@@ -277,7 +277,12 @@ def test_clock_counts_from_timestamps_and_penalties_enter_the_settlement(page):
     # 90 s over (and counting): two started minutes, 20 points (SPEC "Challenges and time")
     expect(pg.locator("#tm-penalties")).to_contain_text(re.compile(r"Ana: 1:\d\d über der Zeit – 20 Punkte Abzug"))
     pg.locator("#end summary").click()
+    pg.select_option("#out", "")                 # nobody went out (both fields empty: the choice is asked for)
+    pg.click("#settle")                          # no move entered: asked once more
+    expect(pg.locator("#end-msg")).to_contain_text("Noch kein Zug eingetragen")
+    pg.wait_for_timeout(450)
     pg.click("#settle")
+    expect(pg.locator("#final")).to_be_visible()
     assert totals(pg) == [-20, 0]
     expect(pg.locator("#rows tr.adj.time")).to_have_count(1)
 

@@ -3,7 +3,7 @@
 Sub-commands (the event directory is the first positional argument or ``--event DIR``)::
 
     new DIR --players Ana Ben Cal [--seed S] [--round-time 3:00] [rules ...]
-    round DIR [--start] [--json]          the open round: board, rack, clock, moves entered
+    round DIR [--start [--rack TILES]] [--json]  the open round: board, rack, clock, moves entered
     submit DIR PLAYER "8H WORT" [--round N]   a player's move (again to replace it; "-" = no move)
     close DIR [--choose MOVE] [--round N] place the top move, score everyone, open the next round
     standings DIR [--round N] [--json]
@@ -88,6 +88,8 @@ def _rules_from_args(args, alphabet):
         kwargs["solo_bonus"] = args.solo_bonus
     if args.solo_min_players is not None:
         kwargs["solo_min_players"] = args.solo_min_players
+    if getattr(args, "physical_bag", False):
+        kwargs["physical_bag"] = True
     return SimultanRules.for_alphabet(alphabet, **kwargs)
 
 
@@ -196,8 +198,10 @@ def cmd_round(args) -> int:
     from .rules import rack_balance
 
     d = _dir(args)
+    if args.rack is not None and not args.start:
+        raise _Usage("--rack goes with --start: `simultan round DIR --start --rack ABCDEFG`")
     if args.start:
-        d.start()
+        d.start(args.rack)
     ev = d.load()
     cur = ev.current
     if args.json:
@@ -492,6 +496,9 @@ def _rules_options(sp) -> None:
     g.add_argument("--late", metavar="V,C", help="minimum vowels,consonants after them (default 1,1)")
     g.add_argument("--solo-bonus", type=int, metavar="PTS", help="bonus for the only player to reach the top (default 0: none)")
     g.add_argument("--solo-min-players", type=int, metavar="N", help="the solo bonus needs at least N players (default 16)")
+    g.add_argument("--physical-bag", action="store_true",
+                   help="racks come from a real bag: every `round --start` needs --rack (the tiles drawn), and "
+                        "the projection shows no rack before it")
 
 
 def add_parser(subparsers) -> None:
@@ -519,6 +526,10 @@ def add_parser(subparsers) -> None:
     sp = cmd("round", cmd_round, "show the open round: board, rack, round number, clock, moves entered")
     sp.add_argument("positional", nargs="*", metavar="DIR")
     sp.add_argument("--start", action="store_true", help="start the round's clock now (recorded)")
+    sp.add_argument("--rack", metavar="TILES",
+                    help="with --start: the tiles drawn from a physical bag (the leave stays on the rack and is "
+                         "added; or give the whole rack); ? = blank. Checked against the bag and the "
+                         "vowel/consonant minimum")
     sp.add_argument("--json", action="store_true", help="one JSON object")
 
     sp = cmd("submit", cmd_submit, 'enter a player\'s move: submit DIR PLAYER "8H WORT" ("-" = no move)')

@@ -16,7 +16,10 @@ Record types (every record also has ``seq``, ``type`` and ``time``):
     ``round``, ``player``, ``move`` (as typed) and ``result`` (valid, notation,
     score, reason, words). The latest submission of a player counts.
 ``start``
-    ``round``: the round clock starts.
+    ``round``: the round clock starts. With a rack from a physical bag
+    (``round --start --rack``) also ``rack`` (the whole rack, leave included)
+    and ``open`` (its tied top moves, number of legal moves, tiles left in the bag):
+    the seeded draw's new tiles go back into the bag and the typed ones come out.
 ``close``
     ``round``, ``top`` (notation), ``chosen_by`` (``tie-break`` or
     ``director``) and ``open`` (the next round, or the end of the event).
@@ -186,6 +189,9 @@ class Round:
         opened_at, started_at, closed_at: Unix times (``started_at`` from ``round --start``).
         submissions: the counting submission per player.
         history: every submission in order (resubmissions included).
+        leave: counts of the tiles kept from the last round (index 0 = blanks).
+        rack_from: ``"seed"`` (drawn from the seeded bag) or ``"bag"`` (typed by the
+            director from a physical bag, ``round --start --rack``).
         closed: True once the top move is placed.
         top: the top move placed (a member of ``tops``).
         chosen_by: ``"tie-break"`` or ``"director"`` (``close --choose``).
@@ -204,6 +210,8 @@ class Round:
     board: Board
     opened_at: float
     started_at: float | None = None
+    leave: np.ndarray | None = None
+    rack_from: str = "seed"
     submissions: dict = field(default_factory=dict)
     history: list = field(default_factory=list)
     closed: bool = False
@@ -229,7 +237,7 @@ class Round:
             "round": self.number, "rack": self.rack, "rejected": [list(r) for r in self.rejected],
             "tops": [t.to_dict() for t in self.tops], "decided_by": list(self.decided_by), "n_moves": self.n_moves,
             "bag": self.bag, "board": self.board.rows_text(), "opened_at": self.opened_at,
-            "started_at": self.started_at, "closed": self.closed,
+            "started_at": self.started_at, "closed": self.closed, "rack_from": self.rack_from,
             "top": self.top.to_dict() if self.top else None, "chosen_by": self.chosen_by,
             "words": [list(w) for w in self.words], "scores": dict(self.scores), "bonus": dict(self.bonus),
             "closed_at": self.closed_at,
@@ -449,17 +457,96 @@ class Event:
         return {"type": "submit", "time": now, "round": cur.number, "player": p, "move": text.strip(),
                 "result": result}
 
-    def plan_start(self, now: float | None = None) -> dict:
+    def plan_start(self, now: float | None = None, rack: str | None = None) -> dict:
         """The ``start`` record: the open round's clock starts.
 
+        Args:
+            now: the time recorded.
+            rack: the rack drawn from a physical bag instead of the seeded draw: the
+                tiles drawn (the leave stays on the rack and is added), or the whole
+                rack, leave included; ``?`` = blank (see :meth:`check_rack`).
+
         Raises:
-            DirectorError: no open round, or its clock already runs.
+            DirectorError: no open round, or its clock already runs; the event uses a
+                physical bag (``rules.physical_bag``) and no ``rack`` is given; the
+                rack is refused (:meth:`check_rack`).
         """
         now = _time.time() if now is None else now
         cur = self._need_open()
         if cur.started_at is not None:
             raise DirectorError(f"round {cur.number} already started at {_clock(cur.started_at)}")
-        return {"type": "start", "time": now, "round": cur.number}
+        rec = {"type": "start", "time": now, "round": cur.number}
+        if rack is None and self.rules.physical_bag:
+            raise DirectorError(f"round {cur.number}: this event draws from a physical bag; give the tiles drawn "
+                                f"(`round --start --rack ...`)")
+        if rack is not None:
+            full = self.check_rack(rack)
+            choice = top_moves(self.board, full, self.lexicon, self.rules.tie_break)
+            rack_s = self.alphabet.rack_string(full)
+            if not choice.candidates:
+                raise DirectorError(f"rack {rack_s}: no move is possible with it; put the drawn tiles back and "
+                                    f"draw again")
+            left = int((self.bag.counts() + self._rack - full).sum())
+            rec["rack"] = rack_s
+            rec["open"] = {"tops": [t.to_dict() for t in choice.candidates], "decided_by": choice.decided_by,
+                           "n_moves": choice.n_moves, "bag": left}
+        return rec
+
+    def check_rack(self, text: str) -> np.ndarray:
+        """The open round's whole rack from tiles drawn out of a physical bag.
+
+        ``text`` is either the tiles drawn (the round's leave, kept from the last
+        round, is added) or the whole rack with the leave; spaces are ignored,
+        ``?`` is a blank. The tiles drawn must be in the bag (the tile set minus
+        the board and the leave), and the rack must meet the round's vowel and
+        consonant minimum (:func:`engine.director.rules.rack_check`).
+
+        Returns:
+            the rack's counts (index 0 = blanks).
+
+        Raises:
+            DirectorError: no open round, an unknown letter, the wrong number of
+                tiles, a leave tile missing, a tile the bag does not hold, or a rack
+                that fails the vowel/consonant rule (the message says which).
+        """
+        from .rules import rack_check
+
+        cur = self._need_open()
+        a = self.alphabet
+        typed = "".join(str(text).split())
+        try:
+            counts = a.parse_rack(typed) if typed else np.zeros(a.size + 1, dtype=np.int32)
+        except ValueError as exc:
+            raise DirectorError(str(exc)) from None
+        leave = cur.leave if cur.leave is not None else np.zeros(a.size + 1, dtype=np.int32)
+        pool = self.bag.counts() + self._rack - leave          # the physical bag: the seeded draw goes back
+        size = min(a.rack_size, int(pool.sum() + leave.sum()))
+        n, kept = int(counts.sum()), int(leave.sum())
+        leave_s = a.rack_string(leave)
+        if n == size and kept and np.all(counts >= leave) and n != size - kept:
+            full = counts
+        elif n == size - kept:
+            full = counts + leave
+        elif n == size and kept:
+            raise DirectorError(f"rack {typed}: the leave {leave_s} stays on the rack; give the "
+                                f"{size - kept} tiles drawn, or the whole rack with {leave_s}")
+        else:
+            want = f"{size - kept} tiles drawn (the leave {leave_s} stays on the rack)" if kept else f"{size} tiles"
+            raise DirectorError(f"rack {typed or '(empty)'}: {n} tile{'s' * (n != 1)}; round {cur.number} needs "
+                                f"{want}")
+        drawn = full - leave
+        short = np.nonzero(drawn > pool)[0]
+        if len(short):
+            k = int(short[0])
+            name = "blank (?)" if k == BLANK else a.letter(k)
+            have = int(pool[k])
+            raise DirectorError(f"rack {a.rack_string(full)}: the bag holds {'no' if not have else f'only {have}'} "
+                                f"{name}{'' if have <= 1 else 's'} (the rest of the tiles are on the board or the "
+                                f"rack); check the tiles drawn")
+        reason = rack_check(full, a, self.rules, cur.number)
+        if reason:
+            raise DirectorError(f"rack {a.rack_string(full)}: {reason}; put the tiles back and draw again")
+        return full.astype(np.int32)
 
     def plan_close(self, choose: str | None = None, now: float | None = None, require_start: bool = True) -> dict:
         """The ``close`` record: the top move (tie-break, or ``choose`` among the tied tops)
@@ -543,6 +630,8 @@ class Event:
                 self._apply_submit(rec, seq)
             elif t == "start":
                 cur = self._round_of(rec)
+                if "rack" in rec:
+                    self._set_rack(cur, rec, recompute)
                 cur.started_at = float(rec["time"])
             elif t == "close":
                 self._round_of(rec)
@@ -581,6 +670,33 @@ class Event:
                          would_score=result["would_score"], late=late)
         cur.submissions[p] = sub
         cur.history.append(sub)
+
+    def _set_rack(self, cur: Round, rec: dict, recompute: bool) -> None:
+        """A ``start`` record's rack from a physical bag: the seeded draw's new tiles back
+        into the bag, the typed ones out of it, the record's top moves for the round."""
+        a = self.alphabet
+        new = a.parse_rack(rec["rack"])
+        leave = cur.leave if cur.leave is not None else np.zeros(a.size + 1, dtype=np.int32)
+        if np.any(new < leave):
+            raise JournalError(f"journal entry {rec.get('seq')}: rack {rec['rack']} lacks the leave "
+                               f"{a.rack_string(leave)}")
+        self.bag.put_back(c for c in range(a.size + 1) for _ in range(int(self._rack[c] - leave[c])))
+        try:
+            self.bag.remove([c for c in range(a.size + 1) for _ in range(int(new[c] - leave[c]))])
+        except Exception as exc:
+            raise JournalError(f"journal entry {rec.get('seq')}: rack {rec['rack']}: {exc}") from None
+        out = rec["open"]
+        if recompute:
+            choice = top_moves(self.board, new, self.lexicon, self.rules.tie_break)
+            if [t.to_dict() for t in choice.candidates] != out["tops"]:
+                raise JournalError(f"round {cur.number}: the top moves computed now for rack {rec['rack']} differ "
+                                   f"from the journal's (different lexicon or engine version?)")
+        self._rack = new.astype(np.int32)
+        cur.rack, cur.rack_from, cur.rejected = rec["rack"], "bag", []
+        cur.tops = [TopCandidate.from_dict(t) for t in out["tops"]]
+        cur.decided_by = list(out.get("decided_by", []))
+        cur.n_moves = int(out.get("n_moves", 0))
+        cur.bag = int(out.get("bag", len(self.bag)))
 
     def _round_of(self, rec: dict) -> Round:
         cur = self.current
@@ -714,7 +830,8 @@ class Event:
         tops = [TopCandidate.from_dict(t) for t in out["tops"]]
         self.rounds.append(Round(number=number, rack=rack_s, rejected=[tuple(r) for r in rejected], tops=tops,
                                  decided_by=list(out.get("decided_by", [])), n_moves=int(out.get("n_moves", 0)),
-                                 bag=int(out.get("bag", len(self.bag))), board=self.board.copy(), opened_at=now))
+                                 bag=int(out.get("bag", len(self.bag))), board=self.board.copy(), opened_at=now,
+                                 leave=leave.astype(np.int32).copy()))
         return out
 
 

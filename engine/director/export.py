@@ -38,11 +38,11 @@ from engine.scorer import check_move
 
 from .event import NO_MOVE, Event, Round, percent, rank_standings
 from .journal import atomic_write, remove_stale_temps
-from .render import board_svg, index_page, round_page
+from .render import board_svg, de_number, index_page, round_page
 from .rules import format_time
 
 __all__ = ["write_exports", "current_page", "master_record", "results_dict", "round_rows", "round_score_rows",
-           "master_rows", "standings_rows", "top_tiles"]
+           "running_rows", "master_rows", "standings_rows", "top_tiles"]
 
 MASTER = "Top"
 """The master game's player name in GCG."""
@@ -140,6 +140,20 @@ def round_score_rows(ev: Event, rnd: Round) -> list[dict]:
     return [{"rank": rank, **rows[p]} for rank, p in ranked]
 
 
+def running_rows(ev: Event, rnd: Round) -> list[dict]:
+    """The running standings after closed round ``rnd`` with that round's move and points per
+    player (the table of the projected page), best total first.
+
+    Returns:
+        :func:`round_score_rows`' dicts with ``rank`` the standings' rank after ``rnd``,
+        and ``sum`` (the player's total so far) and ``percent`` (of the master total so far).
+    """
+    standing = {s["player"]: s for s in standings_rows(ev, rnd.number)}
+    rows = {r["player"]: r for r in round_score_rows(ev, rnd)}
+    return [{**rows[p], "rank": standing[p]["rank"], "sum": standing[p]["total"], "percent": standing[p]["percent"]}
+            for p in standing]
+
+
 def master_rows(ev: Event) -> list[dict]:
     """One dict per closed round (the rows of ``master.csv``)."""
     rows = []
@@ -233,9 +247,18 @@ _STANDING_FIELDS = ["rank", "player", "total", "points", "bonus", "percent", "to
                     "invalid", "missing", "late"]
 
 
+def shown_rack(ev: Event) -> str:
+    """The open round's rack as the projection shows it: ``""`` while an event with a
+    physical bag waits for the tiles to be drawn (``round --start --rack``)."""
+    cur = ev.current
+    if cur is None or (ev.rules.physical_bag and cur.started_at is None):
+        return ""
+    return cur.rack
+
+
 def _end_note(ev: Event) -> str:
     closed = ev.closed_rounds
-    return f"Partie beendet nach {len(closed)} Runden · Summe Top: {sum(r.top.score for r in closed)}"
+    return f"Partie beendet nach {len(closed)} Runden · Top gesamt: {de_number(sum(r.top.score for r in closed))}"
 
 
 def current_page(ev: Event, *, refresh: bool = True, poll: dict | None = None) -> str:
@@ -267,15 +290,21 @@ def current_page(ev: Event, *, refresh: bool = True, poll: dict | None = None) -
                                          "prev": f"round-{last.number:02d}.html" if last is not None else None}
     name = ev.settings.name
     cur = ev.current
+    master = sum(r.top.score for r in closed)
     if cur is not None:
-        return round_page(name, ev.board, cur.number, cur.rack, new_tiles=tiles, top=top, top_label=top_label,
+        # before the first close the round time; then the master total (the clock shows the time)
+        note = f"Bedenkzeit {format_time(ev.rules.round_time)}" if last is None else f"Top gesamt: {de_number(master)}"
+        if not shown_rack(ev):
+            note = "Die Buchstaben werden gezogen … · " + note
+        return round_page(name, ev.board, cur.number, shown_rack(ev), new_tiles=tiles, top=top, top_label=top_label,
                           clock={"start": cur.started_at, "seconds": ev.rules.round_time}, bag=cur.bag,
-                          note=f"Bedenkzeit {format_time(ev.rules.round_time)}", nav=nav, refresh=refresh,
-                          round_scores=round_score_rows(ev, last) if last is not None else None,
-                          scores_label=f"Ergebnisse Runde {last.number}" if last is not None else "",
+                          note=note, nav=nav, refresh=refresh,
+                          round_scores=running_rows(ev, last) if last is not None else None,
+                          scores_label=f"Ergebnisse Runde {last.number} · Stand" if last is not None else "",
                           poll=poll)
     return round_page(name, ev.board, 0, "", new_tiles=tiles, top=top, top_label=top_label, note=_end_note(ev),
-                      nav=nav, refresh=refresh, standings=standings_rows(ev), poll=poll)
+                      nav=nav, refresh=refresh, standings=standings_rows(ev), poll=poll,
+                      standings_label=f"Endstand · Top gesamt {de_number(master)}")
 
 
 def write_exports(ev: Event, out: str | os.PathLike, stamp: dict | None = None) -> list[Path]:
@@ -330,7 +359,7 @@ def write_exports(ev: Event, out: str | os.PathLike, stamp: dict | None = None) 
         total += rnd.top.score
         stem = f"round-{rnd.number:02d}"
         keep.update({f"{stem}.svg", f"{stem}.html"})
-        caption = [f"Runde {rnd.number} · Top ", ("move", rnd.top.notation), f" · {rnd.top.score} Punkte"]
+        caption = [f"Runde {rnd.number} · Top ", ("move", rnd.top.notation), f" · {de_number(rnd.top.score)} Punkte"]
         put(f"{stem}.svg", board_svg(after, tiles, caption=caption, rack=rnd.rack))
         nav = {"index": "index.html",
                "prev": f"round-{closed[i - 1].number:02d}.html" if i > 0 else None,
@@ -341,10 +370,11 @@ def write_exports(ev: Event, out: str | os.PathLike, stamp: dict | None = None) 
             note = "1 weiterer Zug mit gleicher Punktzahl"
         elif others:
             note = f"{others} weitere Züge mit gleicher Punktzahl"
-        note = (note + " · " if note else "") + f"Summe Top: {total}"
+        note = (note + " · " if note else "") + f"Top gesamt: {de_number(total)}"
         put(f"{stem}.html", round_page(name, after, rnd.number, rnd.rack, new_tiles=tiles,
                                        top=(rnd.top.notation, rnd.top.score, rnd.words), bag=rnd.bag,
-                                       note=note, nav=nav, round_scores=round_score_rows(ev, rnd)))
+                                       note=note, nav=nav, round_scores=running_rows(ev, rnd),
+                                       scores_label=f"Ergebnisse Runde {rnd.number} · Stand"))
         index_rows.append({"round": rnd.number, "rack": rnd.rack, "top": rnd.top.notation,
                            "score": rnd.top.score, "cumulative": total, "href": f"{stem}.html"})
     for stale in out.glob("round-*.*"):
@@ -353,7 +383,7 @@ def write_exports(ev: Event, out: str | os.PathLike, stamp: dict | None = None) 
 
     cur = ev.current
     if cur is not None:
-        put("current.svg", board_svg(ev.board, last_tiles, caption=f"Runde {cur.number}", rack=cur.rack))
+        put("current.svg", board_svg(ev.board, last_tiles, caption=f"Runde {cur.number}", rack=shown_rack(ev)))
     else:
         put("current.svg", board_svg(ev.board, last_tiles, caption=_end_note(ev)))
     put("current.html", current_page(ev, refresh=True))

@@ -26,7 +26,7 @@ from lexicon_tools.alphabet import Alphabet
 
 from engine.board import COLUMNS, N, Board
 
-__all__ = ["board_svg", "rack_html", "notation_html", "round_page", "index_page"]
+__all__ = ["board_svg", "rack_html", "notation_html", "round_page", "index_page", "de_number", "de_percent"]
 
 CELL = 40
 MARGIN = 30
@@ -45,6 +45,21 @@ TILE_EDGE = "#a88a3c"
 NEW_TILE = "#ffc22e"
 NEW_EDGE = "#c0392b"
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+
+
+def de_number(value, decimals: int = 0) -> str:
+    """A number as German text: comma before the decimals, a dot between thousands.
+
+    ``de_number(1234.5, 2) == "1.234,50"``, ``de_number(-7) == "-7"``; ``decimals`` is the
+    number of digits after the comma (0: rounded to a whole number).
+    """
+    text = f"{float(value) if decimals else round(value):,.{decimals}f}"
+    return text.replace(",", "\x00").replace(".", ",").replace("\x00", ".")
+
+
+def de_percent(value) -> str:
+    """A percentage as German text with two decimals and a non-breaking space: ``"100,00\u00a0%"``."""
+    return f"{de_number(value, 2)}\u00a0%"
 
 
 def _esc(text) -> str:
@@ -185,8 +200,12 @@ html,body{margin:0;height:100%;background:#f4f1e8;color:#1b1b1b;font-family:"Dej
 .event{font-size:calc(var(--k)*min(2.6vh,calc(var(--s)*.045)));color:#555;min-width:0;white-space:nowrap;
  overflow:hidden;text-overflow:ellipsis}
 .round{font-size:calc(var(--k)*min(10vh,calc(var(--s)*.18)));font-weight:bold;line-height:1}
-.head{display:flex;flex-wrap:wrap;gap:0 calc(var(--s)*.07);align-items:flex-end}
-.head .round{font-size:calc(var(--k)*min(13vh,calc(var(--s)*.24)))}
+.head{display:flex;flex-wrap:wrap;gap:calc(var(--k)*1vh) calc(var(--s)*.08);align-items:center}
+/* the round: a dark box, the word "Runde" over its number; the clock: large monospaced digits beside it */
+.head .round{display:inline-flex;flex-direction:column;align-items:center;font-weight:normal;background:#3d5a45;
+ color:#fff;border-radius:.5em;padding:.45em .8em .35em;white-space:nowrap;text-transform:uppercase;
+ letter-spacing:.12em;font-size:calc(var(--k)*min(2.2vh,calc(var(--s)*.036)));line-height:1.1}
+.head .round b{font-size:3.6em;line-height:1;letter-spacing:0;font-weight:bold;margin-top:.1em}
 .label{font-size:calc(var(--k)*min(2.6vh,calc(var(--s)*.042)));color:#555;text-transform:uppercase;
  letter-spacing:.15em;margin-bottom:calc(var(--k)*.8vh)}
 .rack{display:flex;gap:calc(var(--k)*min(1vh,calc(var(--s)*.014)));flex-wrap:nowrap}
@@ -196,8 +215,8 @@ html,body{margin:0;height:100%;background:#f4f1e8;color:#1b1b1b;font-family:"Dej
 .tile .l{font-size:calc(var(--t)*.66);font-weight:bold;margin-right:calc(var(--t)*.08)}
 .tile .v{position:absolute;right:calc(var(--t)*.08);bottom:calc(var(--t)*.03);font-size:calc(var(--t)*.24)}
 .tile.blank{background:#fffdf6;border-style:dashed;border-color:#7b7b7b}
-.time{font-size:calc(var(--k)*min(13vh,calc(var(--s)*.24)));font-weight:bold;font-variant-numeric:tabular-nums;
- line-height:1;white-space:nowrap}
+.time{font-size:calc(var(--k)*min(13vh,calc(var(--s)*.22)));font-weight:bold;font-variant-numeric:tabular-nums;
+ font-family:"DejaVu Sans Mono",Menlo,Consolas,monospace;line-height:1;white-space:nowrap}
 .time.low{color:#c0392b}
 .time.idle{color:#777}
 .clockbox{display:grid}.clockbox>*{grid-area:1/1}.clockbox .ghost{visibility:hidden}
@@ -218,10 +237,21 @@ html,body{margin:0;height:100%;background:#f4f1e8;color:#1b1b1b;font-family:"Dej
 .rs td.bonus{color:#2f6db5;font-weight:bold}
 .rs tr+tr td{border-top:1px solid #d8d2c0}
 .rs tr[hidden]{display:none}
+.rs th{font-size:.5em;font-weight:normal;color:#555;text-align:left;padding:0 .9em 0 0;white-space:nowrap}
+.rs th.n{text-align:right}
+.rs td.tot{font-weight:bold}
+.rs td.pc{color:#555;font-size:.8em}
+.rs.nopc .pc{display:none}
+.words{overflow-wrap:anywhere;white-space:normal}
+body.timeup{animation:timeup .5s step-end 6}
+@keyframes timeup{0%{background:#c0392b}50%{background:#f4f1e8}}
+body.timeup .time.low{animation:timeupclock .5s step-end 6}
+@keyframes timeupclock{0%{color:#fff}50%{color:#c0392b}}
 .rs .bl{border:.1em dashed #7b7b7b;border-radius:.1em;padding:0 .05em}
 .side.dense{gap:calc(var(--k)*min(1.6vh,calc(var(--s)*.03)))}
 .side.dense .round{font-size:calc(var(--k)*min(7.5vh,calc(var(--s)*.15)))}
-.side.dense .head .round,.side.dense .time{font-size:calc(var(--k)*min(10vh,calc(var(--s)*.22)))}
+.side.dense .time{font-size:calc(var(--k)*min(10vh,calc(var(--s)*.2)))}
+.side.dense .head .round{font-size:calc(var(--k)*min(1.8vh,calc(var(--s)*.03)))}
 .side.dense .tile{--t:calc(var(--k)*min(8vh,calc(var(--s)*.12)))}
 .side.dense .label{margin-bottom:calc(var(--k)*.4vh)}
 .top .bl{border:.12em dashed #7b7b7b;border-radius:.12em;padding:0 .06em;color:#555}
@@ -229,6 +259,8 @@ html,body{margin:0;height:100%;background:#f4f1e8;color:#1b1b1b;font-family:"Dej
 .small[hidden]{display:none}
 .st{border-collapse:collapse;font-size:calc(var(--k)*min(3vh,calc(var(--s)*.055)))}
 .st td{padding:.1em .8vw .1em 0}.st td.n{text-align:right;font-variant-numeric:tabular-nums}
+.st th{font-size:.6em;font-weight:normal;color:#555;text-transform:uppercase;letter-spacing:.08em;text-align:left;
+ padding:0 .8vw 0 0}.st th.n{text-align:right}
 .topline{display:flex;justify-content:space-between;align-items:baseline;gap:2vw}
 .label.one{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
 .nav{font-size:calc(var(--k)*min(2.2vh,calc(var(--s)*.04)));color:#777;flex:none}
@@ -246,14 +278,35 @@ body.stale .wrap{opacity:.3;filter:grayscale(1)}
 _CLOCK_JS = """
 (function(){
  var el=document.getElementById('clock'); if(!el) return;
- var start=parseFloat(el.dataset.start), len=parseFloat(el.dataset.len);
+ var start=parseFloat(el.dataset.start), len=parseFloat(el.dataset.len), running=null, audio=null;
+ window.timeUps=0; window.beeps=0;
+ function ctx(){  /* browsers let a page sound only after a click or key press on it */
+  var A=window.AudioContext||window.webkitAudioContext; if(!A) return null;
+  if(!audio){try{audio=new A();}catch(e){return null;}}
+  if(audio.state==='suspended'&&audio.resume) audio.resume();
+  return audio;
+ }
+ addEventListener('click',ctx); addEventListener('keydown',ctx);
+ function beep(){
+  var a=ctx(); if(!a) return;
+  [0,.45,.9].forEach(function(t){
+   var o=a.createOscillator(), g=a.createGain(), at=a.currentTime+t;
+   o.type='square'; o.frequency.value=880; g.gain.setValueAtTime(.25,at); g.gain.setValueAtTime(0,at+.3);
+   o.connect(g); g.connect(a.destination); o.start(at); o.stop(at+.32); window.beeps++;
+  });
+ }
+ function timeUp(){  /* the round time ran out while the page was open: sound and a flashing screen */
+  window.timeUps++; beep();
+  document.body.classList.remove('timeup'); void document.body.offsetWidth; document.body.classList.add('timeup');
+  setTimeout(function(){document.body.classList.remove('timeup');},3200);
+ }
  function fmt(s){s=Math.max(0,Math.ceil(s));return Math.floor(s/60)+':'+('0'+(s%60)).slice(-2);}
  function tick(){
   if(window.pollFailed){el.textContent='\u2013:\u2013\u2013';el.className='time idle';return;}
   if(isNaN(start)){el.textContent=fmt(len);el.className='time idle';return;}
   var left=start+len-Date.now()/1000-(window.clockSkew||0);
-  if(left<=0){el.textContent='Zeit!';el.className='time low';return;}
-  el.textContent=fmt(left); el.className='time'+(left<=30?' low':''); }
+  if(left<=0){el.textContent='Zeit!';el.className='time low'; if(running) timeUp(); running=false; return;}
+  running=true; el.textContent=fmt(left); el.className='time'+(left<=30?' low':''); }
  tick(); setInterval(tick,250);
 })();
 """
@@ -262,11 +315,13 @@ _FIT_JS = """
 (function(){
  var side=document.querySelector('.side'); if(!side) return;
  var rs=side.querySelector('.rs'), more=side.querySelector('.more');
- var rows=rs?[].slice.call(rs.rows):[], base=more?parseInt(more.dataset.more,10)||0:0;
+ var rows=rs?[].slice.call(rs.tBodies[0].rows):[], base=more?parseInt(more.dataset.more,10)||0:0;
  function share(){  /* names and moves share the width the other columns leave; moves get 60 %% */
   if(!pc.length) return;
   cells.forEach(function(c){c.style.maxWidth='none';});
-  var p=pc[0].offsetWidth, m=mc[0].offsetWidth, room=side.clientWidth-(rs.offsetWidth-p-m);
+  function w(e){return e.getBoundingClientRect().width;}
+  var p=w(pc[0]), m=w(mc[0]), room=side.clientWidth-(w(rs)-p-m)-2;  /* 2 px to spare for rounding */
+  p=Math.ceil(p)+1; m=Math.ceil(m)+1;
   if(p+m<=room) return;
   var mw=Math.min(m,Math.max(.6*room,room-p)), pw=Math.max(room-mw,0);
   pc.forEach(function(c){c.style.maxWidth=pw+'px';}); mc.forEach(function(c){c.style.maxWidth=mw+'px';});
@@ -276,10 +331,10 @@ _FIT_JS = """
   var d=document.documentElement, c=side.children, a=c[0].getBoundingClientRect(),
       b=c[c.length-1].getBoundingClientRect(), m=innerHeight/100;
   return d.scrollHeight>innerHeight||d.scrollWidth>innerWidth||a.top<m-.5||b.bottom>innerHeight-m+.5||
-   side.scrollWidth>side.clientWidth+.5||(grow&&cut());
+   side.scrollWidth>side.clientWidth+.5||(grow&&cut())||cut(mc);
  }
- function cut(){  /* a name or move ends in "…" */
-  return cells.some(function(c){return c.offsetWidth&&c.scrollWidth>c.clientWidth+.5;});
+ function cut(of){  /* a name or move (of them: a move) ends in "…" */
+  return (of||cells).some(function(c){return c.offsetWidth&&c.scrollWidth>c.clientWidth+.5;});
  }
  var grow=false, cells=rs?[].slice.call(rs.querySelectorAll('td.p,td.m')):[],
      pc=cells.filter(function(c){return c.className==='p';}),
@@ -299,6 +354,16 @@ _FIT_JS = """
   more.textContent='\u2026 und '+m+' weitere'+(m===1?'r':'')+' Spieler';
  }
  function fit(){
+  /* with the %% column first; when that costs rows or cuts a move (a narrow panel), without it */
+  if(rs) rs.classList.remove('nopc');
+  fit1();
+  function score(){return 2*rows.filter(function(r){return !r.hidden;}).length+(cut(mc)?0:1);}
+  if(!rs||!rs.querySelector('td.pc')) return;
+  var a=score(); if(a===2*rows.length+1) return;
+  rs.classList.add('nopc'); fit1();
+  if(score()<=a){rs.classList.remove('nopc'); fit1();}
+ }
+ function fit1(){
   K(1); R(1); shown(rows.length);
   if(matchMedia('(max-aspect-ratio:1/1)').matches) return;  /* one column: the page scrolls */
   share();
@@ -405,27 +470,30 @@ def notation_html(notation: str) -> str:
     return "".join(out)
 
 
+def _words_text(score: int, words) -> str:
+    """``"HORTE 10 + EH 3 + PO 4 + Bonus 50"``: every word with its points, nothing left out."""
+    w = " + ".join(f"{_esc(x)}&nbsp;{de_number(s)}" for x, s in words)
+    bonus = score - sum(s for _x, s in words)
+    if words and bonus:
+        w += f" + Bonus&nbsp;{de_number(bonus)}"
+    return w
+
+
 def _top_html(label: str, notation: str, score: int, words=(), inline: bool = False) -> str:
-    """The top move block: label, notation, points (under it, or after it when ``inline``), words."""
-    w = " + ".join(f"{_esc(x)} {s}" for x, s in words)
-    extra = ""
-    if words:
-        bonus = score - sum(s for _x, s in words)
-        if bonus:
-            w += f" + Bonus {bonus}"
-        extra = f'<div class="small">{w}</div>'
+    """The top move block: label, notation, points (under it, or after it when ``inline``), and
+    every word formed with its points on lines of their own that wrap (never cut off)."""
+    w = _words_text(score, words)
+    extra = f'<div class="small words">{w}</div>' if words else ""
     if any(ch.islower() for ch in notation):
         extra += '<div class="small">gestrichelt: Blanko</div>'
-    pts = f"{score}&nbsp;Punkte"
+    pts = f"{de_number(score)}&nbsp;Punkte"
     if inline:
-        # one line for the words (in the heading) and one for notation and points (the points
-        # wrap under the notation when both do not fit)
-        head = _esc(label) + (f" · {w}" if words else "")
+        # notation and points on one line (the points wrap under the notation when both do not fit)
         factor = min(0.1, 1.0 / (0.8 * max(len(notation), 6)))
         size = f"calc(var(--k)*min(6vh,calc(var(--s)*{factor:.4f})))"
-        return (f'<div><div class="label one">{head}</div>'
+        return (f'<div><div class="label one">{_esc(label)}</div>'
                 f'<div class="top inline" style="font-size:{size}"><span class="nw">{notation_html(notation)}</span> '
-                f'<span class="pts nw">{pts}</span></div></div>')
+                f'<span class="pts nw">{pts}</span></div>{extra}</div>')
     # font size: the longest line (the notation) fills at most the panel's width
     factor = min(0.16, 1.0 / (0.8 * max(len(notation), 6)))
     size = f"calc(var(--k)*min(7vh,calc(var(--s)*{factor:.4f})))"
@@ -444,10 +512,17 @@ DENSE_ROWS = 6
 
 
 def _scores_html(label: str, rows: list[dict]) -> str:
-    """A round's scores per player as a table: rank, player, move, points (and bonus when any)."""
+    """A round's scores per player as a table: rank, player, move, points (and bonus when any);
+    rows with ``sum`` and ``percent`` (the running standings) add the total and the % of the top."""
     shown = rows[:MAX_SCORE_ROWS]
     bonus = any(r.get("bonus") for r in shown)
-    out = [f'<div><div class="label">{_esc(label)}</div><table class="rs">']
+    running = bool(shown) and "sum" in shown[0]
+    head = ""
+    if running:
+        head = ('<thead><tr><th class="n">Pl.</th><th>Spieler</th><th>Zug</th><th class="n">Pkt.</th>'
+                + ('<th class="n">Bonus</th>' if bonus else "")
+                + '<th class="n">Ges.</th><th class="n pc">% Top</th></tr></thead>')
+    out = [f'<div><div class="label">{_esc(label)}</div><table class="rs">{head}<tbody>']
     for r in shown:
         move = r.get("move") or ""
         if not move:
@@ -460,11 +535,14 @@ def _scores_html(label: str, rows: list[dict]) -> str:
         tr = '<tr class="hit">' if r.get("top") else "<tr>"
         out.append(f'{tr}<td class="n">{r["rank"]}.</td>'
                    f'<td class="p">{_esc(r["player"])}</td><td class="{cls}"{title}>{text}</td>'
-                   f'<td class="n pts">{r["score"]}</td>')
+                   f'<td class="n pts">{de_number(r["score"])}</td>')
         if bonus:
-            out.append(f'<td class="n bonus">{"+" + str(r["bonus"]) if r.get("bonus") else ""}</td>')
+            out.append(f'<td class="n bonus">{"+" + de_number(r["bonus"]) if r.get("bonus") else ""}</td>')
+        if running:
+            out.append(f'<td class="n tot">{de_number(r["sum"])}</td>'
+                       f'<td class="n pc">{de_number(r["percent"], 2)}</td>')
         out.append("</tr>")
-    out.append("</table>")
+    out.append("</tbody></table>")
     # the fitting script hides the last rows when they do not fit, and counts them here
     more = len(rows) - len(shown)
     out.append(f'<div class="small more" data-more="{more}"{"" if more else " hidden"}>'
@@ -477,7 +555,7 @@ def round_page(event_name: str, board: Board, round_no: int, rack: str, *, new_t
                top_label: str = "Top", clock: dict | None = None, bag: int | None = None, note: str = "",
                nav: dict | None = None, refresh: bool = False, standings: list[dict] | None = None,
                round_scores: list[dict] | None = None, scores_label: str = "Ergebnisse",
-               poll: dict | None = None) -> str:
+               poll: dict | None = None, standings_label: str = "Stand") -> str:
     """An HTML page to project: board, round number, rack, clock, top move and the round's scores.
 
     Args:
@@ -495,13 +573,15 @@ def round_page(event_name: str, board: Board, round_no: int, rack: str, *, new_t
         nav: links ``{"prev": href, "next": href, "index": href}`` (arrow keys follow them).
         refresh: reload the page every 5 s (the live page as a file).
         standings: ``{"rank", "player", "total", "percent"}`` rows to show (the first
-            :data:`MAX_STANDINGS`, then "… und N weitere Spieler").
+            :data:`MAX_STANDINGS`, then "… und N weitere Spieler"), under ``standings_label``.
         round_scores: a closed round's result per player, best first
             (:func:`engine.director.export.round_score_rows`: ``rank``, ``player``,
             ``move``, ``valid``, ``reason``, ``score``, ``bonus``, ``top``); the first
             :data:`MAX_SCORE_ROWS` are shown, with the top move on one line to make room,
             and "… und N weitere Spieler" for the others (the page's script hides more
-            rows, and counts them, when they do not fit the screen at :data:`ROWS_VH`).
+            rows, and counts them, when they do not fit the screen at :data:`ROWS_VH`). Rows with ``sum`` (the
+            player's total so far) and ``percent`` (of the master total) are the running
+            standings: ranked by ``sum``, with the round's move and points, under a header row.
         scores_label: heading over ``round_scores`` ("Ergebnisse Runde 6").
         poll: instead of reloading every 5 s, ask ``poll["url"]`` every
             ``poll["every"]`` seconds (default 2) for JSON and reload only when its
@@ -536,15 +616,16 @@ def round_page(event_name: str, board: Board, round_no: int, rack: str, *, new_t
         start = "" if clock.get("start") is None else f"{clock['start']:.3f}"
         secs = int(clock["seconds"])
         left = f"{secs // 60}:{secs % 60:02d}"  # until the script runs (the same text as an idle clock)
-        head = [f'<div><div class="label">Runde</div><div class="round">{round_no}</div></div>'] if round_no else []
+        head = [f'<div class="round" data-round="{round_no}">Runde <b>{round_no}</b></div>'] if round_no else []
         # the hidden copies keep the room of the widest text the clock will show
-        head.append(f'<div><div class="label">Zeit</div><div class="clockbox"><div id="clock" class="time idle" '
+        head.append(f'<div title="Zeit"><div class="clockbox"><div id="clock" class="time idle" '
                     f'data-start="{start}" data-len="{secs}">{left}</div>'
                     f'<div class="time ghost" aria-hidden="true">Zeit!</div>'
                     f'<div class="time ghost" aria-hidden="true">{left}</div></div></div>')
         parts.append(f'<div class="head">{"".join(head)}</div>')
     elif round_no:
-        parts.append(f'<div class="round">Runde {round_no}</div>')
+        parts.append(f'<div class="head"><div class="round" data-round="{round_no}">Runde <b>{round_no}</b></div>'
+                     '</div>')
     if rack:
         parts.append(f'<div><div class="label">Buchstaben</div>{rack_html(rack, board.alphabet)}</div>')
     if top is not None:
@@ -554,18 +635,20 @@ def round_page(event_name: str, board: Board, round_no: int, rack: str, *, new_t
         parts.append(_scores_html(scores_label, round_scores))
     info = []
     if bag is not None:
-        info.append(f"Im Beutel: {bag} Steine")
+        info.append(f"Im Beutel: {de_number(bag)} Steine")
     if note:
         info.append(_esc(note))
     if info:
         parts.append(f'<div class="small">{(" · " if dense else "<br>").join(info)}</div>')
     if standings:
         rows = "".join(f'<tr><td class="n">{r["rank"]}.</td><td>{_esc(r["player"])}</td>'
-                       f'<td class="n">{r["total"]}</td><td class="n">{r["percent"]:.2f}&nbsp;%</td></tr>'
+                       f'<td class="n">{de_number(r["total"])}</td><td class="n">{de_percent(r["percent"])}</td></tr>'
                        for r in standings[:MAX_STANDINGS])
         more = len(standings) - MAX_STANDINGS
         more = f'<div class="small">… und {more} weitere{"r" if more == 1 else ""} Spieler</div>' if more > 0 else ""
-        parts.append(f'<div><div class="label">Stand</div><table class="st">{rows}</table>{more}</div>')
+        head = '<tr><th class="n">Platz</th><th>Spieler</th><th class="n">Punkte</th><th class="n">% vom Top</th></tr>'
+        parts.append(f'<div><div class="label">{_esc(standings_label)}</div><table class="st">{head}{rows}</table>'
+                     f'{more}</div>')
     parts.append("</div></div>")
     title = f"Runde {round_no} – {event_name}" if round_no else event_name
     return _page(title, "\n".join(parts), refresh=refresh, script=script, poll=poll)
@@ -584,14 +667,17 @@ def index_page(event_name: str, rounds: list[dict], standings: list[dict], statu
            "table{border-collapse:collapse;font-size:2.6vh;margin:2vh 0 4vh}"
            "td,th{padding:.6vh 1.4vw;border-bottom:1px solid #ccc;text-align:left}"
            "td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}a{color:#2f6db5}"
+           "@media (max-width:700px){body{padding:2vh 3vw}h1{font-size:26px}table{font-size:15px}"
+           "td,th{padding:5px 6px}.small{font-size:14px}}"
            ".bl{border:.1em dashed #7b7b7b;border-radius:.1em;padding:0 .05em;color:#555}")
     rows = "".join(
         f'<tr><td class="n"><a href="{_esc(r["href"])}">{r["round"]}</a></td><td>{_esc(r["rack"])}</td>'
-        f'<td>{notation_html(r["top"])}</td><td class="n">{r["score"]}</td><td class="n">{r["cumulative"]}</td></tr>'
+        f'<td>{notation_html(r["top"])}</td><td class="n">{de_number(r["score"])}</td>'
+        f'<td class="n">{de_number(r["cumulative"])}</td></tr>'
         for r in rounds)
     srows = "".join(
-        f'<tr><td class="n">{s["rank"]}</td><td>{_esc(s["player"])}</td><td class="n">{s["total"]}</td>'
-        f'<td class="n">{s["percent"]:.2f}&nbsp;%</td><td class="n">{s["tops"]}</td></tr>'
+        f'<tr><td class="n">{s["rank"]}</td><td>{_esc(s["player"])}</td><td class="n">{de_number(s["total"])}</td>'
+        f'<td class="n">{de_percent(s["percent"])}</td><td class="n">{s["tops"]}</td></tr>'
         for s in standings)
     body = (f"<h1>{_esc(event_name)}</h1><div class=\"small\">{_esc(status)} · "
             f"<a href=\"current.html\">aktuelle Runde</a></div>")
@@ -601,4 +687,5 @@ def index_page(event_name: str, rounds: list[dict], standings: list[dict], statu
     body += ("<table><tr><th class=\"n\">Runde</th><th>Buchstaben</th><th>Top</th><th class=\"n\">Punkte</th>"
              f"<th class=\"n\">Summe</th></tr>{rows}</table>")
     return ("<!DOCTYPE html>\n<html lang=\"de\">\n<head>\n<meta charset=\"utf-8\">\n"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
             f"<title>{_esc(event_name)}</title>\n<style>{css}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n")

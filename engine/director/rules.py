@@ -88,6 +88,8 @@ class SimultanRules:
         round_time: seconds per round (180); shown, timed from ``round --start``.
         max_redraws: safety cap on redraws of one rack (a valid rack exists
             whenever a draw is attempted, so this only guards against a broken RNG).
+        physical_bag: racks come from a real bag: every ``round --start`` needs the
+            tiles drawn (``--rack``), and the projection shows no rack before it.
     """
 
     vc_rounds: int = 15
@@ -101,6 +103,7 @@ class SimultanRules:
     solo_min_players: int = 16
     round_time: int = 180
     max_redraws: int = 100_000
+    physical_bag: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "tie_break", _tie_break_tuple(self.tie_break))
@@ -111,6 +114,8 @@ class SimultanRules:
                 raise ValueError(f"rule {name} must be a whole number >= 0, got {v!r}")
         if self.early_vowels + self.early_consonants > 7 or self.late_vowels + self.late_consonants > 7:
             raise ValueError("a rack of 7 cannot hold that many vowels and consonants")
+        if not isinstance(self.physical_bag, bool):
+            raise ValueError(f"rule physical_bag must be true or false, got {self.physical_bag!r}")
         if self.max_redraws < 1:
             raise ValueError("max_redraws must be at least 1")
 
@@ -124,6 +129,8 @@ class SimultanRules:
         """JSON-ready dict (the journal's form)."""
         d = asdict(self)
         d["tie_break"] = list(self.tie_break)
+        if not d["physical_bag"]:
+            del d["physical_bag"]  # journals of events with a seeded bag read as before
         return d
 
     @classmethod

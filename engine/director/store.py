@@ -298,9 +298,23 @@ class EventDir:
         ev, rec = self._change(lambda e: e.plan_submit(player, move, round_no, self.now()))
         return ev.rounds[-1].submissions[rec["player"]] if ev.current else None
 
-    def start(self):
-        """Start the open round's clock. Returns the round."""
-        ev, _rec = self._change(lambda e: e.plan_start(self.now()))
+    def start(self, rack: str | None = None, expect_round: int | None = None):
+        """Start the open round's clock. Returns the round.
+
+        Args:
+            rack: the tiles drawn from a physical bag (see :meth:`Event.check_rack`).
+            expect_round: refuse unless this is the open round.
+
+        Raises:
+            DirectorError: see :meth:`Event.plan_start` (nothing is written).
+        """
+        def plan(e: Event) -> dict:
+            if expect_round is not None and (e.current is None or e.current.number != expect_round):
+                raise DirectorError(f"round {expect_round} is not the open round "
+                                    f"({'the event is over' if e.current is None else f'round {e.current.number} is open'})")
+            return e.plan_start(self.now(), rack)
+
+        ev, _rec = self._change(plan)
         return ev.current
 
     def close(self, choose: str | None = None, expect_round: int | None = None, require_start: bool = True):

@@ -22,7 +22,7 @@ from collections import deque
 import numpy as np
 
 from engine.board import ACROSS, COLUMNS, N, Board, square_name
-from engine.cgp import Position, parse_cgp
+from engine.cgp import Position, check_tile_counts, parse_cgp
 from engine.scorer import IllegalMove, check_move, score_placement
 
 __all__ = [
@@ -70,13 +70,16 @@ def read_position(cgp: str) -> Position:
     Raises:
         BadRequest: not a string, or longer than :data:`MAX_CGP_CHARS`.
         engine.cgp.CGPError: the CGP is malformed or impossible (names the row,
-            letter or field).
+            letter or field; an impossible position's message has no command-line
+            hint, since the page has no ``--allow-impossible``).
     """
     if not isinstance(cgp, str):
         raise BadRequest("cgp: expected a string")
     if len(cgp) > MAX_CGP_CHARS:
         raise BadRequest(f"cgp: {len(cgp)} characters, at most {MAX_CGP_CHARS} accepted")
-    return parse_cgp(cgp, strict=True)
+    pos = parse_cgp(cgp, allow_impossible=True)
+    check_tile_counts(pos, hint=False)
+    return pos
 
 
 # ---------------------------------------------------------------------------

@@ -15,7 +15,12 @@ Routes:
 * ``POST /api/pad`` ``{"cgp", "move", "together"?}`` — the score pad's checker (words missing
   from the list named, not refused);
 * ``POST /api/word`` ``{"word"}`` — the word lookup: is it in the list?
-* ``GET /api/director`` — the event's open round, last top move, scores, standings.
+* ``GET /api/director`` — the event's open round, last top move, scores, standings;
+* ``GET /director/admin`` and ``/api/director/admin/*`` — the director's arbitration
+  screen (with ``admin_key``; :mod:`engine.web.admin`);
+* ``GET /spieler`` and ``/api/player/*`` — players' phones (with ``players_submit``;
+  :mod:`engine.web.players`);
+* ``GET /favicon.ico``.
 
 Errors are JSON ``{"error": "..."}``: 400 bad CGP or value, 404 unknown
 route or no event, 405 wrong method (with ``Allow``), 413 body too large, 431 headers too large,
@@ -184,7 +189,8 @@ def check_event_dir(path: str | Path) -> Path:
 
 def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None, rate: str = DEFAULT_RATE,
                allowed_hosts: list[str] | None = None, heavy_workers: int = HEAVY_WORKERS,
-               heavy_queue: int = HEAVY_QUEUE) -> FastAPI:
+               heavy_queue: int = HEAVY_QUEUE, admin_key: str | None = None, players_submit: bool = False,
+               new_player_links: bool = False, link_base: str | None = None) -> FastAPI:
     """Build the web application.
 
     Args:
@@ -200,6 +206,14 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
         heavy_workers: analysis requests computed at the same time.
         heavy_queue: analysis requests admitted at once (running and waiting);
             more get 503 with ``Retry-After`` (:class:`engine.web.server.HeavyPool`).
+        admin_key: the director's key for the arbitration screen (``/director/admin``,
+            :mod:`engine.web.admin`; only its hash is kept); ``None``: no screen.
+        players_submit: players submit their moves from their phones (``/spieler``,
+            :mod:`engine.web.players`); the links made now are ``app.state.player_links``
+            (``{player: token}``, ``None`` when the stored ones are kept).
+        new_player_links: make new player links even when the event has some.
+        link_base: ``http://HOST:PORT`` the players' phones reach (their links and QR codes on
+            the arbitration screen); default: the address the director's browser used.
 
     Raises:
         ValueError: ``rate`` cannot be read, ``event_dir`` is not an event
@@ -312,8 +326,10 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
     # -- API -------------------------------------------------------------------------
     rules = api.rules_json()
     rules["director"] = event_dir is not None
+    from ..gcg import record_lexicon_name
+
     rules["lexicon"] = {"words": lexicon.word_count, "name": (lexicon.meta.get("source") or {}).get("name")
-                        or Path(str(lexicon.path)).name}
+                        or Path(str(lexicon.path)).name, "gcg": record_lexicon_name(lexicon)}
 
     @app.get("/api/rules", responses=_errors(429))
     async def get_rules():
@@ -386,6 +402,22 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
             reason = exc.detail if isinstance(exc, StarletteHTTPException) else str(exc)
             return HTMLResponse(_message_page("Die Partie kann gerade nicht gelesen werden", str(reason)),
                                 status_code=400)
+
+    # -- the director's arbitration screen (engine/web/admin.py) -------------------------
+    from . import admin, players
+
+    app.state.player_links = None
+    if players_submit:
+        if event_dir is None:
+            raise ValueError("players_submit needs an event directory")
+        from engine.director.store import EventDir
+
+        names = EventDir(event_dir, lexicon=lexicon, export=False, notes=None).load().players
+        hashes, app.state.player_links = players.player_tokens(event_dir, names, renew=new_player_links)
+        players.register(app, event_dir=event_dir, lexicon=lexicon, hashes=hashes, static=STATIC)
+    admin.register(app, event_dir=event_dir, lexicon=lexicon, static=STATIC,
+                   key_hash=admin.secret_hash(admin_key) if admin_key else None,
+                   links=app.state.player_links, link_base=link_base)
 
     # load the cached kernels now, not on the first request
     api.moves_json(api.read_position("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AB/ 0/0 0"), lexicon, table)

@@ -1,6 +1,6 @@
 """CLI plug-in (see :data:`engine.cli.PLUGINS`): ``python -m engine web``.
 
-``python -m engine web [--port P] [--host H] [--lexicon L] [--leaves KLV] [--event DIR] [--rate R]
+``python -m engine web [--port P] [--host H] [--lexicon L] [--leaves KLV] [--event DIR [--admin]] [--rate R]
 [--trust-proxy ADDR] [--analysis-queue N] [--request-timeout S]``
 serves the board editor and analysis page on ``http://127.0.0.1:P/`` (and the
 director's projection page on ``/director`` with ``--event``) until Ctrl+C.
@@ -80,6 +80,16 @@ def background_server(app, host: str = "127.0.0.1", port: int = 0, timeout: floa
         thread.join(10)
 
 
+def _lan_address() -> str:
+    """This machine's address on the local network (for the players' links), else its name."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("10.255.255.255", 1))  # no packet is sent: only picks the interface
+            return s.getsockname()[0]
+    except OSError:
+        return socket.gethostname()
+
+
 def cmd_web(args) -> int:
     """Run the web server in the foreground; returns 0 after Ctrl+C."""
     import uvicorn
@@ -106,6 +116,10 @@ def cmd_web(args) -> int:
                                  "network (e.g. 127.0.0.1 or 10.0.0.0/8)") from None
     if args.event is not None:
         check_event_dir(args.event)
+    if args.admin and args.event is None:
+        raise ValueError("--admin needs --event DIR (the event the director runs)")
+    if (args.players_submit or args.new_player_links) and args.event is None:
+        raise ValueError("--players-submit needs --event DIR (the event the players play)")
     try:  # fail before announcing the address when the port is taken
         family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
         with socket.socket(family) as probe:
@@ -127,11 +141,32 @@ def cmd_web(args) -> int:
     lexicon = load_lexicon(args.lexicon, progress=_note)
     loopback = _is_loopback(args.host)
     hosts = sorted({"127.0.0.1", "localhost", "[::1]", "::1", args.host, f"[{args.host}]"}) if loopback else None
-    app = create_app(lexicon, table=table, event_dir=args.event, rate=args.rate, allowed_hosts=hosts,
-                     heavy_queue=args.analysis_queue)
+    key = None
+    if args.admin:
+        from .admin import new_secret
+
+        key = new_secret()
     shown = f"[{args.host}]" if ":" in args.host else args.host
+    base = f"http://{_lan_address() if args.host in ('0.0.0.0', '::') else shown}:{args.port}"
+    app = create_app(lexicon, table=table, event_dir=args.event, rate=args.rate, allowed_hosts=hosts,
+                     heavy_queue=args.analysis_queue, admin_key=key,
+                     players_submit=args.players_submit or args.new_player_links,
+                     new_player_links=args.new_player_links, link_base=base)
     print(f"serving on http://{shown}:{args.port}/" + (f"  (projection: http://{shown}:{args.port}/director)"
                                                       if args.event else ""), file=sys.stderr)
+    if key is not None:  # shown once; the server keeps only its hash
+        print(f"director's screen: http://{shown}:{args.port}/director/admin#key={key}\n"
+              f"director's key (give it to no one else): {key}", file=sys.stderr)
+    links = app.state.player_links
+    if args.players_submit or args.new_player_links:
+        if links:  # shown once; the event directory keeps only their hashes
+            print("player links (give each player only their own; shown once):", file=sys.stderr)
+            for p, t in links.items():
+                print(f"  {p}: {base}/spieler#t={t}", file=sys.stderr)
+        else:
+            _note("player links: the ones given out before stay valid (--new-player-links makes new ones)")
+        if loopback:
+            _note("players' phones reach this server only with --host 0.0.0.0 (or this machine's address)")
     if not loopback:
         _note(f"listening on {args.host}: other machines on the network can reach this server")
     if args.trust_proxy is not None:
@@ -160,6 +195,14 @@ def add_parser(subparsers) -> None:
     sp.add_argument("--lexicon", help="lexicon bundle (default: the packaged German list)")
     sp.add_argument("--leaves", help="leave table (.klv/.klv2/.npz) for equity (default: the packaged table)")
     sp.add_argument("--event", metavar="DIR", help="a simultaneous event directory to project on /director")
+    sp.add_argument("--admin", action="store_true",
+                    help="with --event: the director's arbitration screen on /director/admin, guarded by a random "
+                         "key printed once at start")
+    sp.add_argument("--players-submit", action="store_true",
+                    help="with --event: players enter their moves on their phones (/spieler); personal links are "
+                         "printed once (stored hashed in the event directory); use with --host 0.0.0.0")
+    sp.add_argument("--new-player-links", action="store_true",
+                    help="with --players-submit: make new player links (the old ones stop working)")
     sp.add_argument("--rate", default=DEFAULT_RATE, help=f"API requests per client (default {DEFAULT_RATE})")
     sp.add_argument("--trust-proxy", metavar="ADDR",
                     help="believe X-Forwarded-For from this reverse proxy (comma-separated addresses or networks); "

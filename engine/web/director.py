@@ -30,7 +30,7 @@ import time
 from pathlib import Path
 
 from engine.director.event import Event
-from engine.director.export import current_page, round_score_rows, standings_rows, top_tiles
+from engine.director.export import current_page, round_score_rows, shown_rack, standings_rows, top_tiles
 from engine.director.store import EventDir
 
 __all__ = ["director_state", "director_page", "API_URL", "POLL_SECONDS"]
@@ -71,7 +71,7 @@ def event_state(ev: Event, now: float | None = None) -> dict:
     cur = ev.current
     current = None
     if cur is not None:
-        current = {"round": cur.number, "rack": cur.rack, "board": ev.board.rows_text(), "bag": cur.bag,
+        current = {"round": cur.number, "rack": shown_rack(ev), "board": ev.board.rows_text(), "bag": cur.bag,
                    "clock": {"start": cur.started_at, "seconds": int(ev.rules.round_time)}}
     closed = ev.closed_rounds
     last = None

@@ -95,6 +95,7 @@
       "p.start": "Partie beginnen",
       "p.need2": "mindestens zwei Namen eintragen",
       "p.names.unique": "jeder Name nur einmal",
+      "p.names.max": "{0}: {1} von höchstens {2} Zeichen",
       "p.turn": "Am Zug: {0}",
       "p.move.help": "Startfeld antippen, → oder ↓ wählen und das ganze Wort schreiben, auch die Buchstaben, " +
         "die schon liegen. Joker: erst „Joker“, dann den Buchstaben – oder den Stein auf dem Brett antippen.",
@@ -140,6 +141,13 @@
       "p.end.undo": "Abrechnung zurücknehmen",
       "p.end.bad": "{0}: Reststeine als Buchstaben (z. B. QE) oder als Zahl",
       "p.end.out_rest": "{0} hat ausgespielt und hat daher keine Reststeine",
+      "p.out.ask": "– bitte wählen –",
+      "p.out.need": "Bitte wählen, wer ausgespielt hat (oder „niemand“).",
+      "p.end.too_many": "{0}: {1} Reststeine – auf der Bank liegen höchstens {2}",
+      "p.end.no_tiles": "{0}: {1} × {2}, aber vom Satz ({3} × {2}) sind nur {4} nicht auf dem Brett{5}",
+      "p.end.no_tiles.others": " oder bei den anderen Reststeinen",
+      "p.blank": "Blanko",
+      "p.end.empty": "Noch kein Zug eingetragen. Trotzdem abrechnen? Zum Bestätigen noch einmal „Abrechnen“ tippen.",
       "p.final": "Endstand",
       "p.winner": "Sieg: {0}",
       "p.draw": "Unentschieden: {0}",
@@ -270,6 +278,7 @@
       "p.start": "Start the game",
       "p.need2": "enter at least two names",
       "p.names.unique": "each name only once",
+      "p.names.max": "{0}: {1} of at most {2} characters",
       "p.turn": "To move: {0}",
       "p.move.help": "Tap the start square, choose → or ↓ and write the whole word, including the letters already " +
         "there. Blank: first “Blank”, then the letter – or tap its tile on the board.",
@@ -315,6 +324,13 @@
       "p.end.undo": "Take back the settlement",
       "p.end.bad": "{0}: remaining tiles as letters (e.g. QE) or as a number",
       "p.end.out_rest": "{0} went out and so has no remaining tiles",
+      "p.out.ask": "– please choose –",
+      "p.out.need": "Please choose who went out (or “nobody”).",
+      "p.end.too_many": "{0}: {1} remaining tiles – a rack holds at most {2}",
+      "p.end.no_tiles": "{0}: {1} × {2}, but of the set ({3} × {2}) only {4} are not on the board{5}",
+      "p.end.no_tiles.others": " or among the other remaining tiles",
+      "p.blank": "blank",
+      "p.end.empty": "No move entered yet. Settle anyway? Tap “Settle” again to confirm.",
       "p.final": "Final standings",
       "p.winner": "Winner: {0}",
       "p.draw": "Draw: {0}",
@@ -388,7 +404,14 @@
     [/^more (.+) tiles on the board and racks than the German set holds \((\d+)\)$/,
       "mehr $1 auf Brett und Bänkchen, als der deutsche Satz hat ($2)"],
     [/^the server does not answer.*$/, "der Server antwortet nicht – läuft `python -m engine web` noch?"],
-    [/^board has (\d+) rows.*$/, "das Brett hat $1 Zeilen, nicht 15"],
+    [/^board has (\d+) rows?.*$/, (_m, n) => `das Brett hat ${n} ${n === "1" ? "Zeile" : "Zeilen"}, nicht 15`],
+    [/^impossible position: (\d+) × (.+?) \((.+)\), the German tile set has (\d+)(?::.*)?$/,
+      (_m, n, tile, parts, set) => {
+        const name = tile === "blank" ? "Blanko" : tile;
+        const where = parts.replace(/(\d+) on the opponent's rack/, "$1 auf dem Bänkchen des Gegners")
+          .replace(/(\d+) on the board/, "$1 auf dem Brett").replace(/(\d+) on the rack/, "$1 auf dem Bänkchen");
+        return `unmögliche Stellung: ${n} × ${name} (${where}), der deutsche Satz hat nur ${set}`;
+      }],
     [/ is not in the word list/g, " steht nicht in der Wortliste"],
     [/^no tile on the centre star H8$/, "kein Stein auf dem Stern H8"],
     [/^tiles not connected to the centre: (.+)$/, "Steine ohne Verbindung zur Mitte: $1"],
@@ -421,17 +444,30 @@
     r.querySelectorAll("[data-i18n-aria]").forEach((el) => { el.setAttribute("aria-label", t(el.dataset.i18nAria)); });
     document.documentElement.lang = lang;
   }
+  // a page that can draw itself again in the new language sets I18N.onRelabel (the score pad: the move being
+  // typed and its preview stay); any other page is reloaded
+  let onRelabel = null;
   function setLang(l) {
     try { localStorage.setItem("gse.lang", l); } catch (e) { /* private window: this page only */ }
-    location.reload();
+    if (!onRelabel || !DICT[l]) { location.reload(); return; }
+    lang = l;
+    apply();
+    labelSwitch();
+    onRelabel();
+  }
+  function labelSwitch() {
+    const b = document.getElementById("lang");
+    if (!b) return;
+    b.textContent = t("lang.switch");
+    b.title = t("lang.title");
   }
   // the language button in the header (any element with id "lang")
   function wireSwitch() {
     const b = document.getElementById("lang");
     if (!b) return;
-    b.textContent = t("lang.switch");
-    b.title = t("lang.title");
+    labelSwitch();
     b.addEventListener("click", () => setLang(lang === "de" ? "en" : "de"));
   }
-  window.I18N = { t, server, apply, setLang, wireSwitch, get lang() { return lang; }, DICT };
+  window.I18N = { t, server, apply, setLang, wireSwitch, get lang() { return lang; }, DICT,
+    get onRelabel() { return onRelabel; }, set onRelabel(fn) { onRelabel = fn; } };
 })();

@@ -46,6 +46,17 @@
     if (!r.ok) return { error: S((j && j.error) || `HTTP ${r.status}`), status: r.status };
     return j;
   }
+  // one step per deliberate tap: a second click on the same button within TAP_MS (a double tap) is ignored
+  const TAP_MS = 400;
+  function oneTap(fn) {
+    let last = -Infinity;
+    return (e) => {
+      const now = performance.now();
+      if (now - last < TAP_MS) return;
+      last = now;
+      fn(e);
+    };
+  }
   function msg(text, bad) { const el = $("#msg"); el.textContent = text || ""; el.className = bad ? "bad" : ""; }
   function squareName(r, c) { return COLS[c] + (r + 1); }
   function startText(start, dir) { return dir === "across" ? `${start.r + 1}${COLS[start.c]}` : `${COLS[start.c]}${start.r + 1}`; }
@@ -287,9 +298,15 @@
     const ans = await call("POST", "/api/pad", { cgp: boardCGP(boardOf(entry.editing)), move: text, together: together() });
     if (my !== checkNo || text !== notation()) return;
     if ((ans.status === 429 || ans.status === 503)) { clearTimeout(checkTimer); checkTimer = setTimeout(check, 1000); return; }
-    const out = $("#preview");
     entry.answer = ans;
     entry.answerFor = text;
+    showAnswer();
+    showSave();
+  }
+  // the preview of the checked move (entry.answer), in the page's language
+  function showAnswer() {
+    const ans = entry.answer;
+    const out = $("#preview");
     if (ans.error) { out.innerHTML = `<span class="bad">${escapeHtml(ans.error)}</span>`; entry.illegal = true; drawBoard(); return; }
     if (!ans.legal) {
       entry.illegal = true;
@@ -308,6 +325,12 @@
     $("#save-agreed").hidden = !ans.unknown.length;
     $("#save-agreed").disabled = wonTogether();
     drawBoard();
+  }
+  // on a phone the preview and "Zug speichern" lie below the board: bring them into view once the move is checked
+  function showSave() {
+    const btn = $("#save-agreed").hidden ? $("#save") : $("#save-agreed");
+    const r = btn.getBoundingClientRect();
+    if (r.bottom > window.innerHeight || r.top < 0) btn.scrollIntoView({ block: "nearest" });
   }
 
   // ---- saving entries ----------------------------------------------------------------------------------
@@ -401,6 +424,9 @@
   // ---- end of game -----------------------------------------------------------------------------------
   function renderEndInputs() {
     const box = $("#rest-inputs");
+    const typed = {};        // what was typed before this render (a new move, a relabel): kept for the same game
+    if (box.dataset.game === game.id) box.querySelectorAll("input").forEach((i) => { typed[i.dataset.p] = i.value; });
+    box.dataset.game = game.id;
     box.innerHTML = "";
     game.players.forEach((name, p) => {
       const lab = document.createElement("label");
@@ -411,17 +437,24 @@
       box.appendChild(lab);
       const inp = lab.querySelector("input");
       if (game.end) inp.value = game.end.rest[p].text || (game.end.rest[p].value ? String(game.end.rest[p].value) : "");
-      inp.addEventListener("input", () => {
+      else if (typed[p] !== undefined) inp.value = typed[p];
+      const shown = () => {
         const r = readRest(inp.value);
-        lab.querySelector(".rest-value").textContent = r ? `−${r.value}` : "";
-        autoOut();
-      });
+        lab.querySelector(".rest-value").textContent = r && inp.value.trim() ? `−${r.value}` : "";
+      };
+      shown();
+      inp.addEventListener("input", () => { shown(); autoOut(); });
     });
     const sel = $("#out");
-    sel.innerHTML = `<option value="">${escapeHtml(T("p.out.none"))}</option>` +
+    const keep = sel.dataset.chosen === "1" && sel.dataset.game === game.id ? sel.value : null;
+    sel.innerHTML = `<option value="ask">${escapeHtml(T("p.out.ask"))}</option>` +
+      `<option value="">${escapeHtml(T("p.out.none"))}</option>` +
       game.players.map((n, p) => `<option value="${p}">${escapeHtml(n)}</option>`).join("");
-    if (game.end) sel.value = game.end.out === null ? "" : String(game.end.out);
-    else autoOut();
+    sel.dataset.game = game.id;
+    if (game.end) { sel.value = game.end.out === null ? "" : String(game.end.out); sel.dataset.chosen = ""; }
+    else if (keep !== null) sel.value = keep;       // a choice made by hand stays (a relabel, a new move)
+    else { sel.dataset.chosen = ""; autoOut(); }
+    $("#settle").dataset.armed = "";
   }
   // letters ("QE", blank "?") or a number of points; null when neither
   function readRest(text) {
@@ -431,9 +464,44 @@
     if (Array.from(s).every((ch) => ch === "?" || letters.has(ch))) return { text: s, value: rackValue(s) };
     return null;
   }
-  function autoOut() {   // exactly one player without tiles: they went out
-    const empty = [...document.querySelectorAll("#rest-inputs input")].filter((i) => i.value.trim() === "");
-    if (empty.length === 1) $("#out").value = empty[0].dataset.p;
+  // who went out, while not chosen by hand: exactly one player without tiles went out, nobody when every player
+  // has tiles left; otherwise (several without tiles, e.g. all fields still empty) the player must choose
+  function autoOut() {
+    const sel = $("#out");
+    if (sel.dataset.chosen === "1") return;
+    const empty = [...document.querySelectorAll("#rest-inputs input")].filter((i) => {
+      const r = readRest(i.value);
+      return r && !r.value && !r.text;
+    });
+    sel.value = empty.length === 1 ? empty[0].dataset.p : empty.length === 0 ? "" : "ask";
+  }
+  // the remaining tiles must be possible: at most a rack's worth each, and no more of a letter than the German
+  // set minus the tiles on the board (a blank on the board counts as a blank) and minus the other entries
+  function restProblem(rest) {
+    const set = { "?": rules.blank.count };
+    for (const l of rules.letters) set[l.letter] = l.count;
+    const used = {};
+    for (const row of boardOf(null)) for (const ch of row) {
+      if (!ch) continue;
+      const k = ch !== ch.toUpperCase() ? "?" : ch;
+      used[k] = (used[k] || 0) + 1;
+    }
+    const board = { ...used };
+    for (let p = 0; p < rest.length; p++) {
+      const tiles = Array.from(rest[p].text);
+      if (tiles.length > rules.rack_size) return T("p.end.too_many", game.players[p], tiles.length, rules.rack_size);
+      const mine = {};
+      for (const ch of tiles) mine[ch] = (mine[ch] || 0) + 1;
+      for (const [ch, n] of Object.entries(mine)) {
+        const left = set[ch] - (used[ch] || 0);
+        if (n > left) {
+          const others = (used[ch] || 0) > (board[ch] || 0) ? T("p.end.no_tiles.others") : "";
+          return T("p.end.no_tiles", game.players[p], n, ch === "?" ? T("p.blank") : ch, set[ch], Math.max(0, left), others);
+        }
+      }
+      for (const [ch, n] of Object.entries(mine)) used[ch] = (used[ch] || 0) + n;
+    }
+    return null;
   }
   function settle() {
     const rest = [];
@@ -442,9 +510,19 @@
       if (!r) { $("#end-msg").textContent = T("p.end.bad", game.players[+inp.dataset.p]); return; }
       rest.push(r);
     }
+    const bad = restProblem(rest);
+    if (bad) { $("#end-msg").textContent = bad; return; }
     const o = $("#out").value;
+    if (o === "ask") { $("#end-msg").textContent = T("p.out.need"); return; }
     const out = o === "" ? null : +o;
-    if (out !== null && rest[out].value) { $("#end-msg").textContent = T("p.end.out_rest", game.players[out]); return; }
+    const btn = $("#settle");
+    if (!game.turns.length && btn.dataset.armed !== "1") {   // nothing played yet: a second tap settles
+      btn.dataset.armed = "1";
+      $("#end-msg").textContent = T("p.end.empty");
+      return;
+    }
+    btn.dataset.armed = "";
+    if (out !== null && (rest[out].value || rest[out].text)) { $("#end-msg").textContent = T("p.end.out_rest", game.players[out]); return; }
     const pen = clockPenalties();
     game.end = { rest, out, time: pen.map((x) => x.points), lost: pen.map((x) => x.lost) };
     if (game.clock.running) clockPause();
@@ -570,7 +648,8 @@
     const nk = nicks();
     const lines = ["#character-encoding UTF-8"];
     game.players.forEach((name, p) => lines.push(`#player${p + 1} ${nk[p]} ${name.trim() || nk[p]}`));
-    if (rules.lexicon && rules.lexicon.name) lines.push(`#lexicon ${rules.lexicon.name}`);
+    // the name engine/gcg.py resolves ("default" for the packaged list), not the list's source name
+    if (rules.lexicon && rules.lexicon.gcg) lines.push(`#lexicon ${rules.lexicon.gcg}`);
     lines.push("#tile-distribution german", "#rules home");
     const agreed = [...new Set(game.turns.flatMap((t) => (t.kind === "play" && t.agreed ? t.unknown : [])))];
     if (agreed.length) lines.push(`#agreed ${agreed.join(" ")}`);
@@ -867,7 +946,18 @@
       inp.value = names[k - 1] || "";
     }
     if (game) document.querySelector(`input[name=mode][value=${game.mode}]`).checked = true;
+    nameHint();
     $("#name1").focus();
+  }
+  // a name is cut at the field's maxlength (20): say so when one gets close, instead of cutting it silently
+  function nameHint() {
+    const out = [];
+    for (let k = 1; k <= 4; k++) {
+      const inp = $(`#name${k}`);
+      const max = inp.maxLength, n = Array.from(inp.value).length;
+      if (max > 0 && n >= max - 4) out.push(T("p.names.max", inp.value.trim() || T("p.player", k), n, max));
+    }
+    $("#name-hint").textContent = out.join(" · ");
   }
   function startGame() {
     const names = [1, 2, 3, 4].map((k) => $(`#name${k}`).value.trim()).filter((s) => s);
@@ -884,6 +974,15 @@
     $("#io-msg").textContent = "";
     render();
   }
+  // the language switched: every label again; the move being typed, its preview and the typed end entries stay
+  function relabel() {
+    for (let k = 1; k <= 4; k++) $(`#name${k}`).placeholder = T("p.player", k);
+    nameHint();
+    render();
+    if (!game) return;
+    if (entry.answer && entry.answerFor === notation()) showAnswer();
+    else if (notation()) typedChanged();
+  }
   async function start() {
     I18N.apply();
     I18N.wireSwitch();
@@ -895,7 +994,10 @@
     for (let k = 1; k <= 4; k++) $(`#name${k}`).placeholder = T("p.player", k);
     $("#start").addEventListener("click", startGame);
     $("#lookup").addEventListener("input", () => { clearTimeout(lookupTimer); lookupTimer = setTimeout(lookup, 200); });
-    for (let k = 1; k <= 4; k++) $(`#name${k}`).addEventListener("keydown", (e) => { if (e.key === "Enter") startGame(); });
+    for (let k = 1; k <= 4; k++) {
+      $(`#name${k}`).addEventListener("keydown", (e) => { if (e.key === "Enter") startGame(); });
+      $(`#name${k}`).addEventListener("input", nameHint);
+    }
     $("#new").addEventListener("click", () => { showSetup(); $("#setup").scrollIntoView(); });
     $("#word").addEventListener("input", onWordInput);
     $("#board").addEventListener("keydown", onBoardKey);
@@ -914,15 +1016,16 @@
         el.focus();
       });
     });
-    $("#save").addEventListener("click", () => saveMove(false));
+    $("#save").addEventListener("click", () => saveMove(false));     // disabled until the next move is checked
     $("#save-agreed").addEventListener("click", () => saveMove(true));
-    $("#save-points").addEventListener("click", savePoints);
+    $("#save-points").addEventListener("click", oneTap(savePoints));
     $("#points").addEventListener("keydown", (e) => { if (e.key === "Enter") savePoints(); });
-    $("#pass").addEventListener("click", () => commit({ kind: "pass", score: 0 }));
-    $("#exchange").addEventListener("click", () => commit({ kind: "exchange", score: 0, n: +$("#exchange-n").value }));
-    $("#undo").addEventListener("click", undoLast);
+    $("#pass").addEventListener("click", oneTap(() => commit({ kind: "pass", score: 0 })));
+    $("#exchange").addEventListener("click", oneTap(() => commit({ kind: "exchange", score: 0, n: +$("#exchange-n").value })));
+    $("#undo").addEventListener("click", oneTap(undoLast));
     $("#edit-cancel").addEventListener("click", () => { clearEntry(); render(); });
-    $("#settle").addEventListener("click", settle);
+    $("#settle").addEventListener("click", oneTap(settle));
+    $("#out").addEventListener("change", () => { $("#out").dataset.chosen = "1"; $("#end-msg").textContent = ""; });
     $("#unsettle").addEventListener("click", () => { game.end = null; save(); render(); });
     $("#export").addEventListener("click", exportGCG);
     $("#import-file").addEventListener("change", async (e) => {
@@ -962,6 +1065,7 @@
     });
     setInterval(() => { if (game && game.clock.mode !== "off") renderClock(); }, 250);
     document.addEventListener("visibilitychange", () => { if (!document.hidden) renderClock(); });
+    I18N.onRelabel = relabel;          // from now on the language switches without a reload
     if (!game) showSetup();
     render();
   }
