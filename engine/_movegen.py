@@ -46,10 +46,7 @@ from lexicon_tools._kwg_kernels import child_arc as _child_arc
 ARC_MASK = np.uint32(0x3FFFFF)
 IS_END = np.uint32(0x400000)
 ACCEPTS = np.uint32(0x800000)
-BLANK_FLAG = 0x40
-N = 15
-OUT_SCORE, OUT_ROW, OUT_COL, OUT_DIR, OUT_LEN, OUT_NTILES, OUT_TILES = 0, 1, 2, 3, 4, 5, 6
-OUT_WIDTH = OUT_TILES + N
+from ._rows import BLANK_FLAG, N, OUT_COL, OUT_DIR, OUT_LEN, OUT_NTILES, OUT_ROW, OUT_SCORE, OUT_TILES, OUT_WIDTH  # noqa: E402,F401
 
 # rows of the per-line info array
 I_TILE, I_VAL, I_CS, I_XS, I_HX, I_LM, I_WM = 0, 1, 2, 3, 4, 5, 6

@@ -34,7 +34,10 @@ def _lexicon(path):
 def _table(path):
     from .leaves import LeaveTable, default_table
 
-    return default_table() if path is None else LeaveTable.load(path)
+    def note(msg: str) -> None:
+        print(f"note: {msg}", file=sys.stderr)
+
+    return default_table(progress=note) if path is None else LeaveTable.load(path, note=note)
 
 
 def _cand_json(c, rank: int | None = None) -> dict:

@@ -8,6 +8,11 @@ Subcommands:
   words formed with their scores, total, or why the move is illegal (exit 1).
 
 Errors (bad CGP, unknown lexicon, ...) print ``error: ...`` and exit 2.
+
+Start-up: a command imports only what it uses. The plug-in module of a
+sub-command (the web stack, the director, simulation, ...) is imported only
+when that sub-command runs (or for ``--help``); ``best``/``moves``/``score``
+import neither FastAPI nor the plug-ins (check with ``python -X importtime``).
 """
 
 from __future__ import annotations
@@ -25,16 +30,21 @@ from lexicon_tools.bundle import LexiconError, load_lexicon
 from .cgp import CGPError, Position, add_allow_impossible, parse_cgp, warn_notes
 
 
-PLUGINS = (
-    "engine.game_cli",        # selfplay (issue: full game)
-    "engine.compare",         # compare, baselines (issue: cross-generator checker)
-    "engine.director.cli",    # simultan (issue: simultaneous Scrabble director)
-    "engine.analysis_cli",    # analyze, practice (issue: equity and simulation)
-    "engine.sim_cli",         # simulate (Monte Carlo simulation)
-    "engine.web.cli",         # web (issue: web page)
-)
-"""Modules that add subcommands: each defines ``add_parser(subparsers)`` registering
-its parsers with ``set_defaults(func=handler)``; ``handler(args) -> int``."""
+PLUGINS = {
+    "engine.game_cli": ("selfplay", "gcg"),             # issue: full game
+    "engine.compare": ("compare", "baselines"),         # issue: cross-generator checker
+    "engine.director.cli": ("simultan",),               # issue: simultaneous Scrabble director
+    "engine.analysis_cli": ("analyze", "practice"),     # issue: equity and simulation
+    "engine.sim_cli": ("simulate",),                    # Monte Carlo simulation
+    "engine.web.cli": ("web",),                         # issue: web page
+}
+"""Modules that add subcommands, with the subcommands each registers: each module
+defines ``add_parser(subparsers)`` registering its parsers with
+``set_defaults(func=handler)``; ``handler(args) -> int``. A module is imported
+only when one of its subcommands is asked for (every module for ``--help`` or
+an unknown command, so that argparse can list them all)."""
+
+CORE_COMMANDS = ("moves", "best", "score")
 
 
 def _lexicon(args):
@@ -71,10 +81,28 @@ def _scored(pos: Position, move, lexicon):
     return score_placement(pos.board, move.tiles, lexicon=None, rack=pos.rack, alphabet=pos.alphabet)
 
 
+def _note(msg: str) -> None:
+    print(f"note: {msg}", file=sys.stderr)
+
+
 def cmd_moves(args, top: int | None = None) -> int:
+    from . import _kernels
+
+    aot = _kernels.use_aot()  # the ahead-of-time kernels, if built: no Numba import (engine._aot)
     from .movegen import best_move_list, exchanges, generate_moves
 
     lex = _lexicon(args)
+    rc = _moves(args, top, lex, best_move_list, exchanges, generate_moves)
+    if not aot:  # once per source change, after the answer: compile the kernels ahead of time
+        from . import _aot
+
+        if _aot.needs_build():
+            sys.stdout.flush()
+            _aot.build(lex, progress=_note)
+    return rc
+
+
+def _moves(args, top, lex, best_move_list, exchanges, generate_moves) -> int:
     pos = _position(args, lex)
     n = top if top is not None else args.top
     if n is not None and n < 1:
@@ -137,7 +165,23 @@ def cmd_score(args) -> int:
     return 0
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _command_of(argv) -> str | None:
+    """The subcommand named in ``argv`` (its first argument that is not an option), or ``None``."""
+    for a in argv:
+        if a == "--":
+            return None
+        if not a.startswith("-"):
+            return a
+    return None
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The argument parser.
+
+    Args:
+        command: the subcommand about to run; only the plug-in registering it is
+            imported. ``None`` (or a name no plug-in declares) imports every plug-in.
+    """
     p = argparse.ArgumentParser(prog="python -m engine", description="German Scrabble move generator and analysis.")
     sub = p.add_subparsers(dest="command", required=True)
 
@@ -158,7 +202,12 @@ def build_parser() -> argparse.ArgumentParser:
     common(sp)
     sp.add_argument("move", help="start square and whole word, e.g. '8H HA(U)S' (blank lowercase)")
     sp.set_defaults(func=cmd_score)
-    for name in PLUGINS:
+    wanted = [m for m, cmds in PLUGINS.items() if command in cmds]
+    if command in CORE_COMMANDS:
+        wanted = []
+    elif not wanted:
+        wanted = list(PLUGINS)
+    for name in wanted:
         parent = name.rpartition(".")[0]
         if importlib.util.find_spec(parent) is not None and importlib.util.find_spec(name) is not None:
             importlib.import_module(name).add_parser(sub)
@@ -178,7 +227,8 @@ def main(argv=None) -> int:
     """Run the CLI; returns the exit code (0 ok, 1 illegal move, 2 error, 141 reader closed the pipe)."""
     import warnings
 
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else [str(a) for a in argv]
+    parser = build_parser(_command_of(argv))
     args = parser.parse_args(argv)
     try:
         with warnings.catch_warnings():

@@ -260,13 +260,27 @@ class LeaveTable:
         return p
 
     @classmethod
-    def load(cls, path: str | os.PathLike, alphabet: Alphabet | None = None, mmap: bool = True) -> "LeaveTable":
+    def load(cls, path: str | os.PathLike, alphabet: Alphabet | None = None, mmap: bool = True,
+             note=None) -> "LeaveTable":
         """Read a KLV/KLV2 file (ours or one made by wolges/Macondo/MAGPIE), see :func:`read_klv`.
 
         Metadata is read from ``<path>.json`` when present.
+
+        Args:
+            note: optional callable given a message when the file does not
+                cover every leave (how many are missing and valued 0, how many
+                of its words are not leaves); the counts are in ``meta["klv"]``.
+
+        Raises:
+            LeaveError: as :func:`read_klv` (also NaN or infinite values).
         """
         p = Path(path)
         values, info = read_klv(p, alphabet, mmap=mmap)
+        if note is not None and (info["missing"] or info["skipped"]):
+            msg = f"{p}: {info['missing']:,} of {values.shape[0]:,} leaves are not in the table (valued 0)"
+            if info["skipped"]:
+                msg += f"; {info['skipped']:,} of its words are not leaves of the tile set (ignored)"
+            note(msg)
         meta = {}
         side = p.with_name(p.name + ".json")
         if side.is_file():
@@ -472,9 +486,11 @@ def read_klv(path: str | os.PathLike, alphabet: Alphabet | None = None,
             vals = np.memmap(p, dtype="<f4", mode="r", offset=start, shape=(n_leaves,))
         else:
             vals = np.frombuffer(raw, dtype="<f4", count=n_leaves, offset=start).copy()
+        _check_finite(p, vals, np.arange(n_leaves), index)
         info = {"version": 2, "words": count, "missing": 0, "skipped": 0}
         return vals, info
     file_vals = np.frombuffer(bytes(buf[start:start + width * n_leaves]), dtype=dtype).astype(np.float32)
+    _check_finite(p, file_vals, ranks, index)
     if version == 1:
         file_vals = file_vals / np.float32(256.0)
     values = np.zeros(index.size, dtype=np.float32)
@@ -485,6 +501,22 @@ def read_klv(path: str | os.PathLike, alphabet: Alphabet | None = None,
     info = {"version": version, "words": count, "missing": int(index.size - present.sum()),
             "skipped": int((~ok).sum())}
     return values, info
+
+
+def _check_finite(p: Path, values: np.ndarray, ranks: np.ndarray, index: LeaveIndex) -> None:
+    """Refuse NaN and infinite leave values (a NaN would rank an exchange above a 68-point bingo).
+
+    Raises:
+        LeaveError: naming the file, the first such leave (or word number) and how many there are.
+    """
+    bad = ~np.isfinite(values)
+    if not bad.any():
+        return
+    first = int(np.argmax(bad))
+    r = int(ranks[first]) if first < len(ranks) else -1
+    name = repr(index.string(r)) if r >= 0 else f"number {first}"
+    raise LeaveError(f"{p}: leave {name} has the value {float(values[first])}; {int(bad.sum()):,} value"
+                     f"{'s are' if bad.sum() > 1 else ' is'} not a finite number (damaged or badly made table)")
 
 
 # ---------------------------------------------------------------------------
@@ -498,17 +530,52 @@ def data_path(name: str = DEFAULT_NAME) -> Path:
 _DEFAULT: dict[str, LeaveTable] = {}
 
 
-def default_table(name: str = DEFAULT_NAME) -> LeaveTable:
+def _cache_intact(target: Path, sums: Path) -> bool:
+    """True when the cached table matches the SHA-256 recorded when it was decompressed.
+
+    The hash is computed once per file change (the verified state of
+    :class:`lexicon_tools.bundle.VerifiedState`, keyed by inode, size, mtime
+    and ctime, sits beside the table), like the lexicon cache.
+    """
+    from lexicon_tools.bundle import VerifiedState
+
+    try:
+        expected = sums.read_text(encoding="ascii").split()[0]
+    except (OSError, UnicodeDecodeError, IndexError):
+        return False
+    state = VerifiedState(target.with_name(target.name + ".verified.json"), {"sha256": expected})
+    keys = state.keys({"table": target, "sha256": sums})
+    if state.valid(keys):
+        return True
+    try:
+        if sha256_file(target) != expected:
+            state.forget()
+            return False
+    except OSError:
+        return False
+    state.record(keys)
+    return True
+
+
+def default_table(name: str = DEFAULT_NAME, progress=None) -> LeaveTable:
     """The packaged German leave table (cached; memory-mapped from the user cache).
 
     On first use ``engine/data/<name>.klv2.xz`` is decompressed into the cache
     directory of :func:`lexicon_tools.bundle.cache_dir` as
     ``<name>-<sha12>.klv2`` (the hash of the packaged file, so a new table
-    replaces the old one) with its metadata beside it.
+    replaces the old one) with its metadata beside it and the SHA-256 of the
+    decompressed table in ``<name>-<sha12>.klv2.sha256``. A cached table that
+    no longer matches its checksum (checked once per file change) is
+    decompressed again.
+
+    Args:
+        progress: optional callable given a note when the cache is (re)made.
 
     Raises:
         LeaveError: the packaged table is missing or the cache is unwritable.
     """
+    import hashlib
+
     from lexicon_tools.bundle import cache_dir
 
     src = data_path(name)
@@ -520,25 +587,53 @@ def default_table(name: str = DEFAULT_NAME) -> LeaveTable:
         return _DEFAULT[key]
     target = cache_dir() / f"{name}-{key}.klv2"
     meta = json.loads(meta_src.read_text(encoding="utf-8")) if meta_src.is_file() else {}
+    sums = target.with_name(target.name + ".sha256")
     table = None
+    why = "first use"
     if target.is_file():
-        try:
-            table = LeaveTable.load(target)
-        except LeaveError:
+        if _cache_intact(target, sums):
+            try:
+                table = LeaveTable.load(target)
+            except LeaveError as exc:
+                why = f"the cached copy is unusable: {exc}"
+        else:
+            why = f"{target} does not match its checksum (damaged)"
+        if table is None:
             target.unlink(missing_ok=True)
-            table = None
     if table is None:
+        if progress:
+            progress(f"unpacking the default leave table ({why})")
+        tmp = None
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             fd, tmp = tempfile.mkstemp(dir=target.parent, prefix=target.name, suffix=".tmp")
+            h = hashlib.sha256()
             with os.fdopen(fd, "wb") as out, lzma.open(src, "rb") as inp:
-                shutil.copyfileobj(inp, out)
+                for chunk in iter(lambda: inp.read(1 << 20), b""):
+                    h.update(chunk)
+                    out.write(chunk)
+                out.flush()
+                os.fsync(out.fileno())
+            fd2, tmp2 = tempfile.mkstemp(dir=target.parent, prefix=sums.name, suffix=".tmp")
+            try:
+                with os.fdopen(fd2, "w", encoding="ascii") as f:
+                    f.write(f"{h.hexdigest()}  {target.name}\n")
+                    f.flush()
+                    os.fsync(f.fileno())
+                os.replace(tmp2, sums)
+            except BaseException:
+                Path(tmp2).unlink(missing_ok=True)
+                raise
             os.replace(tmp, target)
+            tmp = None
         except OSError as exc:
             raise LeaveError(f"{target.parent}: cannot write the leave table cache ({exc.strerror or exc}); "
                              f"set GSE_CACHE_DIR to a writable directory") from None
         except lzma.LZMAError as exc:
             raise LeaveError(f"{src}: corrupted packaged leave table ({exc})") from None
+        finally:
+            if tmp is not None:
+                Path(tmp).unlink(missing_ok=True)
         table = LeaveTable.load(target)
     table.meta = {**meta, **{"klv": table.meta.get("klv", {})}}
     _DEFAULT[key] = table

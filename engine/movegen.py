@@ -22,7 +22,7 @@ import numpy as np
 from lexicon_tools.alphabet import Alphabet
 from lexicon_tools.bundle import Lexicon
 
-from . import _movegen as K
+from . import _kernels as K  # engine._movegen (JIT), or its ahead-of-time build for the CLI
 from .board import Board
 from .cgp import Position
 from .moves import MoveList

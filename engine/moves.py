@@ -14,7 +14,7 @@ import numpy as np
 
 from lexicon_tools.alphabet import Alphabet
 
-from . import _movegen as K
+from . import _rows as K
 from .board import ACROSS, Board, format_start, square_name
 
 

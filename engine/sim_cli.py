@@ -33,7 +33,7 @@ def _player(args):
     if args.leaves:
         from .leaves import LeaveTable
 
-        table = LeaveTable.load(args.leaves)
+        table = LeaveTable.load(args.leaves, note=lambda msg: print(f"note: {msg}", file=sys.stderr))
     if args.player == "leave":
         if table is None:
             from .leaves import default_table

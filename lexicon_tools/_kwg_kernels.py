@@ -8,12 +8,16 @@ finite-state automata", the sorted-input variant): strings arrive sorted; the
 states on the path of the previous string that the new string does not share
 are final, so each is looked up in a register of unique states (a hash table)
 and replaced by its registered twin or registered itself. The DAWG and the
-GADDAG (Gordon 1994) share one register, so the GADDAG's suffix states after the
-separator merge with the DAWG's.
+GADDAG (Gordon 1994) share one register. The GADDAG's part after the separator
+is the DAWG itself (the state after ``rev(p) + separator`` is the DAWG state
+after p), so only the distinct reversed prefixes are built, each separator arc
+pointing at the DAWG state (as wolges' builder does); the register, and so the
+bytes, are those of building every full GADDAG string.
 
-A state is a list of arcs; an arc is (tile, accepts, child state). Strings are
-rows of a uint8 matrix holding ``tile + 1`` (separator 0 -> 1, letters 1..31 ->
-2..32) padded with 0, so that byte order sorts exactly like tile order.
+A state is a list of arcs; an arc is (tile, accepts, child state). Words are
+rows of a uint8 matrix holding ``tile + 1`` padded with 0, so that byte order
+sorts exactly like tile order; reversed prefixes hold plain tile codes (no
+separator inside them).
 """
 
 from __future__ import annotations
@@ -29,42 +33,8 @@ MAX_ARCS = 32
 
 
 # ---------------------------------------------------------------------------
-# GADDAG strings
+# Sorting
 # ---------------------------------------------------------------------------
-@njit(cache=True)
-def gaddag_rows(words, lengths, total):
-    """Expand words into GADDAG strings (Gordon 1994, wolges KWG convention).
-
-    For a word w of length n and each i in 1..n: reversed w[:i], then (if i < n)
-    the separator and w[i:].
-
-    Args:
-        words: uint8 (n_words, 16) tile codes, 0-padded.
-        lengths: int32 (n_words,) word lengths.
-        total: sum of lengths = number of rows produced.
-
-    Returns:
-        uint8 (total, 17) rows holding ``tile + 1`` (separator -> 1), 0-padded.
-    """
-    out = np.zeros((total, 17), dtype=np.uint8)
-    r = 0
-    for w in range(words.shape[0]):
-        n = lengths[w]
-        for i in range(1, n + 1):
-            k = 0
-            for j in range(i - 1, -1, -1):
-                out[r, k] = words[w, j] + 1
-                k += 1
-            if i < n:
-                out[r, k] = 1
-                k += 1
-                for j in range(i, n):
-                    out[r, k] = words[w, j] + 1
-                    k += 1
-            r += 1
-    return out
-
-
 @njit(cache=True)
 def pack_keys(rows):
     """Pack rows of up to 20 bytes (values < 64) into two uint64 sort keys.
@@ -90,50 +60,53 @@ def pack_keys(rows):
 # ---------------------------------------------------------------------------
 # Register of unique states
 # ---------------------------------------------------------------------------
-@njit(cache=True)
-def _state_hash(tiles, accs, childs, n):
+@njit(cache=True, inline="always")
+def _register_open(arc_tile, arc_acc, arc_child, st_start, st_count, st_hash, counters, table,
+                   p_tile, p_acc, p_child, d, n):
+    """Id of the registered state equal to the open state at depth ``d`` (``n`` arcs),
+    registering it when new.
+
+    ``table`` is an int64 open-addressing hash table (power-of-two size, -1 =
+    empty) of ``state id | (high 31 hash bits << 32)``, so that most probes that
+    miss are rejected without touching the arc arrays; ``st_hash`` keeps each
+    state's full hash for :func:`_regrow`.
+    """
     h = np.uint64(1469598103934665603)
     for i in range(n):
-        v = np.uint64(tiles[i]) | (np.uint64(accs[i]) << np.uint64(6)) | (np.uint64(childs[i] + 1) << np.uint64(7))
+        v = np.uint64(p_tile[d, i]) | (np.uint64(p_acc[d, i]) << np.uint64(6)) \
+            | (np.uint64(p_child[d, i] + 1) << np.uint64(7))
         h = (h ^ v) * np.uint64(1099511628211)
         h ^= h >> np.uint64(29)
-    return h
-
-
-@njit(cache=True)
-def _lookup_or_register(reg, table, tiles, accs, childs, n):
-    """Return the id of the registered state equal to the given arc list.
-
-    ``reg`` is a tuple of arrays (arc_tile, arc_acc, arc_child, st_start,
-    st_count, counters) where counters = [n_states, n_arcs, n_table_used].
-    """
-    arc_tile, arc_acc, arc_child, st_start, st_count, counters = reg
+    tag = np.int64(h >> np.uint64(33))  # 31 bits: entries stay >= 0
     mask = np.uint64(table.shape[0] - 1)
-    h = _state_hash(tiles, accs, childs, n)
     slot = h & mask
     while True:
-        sid = table[slot]
-        if sid < 0:
+        e = table[slot]
+        if e < 0:
             break
-        if st_count[sid] == n:
-            s = st_start[sid]
-            same = True
-            for i in range(n):
-                if arc_tile[s + i] != tiles[i] or arc_acc[s + i] != accs[i] or arc_child[s + i] != childs[i]:
-                    same = False
-                    break
-            if same:
-                return sid
+        if (e >> 32) == tag:
+            sid = e & 0xFFFFFFFF
+            if st_count[sid] == n:
+                s = st_start[sid]
+                same = True
+                for i in range(n):
+                    if arc_tile[s + i] != p_tile[d, i] or arc_acc[s + i] != p_acc[d, i] \
+                            or arc_child[s + i] != p_child[d, i]:
+                        same = False
+                        break
+                if same:
+                    return sid
         slot = (slot + np.uint64(1)) & mask
     sid = counters[0]
     s = counters[1]
     for i in range(n):
-        arc_tile[s + i] = tiles[i]
-        arc_acc[s + i] = accs[i]
-        arc_child[s + i] = childs[i]
+        arc_tile[s + i] = p_tile[d, i]
+        arc_acc[s + i] = p_acc[d, i]
+        arc_child[s + i] = p_child[d, i]
     st_start[sid] = s
     st_count[sid] = n
-    table[slot] = sid
+    st_hash[sid] = h
+    table[slot] = sid | (tag << 32)
     counters[0] = sid + 1
     counters[1] = s + n
     counters[2] += 1
@@ -141,58 +114,68 @@ def _lookup_or_register(reg, table, tiles, accs, childs, n):
 
 
 @njit(cache=True)
-def _grow_table(reg, table):
-    arc_tile, arc_acc, arc_child, st_start, st_count, counters = reg
-    new = np.full(table.shape[0] * 2, -1, dtype=np.int32)
+def _regrow(st_hash, counters, table):
+    """The hash table of :func:`_register_open` at twice the size."""
+    new = np.full(table.shape[0] * 2, -1, dtype=np.int64)
     mask = np.uint64(new.shape[0] - 1)
     for sid in range(counters[0]):
-        s = st_start[sid]
-        n = st_count[sid]
-        h = _state_hash(arc_tile[s:s + n], arc_acc[s:s + n], arc_child[s:s + n], n)
+        h = st_hash[sid]
         slot = h & mask
         while new[slot] >= 0:
             slot = (slot + np.uint64(1)) & mask
-        new[slot] = sid
+        new[slot] = sid | (np.int64(h >> np.uint64(33)) << 32)
     return new
 
 
 @njit(cache=True)
-def build_states(rows, reg, table):
-    """Add a sorted, duplicate-free set of strings to the register.
+def build_dawg(rows, reg, st_hash, table, key_word, key_len, key_sep):
+    """Build the DAWG (Daciuk et al. 2000, sorted input) and record every distinct prefix.
+
+    Besides registering the DAWG's states, each distinct non-empty prefix of
+    the words gets one *key*, numbered in the order the sorted input creates it
+    (prefix order): the word that created it, its length, and the DAWG state
+    reached after reading it (-1 when no word extends the prefix). These keys
+    are the GADDAG's strings before the separator (see :func:`build_gaddag`).
 
     Args:
-        rows: uint8 (m, width) strings as ``tile + 1``, 0-padded, sorted, unique.
-        reg: register arrays (see ``_lookup_or_register``).
-        table: int32 open-addressing hash table (power-of-two size, -1 = empty).
+        rows: uint8 (m, width) words as ``tile + 1``, 0-padded, sorted, unique.
+        reg: register arrays (arc_tile, arc_acc, arc_child, st_start, st_count,
+            counters = [n_states, n_arcs, n_table_used]).
+        st_hash: uint64 (>= states,) each state's hash.
+        table: int64 hash table (see ``_register_open``), power-of-two size.
+        key_word: int32 (>= total letters,) out: creating word's row index.
+        key_len: uint8 (same,) out: prefix length.
+        key_sep: int32 (same,) out: DAWG state after the prefix, or -1.
 
     Returns:
-        (root state id, table) — the table may have been reallocated.
+        (root state id, table, number of keys).
     """
     width = rows.shape[1]
     p_tile = np.zeros((MAX_DEPTH + 2, MAX_ARCS), dtype=np.uint8)
     p_acc = np.zeros((MAX_DEPTH + 2, MAX_ARCS), dtype=np.uint8)
     p_child = np.full((MAX_DEPTH + 2, MAX_ARCS), -1, dtype=np.int32)
     p_n = np.zeros(MAX_DEPTH + 2, dtype=np.int32)
+    depth_key = np.zeros(MAX_DEPTH + 2, dtype=np.int64)
+    nk = 0
     prev_len = 0
-    prev = np.zeros(width, dtype=np.uint8)
-    counters = reg[5]
+    arc_tile, arc_acc, arc_child, st_start, st_count, counters = reg
     m = rows.shape[0]
     for r in range(m + 1):
-        # one extra, empty string at the end finalises the whole last path
         n = 0
         if r < m:
             while n < width and rows[r, n] != 0:
                 n += 1
         lcp = 0
-        while lcp < n and lcp < prev_len and rows[r, lcp] == prev[lcp]:
+        while lcp < n and lcp < prev_len and rows[r, lcp] == rows[r - 1, lcp]:
             lcp += 1
-        # finalise states deeper than lcp on the previous path
         for d in range(prev_len, lcp, -1):
             if p_n[d] > 0:
                 if counters[2] * 2 >= table.shape[0]:
-                    table = _grow_table(reg, table)
-                sid = _lookup_or_register(reg, table, p_tile[d], p_acc[d], p_child[d], p_n[d])
+                    table = _regrow(st_hash, counters, table)
+                sid = _register_open(arc_tile, arc_acc, arc_child, st_start, st_count, st_hash, counters, table,
+                                     p_tile, p_acc, p_child, d, p_n[d])
                 p_child[d - 1, p_n[d - 1] - 1] = sid
+                key_sep[depth_key[d]] = sid
                 p_n[d] = 0
         for i in range(lcp, n):
             k = p_n[i]
@@ -201,13 +184,119 @@ def build_states(rows, reg, table):
             p_child[i, k] = -1
             p_n[i] = k + 1
             p_n[i + 1] = 0
-        for i in range(n):
-            prev[i] = rows[r, i]
+            key_word[nk] = r
+            key_len[nk] = i + 1
+            key_sep[nk] = -1
+            depth_key[i + 1] = nk
+            nk += 1
         prev_len = n
     if counters[2] * 2 >= table.shape[0]:
-        table = _grow_table(reg, table)
-    root = _lookup_or_register(reg, table, p_tile[0], p_acc[0], p_child[0], p_n[0])
+        table = _regrow(st_hash, counters, table)
+    root = _register_open(arc_tile, arc_acc, arc_child, st_start, st_count, st_hash, counters, table,
+                          p_tile, p_acc, p_child, 0, p_n[0])
+    return root, table, nk
+
+
+@njit(cache=True)
+def reversed_keys(rows, key_word, key_len, nk):
+    """GADDAG key strings: each prefix reversed, as tile codes 0-padded to 16.
+
+    Args:
+        rows: uint8 (n_words, width >= 16) the DAWG rows (``tile + 1``, 0-padded).
+        key_word, key_len: from :func:`build_dawg`; ``nk`` keys.
+
+    Returns:
+        (rows uint8 (nk, 16), acc uint8 (nk,)): reversed prefixes and whether
+        the prefix is itself a word.
+    """
+    out = np.zeros((nk, 16), dtype=np.uint8)
+    acc = np.zeros(nk, dtype=np.uint8)
+    for k in range(nk):
+        w = key_word[k]
+        n = key_len[k]
+        for j in range(n):
+            out[k, j] = rows[w, n - 1 - j] - 1
+        acc[k] = 1 if n == rows.shape[1] or rows[w, n] == 0 else 0
+    return out, acc
+
+
+@njit(cache=True)
+def build_gaddag(krows, key_acc, key_sep, reg, st_hash, table):
+    """Register the GADDAG's states from the sorted reversed prefixes.
+
+    Gordon's GADDAG string for a word w split after i letters is rev(w[:i]), then
+    (if i < len(w)) the separator and w[i:]. The state after ``rev(p) + separator``
+    accepts exactly the suffixes that complete p to a word: it *is* the DAWG state
+    after p, already in the shared register. So only the part before the
+    separator is built here (Daciuk et al. 2000, sorted input), each key's
+    separator arc pointing straight at that DAWG state; the states registered,
+    and their order, are those of the full-string construction.
+
+    Args:
+        krows: uint8 (nk, 16) reversed prefixes (tile codes, 0-padded, from
+            :func:`reversed_keys`), sorted as byte strings.
+        key_acc: uint8 (nk,) 1 when the prefix is a word.
+        key_sep: int32 (nk,) DAWG state after the prefix, -1 when none.
+        reg, st_hash, table: the register (see :func:`build_dawg`).
+
+    Returns:
+        (root state id, table).
+    """
+    width = krows.shape[1]
+    p_tile = np.zeros((MAX_DEPTH + 2, MAX_ARCS), dtype=np.uint8)
+    p_acc = np.zeros((MAX_DEPTH + 2, MAX_ARCS), dtype=np.uint8)
+    p_child = np.full((MAX_DEPTH + 2, MAX_ARCS), -1, dtype=np.int32)
+    p_n = np.zeros(MAX_DEPTH + 2, dtype=np.int32)
+    prev_len = 0
+    prev_k = 0
+    arc_tile, arc_acc, arc_child, st_start, st_count, counters = reg
+    m = krows.shape[0]
+    while (counters[2] + m + m // 2) * 2 > table.shape[0]:  # about 1.3 new states per key: grow once, up front
+        table = _regrow(st_hash, counters, table)
+    for q in range(m + 1):
+        n = 0
+        k = q
+        if q < m:
+            while n < width and krows[k, n] != 0:
+                n += 1
+        lcp = 0
+        while lcp < n and lcp < prev_len and krows[k, lcp] == krows[prev_k, lcp]:
+            lcp += 1
+        for d in range(prev_len, lcp, -1):
+            if p_n[d] > 0:
+                if counters[2] * 2 >= table.shape[0]:
+                    table = _regrow(st_hash, counters, table)
+                sid = _register_open(arc_tile, arc_acc, arc_child, st_start, st_count, st_hash, counters, table,
+                                     p_tile, p_acc, p_child, d, p_n[d])
+                p_child[d - 1, p_n[d - 1] - 1] = sid
+                p_n[d] = 0
+        if q < m:
+            for i in range(lcp, n):
+                j = p_n[i]
+                p_tile[i, j] = krows[k, i]
+                p_acc[i, j] = key_acc[k] if i == n - 1 else 0
+                p_child[i, j] = -1
+                p_n[i] = j + 1
+                p_n[i + 1] = 0
+            if key_sep[k] >= 0:
+                p_tile[n, 0] = 0
+                p_acc[n, 0] = 0
+                p_child[n, 0] = key_sep[k]
+                p_n[n] = 1
+        prev_len = n
+        prev_k = k
+    if counters[2] * 2 >= table.shape[0]:
+        table = _regrow(st_hash, counters, table)
+    root = _register_open(arc_tile, arc_acc, arc_child, st_start, st_count, st_hash, counters, table,
+                          p_tile, p_acc, p_child, 0, p_n[0])
     return root, table
+
+
+@njit(cache=True, inline="always")
+def _arc_mix(h, tile, acc, child):
+    v = np.uint64(tile) | (np.uint64(acc) << np.uint64(6)) | (np.uint64(child + 1) << np.uint64(7))
+    h = (h ^ v) * np.uint64(1099511628211)
+    return h ^ (h >> np.uint64(29))
 
 
 @njit(cache=True)
@@ -215,7 +304,13 @@ def share_suffixes(reg):
     """Find states whose arc list equals the tail of a longer state's list.
 
     Such a state needs no arcs of its own: its list starts inside the longer
-    list (the IS_END of the host ends both). Hosts are chosen longest first.
+    list (the IS_END of the host ends both). Hosts are chosen longest first
+    (stable by state id); among equal tails the first host registered wins
+    (linear probing without deletion meets equal entries in insertion order,
+    so the result does not depend on the hash function or the table size).
+    Tails are hashed from the end, so a state's tails cost one pass; a
+    state's whole list is never a tail candidate (the register holds no two
+    equal states).
 
     Returns:
         (host, offset) int32 arrays over states: ``host[s] == s`` for a state
@@ -227,47 +322,54 @@ def share_suffixes(reg):
     offset = np.zeros(n_states, dtype=np.int32)
     order = np.argsort(-st_count[:n_states], kind="mergesort")
     size = 1
-    while size < 4 * counters[1] + 16:
+    while size < 2 * counters[1] + 16:
         size *= 2
-    t_state = np.full(size, -1, dtype=np.int32)
-    t_off = np.zeros(size, dtype=np.int32)
+    # entry: state | offset << 32 | tag << 40 (-1 = empty)
+    table = np.full(size, -1, dtype=np.int64)
     mask = np.uint64(size - 1)
+    seed = np.uint64(1469598103934665603)
     for q in range(n_states):
         sid = order[q]
         n = st_count[sid]
         s = st_start[sid]
         if n == 0:
             continue
-        h = _state_hash(arc_tile[s:s + n], arc_acc[s:s + n], arc_child[s:s + n], n)
+        h = seed
+        for i in range(n - 1, -1, -1):
+            h = _arc_mix(h, arc_tile[s + i], arc_acc[s + i], arc_child[s + i])
+        tag = np.int64(h >> np.uint64(41))
         slot = h & mask
         found = False
-        while t_state[slot] >= 0:
-            hs = t_state[slot]
-            ho = t_off[slot]
-            b = st_start[hs] + ho
-            if st_count[hs] - ho == n:
-                same = True
-                for i in range(n):
-                    if arc_tile[b + i] != arc_tile[s + i] or arc_acc[b + i] != arc_acc[s + i] \
-                            or arc_child[b + i] != arc_child[s + i]:
-                        same = False
+        while True:
+            e = table[slot]
+            if e < 0:
+                break
+            if (e >> 40) == tag:
+                hs = e & 0xFFFFFFFF
+                ho = (e >> 32) & 0xFF
+                if st_count[hs] - ho == n:
+                    b = st_start[hs] + ho
+                    same = True
+                    for i in range(n):
+                        if arc_tile[b + i] != arc_tile[s + i] or arc_acc[b + i] != arc_acc[s + i] \
+                                or arc_child[b + i] != arc_child[s + i]:
+                            same = False
+                            break
+                    if same:
+                        host[sid] = hs
+                        offset[sid] = ho
+                        found = True
                         break
-                if same:
-                    host[sid] = hs
-                    offset[sid] = ho
-                    found = True
-                    break
             slot = (slot + np.uint64(1)) & mask
         if found:
             continue
-        for o in range(n):
-            m = n - o
-            h = _state_hash(arc_tile[s + o:s + n], arc_acc[s + o:s + n], arc_child[s + o:s + n], m)
+        h = seed
+        for o in range(n - 1, 0, -1):
+            h = _arc_mix(h, arc_tile[s + o], arc_acc[s + o], arc_child[s + o])
             slot = h & mask
-            while t_state[slot] >= 0:
+            while table[slot] >= 0:
                 slot = (slot + np.uint64(1)) & mask
-            t_state[slot] = sid
-            t_off[slot] = o
+            table[slot] = np.int64(sid) | (np.int64(o) << 32) | (np.int64(h >> np.uint64(41)) << 40)
     return host, offset
 
 
@@ -369,31 +471,184 @@ def accepts_path(kwg, start_node, tiles, n):
 
 
 @njit(cache=True)
-def verify_words(kwg, words, lengths):
-    """Check every word through the DAWG and, from every split point, the GADDAG.
+def verify_sorted(kwg, rows):
+    """Check that the graph's DAWG and GADDAG hold exactly the words of ``rows``.
+
+    DAWG: every word is walked (each distinct prefix once, reusing the previous
+    word's path) and must end on an accepting arc; the caller then compares
+    :func:`count_words` with the number of words, so nothing else is accepted.
+    GADDAG: for every distinct prefix p, the path rev(p) must exist, its last
+    arc must accept exactly when p is a word, and the arc list it leads to must
+    start with a separator arc exactly when some word extends p -- pointing at
+    the very arc list the DAWG reaches after p (whose language the DAWG check
+    proved right). The caller compares :func:`count_gaddag_keys` with the
+    number of such accept/separator marks, so the GADDAG holds no other string.
+    Together this is Gordon's (1994) GADDAG of the word set, every word from
+    every split point, in time linear in the prefixes rather than quadratic
+    in the word lengths.
+
+    Args:
+        kwg: uint32 (n_nodes,) validated node array.
+        rows: uint8 (m, width) words as ``tile + 1``, 0-padded, sorted, unique.
 
     Returns:
-        index of the first word that fails, or -1 when all pass.
+        (bad, marks): ``bad`` is the index of the first failing word (-1: all
+        pass), ``marks`` the number of accepting + separator arcs the GADDAG
+        must hold before its separators.
     """
-    buf = np.zeros(17, dtype=np.uint8)
-    for w in range(words.shape[0]):
-        n = lengths[w]
-        if not accepts_path(kwg, 0, words[w], n):
-            return w
-        for i in range(1, n + 1):
-            k = 0
+    m, width = rows.shape
+    arc = np.zeros(MAX_DEPTH + 2, dtype=np.int64)  # arc taken at each depth of the current word
+    tiles = np.zeros(MAX_DEPTH + 2, dtype=np.int64)
+    prev_len = 0
+    marks = 0
+    droot = np.int64(kwg[0] & ARC_MASK)
+    groot = np.int64(kwg[1] & ARC_MASK)
+    for r in range(m):
+        n = 0
+        while n < width and rows[r, n] != 0:
+            n += 1
+        lcp = 0
+        while lcp < n and lcp < prev_len and rows[r, lcp] == rows[r - 1, lcp]:
+            lcp += 1
+        for i in range(lcp, n):
+            tiles[i] = rows[r, i] - 1
+            p = droot if i == 0 else np.int64(kwg[arc[i - 1]] & ARC_MASK)
+            a = child_arc(kwg, p, tiles[i])
+            if a < 0:
+                return r, marks
+            arc[i] = a
+        if not (kwg[arc[n - 1]] & ACCEPTS):
+            return r, marks
+        # the prefixes new with this word: rows[r, :i] for i in lcp+1..n
+        for i in range(lcp + 1, n + 1):
+            is_word = i == n
+            extended = (i < n) or (r + 1 < m and n < width and rows[r + 1, n] != 0
+                                   and _same_prefix(rows, r, r + 1, n))
+            # a wrong extension of a whole word is the next word's fault (it is the one missing)
+            ext_blame = r + 1 if (i == n and extended) else r
+            dnode = np.int64(kwg[arc[i - 1]] & ARC_MASK)
+            if extended != (dnode != 0):
+                return ext_blame, marks
+            p = groot
+            a = -1
             for j in range(i - 1, -1, -1):
-                buf[k] = words[w, j]
-                k += 1
-            if i < n:
-                buf[k] = 0
-                k += 1
-                for j in range(i, n):
-                    buf[k] = words[w, j]
-                    k += 1
-            if not accepts_path(kwg, 1, buf, k):
-                return w
-    return -1
+                a = child_arc(kwg, p, tiles[j])
+                if a < 0:
+                    return r, marks
+                p = np.int64(kwg[a] & ARC_MASK)
+            if ((kwg[a] & ACCEPTS) != 0) != is_word:
+                return r, marks
+            if is_word:
+                marks += 1
+            has_sep = p != 0 and (kwg[p] >> 24) == 0
+            if has_sep != extended:
+                return ext_blame, marks
+            if extended:
+                if np.int64(kwg[p] & ARC_MASK) != dnode:
+                    return ext_blame, marks
+                marks += 1
+        prev_len = n
+    return -1, marks
+
+
+@njit(cache=True)
+def _same_prefix(rows, a, b, n):
+    for j in range(n):
+        if rows[a, j] != rows[b, j]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def count_gaddag_keys(kwg, start_node):
+    """Accepting arcs plus separator arcs on all paths from ``start_node``'s list
+    that do not cross a separator (memoised per arc list): the number of GADDAG
+    strings up to the separator. Returns -1 for a graph deeper than 60 arcs.
+    """
+    n = kwg.shape[0]
+    memo = np.full(n, -1, dtype=np.int64)
+    stack = np.empty(64, dtype=np.int64)
+    root = np.int64(kwg[start_node] & ARC_MASK)
+    if root == 0:
+        return 0
+    stack[0] = root
+    sp = 1
+    while sp > 0:
+        p = stack[sp - 1]
+        if memo[p] >= 0:
+            sp -= 1
+            continue
+        if sp >= 63:
+            return -1
+        ready = True
+        i = p
+        while True:
+            c = np.int64(kwg[i] & ARC_MASK)
+            if (kwg[i] >> 24) != 0 and c != 0 and memo[c] < 0:
+                stack[sp] = c
+                sp += 1
+                ready = False
+                break
+            if kwg[i] & IS_END:
+                break
+            i += 1
+        if ready:
+            total = 0
+            i = p
+            while True:
+                v = kwg[i]
+                if v & ACCEPTS:
+                    total += 1
+                c = np.int64(v & ARC_MASK)
+                if (v >> 24) == 0:
+                    total += 1
+                elif c != 0:
+                    total += memo[c]
+                if v & IS_END:
+                    break
+                i += 1
+            memo[p] = total
+            sp -= 1
+    return memo[root]
+
+
+@njit(cache=True)
+def verify_graph(kwg, rows, non_codes, non_lens):
+    """The whole verification in one kernel (one cache load).
+
+    :func:`verify_sorted` on ``rows``, then :func:`count_words` of the DAWG
+    against the number of rows, :func:`count_gaddag_keys` against the marks,
+    and every non-word (``non_codes`` uint8 (k, 16) tile codes, ``non_lens``
+    int32 (k,)) must be rejected by the DAWG.
+
+    Returns:
+        int64 (3,) ``[status, a, b]``: 0 all good; 1 row ``a`` fails; 2 the
+        DAWG holds ``a`` words; 3 the GADDAG holds ``a`` marks, ``b`` expected;
+        4 non-word ``a`` is accepted.
+    """
+    out = np.zeros(3, dtype=np.int64)
+    bad, marks = verify_sorted(kwg, rows)
+    if bad >= 0:
+        out[0] = 1
+        out[1] = bad
+        return out
+    n = count_words(kwg, 0)
+    if n != rows.shape[0]:
+        out[0] = 2
+        out[1] = n
+        return out
+    g = count_gaddag_keys(kwg, 1)
+    if g != marks:
+        out[0] = 3
+        out[1] = g
+        out[2] = marks
+        return out
+    for i in range(non_codes.shape[0]):
+        if accepts_path(kwg, 0, non_codes[i], non_lens[i]):
+            out[0] = 4
+            out[1] = i
+            return out
+    return out
 
 
 @njit(cache=True)

@@ -9,6 +9,19 @@ A bundle is a directory (conventionally ``NAME.lex``) holding::
 Loading memory-maps the graph and the trie and checks both against the
 metadata, so a missing, truncated, corrupted or wrong-version file is reported
 with its name before any Numba kernel sees it.
+
+The full check (SHA-256 of both files, the structural check of the graph by
+:func:`lexicon_tools.kwg.validate_kwg`) runs once per file change: its result
+is kept in ``.verified.json`` inside the bundle (for a bare ``.kwg`` in the
+cache directory), keyed by each file's device, inode, size, modification and
+status-change times (``st_ctime_ns``, which no user call can set back). A later
+load whose files still have the same keys skips the hashing and the kernel; any
+write to a file, any ``touch``, copy, move onto it or ``chmod`` changes a key and
+the next load checks everything again. What the cached check cannot see:
+changes that bypass the file system (a damaged disk sector, writes to the raw
+block device, a clock set back together with a forged inode), on file systems
+that do not keep ``ctime``. ``Lexicon.load(path, verify=True)`` (``lexicon_tools
+info --verify``) ignores the cached state and checks everything.
 """
 
 from __future__ import annotations
@@ -32,7 +45,6 @@ from typing import Iterable, Sequence
 import marisa_trie
 import numpy as np
 
-from . import kwg as _kwg
 from .alphabet import Alphabet, german
 
 FORMAT = "german-scrabble-lexicon"
@@ -41,6 +53,16 @@ KWG_FILE = "lexicon.kwg"
 TRIE_FILE = "words.marisa"
 META_FILE = "meta.json"
 DEFAULT_WORDS = "default_words.txt.xz"
+STATE_FILE = ".verified.json"
+VERIFIER = 2
+"""Version of the load-time checks; a state written by other checks is not trusted."""
+
+
+def _kwg():
+    """:mod:`lexicon_tools.kwg`, imported on first use (it loads Numba, which a verified load does not need)."""
+    from . import kwg
+
+    return kwg
 
 
 class LexiconError(ValueError):
@@ -54,6 +76,109 @@ def sha256_file(path: Path) -> str:
         for chunk in iter(lambda: f.read(1 << 20), b""):
             h.update(chunk)
     return h.hexdigest()
+
+
+def file_key(path: Path) -> list[int]:
+    """``[device, inode, size, mtime_ns, ctime_ns]`` of a file: changes whenever its content can have changed.
+
+    ``ctime`` (status change) is set by the kernel on every write, ``utime``,
+    ``chmod`` and rename and cannot be set back by a user, so restoring the
+    modification time after an edit still changes the key.
+    """
+    st = os.stat(path)
+    return [int(st.st_dev), int(st.st_ino), int(st.st_size), int(st.st_mtime_ns), int(st.st_ctime_ns)]
+
+
+def _write_json_atomic(path: Path, data: dict) -> bool:
+    """Write ``data`` atomically (temp file, fsync, rename); ``False`` (and nothing left behind) on failure."""
+    tmp = None
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(data, f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, path)
+        return True
+    except OSError:
+        if tmp is not None:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+        return False
+
+
+def _umask() -> int:
+    """The process umask (from /proc on Linux, so that no other thread sees it changed)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    m = os.umask(0o022)
+    os.umask(m)
+    return m
+
+
+class VerifiedState:
+    """The remembered result of a full check of some files (see the module docstring).
+
+    ``files`` maps a name to ``(path, expected_sha256 or None)``; the state is
+    valid when it was written by the same :data:`VERIFIER` for the same
+    ``context`` and every file still has the :func:`file_key` it had then.
+    """
+
+    def __init__(self, state_path: Path, context: dict):
+        self.path = state_path
+        self.context = context
+
+    @staticmethod
+    def keys(files: dict[str, Path]) -> dict[str, list[int]] | None:
+        """The current :func:`file_key` of each file (``None`` if one cannot be read).
+
+        Take them *before* the full check and :meth:`record` those: a file
+        changed during the check then no longer matches its recorded key.
+        """
+        try:
+            return {n: file_key(p) for n, p in files.items()}
+        except OSError:
+            return None
+
+    def valid(self, keys: dict[str, list[int]] | None) -> bool:
+        """True when files with these keys were verified by this :data:`VERIFIER` (any error: ``False``)."""
+        if keys is None:
+            return False
+        try:
+            with open(self.path, encoding="utf-8") as f:
+                data = json.load(f)
+            return (data.get("verifier") == VERIFIER and data.get("context") == self.context
+                    and data["files"] == keys)
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            return False
+
+    def record(self, keys: dict[str, list[int]] | None) -> bool:
+        """Remember that the files with ``keys`` passed the full check; ``False`` when not written."""
+        if keys is None:
+            return False
+        return _write_json_atomic(self.path, {"verifier": VERIFIER, "context": self.context, "files": keys})
+
+    def forget(self) -> None:
+        try:
+            self.path.unlink()
+        except OSError:
+            pass
+
+
+def _bare_state(path: Path, alphabet: Alphabet) -> VerifiedState:
+    """Where the verified state of a bare ``.kwg`` lives: the cache directory, keyed by its real path."""
+    real = os.path.realpath(path)
+    name = hashlib.sha256(real.encode("utf-8", "surrogateescape")).hexdigest()[:24]
+    return VerifiedState(cache_dir() / "verified" / f"kwg-{name}.json",
+                         {"path": real, "alphabet": "".join(alphabet.letters)})
 
 
 @dataclass
@@ -76,8 +201,17 @@ class Lexicon:
 
     # -- loading --------------------------------------------------------------
     @classmethod
-    def load(cls, path: str | os.PathLike, alphabet: Alphabet | None = None) -> "Lexicon":
+    def load(cls, path: str | os.PathLike, alphabet: Alphabet | None = None, *, verify: bool = False,
+             progress=None) -> "Lexicon":
         """Load a bundle directory, or a bare ``.kwg`` file (e.g. made by wolges).
+
+        The full check (checksums, graph structure; for a bare file also the
+        agreement of GADDAG and DAWG) runs when a file changed since the last
+        full check, or always with ``verify``; see the module docstring.
+
+        Args:
+            progress: optional callable given a note (e.g. that a bare graph has
+                no word list to be verified against).
 
         Raises:
             LexiconError: missing path, missing/unreadable member file, unknown
@@ -88,7 +222,7 @@ class Lexicon:
         if not p.exists():
             raise LexiconError(f"{p}: no such lexicon (build one with `python -m lexicon_tools build`)")
         if p.is_file():
-            return cls._load_bare_kwg(p, alphabet or german())
+            return cls._load_bare_kwg(p, alphabet or german(), verify=verify, progress=progress)
         meta_path = p / META_FILE
         if not meta_path.is_file():
             raise LexiconError(f"{p}: not a lexicon bundle ({META_FILE} missing)")
@@ -111,29 +245,40 @@ class Lexicon:
             tmeta = meta["trie"]
             expect_nodes, expect_kwg_sha = int(kmeta["nodes"]), str(kmeta["sha256"])
             expect_trie_bytes, expect_trie_sha = int(tmeta["bytes"]), str(tmeta["sha256"])
+            expect_words = int(meta["word_count"]) if "word_count" in meta else None
         except LexiconError:
             raise
         except (KeyError, TypeError, ValueError) as exc:
             raise LexiconError(f"{meta_path}: metadata lacks or garbles {exc}") from None
         kwg_path = p / KWG_FILE
-        kwg = cls._map_kwg(kwg_path, alphabet, expect_nodes=expect_nodes, expect_sha=expect_kwg_sha)
         trie_path = p / TRIE_FILE
-        if not trie_path.is_file():
-            raise LexiconError(f"{trie_path}: missing")
+        for f in (kwg_path, trie_path):
+            if not f.is_file():
+                raise LexiconError(f"{f}: missing")
+        files = {META_FILE: meta_path, KWG_FILE: kwg_path, TRIE_FILE: trie_path}
+        state = VerifiedState(p / STATE_FILE, {"alphabet": "".join(alphabet.letters)})
+        keys = state.keys(files)
+        checked = not verify and state.valid(keys)
+        kwg = cls._map_kwg(kwg_path, alphabet, expect_nodes=expect_nodes, expect_sha=expect_kwg_sha,
+                           check=not checked, expect_words=expect_words)
         if trie_path.stat().st_size != expect_trie_bytes:
             raise LexiconError(f"{trie_path}: {trie_path.stat().st_size} bytes, expected {expect_trie_bytes} (truncated?)")
-        if sha256_file(trie_path) != expect_trie_sha:
+        if not checked and sha256_file(trie_path) != expect_trie_sha:
+            state.forget()
             raise LexiconError(f"{trie_path}: checksum mismatch (corrupted)")
         trie = marisa_trie.Trie()
         try:
             trie.mmap(str(trie_path))
         except Exception as exc:  # marisa raises RuntimeError/ValueError variants
             raise LexiconError(f"{trie_path}: unreadable word store ({exc})") from None
+        if not checked:
+            state.record(keys)  # a read-only bundle is simply checked again next time
         return cls(path=p, kwg=kwg, alphabet=alphabet, meta=meta, trie=trie)
 
     @classmethod
     def _map_kwg(cls, path: Path, alphabet: Alphabet, expect_nodes: int | None = None,
-                 expect_sha: str | None = None) -> np.ndarray:
+                 expect_sha: str | None = None, check: bool = True, expect_words: int | None = None,
+                 language: bool = False) -> np.ndarray:
         if not path.is_file():
             raise LexiconError(f"{path}: missing")
         size = path.stat().st_size
@@ -141,20 +286,39 @@ class Lexicon:
             raise LexiconError(f"{path}: {size} bytes is not a KWG node array (truncated?)")
         if expect_nodes is not None and size != 4 * expect_nodes:
             raise LexiconError(f"{path}: {size} bytes, expected {4 * expect_nodes} (truncated?)")
-        if expect_sha is not None and sha256_file(path) != expect_sha:
+        if check and expect_sha is not None and sha256_file(path) != expect_sha:
             raise LexiconError(f"{path}: checksum mismatch (corrupted)")
         kwg = np.memmap(path, dtype="<u4", mode="r")
         if kwg.dtype != np.uint32:  # big-endian host: convert
             kwg = kwg.astype(np.uint32)
-        try:
-            _kwg.validate_kwg(np.asarray(kwg).view(np.uint32), alphabet, where=str(path))
-        except _kwg.GraphError as exc:
-            raise LexiconError(str(exc)) from None
+        if check:
+            K = _kwg()
+            try:
+                K.validate_kwg(np.asarray(kwg).view(np.uint32), alphabet, where=str(path), language=language)
+                if expect_words is not None:
+                    n = K.word_count(np.asarray(kwg).view(np.uint32))
+                    if n != expect_words:
+                        raise K.GraphError(f"{path}: the graph holds {n} words, {META_FILE} says {expect_words}")
+            except K.GraphError as exc:
+                raise LexiconError(str(exc)) from None
         return kwg
 
     @classmethod
-    def _load_bare_kwg(cls, path: Path, alphabet: Alphabet) -> "Lexicon":
-        kwg = cls._map_kwg(path, alphabet)
+    def _load_bare_kwg(cls, path: Path, alphabet: Alphabet, verify: bool = False, progress=None) -> "Lexicon":
+        state = _bare_state(path, alphabet)
+        keys = state.keys({KWG_FILE: path})
+        checked = not verify and state.valid(keys)
+        kwg = cls._map_kwg(path, alphabet, check=not checked, language=True)
+        if not checked:
+            if progress:
+                progress(f"{path} is a bare graph: its structure and its two halves (DAWG, GADDAG) agree, "
+                         f"but without a word list its words cannot be verified (a bundle from "
+                         f"`python -m lexicon_tools build` can be)")
+            try:
+                state.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError:
+                pass
+            state.record(keys)
         return cls(path=path, kwg=kwg, alphabet=alphabet, meta={}, trie=None)
 
     # -- queries ---------------------------------------------------------------
@@ -168,19 +332,19 @@ class Lexicon:
         """Number of words (from the metadata, or counted in the graph)."""
         if "word_count" in self.meta:
             return int(self.meta["word_count"])
-        return _kwg.word_count(self.graph)
+        return _kwg().word_count(self.graph)
 
     def __contains__(self, word: str) -> bool:
         """True when the (normalised, uppercase) word is in the lexicon."""
         if self.trie is not None:
             return word in self.trie
-        return _kwg.contains(self.graph, word, self.alphabet)
+        return _kwg().contains(self.graph, word, self.alphabet)
 
     def words(self) -> Iterable[str]:
         """All words (trie order for bundles, tile order for bare graphs)."""
         if self.trie is not None:
             return self.trie.keys()
-        return _kwg.iter_words(self.graph, self.alphabet)
+        return _kwg().iter_words(self.graph, self.alphabet)
 
     def prefixed(self, prefix: str) -> list[str]:
         """Words starting with ``prefix``."""
@@ -188,13 +352,19 @@ class Lexicon:
             return self.trie.keys(prefix)
         return [w for w in self.words() if w.startswith(prefix)]
 
-    def pattern(self, pattern: str) -> list[str]:
+    def pattern(self, pattern: str, limit: int | None = None) -> list[str]:
         """Words matching a pattern: ``?`` one letter, ``*`` any run of letters (also none).
 
-        Example: ``H?US*`` matches HAUS, HAUSE, HAUSTÜR.
+        Example: ``H?US*`` matches HAUS, HAUSE, HAUSTÜR. The walk is bounded:
+        it visits each word of the (validated, at most
+        :data:`lexicon_tools.kwg.MAX_WORDS` words) lexicon at most once.
+
+        Args:
+            limit: refuse to return more than this many words.
 
         Raises:
-            ValueError: a character that is neither a letter of the alphabet nor ``?``/``*``.
+            ValueError: a character that is neither a letter of the alphabet nor
+                ``?``/``*``, or more than ``limit`` matches.
         """
         pat = pattern.upper()
         for ch in pat:
@@ -202,7 +372,14 @@ class Lexicon:
                 raise ValueError(f"pattern {pattern!r}: {ch!r} is not a letter, '?' or '*'")
         prefix = re.split(r"[?*]", pat, maxsplit=1)[0]
         rx = re.compile("".join("." if c == "?" else ".*" if c == "*" else re.escape(c) for c in pat) + r"\Z")
-        return sorted(w for w in self.prefixed(prefix) if rx.match(w))
+        out = []
+        for w in (self.trie.iterkeys(prefix) if self.trie is not None else self.words()):
+            if w.startswith(prefix) and rx.match(w):
+                out.append(w)
+                if limit is not None and len(out) > limit:
+                    raise ValueError(f"pattern {pattern!r}: more than {limit:,} words match; "
+                                     f"narrow the pattern (or raise the limit)")
+        return sorted(out)
 
 
 # ---------------------------------------------------------------------------
@@ -210,7 +387,7 @@ class Lexicon:
 # ---------------------------------------------------------------------------
 def build_bundle(words: Sequence[str], out: str | os.PathLike, *, source_name: str = "",
                  source_sha256: str = "", alphabet: Alphabet | None = None,
-                 verify: bool = True, progress=None, max_nodes: int = _kwg.MAX_NODES) -> Lexicon:
+                 verify: bool = True, progress=None, max_nodes: int | None = None) -> Lexicon:
     """Build a lexicon bundle from normalised words and write it atomically.
 
     The bundle is assembled in a temporary directory beside ``out``
@@ -233,7 +410,7 @@ def build_bundle(words: Sequence[str], out: str | os.PathLike, *, source_name: s
         source_name, source_sha256: recorded in the metadata.
         verify: run :func:`lexicon_tools.kwg.verify_kwg` on the built graph.
         progress: optional callable ``progress(step_name)`` called before each step.
-        max_nodes: node limit (default the format's, :data:`lexicon_tools.kwg.MAX_NODES`).
+        max_nodes: node limit (default ``None``: the format's, :data:`lexicon_tools.kwg.MAX_NODES`).
 
     Returns:
         the loaded :class:`Lexicon`.
@@ -246,9 +423,15 @@ def build_bundle(words: Sequence[str], out: str | os.PathLike, *, source_name: s
     """
     alphabet = alphabet or german()
     step = progress or (lambda name: None)
+    if max_nodes is None:
+        max_nodes = _kwg().MAX_NODES
     words = _sorted_unique(words)
     if not words:
         raise ValueError("no valid words: nothing to build")
+    short = [w for w in words if len(w) < 2]
+    if short:
+        raise ValueError(f"{len(short)} one-letter word{'s' if len(short) > 1 else ''} ({', '.join(short[:5])}"
+                         f"{', ...' if len(short) > 5 else ''}): Scrabble words have 2..15 letters")
     out = Path(out)
     parent = out.parent if str(out.parent) else Path(".")
     if not parent.is_dir():
@@ -258,13 +441,16 @@ def build_bundle(words: Sequence[str], out: str | os.PathLike, *, source_name: s
         raise LexiconError(f"{out}: exists and is not a lexicon bundle; refusing to overwrite")
     step("graph")
     t0 = time.perf_counter()
-    graph = _kwg.build_kwg(words, alphabet, max_nodes=max_nodes)
+    kwg = _kwg()
+    rows = kwg._word_rows(words, alphabet)  # encoded once, for the build and the verification
+    graph = kwg._build_rows(rows, alphabet, max_nodes)
     build_s = time.perf_counter() - t0
-    _kwg.validate_kwg(graph, alphabet, where=f"{out} (built graph)")  # always: cheap, and --no-verify is no excuse
+    kwg.validate_kwg(graph, alphabet, where=f"{out} (built graph)",  # always: cheap, and --no-verify is no excuse
+                     language=False)  # the words themselves: `verify` below
     if verify:
         step("verify")
-        samples = _non_word_samples(words, alphabet)
-        _kwg.verify_kwg(graph, words, alphabet, non_words=samples)
+        kwg._verify_rows(graph, rows, alphabet, _non_word_samples(words, alphabet))
+    del rows
     step("write")
     try:
         tmp = Path(tempfile.mkdtemp(prefix=f".{out.name}.build-{os.getpid()}-", dir=parent))
@@ -322,9 +508,7 @@ def _sorted_unique(words: Sequence[str]) -> list[str]:
 
 def _dir_mode() -> int:
     """Mode for a new bundle directory: 0o777 minus the umask (mkdtemp makes 0o700)."""
-    old = os.umask(0o022)
-    os.umask(old)
-    return 0o777 & ~old
+    return 0o777 & ~_umask()
 
 
 def _fsync_path(path: Path) -> None:
@@ -489,7 +673,7 @@ def cache_dir() -> Path:
 _DEFAULT: dict[str, Lexicon] = {}
 
 
-def default_lexicon(progress=None) -> Lexicon:
+def default_lexicon(progress=None, verify: bool = False) -> Lexicon:
     """The default German lexicon, built from the packaged list on first use.
 
     The built bundle is cached (:func:`cache_dir`) under a name that includes the
@@ -503,14 +687,14 @@ def default_lexicon(progress=None) -> Lexicon:
         raise LexiconError(f"{src}: the packaged default word list is missing (broken installation)")
     sha = sha256_file(src)
     key = sha[:12]
-    if key in _DEFAULT:
+    if key in _DEFAULT and not verify:
         return _DEFAULT[key]
     target = cache_dir() / f"default-{key}.lex"
     lex = None
     why = "first use only"
     if target.exists():
         try:
-            lex = Lexicon.load(target)
+            lex = Lexicon.load(target, verify=verify)
         except LexiconError as exc:
             why = f"the cached copy is unusable: {exc}"
             shutil.rmtree(target, ignore_errors=True)
@@ -528,6 +712,12 @@ def default_lexicon(progress=None) -> Lexicon:
     return lex
 
 
-def load_lexicon(path: str | os.PathLike | None = None, progress=None) -> Lexicon:
-    """Load ``path`` (bundle or ``.kwg``), or the default lexicon when ``None``."""
-    return default_lexicon(progress) if path is None else Lexicon.load(path)
+def load_lexicon(path: str | os.PathLike | None = None, progress=None, verify: bool = False) -> Lexicon:
+    """Load ``path`` (bundle or ``.kwg``), or the default lexicon when ``None``.
+
+    ``verify`` forces the full check even when the files are unchanged since
+    the last one (see :meth:`Lexicon.load`); ``progress`` gets notes.
+    """
+    if path is None:
+        return default_lexicon(progress, verify=verify)
+    return Lexicon.load(path, verify=verify, progress=progress)

@@ -52,7 +52,7 @@ from .normalize import (
     WordListError,
     normalize_entry,
     normalize_lines,
-    read_lines,
+    normalize_path,
     write_rejects,
     write_words,
 )
@@ -176,18 +176,21 @@ def _read_normalised(src: Path, encoding: str | None, quiet: bool, keep_rejects:
     """Stream ``src`` through the normaliser with a progress bar; warnings (no final newline) on stderr."""
     bar = _ReadProgress(src, quiet)
     try:
-        return normalize_lines(read_lines(src, encoding, progress=bar, on_warning=lambda m: _err(f"warning: {m}")),
-                               keep_rejects=keep_rejects)
+        return normalize_path(src, encoding, keep_rejects=keep_rejects, progress=bar,
+                              on_warning=lambda m: _err(f"warning: {m}"))
     finally:
         bar.close()
 
 
-def _open_lexicon(path: str | None) -> Lexicon:
+def _open_lexicon(path: str | None, verify: bool = False) -> Lexicon:
     """``--lexicon`` or the default lexicon (noting on stderr when it is being built)."""
     def note(msg: str) -> None:
-        _err(f"note: {msg} into {cache_dir()}; this takes a few seconds ...")
+        if msg.startswith("building"):
+            _err(f"note: {msg} into {cache_dir()}; this takes a few seconds ...")
+        else:
+            _err(f"note: {msg}")
 
-    return load_lexicon(path, progress=note)
+    return load_lexicon(path, progress=note, verify=verify)
 
 
 class _Stages:
@@ -304,7 +307,7 @@ def _info_dict(lex: Lexicon) -> dict:
 
 
 def cmd_info(args: argparse.Namespace) -> int:
-    lex = _open_lexicon(args.lexicon)
+    lex = _open_lexicon(args.lexicon, verify=args.verify)
     d = _info_dict(lex)
     if args.json:
         print(json.dumps(d, indent=2, ensure_ascii=False))
@@ -312,6 +315,7 @@ def cmd_info(args: argparse.Namespace) -> int:
     rows: list[tuple[str, str]] = [("lexicon", d["path"])]
     if d.get("format") == "kwg":
         rows.append(("format", "bare KWG graph (no metadata, no word store)"))
+        rows.append(("checked", "structure, DAWG = GADDAG; words not verifiable (no word list)"))
     else:
         src = d.get("source", {})
         rows.append(("source", src.get("name") or "(unknown)"))
@@ -347,7 +351,7 @@ def cmd_info(args: argparse.Namespace) -> int:
 # check
 # ---------------------------------------------------------------------------
 def cmd_check(args: argparse.Namespace) -> int:
-    lex = _open_lexicon(args.lexicon)
+    lex = _open_lexicon(args.lexicon, verify=args.verify)
     all_ok = True
     for raw in args.words:
         word, reason = normalize_entry(raw, lex.alphabet)
@@ -391,13 +395,18 @@ def parse_rack(rack: str, alphabet: Alphabet) -> tuple[list[int], int]:
     return counts, blanks
 
 
-def anagrams(lex: Lexicon, rack: str, min_length: int = MIN_LEN) -> list[str]:
+def anagrams(lex: Lexicon, rack: str, min_length: int = MIN_LEN, limit: int | None = None) -> list[str]:
     """Words that can be made from (a subset of) the rack, by walking the DAWG.
 
     A blank (``?``) stands for any letter and is shown in lowercase. Real tiles
     are used before blanks (if a word can be made at all, it can be made that
     way), so each word appears once. Sorted by length (longest first), then in
-    the tile set's alphabetical order.
+    the tile set's alphabetical order. The walk is bounded: its depth by the
+    rack and the graph (validated on load: at most 15 letters, no cycle), its
+    results by the lexicon's words, or by ``limit``.
+
+    Raises:
+        ValueError: a bad rack, or more than ``limit`` words.
     """
     alphabet = lex.alphabet
     counts, blanks = parse_rack(rack, alphabet)
@@ -430,6 +439,8 @@ def anagrams(lex: Lexicon, rack: str, min_length: int = MIN_LEN) -> list[str]:
     def _arc(v: int, left: int, blanks: int) -> None:
         if v & ACCEPTS and len(path) >= min_length:
             found.append("".join(path))
+            if limit is not None and len(found) > limit:
+                raise ValueError(f"rack {rack!r}: more than {limit:,} words; narrow it (or raise --limit)")
         child = v & ARC_MASK
         if child and left:
             walk(child, left, blanks)
@@ -446,7 +457,9 @@ def cmd_anagram(args: argparse.Namespace) -> int:
     if args.min_length < 1:
         raise CliError("--min-length must be at least 1")
     lex = _open_lexicon(args.lexicon)
-    words = anagrams(lex, args.rack, args.min_length)
+    if args.limit is not None and args.limit < 1:
+        raise CliError("--limit must be at least 1")
+    words = anagrams(lex, args.rack, args.min_length, args.limit)
     for w in words:
         print(w)
     if not words:
@@ -459,7 +472,9 @@ def cmd_anagram(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------
 def cmd_pattern(args: argparse.Namespace) -> int:
     lex = _open_lexicon(args.lexicon)
-    words = lex.pattern(args.pattern)
+    if args.limit is not None and args.limit < 1:
+        raise CliError("--limit must be at least 1")
+    words = lex.pattern(args.pattern, limit=args.limit)
     for w in words:
         print(w)
     if not words:
@@ -502,12 +517,16 @@ def build_parser() -> argparse.ArgumentParser:
     s = sub.add_parser("info", help="show a lexicon's metadata")
     s.add_argument("lexicon", metavar="LEXICON", nargs="?", help="bundle or .kwg (default: the default lexicon)")
     s.add_argument("--json", action="store_true", help="print the metadata as JSON")
+    s.add_argument("--verify", action="store_true",
+                   help="check checksums and graph now, even if unchanged since the last check")
     s.set_defaults(func=cmd_info)
 
     lex_help = "bundle directory or .kwg file (default: the default lexicon)"
     s = sub.add_parser("check", help="check whether words are in the lexicon (exit 1 if any is not)")
     s.add_argument("words", metavar="WORD", nargs="+", help="words as written (normalised first)")
     s.add_argument("--lexicon", "-l", metavar="LEXICON", help=lex_help)
+    s.add_argument("--verify", action="store_true",
+                   help="check checksums and graph now, even if unchanged since the last check")
     s.set_defaults(func=cmd_check)
 
     s = sub.add_parser("anagram", help="words that can be made from a rack ('?' = blank)")
@@ -515,11 +534,13 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--lexicon", "-l", metavar="LEXICON", help=lex_help)
     s.add_argument("--min-length", "-m", type=int, default=MIN_LEN, metavar="N",
                    help=f"shortest word to list (default {MIN_LEN})")
+    s.add_argument("--limit", type=int, metavar="N", help="refuse to list more than N words (exit 2)")
     s.set_defaults(func=cmd_anagram)
 
     s = sub.add_parser("pattern", help="words matching a pattern ('?' one letter, '*' any run)")
     s.add_argument("pattern", metavar="PATTERN", help="e.g. 'H?US*' (quote it in the shell)")
     s.add_argument("--lexicon", "-l", metavar="LEXICON", help=lex_help)
+    s.add_argument("--limit", type=int, metavar="N", help="refuse to list more than N words (exit 2)")
     s.set_defaults(func=cmd_pattern)
     return p
 

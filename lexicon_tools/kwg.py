@@ -97,24 +97,47 @@ def encode_words(words: Sequence[str], alphabet: Alphabet | None = None) -> tupl
     return codes, lengths
 
 
-def _sort_rows(rows: np.ndarray) -> np.ndarray:
-    """Rows (0-padded byte strings, values < 64, width ≤ 20) in byte-string order."""
+def _word_rows(words: Sequence[str], alphabet: Alphabet) -> np.ndarray:
+    """The distinct words as uint8 ``(m, 17)`` rows of ``tile + 1``, 0-padded, in tile order.
+
+    Raises:
+        ValueError: as :func:`encode_words`.
+    """
+    codes, _ = encode_words(words if isinstance(words, list) else list(words), alphabet)
+    rows = np.zeros((codes.shape[0], 17), dtype=np.uint8)
+    np.add(codes, 1, out=rows[:, :16], where=codes > 0)
+    del codes
     hi, lo = K.pack_keys(rows)
-    return rows[np.lexsort((lo, hi))]
+    order = np.lexsort((lo, hi))
+    hi, lo = hi[order], lo[order]
+    keep = np.ones(order.shape[0], dtype=bool)
+    keep[1:] = (hi[1:] != hi[:-1]) | (lo[1:] != lo[:-1])
+    return rows[order[keep]]
 
 
-def build_kwg(words: Sequence[str], alphabet: Alphabet | None = None, max_nodes: int = MAX_NODES) -> np.ndarray:
+def _row_word(row: np.ndarray, alphabet: Alphabet) -> str:
+    return "".join(alphabet.letters[int(c) - 2] for c in row if c)
+
+
+def build_kwg(words: Sequence[str], alphabet: Alphabet | None = None, max_nodes: int = MAX_NODES,
+              verify: bool = False) -> np.ndarray:
     """Build a minimised KWG (DAWG + GADDAG) from normalised words.
 
     Algorithm: sorted-input minimal automaton construction (Daciuk et al. 2000)
     over the word set and its GADDAG strings (Gordon 1994), with one register of
     unique states shared by both so that common suffix states are stored once.
+    The GADDAG part after the separator is the DAWG itself (the state after
+    ``rev(p) + separator`` is the DAWG state after p), so only the distinct
+    reversed prefixes are sorted and built (``_kwg_kernels.build_gaddag``); the
+    bytes are those of the full-string construction.
 
     Args:
         words: uppercase words over the alphabet (2..15 letters). Order and
             duplicates do not matter.
         max_nodes: refuse a graph with more nodes (default :data:`MAX_NODES`, the
             format's limit; a lower value is for tests).
+        verify: also run the check of :func:`verify_kwg` on the graph (reusing
+            the encoded words).
 
     Returns:
         uint32 array ``(n_nodes,)``, the node array (little-endian when saved).
@@ -123,88 +146,180 @@ def build_kwg(words: Sequence[str], alphabet: Alphabet | None = None, max_nodes:
         ValueError: empty word set or a word outside the alphabet / length range.
         GraphTooLargeError: more than ``max_nodes`` nodes (their indices would not
             fit the 22-bit arc field and would silently wrap).
+        GraphError: ``verify`` is set and the graph fails the check.
     """
     if max_nodes > MAX_NODES:
         raise ValueError(f"max_nodes {max_nodes:,}: the KWG format holds at most {MAX_NODES:,}")
     if len(words) == 0:
         raise ValueError("no words: cannot build a lexicon from an empty list")
-    words = sorted(set(words))
-    codes, lengths = encode_words(words, alphabet)
-    dawg_rows = np.zeros((len(words), 17), dtype=np.uint8)
-    dawg_rows[:, :16] = np.where(codes > 0, codes + 1, 0)
-    dawg_rows = _sort_rows(dawg_rows)
-    gaddag = _sort_rows(K.gaddag_rows(codes, lengths, int(lengths.sum())))
-    cap_arcs = int(np.count_nonzero(dawg_rows)) + int(np.count_nonzero(gaddag)) + 64  # >= arcs ever registered
-    cap_states = cap_arcs
+    alphabet = alphabet or german()
+    dawg_rows = _word_rows(words, alphabet)
+    nodes = _build_rows(dawg_rows, alphabet, max_nodes)
+    if verify:
+        validate_kwg(nodes, alphabet, where="built graph")
+        _verify_rows(nodes, dawg_rows, alphabet)
+    return nodes
+
+
+def _build_rows(dawg_rows: np.ndarray, alphabet: Alphabet, max_nodes: int) -> np.ndarray:
+    """:func:`build_kwg` on rows from :func:`_word_rows`."""
+    total = int(np.count_nonzero(dawg_rows))
+    # every distinct state has at least one arc, and both automata together have
+    # at most (letters of the words) + (letters of the GADDAG keys) arcs
+    cap_arcs = 2 * total + 64 + (MAX_WORD_LENGTH + 1) * total // 2
     reg = (
         np.zeros(cap_arcs, dtype=np.uint8),
         np.zeros(cap_arcs, dtype=np.uint8),
         np.zeros(cap_arcs, dtype=np.int32),
-        np.zeros(cap_states, dtype=np.int32),
-        np.zeros(cap_states, dtype=np.int32),
+        np.zeros(cap_arcs, dtype=np.int32),
+        np.zeros(cap_arcs, dtype=np.int32),
         np.zeros(3, dtype=np.int64),
     )
-    table = np.full(1 << 16, -1, dtype=np.int32)
-    dawg_root, table = K.build_states(dawg_rows, reg, table)
-    gaddag_root, table = K.build_states(gaddag, reg, table)
+    st_hash = np.zeros(cap_arcs, dtype=np.uint64)
+    table = np.full(1 << 16, -1, dtype=np.int64)
+    key_word = np.empty(total, dtype=np.int32)
+    key_len = np.empty(total, dtype=np.uint8)
+    key_sep = np.empty(total, dtype=np.int32)
+    dawg_root, table, nk = K.build_dawg(dawg_rows, reg, st_hash, table, key_word, key_len, key_sep)
+    krows, key_acc = K.reversed_keys(dawg_rows, key_word, key_len, nk)
+    del key_word, key_len
+    hi, lo = K.pack_keys(krows)
+    order = np.lexsort((lo, hi))
+    del hi, lo
+    krows, key_acc, key_sep = krows[order], key_acc[order], key_sep[:nk][order]  # sequential reads in the kernel
+    del order
+    gaddag_root, table = K.build_gaddag(krows, key_acc, key_sep, reg, st_hash, table)
+    del krows, key_acc, key_sep, table, st_hash
     nodes = K.layout(reg, dawg_root, gaddag_root)
     if nodes.shape[0] > max_nodes:
         raise GraphTooLargeError(int(nodes.shape[0]), max_nodes)
     return nodes
 
 
-def validate_kwg(kwg: np.ndarray, alphabet: Alphabet | None = None, where: str = "graph") -> None:
-    """Check that a node array is safe to hand to the Numba kernels.
+MAX_WORDS = 20_000_000
+"""A graph with more words than this is refused on load (the German list has ~300,000)."""
+
+_CHECK_MESSAGES = {
+    1: "fewer than 2 nodes",
+    3: "the last node does not end an arc list (truncated?)",
+    5: "an arc list whose tiles are not in increasing order (an arc twice or a damaged tile code)",
+    8: "the separator (tile 0) below the DAWG root; it belongs to the GADDAG only",
+    9: "the separator (tile 0) in the GADDAG root list; a GADDAG string starts with a letter",
+    10: "the separator (tile 0) twice on one path",
+    11: "a separator arc that ends a word or leads nowhere",
+    16: "an arc list longer than the alphabet",
+}
+
+
+def validate_kwg(kwg: np.ndarray, alphabet: Alphabet | None = None, where: str = "graph",
+                 language: bool = True, max_words: int = MAX_WORDS) -> int:
+    """Check completely that a node array is a KWG the kernels may walk.
+
+    Structure: arc indices inside the array, every list terminated, tile codes
+    inside the alphabet, tiles of a list strictly increasing. Shape: no cycle,
+    no path longer than a 15-letter word (plus the separator in the GADDAG),
+    the separator only in the GADDAG (once per path, never first, never
+    accepting), no one-letter word. With ``language``: at most ``max_words``
+    words, and the GADDAG holds exactly the GADDAG strings of the DAWG's words
+    (so moves generated from the GADDAG are the words the DAWG accepts). The
+    work is done by the Numba kernels of :mod:`lexicon_tools._kwg_check`
+    (linear in the nodes for the structure, about 0.1 s for the German graph;
+    the language check walks each DAWG prefix once per split point, about
+    0.5 s for 300,000 words).
+
+    Returns:
+        the number of words of the DAWG (``-1`` when ``language`` is false).
 
     Raises:
-        GraphError: too short, an arc index outside the array, an arc list
-            without an end marker, or a tile code outside the alphabet
-            (the message starts with ``where``).
+        GraphError: the first problem found, naming ``where`` and the node.
     """
+    from . import _kwg_check as C
+
     alphabet = alphabet or german()
     if kwg.dtype != np.uint32 or kwg.ndim != 1:
         raise GraphError(f"{where}: expected a 1-D uint32 node array, got {kwg.dtype} {kwg.shape}")
     if kwg.shape[0] < 2:
         raise GraphError(f"{where}: {kwg.shape[0]} nodes, a KWG has at least 2")
-    bad = K.check_structure(kwg)
+    kwg = np.ascontiguousarray(kwg)
+    code, node = C.check_structure_full(kwg, alphabet.size, MAX_WORD_LENGTH)
+    code, node = int(code), int(node)
+    if code == C.E_ARC:
+        raise GraphError(f"{where}: node {node} points at arc {int(kwg[node] & ARC_MASK)}, outside the "
+                         f"{kwg.shape[0]} nodes or at the GADDAG root pointer (damaged file)")
+    if code == C.E_TILE:
+        raise GraphError(f"{where}: node {node} has tile code {int(kwg[node] >> 24)}, "
+                         f"outside the {alphabet.name} alphabet (1..{alphabet.size})")
+    if code == C.E_CYCLE:
+        raise GraphError(f"{where}: the graph has a cycle (the arc at node {node} leads back to a list on its "
+                         f"own path); a word graph has none: the file is damaged")
+    if code == C.E_DEEP:
+        raise GraphError(f"{where}: a path longer than {MAX_WORD_LENGTH} letters at node {node} "
+                         f"(words have at most {MAX_WORD_LENGTH}; damaged file?)")
+    if code == C.E_ONE_LETTER:
+        letter = alphabet.letters[int(kwg[node] >> 24) - 1] if 0 < int(kwg[node] >> 24) <= alphabet.size else "?"
+        raise GraphError(f"{where}: holds the one-letter word {letter!r} (node {node}); Scrabble words have "
+                         f"2..{MAX_WORD_LENGTH} letters: rebuild the graph without one-letter words")
+    if code != C.OK:
+        raise GraphError(f"{where}: node {node}: {_CHECK_MESSAGES.get(code, f'malformed (check {code})')}")
+    if not language:
+        return -1
+    n_words = int(C.count_paths(kwg, 0))
+    if n_words > max_words:
+        raise GraphError(f"{where}: the graph holds {n_words:,} words, more than {max_words:,}: "
+                         f"not a word list (damaged or made up)")
+    if n_words and not int(kwg[1] & ARC_MASK):
+        raise GraphError(f"{where}: the graph has a DAWG of {n_words:,} words but no GADDAG (a DAWG-only "
+                         f"file?); the move generator needs both (build one with `python -m lexicon_tools build`)")
+    codes, lengths = C.dawg_words(kwg, n_words, MAX_WORD_LENGTH)
+    bad = int(C.gaddag_missing(kwg, codes, lengths))
     if bad >= 0:
-        raise GraphError(f"{where}: node {bad} is malformed (arc index out of range or unterminated list)")
-    tiles = kwg[2:] >> 24
-    if tiles.size and int(tiles.max()) > alphabet.size:
-        bad = int(np.argmax(tiles > alphabet.size)) + 2
-        raise GraphError(
-            f"{where}: node {bad} has tile code {int(kwg[bad] >> 24)}, "
-            f"outside the {alphabet.name} alphabet (1..{alphabet.size})"
-        )
+        word = "".join(alphabet.letters[int(t) - 1] for t in codes[bad, : lengths[bad]])
+        raise GraphError(f"{where}: the GADDAG lacks a form of the word {word!r} that the DAWG holds: "
+                         f"the two halves disagree (damaged file)")
+    g_paths, expect = int(C.count_paths(kwg, 1)), int(lengths.sum(dtype=np.int64))
+    if g_paths != expect:
+        raise GraphError(f"{where}: the GADDAG holds {g_paths:,} strings, the DAWG's {n_words:,} words make "
+                         f"{expect:,}: the two halves disagree (damaged file)")
+    return n_words
 
 
 def verify_kwg(kwg: np.ndarray, words: Sequence[str], alphabet: Alphabet | None = None,
                non_words: Sequence[str] = ()) -> None:
     """Verify a built graph against its word list.
 
-    Every word must be accepted by the DAWG and, from every split point, by the
-    GADDAG; the word count read back from the DAWG must equal the list's; every
-    entry of ``non_words`` (words over the alphabet that are not in the list)
-    must be rejected.
+    The DAWG must accept every word and hold no other (its word count must
+    equal the list's); the GADDAG must hold exactly Gordon's strings of the
+    words from every split point: for each distinct prefix p, ``rev(p)`` accepts
+    exactly when p is a word and leads to a separator arc exactly when a word
+    extends p, pointing at the DAWG's arc list after p; its count of such marks
+    must equal the list's (``_kwg_kernels.verify_sorted``; linear in the
+    prefixes). Every entry of ``non_words`` (words over the alphabet that are
+    not in the list) must be rejected.
 
     Raises:
         GraphError: naming the first word or non-word that fails, or the counts.
     """
     alphabet = alphabet or german()
-    codes, lengths = encode_words(list(words), alphabet)
-    bad = K.verify_words(kwg, codes, lengths)
-    if bad >= 0:
+    _verify_rows(kwg, _word_rows(words, alphabet), alphabet, non_words)
+
+
+def _verify_rows(kwg: np.ndarray, rows: np.ndarray, alphabet: Alphabet, non_words: Sequence[str] = ()) -> None:
+    """:func:`verify_kwg` on rows from :func:`_word_rows`."""
+    non_words = list(non_words)
+    ncodes, nlens = encode_words(non_words, alphabet)
+    status, a, b = (int(x) for x in K.verify_graph(kwg, rows, ncodes, nlens))
+    if status == 1:
         raise GraphError(f"verification failed: the built graph ({kwg.shape[0]:,} nodes) does not accept the "
-                         f"word {words[bad]!r} (DAWG or GADDAG) -- a builder bug, please report it with the list")
-    n = K.count_words(kwg, 0)
-    if n != len(set(words)):
-        raise GraphError(f"verification failed: the built graph holds {n:,} words, the list {len(set(words)):,} "
+                         f"word {_row_word(rows[a], alphabet)!r} exactly (DAWG or GADDAG) -- a builder bug, "
+                         f"please report it with the list")
+    if status == 2:
+        raise GraphError(f"verification failed: the built graph holds {a:,} words, the list {rows.shape[0]:,} "
                          f"-- a builder bug, please report it with the list")
-    if non_words:
-        ncodes, nlens = encode_words(list(non_words), alphabet)
-        for i in range(len(non_words)):
-            if K.accepts_path(kwg, 0, ncodes[i], nlens[i]):
-                raise GraphError(f"graph accepts the non-word {non_words[i]!r}")
+    if status == 3:
+        raise GraphError(f"verification failed: the built GADDAG holds {a:,} strings before the separator, "
+                         f"the list makes {b:,} -- a builder bug, please report it with the list")
+    if status == 4:
+        raise GraphError(f"graph accepts the non-word {non_words[a]!r}")
 
 
 def word_count(kwg: np.ndarray) -> int:
@@ -222,20 +337,36 @@ def contains(kwg: np.ndarray, word: str, alphabet: Alphabet | None = None) -> bo
 
 
 def iter_words(kwg: np.ndarray, alphabet: Alphabet | None = None):
-    """Yield every word of the DAWG in tile-code order (pure Python; for tests and export)."""
+    """Yield every word of the DAWG in tile-code order (pure Python; for tests and export).
+
+    The walk is iterative and stops descending below :data:`MAX_WORD_LENGTH`
+    letters, so it ends on any node array whose arc indices are in range
+    (:func:`validate_kwg` refuses cycles and longer paths before this is used).
+    """
     alphabet = alphabet or german()
     letters = ("",) + alphabet.letters
-
-    def walk(p: int, prefix: str):
-        while p:
-            v = int(kwg[p])
-            w = prefix + letters[v >> 24]
-            if v & ACCEPTS:
-                yield w
-            if v & ARC_MASK:
-                yield from walk(v & ARC_MASK, w)
-            if v & IS_END:
-                return
-            p += 1
-
-    yield from walk(int(kwg[0]) & ARC_MASK, "")
+    n = int(kwg.shape[0])
+    root = int(kwg[0]) & ARC_MASK
+    if not root:
+        return
+    stack = [root]
+    path: list[str] = []
+    while stack:
+        d = len(stack) - 1
+        v = int(kwg[stack[d]])
+        t = v >> 24
+        del path[d:]
+        path.append(letters[t] if t < len(letters) else "?")
+        if v & ACCEPTS:
+            yield "".join(path)
+        c = v & ARC_MASK
+        if c and c < n and len(stack) < MAX_WORD_LENGTH:
+            stack.append(c)
+            continue
+        while stack:  # next arc, climbing out of finished lists
+            p = stack[-1]
+            if int(kwg[p]) & IS_END or p + 1 >= n:
+                stack.pop()
+            else:
+                stack[-1] = p + 1
+                break

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import lzma
+import os
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,10 @@ import pytest
 from lexicon_tools.bundle import Lexicon, build_bundle
 
 DATA = Path(__file__).parent / "data"
+
+# No ahead-of-time kernel builds behind the tests' back (about 20 s each, engine._aot);
+# tests/test_startup.py builds one on purpose in a private cache.
+os.environ.setdefault("GSE_AOT", "0")
 
 
 def golden_words() -> list[str]:

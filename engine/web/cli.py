@@ -133,7 +133,7 @@ def cmd_web(args) -> int:
         from engine.leaves import LeaveTable
 
         try:
-            table = LeaveTable.load(args.leaves)
+            table = LeaveTable.load(args.leaves, note=_note)
         except OSError as exc:
             raise ValueError(f"--leaves {args.leaves}: cannot read it ({exc.strerror or exc})") from None
         except ValueError as exc:
