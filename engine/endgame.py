@@ -24,9 +24,11 @@ from typing import Callable
 import numpy as np
 
 from lexicon_tools.bundle import Lexicon
+from lexicon_tools.kwg import build_kwg_from_codes
 
 from . import _endgame as E
 from . import _movegen as K
+from . import _wordprune as P
 from .board import Board
 from .cgp import Position, parse_cgp
 from .moves import MoveList
@@ -119,15 +121,54 @@ def depth_schedule(limit: int) -> list[int]:
     return [d for d in (1, 2, 3, 4, 6) if d < limit] + [limit]
 
 
+def pruned_graph(tiles: np.ndarray, pool: np.ndarray, kwg: np.ndarray, alphabet) -> tuple[np.ndarray, int]:
+    """A KWG of only the words the endgame can still form (see :mod:`engine._wordprune`).
+
+    Args:
+        tiles: uint8 (15, 15) board letter codes (blanks as their letter), 0 = empty.
+        pool: int (n_letters + 1,) both racks' tiles together (index 0 = blanks).
+        kwg: the full lexicon's node array.
+
+    Returns:
+        ``(graph, n_words)``: the node array over the distinct words that fit some
+        row or column with the pool's tiles, and their number. Move generation and
+        cross-checks on it equal the full lexicon's on every board the endgame
+        can reach (every word placed later covers such a span). With no word at
+        all the full graph is returned (``n_words`` 0).
+    """
+    lines = {bytes(tiles[r]) for r in range(15)} | {bytes(tiles[:, c]) for c in range(15)}
+    pool = np.asarray(pool, dtype=np.int64).copy()
+    out = np.zeros((4096, 16), dtype=np.uint8)
+    cnt = np.zeros(1, dtype=np.int64)
+    for ln in sorted(lines):
+        line = np.frombuffer(ln, dtype=np.uint8).copy()
+        n0 = int(cnt[0])
+        P.line_words(kwg, line, pool, out, cnt)
+        if cnt[0] > out.shape[0]:
+            grown = np.zeros((max(2 * out.shape[0], int(cnt[0]) + 4096), 16), dtype=np.uint8)
+            grown[:n0] = out[:n0]
+            out = grown
+            cnt[0] = n0
+            P.line_words(kwg, line, pool, out, cnt)
+    codes = out[: int(cnt[0])]
+    if codes.shape[0] == 0:
+        return kwg, 0
+    codes = np.unique(codes, axis=0)
+    return build_kwg_from_codes(codes, alphabet), int(codes.shape[0])
+
+
 class _State:
     """Kernel arrays of one position (player 0 = the side to move)."""
 
-    def __init__(self, pos: Position, lexicon: Lexicon, tt_bits: int):
+    def __init__(self, pos: Position, lexicon: Lexicon, tt_bits: int, prune: bool = True):
         a = pos.alphabet
         if lexicon.alphabet.letters != a.letters:
             raise ValueError(f"lexicon {lexicon.path} uses the {lexicon.alphabet.name} alphabet, the board {a.name}")
         self.pos = pos
         self.kwg = lexicon.graph
+        self.n_words = 0
+        if prune:
+            self.kwg, self.n_words = pruned_graph(pos.board.tiles, pos.rack + pos.opponent_rack, lexicon.graph, a)
         self.vals = a.values.astype(np.int64)
         self.all_mask = np.uint32(((1 << (a.size + 1)) - 1) & ~1)
         self.bingo = (a.rack_size, a.bingo_bonus)
