@@ -36,6 +36,12 @@ from .moves import MoveList
 DEFAULT_TT_BITS = 21
 MAX_DEPTH = E.MAXPLY - 4
 ORDER_WEIGHTS = (4, 1, 0)
+HISTORY = (1, 1 << 20)
+"""History heuristic: weight of a move's cut-off count in its ordering key (0 = off) and the count's cap."""
+INCREMENTAL = True
+PRUNE = True
+"""Generate moves over the pruned lexicon of :func:`pruned_graph`."""
+"""Incremental move lists: a node reuses the moves of the same side two plies up (``_endgame._gen_node``)."""
 """Move ordering key per move: weights of points scored, tiles played, points of the tiles played."""
 
 
@@ -208,8 +214,11 @@ class _State:
         self.rows = np.zeros(15, dtype=np.uint8)
         self.cols = np.zeros(15, dtype=np.uint8)
         self.killers = np.zeros((m, 2), dtype=np.uint64)
+        self.hist = np.zeros(1 << E.HIST_BITS, dtype=np.int64)
         self.counters = np.zeros(E.N_COUNTERS, dtype=np.int64)
         self.counters[E.C_W_SCORE], self.counters[E.C_W_TILES], self.counters[E.C_W_TVAL] = ORDER_WEIGHTS
+        self.counters[E.C_W_HIST], self.counters[E.C_HIST_CAP] = HISTORY
+        self.counters[E.C_INC] = 1 if INCREMENTAL else 0
 
     def search(self, depth: int, node_limit: int) -> tuple[int, bool]:
         self.counters[E.C_ABORT] = 0
@@ -220,7 +229,7 @@ class _State:
             self.bingo[0], self.bingo[1], self.tiles, self.tvals, self.lm, self.wm, self.cs, self.xs,
             self.hx, self.racks, self.zb, self.zr, self.zs, self.tt_key, self.tt_val,
             self.tt_depth, self.tt_flag, self.tt_move, self.tt_row, self.arena, self.keys, self.order, self.save_cs,
-            self.save_xs, self.save_hx, self.save_sq, self.rows, self.cols, self.killers,
+            self.save_xs, self.save_hx, self.save_sq, self.rows, self.cols, self.killers, self.hist,
             self.counters, self.result)
         return int(self.result[0]), bool(self.result[1])
 
@@ -286,7 +295,7 @@ def solve(position: Position | str, lexicon: Lexicon, *, max_depth: int | None =
         raise ValueError(f"time limit must be positive, got {time_limit}")
     if not 0 <= tt_bits <= 28:
         raise ValueError(f"tt_bits must be 0..28, got {tt_bits}")
-    st = _State(pos, lexicon, tt_bits)
+    st = _State(pos, lexicon, tt_bits, PRUNE)
     t0 = time.perf_counter()
     limit = max_depth or MAX_DEPTH
     result = None
