@@ -15,9 +15,10 @@ false -threads 1``, ``cgp <board> <racks> <scores> <zero turns>`` and
 ``endgame -eplies 25 -etlim LIMIT``, run in ``--magpie-data``'s parent folder
 (MAGPIE reads ``data/`` there; ``data/lexica/NAME.kwg`` must be our default
 lexicon's KWG). Reported: MAGPIE's own "time:" figure (wall, one thread,
-lexicon loading excluded), its status, its value (the spread from now, "V")
-and its best move, and the CPU seconds of the MAGPIE process (lexicon
-loading included).
+lexicon loading excluded), its status and depth (25 = the ``-eplies`` limit;
+a smaller depth means its time limit stopped it), its value (the spread from
+now, "V") and its best move, and the CPU seconds of the MAGPIE process
+(lexicon loading included).
 """
 
 from __future__ import annotations
@@ -48,10 +49,14 @@ def magpie(binary: str, data: str, lex: str, cgp: str, limit: float) -> dict:
     fields = cgp.split()[:4]
     cmds = (f"set -ld german -lex {lex} -wmp false -threads 1\ncgp {' '.join(fields)}\n"
             f"endgame -eplies 25 -etlim {int(limit)}\n")
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    p = subprocess.run([binary], input=cmds, capture_output=True, text=True, cwd=str(Path(data).parent),
-                       timeout=limit * 4 + 60)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    for _attempt in range(3):  # a start-up failure (no result line) is retried
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        p = subprocess.run([binary], input=cmds, capture_output=True, text=True, cwd=str(Path(data).parent),
+                           timeout=limit * 4 + 60)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if _HEAD.search(p.stdout):
+            break
+        print(f"note: MAGPIE gave no result (exit {p.returncode}): {p.stderr.strip()[-200:]!r}", file=sys.stderr)
     out = {"time": None, "status": None, "depth": None, "value": None, "move": None,
            "cpu": (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)}
     lines = p.stdout.splitlines()
