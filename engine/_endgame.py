@@ -15,7 +15,20 @@ Moves come from the GADDAG kernels of :mod:`engine._movegen`
 (``generate_checked`` into a preallocated per-ply buffer); a move is placed on
 the board arrays, the cross-checks of the touched lines are recomputed with
 ``update_cross_checks`` and everything is restored from the per-ply copies on
-the way back. :mod:`engine.endgame` validates the position and drives the
+the way back.
+
+Speed-ups that never change a move list or a value (tested on and off):
+
+* incremental move lists (``C_INC``): a node takes over the moves of the
+  nearest ancestor of the same side that generated its whole list, on the
+  lines whose tiles and cross-checks no move since changed, if the rack still
+  holds their tiles (racks only shrink), and generates only the changed lines
+  (:func:`generate_lines`); see :func:`_gen_node`;
+* the history heuristic (Schaeffer 1989) in the move order: a move's key
+  gains the count of cut-offs it caused anywhere (weighted by the tiles left
+  squared), after the table's move and the killers;
+* (in :mod:`engine.endgame`) a lexicon pruned to the words the two racks can
+  still form on the board (:mod:`engine._wordprune`). :mod:`engine.endgame` validates the position and drives the
 iterative deepening; these kernels see only checked arrays.
 
 State arrays (shapes and dtypes):
