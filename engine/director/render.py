@@ -660,7 +660,9 @@ def index_page(event_name: str, rounds: list[dict], standings: list[dict], statu
     Args:
         event_name: heading.
         rounds: ``{"round", "rack", "top", "score", "cumulative", "href"}`` per closed round.
-        standings: ``{"rank", "player", "total", "percent", "tops"}`` per player.
+        standings: ``{"rank", "player", "total", "percent", "tops"}`` per player, optionally
+            ``table``, ``penalty`` (points deducted), ``warnings``, ``joined``, ``left``
+            (columns Tisch, Abzug and Verw. appear when any player has them).
         status: a line about the event's state.
     """
     css = (_CSS + "body{padding:3vh 4vw;height:auto}h1{font-size:5vh;margin:0 0 1vh}"
@@ -675,15 +677,34 @@ def index_page(event_name: str, rounds: list[dict], standings: list[dict], statu
         f'<td>{notation_html(r["top"])}</td><td class="n">{de_number(r["score"])}</td>'
         f'<td class="n">{de_number(r["cumulative"])}</td></tr>'
         for r in rounds)
+    tables = any(s.get("table") is not None for s in standings)
+    extra = any(s.get("penalty") or s.get("warnings") for s in standings)
+
+    def _note(s: dict) -> str:
+        out = []
+        if s.get("joined"):
+            out.append(f"ab Runde {s['joined']}")
+        if s.get("left"):
+            out.append(f"ausgeschieden in Runde {s['left']}")
+        return f' <span class="small">({_esc(", ".join(out))})</span>' if out else ""
+
     srows = "".join(
-        f'<tr><td class="n">{s["rank"]}</td><td>{_esc(s["player"])}</td><td class="n">{de_number(s["total"])}</td>'
-        f'<td class="n">{de_percent(s["percent"])}</td><td class="n">{s["tops"]}</td></tr>'
+        f'<tr><td class="n">{s["rank"]}</td>'
+        + (f'<td class="n">{"" if s.get("table") is None else s["table"]}</td>' if tables else "")
+        + f'<td>{_esc(s["player"])}{_note(s)}</td><td class="n">{de_number(s["total"])}</td>'
+        f'<td class="n">{de_percent(s["percent"])}</td><td class="n">{s["tops"]}</td>'
+        + (f'<td class="n">{"−" + de_number(s["penalty"]) if s.get("penalty", 0) > 0 else de_number(-s.get("penalty", 0)) if s.get("penalty") else ""}</td>'
+           f'<td class="n">{s.get("warnings") or ""}</td>' if extra else "")
+        + "</tr>"
         for s in standings)
     body = (f"<h1>{_esc(event_name)}</h1><div class=\"small\">{_esc(status)} · "
             f"<a href=\"current.html\">aktuelle Runde</a></div>")
     if standings:
-        body += ("<table><tr><th class=\"n\">Platz</th><th>Spieler</th><th class=\"n\">Punkte</th>"
-                 f"<th class=\"n\">% vom Top</th><th class=\"n\">Tops</th></tr>{srows}</table>")
+        body += ("<table><tr><th class=\"n\">Platz</th>" + ("<th class=\"n\">Tisch</th>" if tables else "")
+                 + "<th>Spieler</th><th class=\"n\">Punkte</th>"
+                 "<th class=\"n\">% vom Top</th><th class=\"n\">Tops</th>"
+                 + ("<th class=\"n\">Abzug</th><th class=\"n\">Verw.</th>" if extra else "")
+                 + f"</tr>{srows}</table>")
     body += ("<table><tr><th class=\"n\">Runde</th><th>Buchstaben</th><th>Top</th><th class=\"n\">Punkte</th>"
              f"<th class=\"n\">Summe</th></tr>{rows}</table>")
     return ("<!DOCTYPE html>\n<html lang=\"de\">\n<head>\n<meta charset=\"utf-8\">\n"
