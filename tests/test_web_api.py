@@ -167,7 +167,7 @@ def test_checker_scores_ranks_and_explains(client, golden_lexicon):
     ({"cgp": "QQ13/15/15/15/15/15/15/15/15/15/15/15/15/15/15 A/ 0/0 0"}, 400, "more Q tiles"),
     ({"cgp": f"{EMPTY} A$/ 0/0 0"}, 400, "$"),
     ({"cgp": "x" * 2000}, 422, "cgp"),
-    ({}, 422, "cgp: Field required"),
+    ({}, 422, "Feld cgp: fehlt"),
     ({"cgp": f"{EMPTY} A/ 0/0 0", "top": 0}, 422, "top"),
     ({"cgp": f"{EMPTY} A/ 0/0 0", "sort": "alpha"}, 422, "sort"),
 ])
