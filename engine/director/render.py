@@ -437,6 +437,36 @@ ROWS_VH = 2.4
 MIN_SCALE = 0.7
 """Then everything on the right shrinks, to this fraction at most; if it still does not fit, the
 last score rows give way to "… und N weitere Spieler"."""
+PAGE_SECONDS = 8.0
+"""With more players than the projection's rows, the rows page on every this many seconds."""
+
+_PAGER_JS = """
+(function(){
+ /* more players than rows: after the fitting script has chosen n rows, show the others page by
+    page (n rows each, the first page as fitted) every %(every)d ms; window.scorePage(k) shows page k */
+ var src=document.getElementById('more-rows'), tb=document.querySelector('.rs tbody'),
+     more=document.querySelector('.more');
+ if(!src||!tb||!more) return;
+ var extra=JSON.parse(src.textContent), first=[].slice.call(tb.rows), k=0;
+ function n(){return Math.max(1,first.filter(function(r){return !r.hidden;}).length);}
+ function pages(){return Math.ceil((first.length+extra.length)/n());}
+ function show(p){
+  var per=n(), all=pages(); k=((p%%all)+all)%%all;
+  if(k===0){tb.textContent=''; first.forEach(function(r){tb.appendChild(r);});
+   if(window.fitPage) window.fitPage(); return k;}   /* the fitting script sets the rows and the line again */
+  var html=first.map(function(r){return r.outerHTML;}).concat(extra).slice(k*per,(k+1)*per);
+  tb.innerHTML=html.join('').replace(/<tr([^>]*) hidden=""/g,'<tr$1');
+  var to=Math.min((k+1)*per,first.length+extra.length);
+  more.textContent='Pl\u00e4tze '+(k*per+1)+'\u2013'+to+' von '+(first.length+extra.length)+' \u00b7 Seite '+(k+1)+
+   ' von '+all;
+  more.hidden=false; return k;
+ }
+ window.scorePage=show;
+ setInterval(function(){if(window.scorePaging!==false) show(k+1);},%(every)d);  /* false: tests hold page 1 */
+ addEventListener('resize',function(){if(k) show(0);});
+})();
+"""
+
 POLL_TIMEOUT = 10.0
 """Seconds the live page waits for an answer before it reports the server as lost."""
 
@@ -452,6 +482,7 @@ def _page(title: str, body: str, refresh: bool = False, script: str = "", poll: 
                               "every": int(1000 * every), "now": json.dumps(poll.get("now")),
                               "timeout": int(1000 * max(POLL_TIMEOUT, 2 * every))}
     fit_js = _FIT_JS % {"rows_vh": ROWS_VH, "rows_max": 3.6, "kmin": MIN_SCALE, "min_rows": 3}
+    fit_js += _PAGER_JS % {"every": int(1000 * PAGE_SECONDS)}
     return ("<!DOCTYPE html>\n<html lang=\"de\">\n<head>\n<meta charset=\"utf-8\">\n"
             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{_esc(title)}</title>\n"
             f"<style>{_CSS}</style>\n</head>\n<body>\n{body}\n"
@@ -523,31 +554,41 @@ def _scores_html(label: str, rows: list[dict]) -> str:
                 + ('<th class="n">Bonus</th>' if bonus else "")
                 + '<th class="n">Ges.</th><th class="n pc">% Top</th></tr></thead>')
     out = [f'<div><div class="label">{_esc(label)}</div><table class="rs">{head}<tbody>']
-    for r in shown:
-        move = r.get("move") or ""
-        if not move:
-            cls, text = "m none", "–"
-        elif r.get("valid"):
-            cls, text = "m", notation_html(move)
-        else:
-            cls, text = "m bad", notation_html(move)
-        title = f' title="{_esc(r["reason"])}"' if r.get("reason") else ""
-        tr = '<tr class="hit">' if r.get("top") else "<tr>"
-        out.append(f'{tr}<td class="n">{r["rank"]}.</td>'
-                   f'<td class="p">{_esc(r["player"])}</td><td class="{cls}"{title}>{text}</td>'
-                   f'<td class="n pts">{de_number(r["score"])}</td>')
-        if bonus:
-            out.append(f'<td class="n bonus">{"+" + de_number(r["bonus"]) if r.get("bonus") else ""}</td>')
-        if running:
-            out.append(f'<td class="n tot">{de_number(r["sum"])}</td>'
-                       f'<td class="n pc">{de_number(r["percent"], 2)}</td>')
-        out.append("</tr>")
+    out.extend(_score_row(r, bonus, running) for r in shown)
     out.append("</tbody></table>")
     # the fitting script hides the last rows when they do not fit, and counts them here
     more = len(rows) - len(shown)
     out.append(f'<div class="small more" data-more="{more}"{"" if more else " hidden"}>'
                f'… und {more} weitere{"r" if more == 1 else ""} Spieler</div>')
+    if more:  # the other rows, for the pager (_PAGER_JS): page by page, every PAGE_SECONDS
+        data = json.dumps([_score_row(r, bonus, running) for r in rows[len(shown):]], ensure_ascii=False)
+        data = data.replace("</", "<\\/")  # no end tag inside the script element
+        out.append(f'<script type="application/json" id="more-rows">{data}</script>')
     out.append("</div>")
+    return "".join(out)
+
+
+def _score_row(r: dict, bonus: bool, running: bool) -> str:
+    """One row of :func:`_scores_html`'s table."""
+    out = []
+    move = r.get("move") or ""
+    if not move:
+        cls, text = "m none", "–"
+    elif r.get("valid"):
+        cls, text = "m", notation_html(move)
+    else:
+        cls, text = "m bad", notation_html(move)
+    title = f' title="{_esc(r["reason"])}"' if r.get("reason") else ""
+    tr = '<tr class="hit">' if r.get("top") else "<tr>"
+    out.append(f'{tr}<td class="n">{r["rank"]}.</td>'
+               f'<td class="p">{_esc(r["player"])}</td><td class="{cls}"{title}>{text}</td>'
+               f'<td class="n pts">{de_number(r["score"])}</td>')
+    if bonus:
+        out.append(f'<td class="n bonus">{"+" + de_number(r["bonus"]) if r.get("bonus") else ""}</td>')
+    if running:
+        out.append(f'<td class="n tot">{de_number(r["sum"])}</td>'
+                   f'<td class="n pc">{de_number(r["percent"], 2)}</td>')
+    out.append("</tr>")
     return "".join(out)
 
 
