@@ -169,3 +169,40 @@ def test_time_up_beeps_and_flashes(browser, tmp_path, golden_lexicon):
         assert "timeup" not in pg.evaluate("document.body.className")  # the flash ends
         assert pg.evaluate("window.timeUps") == 1                      # once
         ctx.close()
+
+
+def test_two_hundred_players_filter_by_table(browser, tmp_path, golden_lexicon):
+    """200 players at 25 tables: the grid scrolls inside the page, the table filter shows one
+    table, Enter goes to the next player shown."""
+    from engine.web.app import create_app
+    from engine.web.cli import background_server
+
+    players = [f"Spieler {i:03d}" for i in range(1, 201)]
+    d = EventDir.create(tmp_path / "big", players, seed=42, lexicon=golden_lexicon, export=False, notes=None,
+                        rules=SimultanRules.for_alphabet(A, round_time=600),
+                        tables={p: i // 8 + 1 for i, p in enumerate(players)})
+    d.start()
+    ev = d.load()
+    m = generate_moves(ev.board, A.parse_rack(ev.current.rack), golden_lexicon).sorted()[0]
+    with background_server(create_app(golden_lexicon, event_dir=d.path, admin_key=KEY)) as url:
+        ctx = browser.new_context(viewport={"width": 1366, "height": 768})
+        pg = ctx.new_page()
+        pg.goto(url + "/director/admin#key=" + KEY)
+        expect(pg.locator("#grid-count")).to_have_text("200 Spieler")
+        box = pg.evaluate("() => { const b = document.getElementById('grid-box'); "
+                          "return [b.scrollHeight, b.clientHeight, innerHeight]; }")
+        assert box[0] > box[1] and box[1] <= 0.66 * box[2]            # the grid scrolls, the page does not grow
+        pg.select_option("#table-filter", "3")
+        expect(pg.locator("#grid-count")).to_have_text("8 von 200 Spielern")
+        visible = pg.locator("#grid tbody tr:not([hidden]) td.tcol").all_inner_texts()
+        assert visible == ["3"] * 8
+        pg.fill('input.move[data-player="Spieler 017"]', m.notation)
+        pg.press('input.move[data-player="Spieler 017"]', "Enter")
+        expect(pg.locator('td.res[data-player="Spieler 017"]')).to_contain_text(f"{de(m.score)} Punkte")
+        assert pg.evaluate("document.activeElement.dataset.player") == "Spieler 018"
+        pg.fill("#name-filter", "Spieler 19")
+        expect(pg.locator("#grid-count")).to_have_text("0 von 200 Spielern")   # table 3 has 017-024
+        pg.select_option("#table-filter", "")
+        expect(pg.locator("#grid-count")).to_have_text("10 von 200 Spielern")  # Spieler 190 to 199
+        ctx.close()
+    assert d.load().current.submissions["Spieler 017"].score == m.score
