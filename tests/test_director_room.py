@@ -222,3 +222,30 @@ def test_two_hundred_players_at_tables(tmp_path, golden_lexicon):
     st = c.get("/api/director/admin/state", headers=H).json()["state"]
     assert len(st["standings"]) == 200 and st["standings"][0]["total"] == m[0].score
     assert sum(1 for s in st["standings"] if s["total"] == 0) == 160
+
+
+def test_a_late_arrival_gets_a_phone_link(tmp_path, golden_lexicon):
+    d, _ = make(tmp_path, golden_lexicon)
+    c = TestClient(create_app(golden_lexicon, event_dir=d.path, admin_key=KEY, players_submit=True))
+    d.start()
+    r = c.post("/api/director/admin/join", json={"round": 1, "name": "Eva", "table": 2}, headers=H)
+    link = r.json()["link"]
+    assert link.startswith("http://testserver/spieler#t=") and "Eva" in r.json()["state"]["player_links"]
+    token = {"X-Player-Token": link.split("#t=")[1]}
+    m = top_moves(d, golden_lexicon)
+    r = c.post("/api/player/submit", json={"round": 1, "move": m[0].notation}, headers=token)
+    assert r.status_code == 200 and r.json()["state"]["player"] == "Eva"
+    assert token["X-Player-Token"] not in (d.path / "player-tokens.json").read_text()   # only its hash
+    # a restart keeps the link; a join admitted on the command line gets one at the next start
+    d.join("Finn")
+    app = create_app(golden_lexicon, event_dir=d.path, players_submit=True)
+    assert set(app.state.player_links) == {"Finn"}
+    c2 = TestClient(app)
+    assert c2.get("/api/player/state", headers=token).json()["state"]["player"] == "Eva"
+    finn = {"X-Player-Token": app.state.player_links["Finn"]}
+    assert c2.get("/api/player/state", headers=finn).json()["state"]["player"] == "Finn"
+    # Finn's join undone: the server starts, his link is refused
+    d.undo()
+    c3 = TestClient(create_app(golden_lexicon, event_dir=d.path, players_submit=True))
+    r = c3.get("/api/player/state", headers=finn)
+    assert r.status_code == 403 and r.json()["error"] == "Unbekannter oder ungültiger Spieler-Link: nichts eingetragen"

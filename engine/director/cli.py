@@ -280,7 +280,8 @@ def cmd_round(args) -> int:
                         "seconds_left": left,
                         "submissions": {p: (None if s is None else {"move": s.text, "notation": s.notation,
                                                                      "valid": s.valid, "score": s.score,
-                                                                     "reason": s.reason, "late": s.late})
+                                                                     "reason": s.reason, "late": s.late,
+                                                                     "handed_late": s.handed_late})
                                         for p, s in ((p, cur.submissions.get(p)) for p in ev.players)}})
         print(json.dumps(out, ensure_ascii=False))
         return 0

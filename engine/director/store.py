@@ -331,21 +331,27 @@ class EventDir:
         """
         return self._change(lambda e: e.plan_warn(player, round_no, reason, self.now()))[1]
 
-    def join(self, name: str, table: int | None = None) -> dict:
+    def join(self, name: str, table: int | None = None, expect_round: int | None = None) -> dict:
         """A player arriving late joins from the open round; returns the record.
+
+        Args:
+            expect_round: refuse unless this is the open round (checked under the lock).
 
         Raises:
             DirectorError: see :meth:`Event.plan_join` (nothing is written).
         """
-        return self._change(lambda e: e.plan_join(name, table, self.now()))[1]
+        return self._change(lambda e: (_expect(e, expect_round), e.plan_join(name, table, self.now()))[1])[1]
 
-    def leave(self, player: str) -> dict:
+    def leave(self, player: str, expect_round: int | None = None) -> dict:
         """A player leaves in the open round; returns the record.
+
+        Args:
+            expect_round: refuse unless this is the open round (checked under the lock).
 
         Raises:
             Rejected, DirectorError: see :meth:`Event.plan_leave` (nothing is written).
         """
-        return self._change(lambda e: e.plan_leave(player, self.now()))[1]
+        return self._change(lambda e: (_expect(e, expect_round), e.plan_leave(player, self.now()))[1])[1]
 
     def start(self, rack: str | None = None, expect_round: int | None = None):
         """Start the open round's clock. Returns the round.
@@ -396,6 +402,13 @@ class EventDir:
         """
         _ev, rec = self._change(lambda e: e.plan_undo(self.now(), expect))
         return rec
+
+
+def _expect(e: Event, round_no: int | None) -> None:
+    """Refuse (DirectorError) unless ``round_no`` is ``None`` or the open round."""
+    if round_no is not None and (e.current is None or e.current.number != round_no):
+        raise DirectorError(f"round {round_no} is not the open round "
+                            f"({'the event is over' if e.current is None else f'round {e.current.number} is open'})")
 
 
 def play_master(path: str | os.PathLike, seed: int, lexicon=None, lexicon_path: str | None = None,

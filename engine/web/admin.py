@@ -337,13 +337,6 @@ def register(app: FastAPI, *, event_dir: Path | None, lexicon, key_hash: str | N
             return {"submission": {"player": sub.player, **_submission(sub)}}
         return await act(request, work)
 
-    def expect_open(d, round_no: int) -> None:
-        ev = d.load()
-        if ev.current is None or ev.current.number != round_no:
-            raise DirectorError(f"round {round_no} is not the open round ("
-                                + ("the event is over" if ev.current is None else f"round {ev.current.number} is open")
-                                + ")")
-
     @app.post("/api/director/admin/penalty")
     async def admin_penalty(request: Request, body: PenaltyBody):
         """Deduct points from a player (``simultan penalty``)."""
@@ -364,8 +357,7 @@ def register(app: FastAPI, *, event_dir: Path | None, lexicon, key_hash: str | N
     async def admin_join(request: Request, body: JoinBody):
         """A player arriving late joins in the open round (``simultan join``)."""
         def work(d):
-            expect_open(d, body.round)
-            rec = d.join(body.name, body.table)
+            rec = d.join(body.name, body.table, expect_round=body.round)
             out = {"recorded": rec}
             if on_join is not None:
                 token = on_join(rec["player"])
@@ -380,8 +372,7 @@ def register(app: FastAPI, *, event_dir: Path | None, lexicon, key_hash: str | N
     async def admin_leave(request: Request, body: LeaveBody):
         """A player leaves in the open round (``simultan leave``)."""
         def work(d):
-            expect_open(d, body.round)
-            return {"recorded": d.leave(body.player)}
+            return {"recorded": d.leave(body.player, expect_round=body.round)}
         return await act(request, work)
 
     @app.post("/api/director/admin/close")

@@ -73,8 +73,9 @@ def player_tokens(event_dir: Path, players: list[str], renew: bool = False) -> t
             hashes = {str(h): str(p) for p, h in data["players"].items()}
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"{path}: unreadable ({exc}); --new-player-links makes new links") from None
-        if not set(hashes.values()) <= set(players):
+        if not set(hashes.values()) & set(players) and players:
             raise ValueError(f"{path}: its players are not the event's; --new-player-links makes new links")
+        hashes = {h: p for h, p in hashes.items() if p in players}  # a late arrival's join undone: no link
         missing = [p for p in players if p not in set(hashes.values())]  # joined late (simultan join)
         if not missing:
             return hashes, None
