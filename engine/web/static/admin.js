@@ -80,8 +80,10 @@
 
   function dedText(info) {
     if (!info || (!info.deduction && !info.warnings)) return "";
-    return (info.deduction ? "−" + num.format(info.deduction) : "0") +
-      (info.warnings ? " · " + info.warnings + "× verw." : "");
+    var parts = [];
+    if (info.deduction) parts.push((info.deduction > 0 ? "−" : "+") + num.format(Math.abs(info.deduction)));
+    if (info.warnings) parts.push(info.warnings + "× verw.");
+    return parts.join(" · ");
   }
 
   function applyFilter() {
@@ -276,7 +278,8 @@
       last.scores.forEach(function (r) {
         var tr = document.createElement("tr");
         if (r.top) tr.className = "hit";
-        [r.rank + ".", r.player, r.move || "–", num.format(r.total)].forEach(function (v, i) {
+        var what = r.absent ? "nicht dabei" : (r.move || "–") + (r.late ? " (zu spät)" : "");
+        [r.rank + ".", r.player, what + (r.note ? " · " + r.note : ""), num.format(r.total)].forEach(function (v, i) {
           var td = document.createElement("td"); td.textContent = v; if (i === 3) td.className = "n";
           tr.appendChild(td);
         });
