@@ -9,6 +9,7 @@ Skipped when Chromium or Playwright is missing, except under CI (see tests/brows
 
 from __future__ import annotations
 
+import json
 import re
 import time
 
@@ -33,7 +34,7 @@ def de(n: int) -> str:
     return f"{n:,}".replace(",", ".")
 
 
-def test_three_rounds_from_the_admin_screen_with_two_phones(browser, tmp_path, golden_lexicon):
+def test_three_rounds_from_the_admin_screen_with_two_phones(browser, tmp_path, golden_lexicon, capsys):
     """Issue 15's browser test: 3 rounds of a 4-player event run from the screen alone, Cal and
     Dora submitting from phone-sized pages (360 and 390 px), a late slip (0 points under
     ``late_submission = "zero"``) and a warning costing 5 entered on the screen, the projection
@@ -132,15 +133,19 @@ def test_three_rounds_from_the_admin_screen_with_two_phones(browser, tmp_path, g
             proj.close()
             for p in ("Cal", "Dora"):   # after the close the phones show the points
                 expect(phones[p].locator("#last")).to_contain_text(f"{de(picks[p].score)} Punkte", timeout=10_000)
-        # the screen's standings equal the command line's
-        cli = EventDir(d.path, golden_lexicon, notes=None, export=False).load().standings()
+        # the screen's standings equal the command line's (`simultan standings --json`)
+        from engine.cli import main
+
+        capsys.readouterr()
+        assert main(["simultan", "standings", str(d.path), "--json", "--lexicon", str(golden_lexicon.path)]) == 0
+        cli = json.loads(capsys.readouterr().out)["standings"]
         shown = pg.evaluate("""Array.from(document.querySelectorAll('#stand tbody tr')).map(
             tr => Array.from(tr.cells).map(td => td.textContent))""")
         assert [(int(r[0].rstrip(".")), r[2], int(r[3].replace(".", "").replace("−", "-"))) for r in shown] == \
-            [(s.rank, s.player, s.total) for s in cli]
-        assert [r[4] for r in shown] == [f"{s.percent:.2f}".replace(".", ",") + "\u00a0%" for s in cli]
-        assert {r[2]: r[6] for r in shown}["Ana"] == "−5"
-        assert {s.player: s.total for s in cli} == expected
+            [(s["rank"], s["player"], s["total"]) for s in cli]
+        assert [r[4] for r in shown] == [f"{s['percent']:.2f}".replace(".", ",") + "\u00a0%" for s in cli]
+        assert [r[6] for r in shown] == ["−5" if s["penalty"] else "" for s in cli]
+        assert {s["player"]: s["total"] for s in cli} == expected
         # undo from the screen: the close of round 3 is taken back
         expect(pg.locator("#undo-btn")).to_contain_text("Schließen von Runde 3")
         pg.click("#undo-btn")

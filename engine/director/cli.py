@@ -308,7 +308,9 @@ def cmd_round(args) -> int:
         print("moves entered:")
         w = max(len(p) for p in ev.players)
         for p in ev.players:
-            print(f"  {p:<{w}}  {_submission_line(cur.submissions.get(p))}")
+            gone = f"  (left in round {ev.left[p]})" if p in ev.left else ""
+            table = f"  [table {ev.tables[p]}]" if p in ev.tables else ""
+            print(f"  {p:<{w}}  {_submission_line(cur.submissions.get(p))}{gone}{table}")
     _print_page(args.event_dir)
     return 0
 

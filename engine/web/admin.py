@@ -147,6 +147,21 @@ def describe_de(rec: dict) -> str:
     return str(t)
 
 
+def penalty_rules_de(rules) -> str:
+    """The event's rules for late moves and warnings in German, for the screen
+    (``"Verspätet abgegeben: 0 Punkte. Verwarnungen: die ersten 2 frei, jede weitere −5."``)."""
+    late = {"count": "zählt (nur markiert)", "zero": "0 Punkte",
+            "penalty": f"zählt, −{rules.late_penalty} Punkte"}[rules.late_submission]
+    grace = f" (Handy: {rules.late_grace} s nach Ablauf)" if rules.late_grace else ""
+    if not rules.warning_penalty:
+        warn = "ohne Abzug"
+    elif rules.warnings_free:
+        warn = f"die ersten {rules.warnings_free} frei, jede weitere −{rules.warning_penalty}"
+    else:
+        warn = f"jede −{rules.warning_penalty}"
+    return f"Verspätet abgegeben: {late}{grace}. Verwarnungen: {warn}. (Festgelegt bei `simultan new`.)"
+
+
 def players_info(ev) -> dict:
     """Per player: ``table``, ``joined``, ``left`` (round numbers or ``None``), ``warnings`` and
     ``deduction`` (points, over every round including the open one) and ``notes`` (the
@@ -167,7 +182,7 @@ def admin_state(ev, now: float | None = None) -> dict:
 
     Returns:
         ``event`` (``name``, ``players``, ``round_time``, ``physical_bag``, ``late_submission``,
-        ``tables``: the table numbers in use), ``players`` (:func:`players_info`), ``seq``,
+        ``tables``: the table numbers in use, ``rules_text``: :func:`penalty_rules_de`), ``players`` (:func:`players_info`), ``seq``,
         ``over``, ``end_reason``, ``now`` (server time); ``current`` (the open round or
         ``None``: ``round``, ``rack``, ``rack_from``, ``leave``, ``started_at``, ``bag``,
         ``tops`` — every tied top move with ``notation``, ``score``, ``leave`` — and
@@ -198,7 +213,7 @@ def admin_state(ev, now: float | None = None) -> dict:
     return {
         "event": {"name": ev.settings.name, "players": list(ev.players), "round_time": int(ev.rules.round_time),
                   "physical_bag": bool(ev.rules.physical_bag), "late_submission": ev.rules.late_submission,
-                  "tables": sorted(set(ev.tables.values()))},
+                  "tables": sorted(set(ev.tables.values())), "rules_text": penalty_rules_de(ev.rules)},
         "players": players_info(ev),
         "seq": ev.seq, "over": ev.over, "end_reason": ev.end_reason,
         "now": time.time() if now is None else now,

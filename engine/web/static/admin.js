@@ -244,6 +244,7 @@
       tf.value = keep;
     }
     $("#room-sec").hidden = !cur && !st.last_round;
+    $("#room-rules").textContent = st.event.rules_text;
     var dl = $("#room-players");
     if (dl.children.length !== st.event.players.length) {
       dl.textContent = "";
