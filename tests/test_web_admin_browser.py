@@ -130,6 +130,8 @@ def test_three_rounds_from_the_admin_screen_with_two_phones(browser, tmp_path, g
             assert totals == expected
             expect(proj.locator(".side")).to_contain_text(f"Top gesamt: {de(master)}")
             assert proj.locator('.round[data-round]').inner_text().split() == ["RUNDE", str(rnd + 1)]
+            # the round's deductions are marked beside the points (round 3: Ana's warning)
+            assert proj.locator(".rs .ded").all_inner_texts() == (["−5"] if rnd == 3 else [])
             proj.close()
             for p in ("Cal", "Dora"):   # after the close the phones show the points
                 expect(phones[p].locator("#last")).to_contain_text(f"{de(picks[p].score)} Punkte", timeout=10_000)

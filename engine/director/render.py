@@ -235,6 +235,7 @@ html,body{margin:0;height:100%;background:#f4f1e8;color:#1b1b1b;font-family:"Dej
 .rs td.pts{font-weight:bold}
 .rs tr.hit td.pts{color:#c0392b}
 .rs td.bonus{color:#2f6db5;font-weight:bold}
+.rs .ded{color:#b03a2e;font-weight:bold;font-size:.8em;margin-left:.25em}
 .rs tr+tr td{border-top:1px solid #d8d2c0}
 .rs tr[hidden]{display:none}
 .rs th{font-size:.5em;font-weight:normal;color:#555;text-align:left;padding:0 .9em 0 0;white-space:nowrap}
@@ -568,6 +569,15 @@ def _scores_html(label: str, rows: list[dict]) -> str:
     return "".join(out)
 
 
+def _deduction_mark(r: dict) -> str:
+    """``−3`` after a round's points when something was deducted (the reasons as a tooltip)."""
+    n = int(r.get("deduction") or 0)
+    if not n:
+        return ""
+    text = ("−" if n > 0 else "+") + de_number(abs(n))
+    return f'<span class="ded" title="{_esc(r.get("note") or "")}">{text}</span>'
+
+
 def _score_row(r: dict, bonus: bool, running: bool) -> str:
     """One row of :func:`_scores_html`'s table."""
     out = []
@@ -582,7 +592,7 @@ def _score_row(r: dict, bonus: bool, running: bool) -> str:
     tr = '<tr class="hit">' if r.get("top") else "<tr>"
     out.append(f'{tr}<td class="n">{r["rank"]}.</td>'
                f'<td class="p">{_esc(r["player"])}</td><td class="{cls}"{title}>{text}</td>'
-               f'<td class="n pts">{de_number(r["score"])}</td>')
+               f'<td class="n pts">{de_number(r["score"])}{_deduction_mark(r)}</td>')
     if bonus:
         out.append(f'<td class="n bonus">{"+" + de_number(r["bonus"]) if r.get("bonus") else ""}</td>')
     if running:
