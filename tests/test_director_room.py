@@ -251,3 +251,21 @@ def test_a_late_arrival_gets_a_phone_link(tmp_path, golden_lexicon):
     c3 = TestClient(create_app(golden_lexicon, event_dir=d.path, players_submit=True))
     r = c3.get("/api/player/state", headers=finn)
     assert r.status_code == 403 and r.json()["error"] == "Unbekannter oder ungültiger Spieler-Link: nichts eingetragen"
+
+
+def test_every_read_still_checks_every_line(tmp_path, golden_lexicon):
+    """The journal reader keeps the records of lines it verified before (200 players make long
+    journals), but a line whose bytes changed since is parsed and checked again."""
+    from engine.director.journal import JournalError
+
+    d, _ = make(tmp_path, golden_lexicon)
+    d.warn("Ana", reason="aaaa")
+    d.warn("Ben")
+    first = d.journal.read()
+    assert d.journal.read() == first
+    data = d.journal.path.read_bytes()
+    d.journal.path.write_bytes(data.replace(b'"reason":"aaaa"', b'"reason":"bbbb"'))   # same length, line 2
+    with pytest.raises(JournalError, match="line 2: checksum mismatch"):
+        d.journal.read()
+    with pytest.raises(JournalError, match="line 2: checksum mismatch"):
+        EventDir(d.path, golden_lexicon, notes=None, export=False).load()

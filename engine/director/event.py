@@ -343,8 +343,14 @@ def percent(points: int, top: int) -> float:
 
 def rank_standings(totals: dict[str, int], order: list[str]) -> list[tuple[int, str]]:
     """``[(rank, player), ...]`` by total descending, equal totals sharing a rank (1, 1, 3), seat order within."""
-    players = sorted(order, key=lambda p: (-totals[p], order.index(p)))
-    return [(1 + sum(1 for q in order if totals[q] > totals[p]), p) for p in players]
+    seat = {p: i for i, p in enumerate(order)}
+    players = sorted(order, key=lambda p: (-totals[p], seat[p]))
+    out, rank = [], 0
+    for i, p in enumerate(players):  # the rank is 1 + the number of higher totals
+        if i == 0 or totals[p] != totals[players[i - 1]]:
+            rank = i + 1
+        out.append((rank, p))
+    return out
 
 
 class Event:
