@@ -7,9 +7,10 @@
   (only what can reach the top ``N`` is generated); ``--all`` ranks every move.
   It also searches, within ``--time S`` (default 10 s): with the bag empty the
   endgame solver (:mod:`engine.endgame`), with 1 to 3 tiles in the bag the
-  pre-endgame (:mod:`engine.preendgame`), otherwise a 2-ply simulation of the
-  best candidates (:mod:`engine.simulation`, successive elimination at a 5 %
-  error level, ``--seed``); ``--static`` skips that.
+  pre-endgame (:mod:`engine.preendgame`), otherwise, when ``--time`` is given,
+  a 2-ply simulation of the best candidates (:mod:`engine.simulation`,
+  successive elimination at a 5 % error level, ``--sim-seed``); ``--static``
+  skips all of that.
 * ``python -m engine practice --seed S [--turns K] [--move M] [--top N] [--leaves KLV] [--lexicon L] [--json]``
   — deals a position (a game between equity players, ``K`` turns in, both
   reproducible from ``S``), shows the board and the rack, takes the user's move
@@ -135,6 +136,8 @@ def _search(pos, lex, table, args):
         lines += [f"  {c['move']:<24} win {c['win']:.3f}  spread {c['spread']:+.1f}" for c in res["moves"]]
         moves = [{"move": c["move"], "win": round(c["win"], 4), "spread": round(c["spread"], 2)} for c in res["moves"]]
         return "preendgame", {"moves": moves}, lines
+    if args.time is None:  # a simulation only when asked for with --time (the static table stays instant)
+        return None
     return _simulation_search(pos, lex, args, limit)
 
 
@@ -330,7 +333,8 @@ def add_parser(subparsers) -> None:
     g.add_argument("--top", type=int, default=None, metavar="N", help="the N best moves (default 20; best-first)")
     g.add_argument("--all", action="store_true", help="rank every move")
     sp.add_argument("--time", default=None, metavar="S",
-                    help="seconds for the endgame / pre-endgame / simulation search (default 10)")
+                    help="seconds for the endgame / pre-endgame search (default 10); with more than 3 tiles "
+                         "in the bag, giving it runs a simulation for that long")
     sp.add_argument("--static", action="store_true",
                     help="static equity only, no endgame, pre-endgame or simulation search")
     sp.add_argument("--sim-seed", dest="seed", type=int, default=None, metavar="S",
