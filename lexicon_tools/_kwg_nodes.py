@@ -119,28 +119,28 @@ def node_is_end(v):
     return int(v) & (WIDE.is_end if isinstance(v, np.uint64) else KWG.is_end)
 
 
-@overload(node_tile)
+@overload(node_tile, inline="always")
 def _ol_tile(v):
     if _wide(v):
         return lambda v: v >> _W_SHIFT
     return lambda v: v >> 24
 
 
-@overload(node_arc)
+@overload(node_arc, inline="always")
 def _ol_arc(v):
     if _wide(v):
         return lambda v: np.int64(v & _W_ARC)
     return lambda v: np.int64(v & _ARC)
 
 
-@overload(node_accepts)
+@overload(node_accepts, inline="always")
 def _ol_accepts(v):
     if _wide(v):
         return lambda v: v & _W_ACCEPTS
     return lambda v: v & _ACCEPTS
 
 
-@overload(node_is_end)
+@overload(node_is_end, inline="always")
 def _ol_is_end(v):
     if _wide(v):
         return lambda v: v & _W_IS_END
