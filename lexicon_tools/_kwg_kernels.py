@@ -35,6 +35,24 @@ MAX_ARCS = 32
 # Sorting
 # ---------------------------------------------------------------------------
 @njit(cache=True)
+def word_matrix(flat, lens, width, offset):
+    """Words as rows: uint8 ``(n, width)`` with ``flat`` codes ``+ offset``, 0-padded.
+
+    Args:
+        flat: uint8 the tile codes of all words, concatenated.
+        lens: int32 ``(n,)`` word lengths (each <= ``width``, sum = ``len(flat)``).
+    """
+    n = lens.shape[0]
+    out = np.zeros((n, width), dtype=np.uint8)
+    k = 0
+    for r in range(n):
+        for j in range(lens[r]):
+            out[r, j] = flat[k] + offset
+            k += 1
+    return out
+
+
+@njit(cache=True)
 def pack_keys(rows):
     """Pack rows of up to 20 bytes (values < 64) into two uint64 sort keys.
 

@@ -452,10 +452,12 @@ def build_bundle(words: Sequence[str], out: str | os.PathLike, *, source_name: s
     words = _sorted_unique(words)
     if not words:
         raise ValueError("no valid words: nothing to build")
-    short = [w for w in words if len(w) < 2]
-    if short:
-        raise ValueError(f"{len(short)} one-letter word{'s' if len(short) > 1 else ''} ({', '.join(short[:5])}"
-                         f"{', ...' if len(short) > 5 else ''}): Scrabble words have 2..15 letters")
+    word_lens = np.fromiter(map(len, words), dtype=np.int32, count=len(words))
+    if (word_lens < 2).any():
+        short = [words[int(i)] for i in np.nonzero(word_lens < 2)[0][:6]]
+        n_short = int((word_lens < 2).sum())
+        raise ValueError(f"{n_short} one-letter word{'s' if n_short > 1 else ''} ({', '.join(short[:5])}"
+                         f"{', ...' if n_short > 5 else ''}): Scrabble words have 2..15 letters")
     out = Path(out)
     parent = out.parent if str(out.parent) else Path(".")
     if not parent.is_dir():
@@ -496,15 +498,14 @@ def build_bundle(words: Sequence[str], out: str | os.PathLike, *, source_name: s
             f.write(marisa_trie.Trie(words).tobytes())
             f.flush()
             os.fsync(f.fileno())
-        lengths: dict[str, int] = {}
-        for w in words:
-            lengths[str(len(w))] = lengths.get(str(len(w)), 0) + 1
+        per_len = np.bincount(word_lens)
+        lengths = {str(n): int(c) for n, c in enumerate(per_len) if c}
         meta = {
             "format": FORMAT,
             "format_version": FORMAT_VERSION,
             "source": {"name": source_name, "sha256": source_sha256},
             "word_count": len(words),
-            "counts_per_length": dict(sorted(lengths.items(), key=lambda kv: int(kv[0]))),
+            "counts_per_length": lengths,
             "alphabet": {"name": alphabet.name, "letters": list(alphabet.letters)},
             "build_date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
             "build_seconds": round(build_s, 3),

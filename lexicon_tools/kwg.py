@@ -66,6 +66,37 @@ class GraphTooLargeError(GraphError):
         self.limit = limit
 
 
+def _flat_codes(words: Sequence[str], alphabet: Alphabet) -> tuple[np.ndarray, np.ndarray]:
+    """The tile codes of all words, concatenated (uint8), and the lengths (int32), checked.
+
+    Vectorised over the whole list: one UTF-32 encoding of the joined words and
+    one table look-up, no loop over the words in Python.
+
+    Raises:
+        ValueError: as :func:`encode_words`.
+    """
+    table = np.zeros(0x10000, dtype=np.uint8)
+    for i, ch in enumerate(alphabet.letters):
+        table[ord(ch)] = i + 1
+    n = len(words)
+    joined = "".join(words)
+    flat = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
+    lens = np.fromiter(map(len, words), dtype=np.int32, count=n)
+    bad_len = np.nonzero((lens < 1) | (lens > MAX_WORD_LENGTH))[0]
+    if len(bad_len):
+        w = words[int(bad_len[0])]
+        raise ValueError(f"word {w!r}: length {len(w)} outside 1..{MAX_WORD_LENGTH}")
+    if flat.max(initial=0) >= 0x10000:
+        bad = np.nonzero(flat >= 0x10000)[0][0]
+        raise ValueError(f"character {joined[bad]!r} is not in the {alphabet.name} alphabet")
+    mapped = table[flat]
+    if not mapped.all():
+        bad = int(np.nonzero(mapped == 0)[0][0])
+        owner = int(np.searchsorted(np.cumsum(lens), bad, side="right"))
+        raise ValueError(f"word {words[owner]!r}: character {joined[bad]!r} is not in the {alphabet.name} alphabet")
+    return mapped, lens
+
+
 def encode_words(words: Sequence[str], alphabet: Alphabet | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Encode normalised words as a padded tile-code matrix.
 
@@ -81,35 +112,10 @@ def encode_words(words: Sequence[str], alphabet: Alphabet | None = None) -> tupl
             outside the alphabet (the message names the word).
     """
     alphabet = alphabet or german()
-    table = np.zeros(0x10000, dtype=np.uint8)
-    for i, ch in enumerate(alphabet.letters):
-        table[ord(ch)] = i + 1
-    n = len(words)
-    codes = np.zeros((n, 16), dtype=np.uint8)
-    lengths = np.zeros(n, dtype=np.int32)
-    if n == 0:
-        return codes, lengths
-    joined = "".join(words)
-    flat = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
-    lens = np.fromiter((len(w) for w in words), dtype=np.int32, count=n)
-    bad_len = np.nonzero((lens < 1) | (lens > MAX_WORD_LENGTH))[0]
-    if len(bad_len):
-        w = words[int(bad_len[0])]
-        raise ValueError(f"word {w!r}: length {len(w)} outside 1..{MAX_WORD_LENGTH}")
-    if flat.max(initial=0) >= 0x10000:
-        bad = np.nonzero(flat >= 0x10000)[0][0]
-        raise ValueError(f"character {joined[bad]!r} is not in the {alphabet.name} alphabet")
-    mapped = table[flat]
-    if (mapped == 0).any():
-        bad = int(np.nonzero(mapped == 0)[0][0])
-        owner = int(np.searchsorted(np.cumsum(lens), bad, side="right"))
-        raise ValueError(f"word {words[owner]!r}: character {joined[bad]!r} is not in the {alphabet.name} alphabet")
-    starts = np.concatenate(([0], np.cumsum(lens)[:-1]))
-    rows = np.repeat(np.arange(n), lens)
-    cols = np.arange(len(flat)) - np.repeat(starts, lens)
-    codes[rows, cols] = mapped
-    lengths[:] = lens
-    return codes, lengths
+    if len(words) == 0:
+        return np.zeros((0, 16), dtype=np.uint8), np.zeros(0, dtype=np.int32)
+    flat, lens = _flat_codes(words, alphabet)
+    return K.word_matrix(flat, lens, 16, 0), lens
 
 
 def _word_rows(words: Sequence[str], alphabet: Alphabet) -> np.ndarray:
@@ -118,10 +124,12 @@ def _word_rows(words: Sequence[str], alphabet: Alphabet) -> np.ndarray:
     Raises:
         ValueError: as :func:`encode_words`.
     """
-    codes, _ = encode_words(words if isinstance(words, list) else list(words), alphabet)
-    rows = np.zeros((codes.shape[0], 17), dtype=np.uint8)
-    np.add(codes, 1, out=rows[:, :16], where=codes > 0)
-    del codes
+    words = words if isinstance(words, list) else list(words)
+    if not words:
+        return np.zeros((0, 17), dtype=np.uint8)
+    flat, lens = _flat_codes(words, alphabet)
+    rows = K.word_matrix(flat, lens, 17, 1)
+    del flat
     hi, lo = K.pack_keys(rows)
     order = np.lexsort((lo, hi))
     hi, lo = hi[order], lo[order]
