@@ -74,6 +74,38 @@ def pack_keys(rows):
     return hi, lo
 
 
+@njit(cache=True)
+def argsort_keys(hi, lo):
+    """Stable order that sorts the key pairs ``(hi, lo)`` (uint64) ascending, like
+    ``numpy.lexsort((lo, hi))``: least-significant-digit radix sort on 16-bit
+    digits, low word first, skipping a digit that all keys share (the padding).
+
+    Returns:
+        int64 ``(m,)`` the permutation.
+    """
+    m = hi.shape[0]
+    order = np.arange(m)
+    tmp = np.empty(m, dtype=np.int64)
+    count = np.empty(65537, dtype=np.int64)
+    for k in range(8):
+        key = lo if k < 4 else hi
+        shift = np.uint64(16 * (k % 4))
+        count[:] = 0
+        for i in range(m):
+            count[np.int64((key[i] >> shift) & np.uint64(0xFFFF)) + 1] += 1
+        if m == 0 or count.max() == m:
+            continue  # every key has the same digit here
+        for d in range(1, 65537):
+            count[d] += count[d - 1]
+        for i in range(m):
+            o = order[i]
+            d = np.int64((key[o] >> shift) & np.uint64(0xFFFF))
+            tmp[count[d]] = o
+            count[d] += 1
+        order, tmp = tmp, order
+    return order
+
+
 # ---------------------------------------------------------------------------
 # Register of unique states
 # ---------------------------------------------------------------------------
@@ -337,7 +369,16 @@ def share_suffixes(reg):
     n_states = counters[0]
     host = np.arange(n_states).astype(np.int32)
     offset = np.zeros(n_states, dtype=np.int32)
-    order = np.argsort(-st_count[:n_states], kind="mergesort")
+    order = np.empty(n_states, dtype=np.int64)  # by decreasing arc count, stable: a counting sort
+    first = np.zeros(MAX_ARCS + 2, dtype=np.int64)
+    for sid in range(n_states):
+        first[MAX_ARCS - st_count[sid] + 1] += 1
+    for c in range(1, MAX_ARCS + 2):
+        first[c] += first[c - 1]
+    for sid in range(n_states):
+        b = MAX_ARCS - st_count[sid]
+        order[first[b]] = sid
+        first[b] += 1
     size = 1
     while size < 2 * counters[1] + 16:
         size *= 2

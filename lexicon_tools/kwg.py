@@ -131,7 +131,7 @@ def _word_rows(words: Sequence[str], alphabet: Alphabet) -> np.ndarray:
     rows = K.word_matrix(flat, lens, 17, 1)
     del flat
     hi, lo = K.pack_keys(rows)
-    order = np.lexsort((lo, hi))
+    order = K.argsort_keys(hi, lo)
     hi, lo = hi[order], lo[order]
     keep = np.ones(order.shape[0], dtype=bool)
     keep[1:] = (hi[1:] != hi[:-1]) | (lo[1:] != lo[:-1])
@@ -215,7 +215,7 @@ def _build_rows(dawg_rows: np.ndarray, alphabet: Alphabet, max_nodes: int, forma
     krows, key_acc = K.reversed_keys(dawg_rows, key_word, key_len, nk)
     del key_word, key_len
     hi, lo = K.pack_keys(krows)
-    order = np.lexsort((lo, hi))
+    order = K.argsort_keys(hi, lo)
     del hi, lo
     krows, key_acc, key_sep = krows[order], key_acc[order], key_sep[:nk][order]  # sequential reads in the kernel
     del order
