@@ -28,11 +28,13 @@ info --verify``) ignores the cached state and checks everything.
 
 from __future__ import annotations
 
+import bisect
 import datetime as _dt
 import errno
 import hashlib
 import itertools
 import json
+import operator
 import os
 import re
 import shutil
@@ -519,6 +521,11 @@ def build_bundle(words: Sequence[str], out: str | os.PathLike, *, source_name: s
             os.fsync(f.fileno())
         _fsync_path(tmp)
         _swap_into_place(tmp, out, parent)
+        # the graph was validated in memory and the checksums were taken from the files as written:
+        # the bundle is checked, so the load below need not hash and validate it again
+        files = {META_FILE: out / META_FILE, graph_file: out / graph_file, TRIE_FILE: out / TRIE_FILE}
+        state = VerifiedState(out / STATE_FILE, {"alphabet": "".join(alphabet.letters)})
+        state.record(state.keys(files))
     except OSError as exc:
         shutil.rmtree(tmp, ignore_errors=True)
         raise LexiconError(f"{out}: cannot write ({exc.strerror or exc})") from None
@@ -530,7 +537,7 @@ def build_bundle(words: Sequence[str], out: str | os.PathLike, *, source_name: s
 
 def _sorted_unique(words: Sequence[str]) -> list[str]:
     """``sorted(set(words))`` without a copy when ``words`` is already a sorted list of distinct words."""
-    if isinstance(words, list) and all(a < b for a, b in zip(words, itertools.islice(words, 1, None))):
+    if isinstance(words, list) and all(map(operator.lt, words, itertools.islice(words, 1, None))):
         return words
     return sorted(set(words))
 
@@ -658,7 +665,6 @@ def clean_stale_builds(out: str | os.PathLike) -> list[Path]:
 
 def _non_word_samples(words: Sequence[str], alphabet: Alphabet, n: int = 200) -> list[str]:
     """Deterministic sample of strings over the alphabet that are not in ``words``."""
-    present = set(words)
     rng = np.random.default_rng(12345)
     out: list[str] = []
     letters = alphabet.letters
@@ -666,7 +672,8 @@ def _non_word_samples(words: Sequence[str], alphabet: Alphabet, n: int = 200) ->
     for w in (words[int(i)] for i in rng.integers(0, len(words), size=4 * n)):
         pos = int(rng.integers(0, len(w)))
         cand = w[:pos] + letters[int(rng.integers(0, len(letters)))] + w[pos + 1:]
-        if cand not in present and 2 <= len(cand) <= 15:
+        i = bisect.bisect_left(words, cand)  # words: sorted (build_bundle)
+        if (i == len(words) or words[i] != cand) and 2 <= len(cand) <= 15:
             out.append(cand)
         if len(out) >= n:
             break
