@@ -106,6 +106,27 @@ def argsort_keys(hi, lo):
     return order
 
 
+@njit(cache=True)
+def sorted_word_rows(flat, lens):
+    """The distinct words as uint8 ``(m, 17)`` rows of ``tile + 1``, 0-padded, in tile order.
+
+    :func:`word_matrix`, :func:`pack_keys`, :func:`argsort_keys` and the removal
+    of duplicates in one kernel call.
+    """
+    rows = word_matrix(flat, lens, 17, 1)
+    hi, lo = pack_keys(rows)
+    order = argsort_keys(hi, lo)
+    m = order.shape[0]
+    keep = np.empty(m, dtype=np.int64)
+    k = 0
+    for i in range(m):
+        o = order[i]
+        if i == 0 or hi[o] != hi[order[i - 1]] or lo[o] != lo[order[i - 1]]:
+            keep[k] = o
+            k += 1
+    return rows[keep[:k]]
+
+
 # ---------------------------------------------------------------------------
 # Register of unique states
 # ---------------------------------------------------------------------------

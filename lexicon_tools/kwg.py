@@ -128,14 +128,7 @@ def _word_rows(words: Sequence[str], alphabet: Alphabet) -> np.ndarray:
     if not words:
         return np.zeros((0, 17), dtype=np.uint8)
     flat, lens = _flat_codes(words, alphabet)
-    rows = K.word_matrix(flat, lens, 17, 1)
-    del flat
-    hi, lo = K.pack_keys(rows)
-    order = K.argsort_keys(hi, lo)
-    hi, lo = hi[order], lo[order]
-    keep = np.ones(order.shape[0], dtype=bool)
-    keep[1:] = (hi[1:] != hi[:-1]) | (lo[1:] != lo[:-1])
-    return rows[order[keep]]
+    return K.sorted_word_rows(flat, lens)
 
 
 def _row_word(row: np.ndarray, alphabet: Alphabet) -> str:
