@@ -127,3 +127,13 @@ def test_kernel_self_play_on_a_wide_graph(wide_golden, golden_lexicon):
     a = play_kernel_game(wide_golden, 4242, 2)
     b = play_kernel_game(golden_lexicon, 4242, 2)
     assert a.turns() == b.turns() and list(a.scores) == list(b.scores) and len(a.turns()) > 10
+
+
+def test_endgame_solver_on_a_wide_graph(wide_golden, golden_lexicon):
+    """The endgame search (its own kernels over the move generator) gives the same value and line."""
+    from engine.endgame import solve
+    from test_endgame import POS
+
+    for pid in ("s11_1", "s21_0"):
+        a, b = solve(POS[pid], wide_golden), solve(POS[pid], golden_lexicon)
+        assert (a.value, [str(m) for m in a.pv]) == (b.value, [str(m) for m in b.pv]), pid
