@@ -54,6 +54,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from lexicon_tools._kwg_nodes import node_arc  # uint32 KWG or uint64 wide
+
 from . import _movegen as K
 
 N = 15
@@ -252,7 +254,7 @@ def _gen_lines_masked(kwg, tiles, tvals, cs, xs, hx, lm, wm, rack, vals, out, cn
     info = np.zeros((7, N), dtype=np.int64)
     placed = np.zeros(N, dtype=np.int64)
     stack = np.zeros((K.STACK, K.F_WIDTH), dtype=np.int64)
-    groot = np.int64(kwg[1] & K.ARC_MASK)
+    groot = node_arc(kwg[1])
     no_spb = np.zeros((1, 1), dtype=np.float64)
     no_pfx = np.zeros(1, dtype=np.float64)
     no_radix = np.zeros(1, dtype=np.int64)

@@ -21,10 +21,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from lexicon_tools._kwg_nodes import node_accepts, node_arc, node_is_end, node_tile  # uint32 KWG or uint64 wide
+
 N = 15
-ARC_MASK = np.uint32(0x3FFFFF)
-IS_END = np.uint32(0x400000)
-ACCEPTS = np.uint32(0x800000)
 
 
 @njit(cache=True)
@@ -32,7 +31,7 @@ def line_words(kwg, line, pool, out, cnt):
     """Append the words that fit ``line`` with tiles of ``pool`` to ``out``; count in ``cnt[0]``.
 
     Args:
-        kwg: uint32 KWG node array (its DAWG at node 0).
+        kwg: KWG node array, uint32 or the uint64 wide variant (its DAWG at node 0).
         line: uint8 (15,) letter codes of the line's tiles (blanks as their letter), 0 = empty.
         pool: int64 (n_letters + 1,) tile counts available (index 0 = blanks); restored on return.
         out: uint8 (cap, 16): a word's letter codes, 0-padded. When more than ``cap``
@@ -41,7 +40,7 @@ def line_words(kwg, line, pool, out, cnt):
 
     A word is listed once per start square it fits at (duplicates are for the caller to remove).
     """
-    root = np.int64(kwg[0] & ARC_MASK)
+    root = np.int64(node_arc(kwg[0]))
     word = np.zeros(N, dtype=np.uint8)
     # per depth: the arc being tried, whether a blank was used for it
     cur = np.zeros(N + 1, dtype=np.int64)
@@ -71,10 +70,10 @@ def line_words(kwg, line, pool, out, cnt):
                 q = p
                 while True:
                     v = kwg[q]
-                    if (v >> np.uint32(24)) == t:
+                    if node_tile(v) == t:
                         a = q
                         break
-                    if v & IS_END:
+                    if node_is_end(v):
                         break
                     q += 1
                 cur[d] = -1
@@ -84,8 +83,8 @@ def line_words(kwg, line, pool, out, cnt):
             else:
                 while p > 0:
                     v = kwg[p]
-                    letter = np.int64(v >> np.uint32(24))
-                    nxt = -1 if v & IS_END else p + 1
+                    letter = np.int64(node_tile(v))
+                    nxt = -1 if node_is_end(v) else p + 1
                     if pool[letter] > 0:
                         pool[letter] -= 1
                         used[d] = 1
@@ -102,8 +101,8 @@ def line_words(kwg, line, pool, out, cnt):
                     d -= 1
                     continue
             v = kwg[a]
-            word[d] = np.uint8(v >> np.uint32(24))
-            if (v & ACCEPTS) != 0 and d >= 1 and (col == N - 1 or line[col + 1] == 0):
+            word[d] = np.uint8(node_tile(v))
+            if node_accepts(v) and d >= 1 and (col == N - 1 or line[col + 1] == 0):
                 n = cnt[0]
                 if n < out.shape[0]:
                     for k in range(d + 1):
@@ -111,7 +110,7 @@ def line_words(kwg, line, pool, out, cnt):
                     for k in range(d + 1, 16):
                         out[n, k] = 0
                 cnt[0] = n + 1
-            child = np.int64(v & ARC_MASK)
+            child = np.int64(node_arc(v))
             if child != 0 and col < N - 1:
                 d += 1
                 cur[d] = child

@@ -145,7 +145,7 @@ def test_analyze_simulates_with_tiles_in_the_bag(golden_lexicon, capsys):
     sim = out["simulation"]
     static = {m["move"] for m in out["moves"]}
     assert {m["move"] for m in sim["moves"]} == static and len(static) == 3
-    assert all(0.0 <= m["win"] <= 1.0 and m["iterations"] >= 100 for m in sim["moves"])
+    assert all(0.0 <= m["win"] <= 1.0 and m["iterations"] >= 50 for m in sim["moves"])  # at least one batch
     assert sim["stop_reason"] in ("one left", "time", "budget") and sim["error"] == 0.05
     first = sim["moves"][0]
     assert first["dropped_at"] is None
