@@ -155,3 +155,15 @@ def test_speedups_never_change_a_value(setting, off, golden_lexicon, monkeypatch
         r = solve(POS[pid], golden_lexicon)
         assert r.complete and on[pid].complete
         assert r.value == on[pid].value, pid
+
+
+def test_pruned_graph_from_a_wide_graph_is_the_same(golden_lexicon, golden_words_list):
+    from lexicon_tools.kwg import build_kwg
+
+    wide = build_kwg(golden_words_list, format="wide")
+    assert wide.dtype == np.uint64
+    pos = endgame_position(parse_cgp(POS["e33_1"]))
+    pool = pos.rack + pos.opponent_rack
+    g1, n1 = pruned_graph(pos.board.tiles, pool, golden_lexicon.graph, pos.alphabet)
+    g2, n2 = pruned_graph(pos.board.tiles, pool, wide, pos.alphabet)
+    assert n1 == n2 > 0 and np.array_equal(g1, g2)
