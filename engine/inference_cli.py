@@ -1,0 +1,87 @@
+"""CLI plug-in (see :data:`engine.cli.PLUGINS`): ``infer``.
+
+* ``python -m engine infer --cgp CGP --move MOVE [--margin E] [--top N] [--leaves KLV] [--lexicon L] [--json]``
+  — the tiles the opponent kept after their last move ``MOVE``
+  (:func:`engine.inference.infer`): ``--cgp`` is the position *after* that
+  move with the side to move's rack, the move is on its board, tiles that
+  were already there in parentheses (``8H WO(R)T``); ``-3`` is an exchange
+  of three unseen tiles, ``-ABC`` an exchange of known tiles. Prints the
+  per-tile distribution (expected count kept, probability of at least one,
+  the prior) and the most probable leaves; ``--json`` one object
+  (:meth:`engine.inference.InferenceResult.to_json`).
+
+Bad input prints ``error: ...`` and exits 2 (:func:`engine.cli.main`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+
+
+def margin_arg(text) -> float:
+    """The ``--margin`` value: points >= 0.
+
+    Raises:
+        ValueError: not a finite number >= 0 (the message names ``--margin``).
+    """
+    try:
+        v = float(text)
+    except (TypeError, ValueError):
+        raise ValueError(f"--margin {text!r}: expected points, e.g. 5 or 2.5") from None
+    if not math.isfinite(v) or v < 0:
+        raise ValueError(f"--margin must be a finite number >= 0, got {text!r}")
+    return v
+
+
+def cmd_infer(args) -> int:
+    """``infer``: the distribution of the opponent's kept tiles."""
+    from lexicon_tools.bundle import load_lexicon
+
+    from .cgp import parse_cgp, warn_notes
+    from .inference import infer
+
+    if args.top < 1:
+        raise ValueError(f"--top must be at least 1, got {args.top}")
+    margin = margin_arg(args.margin)
+    pos = parse_cgp(args.cgp)
+
+    def note(msg: str) -> None:
+        print(f"note: {msg}", file=sys.stderr)
+
+    table = None
+    if args.leaves:
+        from .leaves import LeaveTable
+
+        table = LeaveTable.load(args.leaves, note=note)
+    lex = load_lexicon(args.lexicon, progress=note)
+    warn_notes(pos, lex)
+    res = infer(pos, args.move, lex, table=table, margin=margin)
+    if args.json:
+        print(json.dumps(res.to_json(args.top), ensure_ascii=False))
+    else:
+        print(res.format(args.top))
+    return 0
+
+
+def add_parser(subparsers) -> None:
+    """Register ``infer`` with the engine CLI."""
+    from .inference import DEFAULT_MARGIN
+
+    sp = subparsers.add_parser(
+        "infer", help="which tiles did the opponent keep? (exact enumeration, static player as likelihood)",
+        description="From the opponent's last move, the distribution of the tiles they kept: every leave drawn "
+                    "from the unseen tiles is checked, the static equity player's best move from the full rack "
+                    "must be within --margin of the move played.")
+    sp.add_argument("--cgp", required=True, help="the position after the opponent's move (your rack; quote it)")
+    sp.add_argument("--move", required=True, metavar="MOVE",
+                    help="the opponent's last move, on the board: '8H WO(R)T' (old tiles in parentheses), "
+                         "'--move=-3' (3 unseen tiles exchanged) or '--move=-ABC'")
+    sp.add_argument("--margin", default=str(DEFAULT_MARGIN), metavar="E",
+                    help=f"equity margin in points (default {DEFAULT_MARGIN:g}, as MAGPIE)")
+    sp.add_argument("--top", type=int, default=20, metavar="N", help="most probable leaves to list (default 20)")
+    sp.add_argument("--lexicon", help="lexicon bundle (default: the packaged German list)")
+    sp.add_argument("--leaves", metavar="KLV", help="leave table of the static player (default: the packaged one)")
+    sp.add_argument("--json", action="store_true", help="print one JSON object")
+    sp.set_defaults(func=cmd_infer)
