@@ -254,3 +254,22 @@ def test_a_certain_seven_tile_leave_simulates_like_the_known_rack(golden_lexicon
         simulate(pos, golden_lexicon, opponent_leaves=(bad, np.array([1.0])), **args)
     with pytest.raises(ValueError, match="not both"):
         simulate(pos, golden_lexicon, opponent_leaves=(leaves, np.array([1.0])), known_opponent_rack=True, **args)
+
+
+def test_simulate_cli_infer(after_first_move, tiny, capsys, tmp_path):
+    from engine.cli import main
+    from engine.leaves import write_klv
+
+    pos, move = after_first_move
+    klv = tmp_path / "zero.klv2"
+    write_klv(klv, zero_table().values)
+    base = ["simulate", "--cgp", pos.to_cgp(), "--lexicon", str(tiny.path), "--leaves", str(klv), "-n", "1",
+            "-i", "4", "--seed", "1", "-w", "1", "--no-progress", "--plies", "1", "--json"]
+    assert main(base + ["--infer", "--last-move", move.notation]) == 0
+    io = capsys.readouterr()
+    assert "1 of 30 racks consistent; most likely X 100.0 %" in io.err
+    assert json.loads(io.out)["candidates"][0]["iterations"] == 4
+    for extra, msg in ((["--infer"], "--last-move"), (["--last-move", move.notation], "only with --infer"),
+                       (["--infer", "--last-move", move.notation, "--known-opponent-rack"], "exclude")):
+        assert main(base + extra) == 2
+        assert msg in capsys.readouterr().err
