@@ -370,7 +370,7 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
         """The solver's or the simulation's answer for the position's phase (:mod:`engine.web.deep`,
         :func:`engine.phase.phase_answer`), in a worker process within ``seconds``."""
         api.read_position(req.cgp)  # a bad CGP is a 400 at once, before the worker is asked
-        return await engine_call(lambda: deep.run(req.cgp, req.seconds), lock=heavy)
+        return JSONResponse(await heavy.wait_for(deep.run, req.cgp, req.seconds))
 
     @app.post("/api/pad", responses=POST_ERRORS)
     async def pad(req: PadRequest):

@@ -5,11 +5,12 @@ hold Python's GIL for seconds; in a thread of the server they would stall
 every other request. :class:`DeepWorker` runs :func:`engine.phase.phase_answer`
 in one worker process (started on first use with ``spawn``, the lexicon
 memory-mapped there from its path, the leave table passed once). The request
-itself waits in a thread of the bounded analysis pool
-(:class:`engine.web.server.HeavyPool`), so the budget of the pool and its
-queue still apply; only one deep analysis runs at a time (a second one gets
-503 with ``Retry-After`` while the first is running), and each has a time
-budget of at most :data:`MAX_SECONDS`.
+is admitted by the bounded analysis pool (:meth:`engine.web.server.HeavyPool.wait_for`:
+it counts against the pool's queue, 503 when full) but waits in a thread of
+its own, so the move lists and the word checker (``/api/moves``, ``/api/score``)
+never queue behind a deep analysis. Only one deep analysis runs at a time (a
+second one gets 503 with ``Retry-After`` while the first is running), and each
+has a time budget of at most :data:`MAX_SECONDS`.
 """
 
 from __future__ import annotations
