@@ -444,12 +444,12 @@
         `<div class="deep-wrap"><table class="deep"><thead><tr><th>${T("d.th.move")}</th><th class="n">${T("d.th.win")}</th>` +
         `<th class="n">${T("d.th.spread")}</th></tr></thead><tbody>${rows}</tbody></table></div>`;
     }
-    const rows = r.moves.map((m) => `<tr><td>${moveName(m.move)}</td><td class="n">${m.score}</td>` +
+    const rows = r.moves.map((m) => `<tr><td>${moveName(m.move)}</td><td class="n wide">${m.score}</td>` +
       `<td class="n wide">${m.iterations}</td><td class="n">${signed(m.spread)}</td>` +
       `<td class="n">[${signed(m.ci[0])}, ${signed(m.ci[1])}]</td><td class="n">${pct(m.win)}</td>` +
       `<td class="n wide">[${pct(m.win_ci[0])}, ${pct(m.win_ci[1])}]</td></tr>`).join("");
     return `<p data-phase="simulation">${escapeHtml(T("d.sim", r.iterations.toLocaleString(I18N.lang), r.seconds.toFixed(1)))}</p>` +
-      `<div class="deep-wrap"><table class="deep"><thead><tr><th>${T("d.th.move")}</th><th class="n">${T("d.th.score")}</th>` +
+      `<div class="deep-wrap"><table class="deep"><thead><tr><th>${T("d.th.move")}</th><th class="n wide">${T("d.th.score")}</th>` +
       `<th class="n wide">${T("d.th.iters")}</th><th class="n">${T("d.th.spread")}</th><th class="n">${T("d.th.ci")}</th>` +
       `<th class="n">${T("d.th.win")}</th><th class="n wide">${T("d.th.winci")}</th></tr></thead><tbody>${rows}</tbody></table></div>`;
   }
