@@ -34,6 +34,14 @@ def code(ch: str) -> int:
     return 0 if ch == "?" else A.code(ch)
 
 
+def counts(text: str) -> np.ndarray:
+    """Tile counts of any number of tiles (``Alphabet.parse_rack`` stops at 7)."""
+    out = np.zeros(A.size + 1, dtype=np.int64)
+    for ch in text:
+        out[code(ch)] += 1
+    return out
+
+
 # ---------------------------------------------------------------------------
 # Draw counts by hand
 # ---------------------------------------------------------------------------
@@ -273,3 +281,85 @@ def test_simulate_cli_infer(after_first_move, tiny, capsys, tmp_path):
                        (["--infer", "--last-move", move.notation, "--known-opponent-rack"], "exclude")):
         assert main(base + extra) == 2
         assert msg in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------------------
+# Exchanges, against a brute force over every rack
+# ---------------------------------------------------------------------------
+POOL = "EEEEEEEAINRST?"  # 14 unseen tiles: the opponent's 7 and a bag of 7 (exchanging allowed), no B: no word fits
+
+
+@pytest.fixture(scope="module")
+def exchange_position():
+    """A board full of junk tiles (no placement is possible with the tiny list), POOL unseen, we hold 7 tiles."""
+    rest = A.counts.astype(int) - counts(POOL)
+    tiles = [c for c in range(A.size + 1) for _ in range(int(rest[c]))]
+    ours, board_tiles = tiles[-7:], tiles[:-7]     # blanks (code 0) come first: they go on the board as '?'
+    board = Board(A)
+    for i, t in enumerate(board_tiles):
+        r, c = divmod(i, 15)
+        board.tiles[r, c] = t if t else A.code("E")
+        board.blanks[r, c] = t == 0
+    rack = np.zeros(A.size + 1, dtype=np.int32)
+    for t in ours:
+        rack[t] += 1
+    pos = Position(board, rack, scores=(100, 100))
+    assert A.rack_string(pos.unseen()) == A.rack_string(counts(POOL)) and pos.bag_count == 7
+    return pos
+
+
+def sub_multisets(c: np.ndarray, size: int | None = None):
+    """Every sub-multiset of counts ``c`` (of ``size`` tiles, or any), with its draw count prod C(c[t], s[t])."""
+    import itertools
+
+    codes = [t for t in range(A.size + 1) if c[t]]
+    for take in itertools.product(*(range(int(c[t]) + 1) for t in codes)):
+        if size is not None and sum(take) != size:
+            continue
+        out = np.zeros(A.size + 1, dtype=np.int64)
+        w = 1
+        for t, k in zip(codes, take):
+            out[t] = k
+            w *= math.comb(int(c[t]), k)
+        yield out, w
+
+
+def brute_force_exchange(pos, table, known: str | None, n: int, margin: float):
+    """Posterior {leave: draws} by brute force: every rack, every exchange, engine.equity.leave_term as the value."""
+    from collections import Counter
+
+    from engine.equity import leave_term
+
+    pool = pos.unseen().astype(np.int64)
+    put = counts(known) if known else None
+    if put is not None:
+        pool = pool - put
+    seen: Counter = Counter()
+    for drawn, w in sub_multisets(pool, 7 - n if known else 7):
+        rack = drawn + put if put is not None else drawn
+        values = {A.rack_string(out): (int(out.sum()), leave_term(table, rack - out, 7), out)
+                  for out, _ in sub_multisets(rack) if out.any()}
+        best = max(v for _, v, _ in values.values())
+        if known:
+            target, keep = leave_term(table, rack - put, 7), rack - put
+        else:
+            _, target, out = max((v for v in values.values() if v[0] == n), key=lambda v: v[1])
+            keep = rack - out
+        if target >= best - margin - 1e-9:
+            seen[A.rack_string(keep)] += w
+    return dict(seen)
+
+
+@pytest.mark.parametrize("move, margin", [("-3", 0.0), ("-3", 4.0), ("-AIN", 3.0)])
+def test_exchanges_match_a_brute_force(exchange_position, tiny, move, margin):
+    from engine.leaves import default_table
+
+    table = default_table()
+    res = infer(exchange_position, move, tiny, table=table, margin=margin)
+    assert res.exact
+    got = {A.rack_string(x): int(w) for x, w in zip(res.leaves, res.weights)}
+    known = None if move[1:].isdigit() else move[1:]
+    n = int(move[1:]) if known is None else len(known)
+    want = brute_force_exchange(exchange_position, table, known, n, margin)
+    assert got == want and len(want) > 0
+    assert res.leave_size == 7 - n
