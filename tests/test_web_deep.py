@@ -118,3 +118,24 @@ def test_move_lists_do_not_wait_for_a_deep_analysis(app, client):
     finally:
         t.join(120)
     assert answers["deep"].status_code == 200
+
+
+# Three tiles in the bag, ten unseen: the bingo 12H VE(R)EISTE wins against every opponent rack
+# (tests/test_simulation.py, by an exhaustive oracle).
+NEAR_END = ("C3WOLF7/H4BAR7/RAM3M8/1KÜSSTEN7/HPS1Ä1EINHAUEND/A1S1T2L6A/B1E1Z1Y7M/E2JEDEN6M/1OFEN1N7S/"
+            "1HIT5K5/2X1G4U5/ÖDERE4R5/2R1IRQ2I5/1USTG4E5/4TILGeN5 EEEISTV/ 300/309 0 lex golden;")
+
+
+def test_deep_preendgame(client):
+    r = client.post("/api/deep", json={"cgp": NEAR_END, "seconds": 8})
+    assert r.status_code == 200, r.text
+    j = r.json()
+    assert j["phase"] == "preendgame" and j["moves"]
+    wins = {m["move"]: m["win"] for m in j["moves"]}
+    assert wins.get("12H VE(R)EISTE") == 1.0
+
+
+def test_a_spent_time_budget_still_gives_an_answer(golden_lexicon, exact):
+    """The pre-endgame gives each solve a share of 5 ms at least; under load that can be gone before depth 1."""
+    r = solve(parse_cgp(ENDGAME), golden_lexicon, time_limit=1e-9)
+    assert r.depth >= 1 and r.pv and r.move == r.pv[0]
