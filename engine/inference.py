@@ -53,7 +53,7 @@ import numpy as np
 
 from .board import ACROSS, COLUMNS, N, Board, parse_start, square_name
 
-__all__ = ["DEFAULT_MARGIN", "MAX_RACKS", "SAMPLES", "LastMove", "InferenceResult", "parse_last_move", "infer"]
+__all__ = ["DEFAULT_MARGIN", "MAX_RACKS", "SAMPLES", "LastMove", "InferenceResult", "parse_last_move", "infer", "from_record"]
 
 DEFAULT_MARGIN = 5.0
 """Equity margin in points (MAGPIE's default)."""
@@ -284,7 +284,8 @@ class InferenceResult:
         a = self.alphabet
         m = self.move
         what = f"{m.notation} ({m.score} points)" if m.kind == "play" else f"exchange {m.notation}"
-        lines = [f"last move {what}: {self.leave_size} tiles kept, bag {self.bag_before} before the move, "
+        lines = [f"last move {what}: {self.leave_size} tile{'' if self.leave_size == 1 else 's'} kept, "
+                 f"bag {self.bag_before} before the move, "
                  f"margin {self.margin:g}",
                  f"{self.consistent:,} of {self.racks:,} possible racks consistent "
                  f"({100.0 * self.total_weight / self.prior_weight if self.prior_weight else 0.0:.1f} % of the draws), "
@@ -438,3 +439,47 @@ def _count_multisets(pool: np.ndarray, k: int) -> int:
                     new[i + j] += v
         poly = new
     return poly[k]
+
+
+def from_record(record, turn: int | None = None):
+    """What a player sees at turn ``turn`` of a game record, for :func:`infer`.
+
+    Args:
+        record: an :class:`engine.game.GameRecord` (e.g. :func:`engine.gcg.read_gcg_file`), two players.
+        turn: the player turn (0-based, as ``gcg --position``) about to be played;
+            ``None``: after the last entry.
+
+    Returns:
+        ``(position, last_move)``: the position before that turn with the mover's
+        rack, the opponent's rack removed and the bag counted (a ``bag``
+        opcode), and the opponent's move just before it in notation; an
+        exchange as ``-N`` (the mover does not see the tiles put back).
+
+    Raises:
+        ValueError: not two players, a turn out of range, no turn before it,
+            or a previous turn that is a pass or a withdrawn play (nothing to infer from).
+    """
+    from dataclasses import replace
+
+    from .game import Kind
+
+    if record.n_players != 2:
+        raise ValueError(f"inference needs a two-player game, this record has {record.n_players} players")
+    idx = [i for i, t in enumerate(record.turns) if t.kind in Kind.TURNS]
+    k = len(idx) if turn is None else int(turn)
+    if not 0 <= k <= len(idx):
+        raise ValueError(f"--turn {k}: the game has turns 0..{len(idx)}")
+    if k == 0:
+        raise ValueError("turn 0: no move was made before it, nothing to infer from")
+    prev = record.turns[idx[k - 1]]
+    if prev.kind == Kind.PLAY:
+        last = prev.move.notation
+    elif prev.kind == Kind.EXCHANGE:
+        last = f"-{prev.exchange_count}"
+    else:
+        raise ValueError(f"turn {k - 1} is a {prev.kind}: it tells nothing about the tiles kept")
+    pos = record.position(k)
+    bag = pos.bag_count
+    opcodes = dict(pos.opcodes)
+    opcodes["bag"] = str(bag)
+    return replace(pos, opponent_rack=None, opcodes=opcodes), last

@@ -1,6 +1,7 @@
 """CLI plug-in (see :data:`engine.cli.PLUGINS`): ``infer``.
 
-* ``python -m engine infer --cgp CGP --move MOVE [--margin E] [--top N] [--leaves KLV] [--lexicon L] [--json]``
+* ``python -m engine infer (--cgp CGP --move MOVE | --gcg FILE [--turn K]) [--margin E] [--top N] [--leaves KLV]
+  [--lexicon L] [--json]``
   — the tiles the opponent kept after their last move ``MOVE``
   (:func:`engine.inference.infer`): ``--cgp`` is the position *after* that
   move with the side to move's rack, the move is on its board, tiles that
@@ -8,7 +9,9 @@
   of three unseen tiles, ``-ABC`` an exchange of known tiles. Prints the
   per-tile distribution (expected count kept, probability of at least one,
   the prior) and the most probable leaves; ``--json`` one object
-  (:meth:`engine.inference.InferenceResult.to_json`).
+  (:meth:`engine.inference.InferenceResult.to_json`). ``--gcg FILE --turn K``
+  takes the position before turn K of a game record and the opponent's move
+  before it (:func:`engine.inference.from_record`).
 
 Bad input prints ``error: ...`` and exits 2 (:func:`engine.cli.main`).
 """
@@ -45,19 +48,37 @@ def cmd_infer(args) -> int:
     if args.top < 1:
         raise ValueError(f"--top must be at least 1, got {args.top}")
     margin = margin_arg(args.margin)
-    pos = parse_cgp(args.cgp)
 
     def note(msg: str) -> None:
         print(f"note: {msg}", file=sys.stderr)
 
+    if args.gcg is not None:
+        if args.cgp is not None or args.move is not None:
+            raise ValueError("give either --gcg FILE [--turn K], or --cgp and --move")
+        import argparse as _ap
+
+        from .game_cli import _record_lexicon
+        from .gcg import read_gcg_file
+        from .inference import from_record
+
+        lex = _record_lexicon(_ap.Namespace(file=args.gcg, lexicon=args.lexicon))
+        pos, move = from_record(read_gcg_file(args.gcg, lex), args.turn)
+        print(f"note: turn {args.turn if args.turn is not None else 'after the last entry'}: "
+              f"the opponent's last move {move}; position {pos.to_cgp()}", file=sys.stderr)
+    else:
+        if args.cgp is None or args.move is None:
+            raise ValueError("give --cgp (the position after the opponent's move) and --move, or --gcg FILE")
+        if args.turn is not None:
+            raise ValueError("--turn is read only with --gcg")
+        pos, move = parse_cgp(args.cgp), args.move
+        lex = load_lexicon(args.lexicon, progress=note)
+        warn_notes(pos, lex)
     table = None
     if args.leaves:
         from .leaves import LeaveTable
 
         table = LeaveTable.load(args.leaves, note=note)
-    lex = load_lexicon(args.lexicon, progress=note)
-    warn_notes(pos, lex)
-    res = infer(pos, args.move, lex, table=table, margin=margin)
+    res = infer(pos, move, lex, table=table, margin=margin)
     if args.json:
         print(json.dumps(res.to_json(args.top), ensure_ascii=False))
     else:
@@ -74,10 +95,14 @@ def add_parser(subparsers) -> None:
         description="From the opponent's last move, the distribution of the tiles they kept: every leave drawn "
                     "from the unseen tiles is checked, the static equity player's best move from the full rack "
                     "must be within --margin of the move played.")
-    sp.add_argument("--cgp", required=True, help="the position after the opponent's move (your rack; quote it)")
-    sp.add_argument("--move", required=True, metavar="MOVE",
+    sp.add_argument("--cgp", help="the position after the opponent's move (your rack; quote it)")
+    sp.add_argument("--move", metavar="MOVE",
                     help="the opponent's last move, on the board: '8H WO(R)T' (old tiles in parentheses), "
                          "'--move=-3' (3 unseen tiles exchanged) or '--move=-ABC'")
+    sp.add_argument("--gcg", metavar="FILE",
+                    help="instead of --cgp/--move: a game record; the position before --turn K (default: after "
+                         "the last entry) and the opponent's move before it (an exchange counts as -N)")
+    sp.add_argument("--turn", type=int, metavar="K", help="with --gcg: the turn about to be played (0-based)")
     sp.add_argument("--margin", default=str(DEFAULT_MARGIN), metavar="E",
                     help=f"equity margin in points (default {DEFAULT_MARGIN:g}, as MAGPIE)")
     sp.add_argument("--top", type=int, default=20, metavar="N", help="most probable leaves to list (default 20)")

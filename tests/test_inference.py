@@ -363,3 +363,31 @@ def test_exchanges_match_a_brute_force(exchange_position, tiny, move, margin):
     want = brute_force_exchange(exchange_position, table, known, n, margin)
     assert got == want and len(want) > 0
     assert res.leave_size == 7 - n
+
+
+def test_cli_from_a_game_record(golden_lexicon, capsys, tmp_path):
+    """--gcg FILE --turn K: the position before turn K as the mover sees it, the opponent's move before it."""
+    from engine.cli import main
+    from engine.equity import apply, choose
+    from engine.game import Game
+    from engine.gcg import write_gcg_file
+    from engine.leaves import default_table
+
+    table = default_table()
+    g = Game(2, golden_lexicon, seed=5, keep_undo=False)
+    cands = []
+    for _ in range(3):
+        cands.append(choose(g, table))
+        apply(g, cands[-1])
+    path = write_gcg_file(tmp_path / "g.gcg", g)
+    last = cands[1]
+    assert last.kind == "play"
+    assert main(["infer", "--gcg", str(path), "--turn", "2", "--lexicon", str(golden_lexicon.path), "--json",
+                 "--top", "100000"]) == 0
+    io = capsys.readouterr()
+    out = json.loads(io.out)
+    assert out["move"] == last.notation and out["leave_size"] == 7 - last.tiles_played
+    assert last.leave in [x["leave"] for x in out["leaves"]]   # the equity player's own leave, margin 5
+    assert "bag" in io.err and g.position(2).to_cgp().split()[0] in io.err
+    assert main(["infer", "--gcg", str(path), "--turn", "9", "--lexicon", str(golden_lexicon.path)]) == 2
+    assert "turns 0..3" in capsys.readouterr().err
