@@ -94,7 +94,6 @@
       "d.th.move": "Zug", "d.th.win": "Sieg %", "d.th.spread": "Differenz", "d.th.ci": "95 % KI",
       "d.th.score": "Punkte", "d.th.iters": "Läufe", "d.th.winci": "Sieg 95 % KI",
       "d.pass": "passen",
-      "d.stale": "Stellung geändert: neu rechnen",
       "blank.word": "Joker",
       // word lookup
       "w.label": "Wortchecker",
@@ -298,7 +297,6 @@
       "d.th.move": "Move", "d.th.win": "Win %", "d.th.spread": "Spread", "d.th.ci": "95 % CI",
       "d.th.score": "Score", "d.th.iters": "Iters", "d.th.winci": "Win 95 % CI",
       "d.pass": "pass",
-      "d.stale": "position changed: analyse again",
       "blank.word": "blank",
       "w.label": "Word checker",
       "w.ph": "look up a word",
