@@ -126,13 +126,20 @@ NEAR_END = ("C3WOLF7/H4BAR7/RAM3M8/1KÜSSTEN7/HPS1Ä1EINHAUEND/A1S1T2L6A/B1E1Z1Y
             "1HIT5K5/2X1G4U5/ÖDERE4R5/2R1IRQ2I5/1USTG4E5/4TILGeN5 EEEISTV/ 300/309 0 lex golden;")
 
 
-def test_deep_preendgame(client):
-    r = client.post("/api/deep", json={"cgp": NEAR_END, "seconds": 8})
-    assert r.status_code == 200, r.text
-    j = r.json()
-    assert j["phase"] == "preendgame" and j["moves"]
+def test_preendgame_phase(golden_lexicon):
+    from engine.equity import position_candidates
+    from engine.leaves import default_table
+    from engine.phase import phase_answer
+
+    pos = parse_cgp(NEAR_END)
+    table = default_table()
+    j = phase_answer(pos, golden_lexicon, table=table, seconds=1, candidates=2)
+    assert j["phase"] == "preendgame"
+    top2 = [c.notation for c in position_candidates(pos, golden_lexicon, 2, table)]
+    assert sorted(m["move"] for m in j["moves"]) == sorted(top2)
+    assert [m["win"] for m in j["moves"]] == sorted((m["win"] for m in j["moves"]), reverse=True)
     wins = {m["move"]: m["win"] for m in j["moves"]}
-    assert wins.get("12H VE(R)EISTE") == 1.0
+    assert wins["12H VE(R)EISTE"] == 1.0   # the bingo, first by equity on the golden list
 
 
 def test_a_spent_time_budget_still_gives_an_answer(golden_lexicon, exact):
