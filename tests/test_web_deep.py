@@ -146,3 +146,12 @@ def test_a_spent_time_budget_still_gives_an_answer(golden_lexicon, exact):
     """The pre-endgame gives each solve a share of 5 ms at least; under load that can be gone before depth 1."""
     r = solve(parse_cgp(ENDGAME), golden_lexicon, time_limit=1e-9)
     assert r.depth >= 1 and r.pv and r.move == r.pv[0]
+
+
+def test_deep_simulation_includes_the_users_move(client):
+    r = client.post("/api/deep", json={"cgp": MIDGAME, "seconds": 1, "include": ["-UUX"]})
+    assert r.status_code == 200, r.text
+    assert "-UUX" in [m["move"] for m in r.json()["moves"]]
+    r = client.post("/api/deep", json={"cgp": MIDGAME, "seconds": 1, "include": ["8H QQQ"]})
+    assert r.status_code == 400
+    assert client.post("/api/deep", json={"cgp": MIDGAME, "include": ["a", "b", "c", "d"]}).status_code == 422

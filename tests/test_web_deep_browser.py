@@ -77,9 +77,12 @@ def test_page_shows_the_simulation_in_english(browser, server):
         load(pg, MIDGAME)
         expect(pg.locator("#deep")).to_have_text("Analyse deeper")
         expect(pg.locator("#deep-phase")).to_contain_text("Simulation: 2 moves played ahead")
+        pg.fill("#check", "15A HA(N)S")                       # the user's move is simulated too, and marked
+        expect(pg.locator("#check-result")).to_contain_text("✓")
         pg.select_option("#deep-time", "3")
         pg.click("#deep")
         expect(pg.locator("#deep-result")).to_contain_text("iterations in", timeout=60_000)
+        expect(pg.locator("#deep-result tr.mine")).to_contain_text("15A HA(N)S")
         rows = pg.locator("#deep-result table.deep tbody tr")
         assert rows.count() >= 2
         first = rows.first.locator("td").all_inner_texts()

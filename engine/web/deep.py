@@ -35,7 +35,7 @@ def _init(lexicon_path, table) -> None:
     _WORKER["table"] = table
 
 
-def _task(cgp: str, seconds: float) -> dict:
+def _task(cgp: str, seconds: float, include: list[str]) -> dict:
     from lexicon_tools.bundle import Lexicon, load_lexicon
 
     from engine.cgp import parse_cgp
@@ -49,7 +49,8 @@ def _task(cgp: str, seconds: float) -> dict:
         if isinstance(t, str):
             t = LeaveTable.load(t)
         _WORKER["table_obj"] = t
-    return phase_answer(parse_cgp(cgp), _WORKER["lexicon"], table=_WORKER["table_obj"], seconds=seconds)
+    return phase_answer(parse_cgp(cgp), _WORKER["lexicon"], table=_WORKER["table_obj"], seconds=seconds,
+                        include=include)
 
 
 class DeepWorker:
@@ -84,14 +85,15 @@ class DeepWorker:
                                                initializer=_init, initargs=(self._lexicon_path, self._table))
             return self._ex
 
-    def run(self, cgp: str, seconds: float) -> dict:
-        """The phase answer of ``cgp`` within ``seconds`` (blocks the calling thread, not the GIL)."""
+    def run(self, cgp: str, seconds: float, include: list[str] | None = None) -> dict:
+        """The phase answer of ``cgp`` within ``seconds`` (blocks the calling thread, not the GIL);
+        ``include``: moves to simulate as well (:func:`engine.phase.phase_answer`)."""
         from .server import Busy
 
         if not self._running.acquire(blocking=False):
             raise Busy("busy: another deep analysis is running; try again in a moment")
         try:
-            fut = self._executor().submit(_task, cgp, float(seconds))
+            fut = self._executor().submit(_task, cgp, float(seconds), list(include or []))
             try:
                 return fut.result(timeout=float(seconds) + 300.0)
             except BrokenProcessPool:

@@ -423,12 +423,14 @@
     const seconds = Number($("#deep-time").value) || 5;
     $("#deep").disabled = true;
     $("#deep-result").innerHTML = `<p class="muted">${escapeHtml(T("d.running", seconds))}</p>`;
-    const r = await post("/api/deep", { cgp: currentCGP(), seconds });
+    const mine = view.check && view.check.legal ? view.check.move : view.selected ? view.selected.move : null;
+    const r = await post("/api/deep", { cgp: currentCGP(), seconds, include: mine ? [mine] : [] });
     if (my !== deepNo) return;             // the position changed meanwhile
     $("#deep").disabled = false;
-    $("#deep-result").innerHTML = r.error ? `<p class="bad">${escapeHtml(S(r.error))}</p>` : deepHtml(r);
+    $("#deep-result").innerHTML = r.error ? `<p class="bad">${escapeHtml(S(r.error))}</p>` : deepHtml(r, mine);
   }
-  function deepHtml(r) {
+  function deepHtml(r, mine) {
+    const mark = (m) => (m.move === mine ? ' class="mine"' : "");
     if (r.phase === "endgame") {
       const state = r.complete ? T("d.exact") : T("d.not_exact", r.depth);
       return `<p class="deep-best" data-phase="endgame" data-complete="${r.complete}">` +
@@ -438,13 +440,13 @@
     }
     if (r.phase === "preendgame") {
       const state = r.complete ? T("d.exact") : T("d.partly");
-      const rows = r.moves.map((m) => `<tr><td>${moveName(m.move)}</td><td class="n">${pct(m.win)}</td>` +
+      const rows = r.moves.map((m) => `<tr${mark(m)}><td>${moveName(m.move)}</td><td class="n">${pct(m.win)}</td>` +
         `<td class="n">${signed(m.spread)}</td></tr>`).join("");
       return `<p data-phase="preendgame" data-complete="${r.complete}">${escapeHtml(T("d.pre", state, r.seconds.toFixed(1)))}</p>` +
         `<div class="deep-wrap"><table class="deep"><thead><tr><th>${T("d.th.move")}</th><th class="n">${T("d.th.win")}</th>` +
         `<th class="n">${T("d.th.spread")}</th></tr></thead><tbody>${rows}</tbody></table></div>`;
     }
-    const rows = r.moves.map((m) => `<tr><td>${moveName(m.move)}</td><td class="n wide">${m.score}</td>` +
+    const rows = r.moves.map((m) => `<tr${mark(m)}><td>${moveName(m.move)}</td><td class="n wide">${m.score}</td>` +
       `<td class="n wide">${m.iterations}</td><td class="n">${signed(m.spread)}</td>` +
       `<td class="n">[${signed(m.ci[0])}, ${signed(m.ci[1])}]</td><td class="n">${pct(m.win)}</td>` +
       `<td class="n wide">[${pct(m.win_ci[0])}, ${pct(m.win_ci[1])}]</td></tr>`).join("");
