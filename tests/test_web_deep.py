@@ -155,3 +155,17 @@ def test_deep_simulation_includes_the_users_move(client):
     r = client.post("/api/deep", json={"cgp": MIDGAME, "seconds": 1, "include": ["8H QQQ"]})
     assert r.status_code == 400
     assert client.post("/api/deep", json={"cgp": MIDGAME, "include": ["a", "b", "c", "d"]}).status_code == 422
+
+
+def test_a_dead_worker_is_a_503_and_restarts(app, client):
+    import os
+    import signal
+
+    deep = app.state.deep
+    assert client.post("/api/deep", json={"cgp": MIDGAME, "seconds": 0.5}).status_code == 200
+    for pid in list(deep._ex._processes):       # the worker this test's requests started
+        os.kill(pid, signal.SIGKILL)
+    r = client.post("/api/deep", json={"cgp": MIDGAME, "seconds": 0.5})
+    assert r.status_code == 503 and "worker stopped" in r.json()["error"]
+    r = client.post("/api/deep", json={"cgp": MIDGAME, "seconds": 0.5})
+    assert r.status_code == 200 and r.json()["phase"] == "simulation"

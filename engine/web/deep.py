@@ -64,7 +64,8 @@ class DeepWorker:
 
     Raises (from :meth:`run`):
         engine.web.server.Busy: a deep analysis is already running.
-        RuntimeError: the worker process died (it is restarted on the next request).
+        engine.web.server.Busy: also when the worker process died (answered 503; it is restarted on the
+            next request).
     """
 
     def __init__(self, lexicon, table):
@@ -93,12 +94,12 @@ class DeepWorker:
         if not self._running.acquire(blocking=False):
             raise Busy("busy: another deep analysis is running; try again in a moment")
         try:
-            fut = self._executor().submit(_task, cgp, float(seconds), list(include or []))
             try:
+                fut = self._executor().submit(_task, cgp, float(seconds), list(include or []))
                 return fut.result(timeout=float(seconds) + 300.0)
             except BrokenProcessPool:
                 self._reset()
-                raise RuntimeError("the analysis worker stopped; it is restarted on the next request") from None
+                raise Busy("busy: the analysis worker stopped; it is restarted on the next request") from None
         finally:
             self._running.release()
 
