@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import threading
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
 
 __all__ = ["DeepWorker", "DEFAULT_SECONDS", "MAX_SECONDS"]
@@ -97,6 +98,8 @@ class DeepWorker:
             try:
                 fut = self._executor().submit(_task, cgp, float(seconds), list(include or []))
                 return fut.result(timeout=float(seconds) + 300.0)
+            except FutureTimeout:
+                raise Busy("busy: the deep analysis took far longer than its budget; try again later") from None
             except BrokenProcessPool:
                 self._reset()
                 raise Busy("busy: the analysis worker stopped; it is restarted on the next request") from None
