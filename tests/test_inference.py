@@ -202,11 +202,16 @@ def test_cli_json_and_errors(after_first_move, tiny, capsys, tmp_path):
                  "--margin", "1000"]) == 0
     text = capsys.readouterr().out
     assert "30 of 30 possible racks consistent" in text
+    assert main(["infer", "--cgp", cgp, "--move", move.notation, "--lexicon", str(tiny.path), "--leaves", str(klv),
+                 "--max-racks", "5", "--samples", "50", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["exact"] is False and out["possible_racks"] == 30 and out["racks"] <= 30
     base = ["infer", "--cgp", cgp, "--lexicon", str(tiny.path), "--leaves", str(klv)]
     for extra, msg in ((["--move", move.notation, "--margin", "abc"], "--margin"),
                        (["--move", move.notation, "--margin", "-2"], "--margin"),
                        (["--move", "8A BAUMEN"], "square A8 is empty"),
-                       (["--move=-"], "pass")):
+                       (["--move=-"], "pass"),
+                       (["--move", move.notation, "--max-racks", "0"], "--max-racks")):
         assert main(base + extra) == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert [e for e in err if e.startswith("error:")] == [err[-1]] and msg in err[-1]
