@@ -58,7 +58,7 @@ def test_page_shows_the_exact_endgame_in_german_at_360px(browser, server, exact)
         pg.select_option("#deep-time", "10")
         pg.click("#deep")
         best = pg.locator("#deep-result .deep-best")
-        expect(best).to_contain_text(f"bester Zug {exact.move}", timeout=60_000)
+        expect(best).to_contain_text(f"bester Zug {exact.move}", timeout=180_000)  # a first run may compile the kernels
         expect(best).to_contain_text(f"Wert {exact.value:+d} (exakt)")
         expect(pg.locator("#deep-result")).to_contain_text("Hauptvariante: " + " · ".join(exact.pv))
         # readable at 360 px: nothing wider than the screen
@@ -81,7 +81,7 @@ def test_page_shows_the_simulation_in_english(browser, server):
         expect(pg.locator("#check-result")).to_contain_text("✓")
         pg.select_option("#deep-time", "3")
         pg.click("#deep")
-        expect(pg.locator("#deep-result")).to_contain_text("iterations in", timeout=60_000)
+        expect(pg.locator("#deep-result")).to_contain_text("iterations in", timeout=180_000)  # a first run may compile the kernels
         expect(pg.locator("#deep-result tr.mine")).to_contain_text("15A HA(N)S")
         rows = pg.locator("#deep-result table.deep tbody tr")
         assert rows.count() >= 2
