@@ -26,9 +26,16 @@ def _drop_stale_cache() -> None:
     import os
     import tempfile
 
+    import importlib
+
     try:
         h = hashlib.sha256()
-        for mod in (KG, KG.K, KG.LK, KG._KWG):
+        mods = [KG, KG.K, KG.LK, KG._KWG]
+        try:  # the node accessors the graph kernels inline (uint32 KWG or uint64 wide graphs)
+            mods.append(importlib.import_module("lexicon_tools._kwg_nodes"))
+        except ImportError:
+            pass
+        for mod in mods:
             with open(mod.__file__, "rb") as f:
                 h.update(f.read())
         digest = h.hexdigest()
