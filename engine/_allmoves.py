@@ -305,8 +305,19 @@ def movegen_all(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs,
                         main = info[T_VAL, anchor]
                         have = True
                 else:
+                    # the first arc some rack tile can take (the anchor is open, so one may exist)
+                    avail = info[T_CS, anchor] & fit
+                    q = groot
+                    while True:
+                        w = kwg[q]
+                        if (avail >> np.int64(w >> 24)) & 1:
+                            break
+                        if w & IS_END:
+                            q = -1
+                            break
+                        q += 1
                     stack[0, S_COL] = anchor
-                    stack[0, S_CUR] = groot
+                    stack[0, S_CUR] = q
                     stack[0, S_PH] = 0
                     stack[0, S_TP] = 0
                     stack[0, S_MAIN] = 0
@@ -418,21 +429,23 @@ def movegen_all(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs,
                     if child == 0:
                         continue
                     if col <= anchor:
-                        if no_left and anchor < N - 1 and (info[T_CS, anchor + 1] & fit) != 0:
-                            # cross the separator: continue rightwards after the anchor
-                            q = child
-                            s = np.int64(-1)
-                            while True:
-                                w = kwg[q]
-                                if np.int64(w >> 24) == 0:
-                                    s = q
-                                    break
-                                if w & IS_END:
-                                    break
-                                q += 1
-                            if s >= 0:
+                        avail = info[T_CS, anchor + 1] & fit if anchor < N - 1 else np.int64(0)
+                        if no_left and avail != 0 and (kwg[child] >> 24) == 0:
+                            # cross the separator (the first arc of a list, if any) and continue
+                            # rightwards after the anchor, from the first arc a rack tile can take
+                            q = np.int64(kwg[child] & ARC_MASK)
+                            if q != 0:
+                                while True:
+                                    w = kwg[q]
+                                    if (avail >> np.int64(w >> 24)) & 1:
+                                        break
+                                    if w & IS_END:
+                                        q = 0
+                                        break
+                                    q += 1
+                            if q != 0:
                                 stack[sp, S_COL] = anchor + 1
-                                stack[sp, S_CUR] = np.int64(kwg[s] & ARC_MASK)
+                                stack[sp, S_CUR] = q
                                 stack[sp, S_PH] = 0
                                 stack[sp, S_TP] = tp
                                 stack[sp, S_MAIN] = main
@@ -455,16 +468,30 @@ def movegen_all(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs,
                                     if w & IS_END:
                                         break
                                     q += 1
-                            elif (info[T_CS, col - 1] & fit) != 0:
-                                stack[sp, S_COL] = col - 1
-                                stack[sp, S_CUR] = child
-                                stack[sp, S_PH] = 0
-                                stack[sp, S_TP] = tp
-                                stack[sp, S_MAIN] = main
-                                stack[sp, S_WMUL] = wmul
-                                stack[sp, S_CROSS] = cross
-                                stack[sp, S_LEFT] = col - 1
-                                sp += 1
+                            else:
+                                avail = info[T_CS, col - 1] & fit
+                                q = child
+                                if avail != 0:
+                                    while True:
+                                        w = kwg[q]
+                                        if (avail >> np.int64(w >> 24)) & 1:
+                                            break
+                                        if w & IS_END:
+                                            q = 0
+                                            break
+                                        q += 1
+                                else:
+                                    q = 0
+                                if q != 0:
+                                    stack[sp, S_COL] = col - 1
+                                    stack[sp, S_CUR] = q
+                                    stack[sp, S_PH] = 0
+                                    stack[sp, S_TP] = tp
+                                    stack[sp, S_MAIN] = main
+                                    stack[sp, S_WMUL] = wmul
+                                    stack[sp, S_CROSS] = cross
+                                    stack[sp, S_LEFT] = col - 1
+                                    sp += 1
                     elif col < N - 1:
                         t = info[T_TILE, col + 1]
                         if t != 0:
@@ -480,16 +507,30 @@ def movegen_all(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs,
                                 if w & IS_END:
                                     break
                                 q += 1
-                        elif (info[T_CS, col + 1] & fit) != 0:
-                            stack[sp, S_COL] = col + 1
-                            stack[sp, S_CUR] = child
-                            stack[sp, S_PH] = 0
-                            stack[sp, S_TP] = tp
-                            stack[sp, S_MAIN] = main
-                            stack[sp, S_WMUL] = wmul
-                            stack[sp, S_CROSS] = cross
-                            stack[sp, S_LEFT] = left
-                            sp += 1
+                        else:
+                            avail = info[T_CS, col + 1] & fit
+                            q = child
+                            if avail != 0:
+                                while True:
+                                    w = kwg[q]
+                                    if (avail >> np.int64(w >> 24)) & 1:
+                                        break
+                                    if w & IS_END:
+                                        q = 0
+                                        break
+                                    q += 1
+                            else:
+                                q = 0
+                            if q != 0:
+                                stack[sp, S_COL] = col + 1
+                                stack[sp, S_CUR] = q
+                                stack[sp, S_PH] = 0
+                                stack[sp, S_TP] = tp
+                                stack[sp, S_MAIN] = main
+                                stack[sp, S_WMUL] = wmul
+                                stack[sp, S_CROSS] = cross
+                                stack[sp, S_LEFT] = left
+                                sp += 1
     if mirror:
         # the down moves of a symmetric empty board: the across moves transposed
         if 2 * n <= cap:
