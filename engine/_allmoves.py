@@ -294,7 +294,7 @@ def movegen_all(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs,
                 if ta != 0:
                     q = groot
                     while True:
-                        w = kwg[q]
+                        w = kwg[np.uint64(q)]
                         if np.int64(w >> 24) == ta:
                             a = q
                             break
@@ -302,14 +302,14 @@ def movegen_all(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs,
                             break
                         q += 1
                     if a >= 0:
-                        main = info[T_VAL, anchor]
+                        main = info[T_VAL, np.uint64(anchor)]
                         have = True
                 else:
                     # the first arc some rack tile can take (the anchor is open, so one may exist)
-                    avail = info[T_CS, anchor] & fit
+                    avail = info[T_CS, np.uint64(anchor)] & fit
                     q = groot
                     while True:
-                        w = kwg[q]
+                        w = kwg[np.uint64(q)]
                         if (avail >> np.int64(w >> 24)) & 1:
                             break
                         if w & IS_END:
@@ -328,28 +328,28 @@ def movegen_all(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs,
                 while have or sp > 0:
                     if not have:
                         f = sp - 1
-                        col = stack[f, S_COL]
-                        pt = placed[col]
+                        col = stack[np.uint64(f), S_COL]
+                        pt = placed[np.uint64(col)]
                         if pt != 0:  # take back the tile this frame placed last
                             if pt & BLANK_FLAG:
                                 rack[0] += 1
                             else:
-                                rack[pt] += 1
+                                rack[np.uint64(pt)] += 1
                                 lmask |= np.int64(1) << pt
-                            placed[col] = 0
-                        cur = stack[f, S_CUR]
-                        ph = stack[f, S_PH]
+                            placed[np.uint64(col)] = 0
+                        cur = stack[np.uint64(f), S_CUR]
+                        ph = stack[np.uint64(f), S_PH]
                         nb = rack[0] > 0
-                        avail = info[T_CS, col] if nb else info[T_CS, col] & lmask
+                        avail = info[T_CS, np.uint64(col)] if nb else info[T_CS, np.uint64(col)] & lmask
                         a = -1
                         blank = False
                         letter = np.int64(0)
                         while cur >= 0:
-                            w = kwg[cur]
+                            w = kwg[np.uint64(cur)]
                             letter = np.int64(w >> 24)
                             nxt = np.int64(-1) if w & IS_END else cur + 1
                             if (avail >> letter) & 1:
-                                if ph == 0 and rack[letter] > 0:
+                                if ph == 0 and rack[np.uint64(letter)] > 0:
                                     ph = 1
                                     a = cur
                                     break
@@ -364,79 +364,79 @@ def movegen_all(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs,
                         if a < 0:
                             sp -= 1
                             continue
-                        stack[f, S_CUR] = cur
-                        stack[f, S_PH] = ph
-                        wm = info[T_WM, col]
+                        stack[np.uint64(f), S_CUR] = cur
+                        stack[np.uint64(f), S_PH] = ph
+                        wm = info[T_WM, np.uint64(col)]
                         if blank:
                             rack[0] -= 1
-                            placed[col] = letter | BLANK_FLAG
+                            placed[np.uint64(col)] = letter | BLANK_FLAG
                             ls = np.int64(0)
                         else:
-                            rack[letter] -= 1
-                            if rack[letter] == 0:
+                            rack[np.uint64(letter)] -= 1
+                            if rack[np.uint64(letter)] == 0:
                                 lmask &= ~(np.int64(1) << letter)
-                            placed[col] = letter
-                            ls = vals[letter] * info[T_LM, col]
-                        tp = stack[f, S_TP] + 1
-                        main = stack[f, S_MAIN] + ls
-                        wmul = stack[f, S_WMUL] * wm
-                        cross = stack[f, S_CROSS]
-                        if info[T_HX, col] != 0:
-                            cross += (info[T_XS, col] + ls) * wm
-                        left = stack[f, S_LEFT]
+                            placed[np.uint64(col)] = letter
+                            ls = vals[np.uint64(letter)] * info[T_LM, np.uint64(col)]
+                        tp = stack[np.uint64(f), S_TP] + 1
+                        main = stack[np.uint64(f), S_MAIN] + ls
+                        wmul = stack[np.uint64(f), S_WMUL] * wm
+                        cross = stack[np.uint64(f), S_CROSS]
+                        if info[T_HX, np.uint64(col)] != 0:
+                            cross += (info[T_XS, np.uint64(col)] + ls) * wm
+                        left = stack[np.uint64(f), S_LEFT]
                     have = False
-                    w = kwg[a]
+                    w = kwg[np.uint64(a)]
                     child = np.int64(w & ARC_MASK)
                     accepts = (w & ACCEPTS) != 0
                     # letters some rack tile can still be: a square whose cross-check holds none
                     # of them is never pushed (it would only be popped again)
                     fit = np.int64(0) if tp == total else (np.int64(-1) if rack[0] > 0 else lmask)
                     if col <= anchor:
-                        no_left = col == 0 or info[T_TILE, col - 1] == 0
+                        no_left = col == 0 or info[T_TILE, np.uint64(col - 1)] == 0
                         rec_l = col
                         rec_r = anchor
                         rec = accepts and no_left and tp > 0
                     else:
-                        no_right = col == N - 1 or info[T_TILE, col + 1] == 0
+                        no_right = col == N - 1 or info[T_TILE, np.uint64(col + 1)] == 0
                         rec_l = left
                         rec_r = col
                         rec = accepts and no_right and tp > 0
                     if rec and d == 1 and tp == 1:
                         # a one-tile move that forms an across word was listed in the across pass
                         for c in range(rec_l, rec_r + 1):
-                            if placed[c] != 0 and info[T_HX, c] != 0:
+                            if placed[np.uint64(c)] != 0 and info[T_HX, np.uint64(c)] != 0:
                                 rec = False
                     if rec:
                         if n < cap:
                             score = main * wmul + cross
                             if tp == bingo_tiles:
                                 score += bingo_bonus
-                            out[n, OUT_SCORE] = score
+                            out[np.uint64(n), OUT_SCORE] = score
                             if d == 0:
-                                out[n, OUT_ROW] = line
-                                out[n, OUT_COL] = rec_l
+                                out[np.uint64(n), OUT_ROW] = line
+                                out[np.uint64(n), OUT_COL] = rec_l
                             else:
-                                out[n, OUT_ROW] = rec_l
-                                out[n, OUT_COL] = line
-                            out[n, OUT_DIR] = d
-                            out[n, OUT_LEN] = rec_r - rec_l + 1
-                            out[n, OUT_NTILES] = tp
+                                out[np.uint64(n), OUT_ROW] = rec_l
+                                out[np.uint64(n), OUT_COL] = line
+                            out[np.uint64(n), OUT_DIR] = d
+                            out[np.uint64(n), OUT_LEN] = rec_r - rec_l + 1
+                            out[np.uint64(n), OUT_NTILES] = tp
                             for c in range(rec_l, rec_r + 1):
-                                out[n, OUT_TILES + c - rec_l] = placed[c]
+                                out[np.uint64(n), OUT_TILES + c - rec_l] = placed[np.uint64(c)]
                             for j in range(rec_r - rec_l + 1, N):
-                                out[n, OUT_TILES + j] = 0
+                                out[np.uint64(n), OUT_TILES + j] = 0
                         n += 1
                     if child == 0:
                         continue
                     if col <= anchor:
-                        avail = info[T_CS, anchor + 1] & fit if anchor < N - 1 else np.int64(0)
-                        if no_left and avail != 0 and (kwg[child] >> 24) == 0:
+                        avail = info[T_CS, np.uint64(anchor + 1)] & fit if anchor < N - 1 else np.int64(0)
+                        if no_left and avail != 0 and (kwg[np.uint64(child)] >> 24) == 0:
                             # cross the separator (the first arc of a list, if any) and continue
                             # rightwards after the anchor, from the first arc a rack tile can take
-                            q = np.int64(kwg[child] & ARC_MASK)
+                            q = np.int64(kwg[np.uint64(child)] & ARC_MASK)
                             if q != 0:
                                 while True:
-                                    w = kwg[q]
+                                    w = kwg[np.uint64(q)]
                                     if (avail >> np.int64(w >> 24)) & 1:
                                         break
                                     if w & IS_END:
@@ -444,36 +444,36 @@ def movegen_all(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs,
                                         break
                                     q += 1
                             if q != 0:
-                                stack[sp, S_COL] = anchor + 1
-                                stack[sp, S_CUR] = q
-                                stack[sp, S_PH] = 0
-                                stack[sp, S_TP] = tp
-                                stack[sp, S_MAIN] = main
-                                stack[sp, S_WMUL] = wmul
-                                stack[sp, S_CROSS] = cross
-                                stack[sp, S_LEFT] = col
+                                stack[np.uint64(sp), S_COL] = anchor + 1
+                                stack[np.uint64(sp), S_CUR] = q
+                                stack[np.uint64(sp), S_PH] = 0
+                                stack[np.uint64(sp), S_TP] = tp
+                                stack[np.uint64(sp), S_MAIN] = main
+                                stack[np.uint64(sp), S_WMUL] = wmul
+                                stack[np.uint64(sp), S_CROSS] = cross
+                                stack[np.uint64(sp), S_LEFT] = col
                                 sp += 1
                         if col > 0 and col - 1 != la:
-                            t = info[T_TILE, col - 1]
+                            t = info[T_TILE, np.uint64(col - 1)]
                             if t != 0:
                                 q = child
                                 while True:
-                                    w = kwg[q]
+                                    w = kwg[np.uint64(q)]
                                     if np.int64(w >> 24) == t:
                                         col -= 1
                                         a = q
-                                        main += info[T_VAL, col]
+                                        main += info[T_VAL, np.uint64(col)]
                                         have = True
                                         break
                                     if w & IS_END:
                                         break
                                     q += 1
                             else:
-                                avail = info[T_CS, col - 1] & fit
+                                avail = info[T_CS, np.uint64(col - 1)] & fit
                                 q = child
                                 if avail != 0:
                                     while True:
-                                        w = kwg[q]
+                                        w = kwg[np.uint64(q)]
                                         if (avail >> np.int64(w >> 24)) & 1:
                                             break
                                         if w & IS_END:
@@ -483,36 +483,36 @@ def movegen_all(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs,
                                 else:
                                     q = 0
                                 if q != 0:
-                                    stack[sp, S_COL] = col - 1
-                                    stack[sp, S_CUR] = q
-                                    stack[sp, S_PH] = 0
-                                    stack[sp, S_TP] = tp
-                                    stack[sp, S_MAIN] = main
-                                    stack[sp, S_WMUL] = wmul
-                                    stack[sp, S_CROSS] = cross
-                                    stack[sp, S_LEFT] = col - 1
+                                    stack[np.uint64(sp), S_COL] = col - 1
+                                    stack[np.uint64(sp), S_CUR] = q
+                                    stack[np.uint64(sp), S_PH] = 0
+                                    stack[np.uint64(sp), S_TP] = tp
+                                    stack[np.uint64(sp), S_MAIN] = main
+                                    stack[np.uint64(sp), S_WMUL] = wmul
+                                    stack[np.uint64(sp), S_CROSS] = cross
+                                    stack[np.uint64(sp), S_LEFT] = col - 1
                                     sp += 1
                     elif col < N - 1:
-                        t = info[T_TILE, col + 1]
+                        t = info[T_TILE, np.uint64(col + 1)]
                         if t != 0:
                             q = child
                             while True:
-                                w = kwg[q]
+                                w = kwg[np.uint64(q)]
                                 if np.int64(w >> 24) == t:
                                     col += 1
                                     a = q
-                                    main += info[T_VAL, col]
+                                    main += info[T_VAL, np.uint64(col)]
                                     have = True
                                     break
                                 if w & IS_END:
                                     break
                                 q += 1
                         else:
-                            avail = info[T_CS, col + 1] & fit
+                            avail = info[T_CS, np.uint64(col + 1)] & fit
                             q = child
                             if avail != 0:
                                 while True:
-                                    w = kwg[q]
+                                    w = kwg[np.uint64(q)]
                                     if (avail >> np.int64(w >> 24)) & 1:
                                         break
                                     if w & IS_END:
@@ -522,14 +522,14 @@ def movegen_all(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs,
                             else:
                                 q = 0
                             if q != 0:
-                                stack[sp, S_COL] = col + 1
-                                stack[sp, S_CUR] = q
-                                stack[sp, S_PH] = 0
-                                stack[sp, S_TP] = tp
-                                stack[sp, S_MAIN] = main
-                                stack[sp, S_WMUL] = wmul
-                                stack[sp, S_CROSS] = cross
-                                stack[sp, S_LEFT] = left
+                                stack[np.uint64(sp), S_COL] = col + 1
+                                stack[np.uint64(sp), S_CUR] = q
+                                stack[np.uint64(sp), S_PH] = 0
+                                stack[np.uint64(sp), S_TP] = tp
+                                stack[np.uint64(sp), S_MAIN] = main
+                                stack[np.uint64(sp), S_WMUL] = wmul
+                                stack[np.uint64(sp), S_CROSS] = cross
+                                stack[np.uint64(sp), S_LEFT] = left
                                 sp += 1
     if mirror:
         # the down moves of a symmetric empty board: the across moves transposed
