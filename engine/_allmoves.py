@@ -39,7 +39,8 @@ ACCEPTS = np.uint32(0x800000)
 
 # rows of the per-line square table
 T_TILE, T_VAL, T_CS, T_XS, T_HX, T_LM, T_WM = 0, 1, 2, 3, 4, 5, 6
-T_ROWS = 7
+T_PL = 7  # the tile this walk placed on the square (letter | BLANK_FLAG), 0 for none
+T_ROWS = 8
 # fields of a stack frame (one per empty square being filled): the square, the arc being
 # tried and its phase (0: the letter's own tile, 1: a blank), and the move's state before it
 S_COL, S_CUR, S_PH, S_TP, S_MAIN, S_WMUL, S_CROSS, S_LEFT = 0, 1, 2, 3, 4, 5, 6, 7
@@ -229,7 +230,6 @@ def movegen_all(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs,
     cap = out.shape[0]
     n = np.int64(0)
     info = np.zeros((T_ROWS, N), dtype=np.int64)
-    placed = np.zeros(N, dtype=np.int64)
     stack = np.empty((STACK, S_WIDTH), dtype=np.int64)
     for d in range(1 if mirror else 2):
         for line in range(N):
@@ -329,14 +329,14 @@ def movegen_all(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs,
                     if not have:
                         f = sp - 1
                         col = stack[np.uint64(f), S_COL]
-                        pt = placed[np.uint64(col)]
+                        pt = info[T_PL, np.uint64(col)]
                         if pt != 0:  # take back the tile this frame placed last
                             if pt & BLANK_FLAG:
                                 rack[0] += 1
                             else:
                                 rack[np.uint64(pt)] += 1
                                 lmask |= np.int64(1) << pt
-                            placed[np.uint64(col)] = 0
+                            info[T_PL, np.uint64(col)] = 0
                         cur = stack[np.uint64(f), S_CUR]
                         ph = stack[np.uint64(f), S_PH]
                         nb = rack[0] > 0
@@ -369,13 +369,13 @@ def movegen_all(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs,
                         wm = info[T_WM, np.uint64(col)]
                         if blank:
                             rack[0] -= 1
-                            placed[np.uint64(col)] = letter | BLANK_FLAG
+                            info[T_PL, np.uint64(col)] = letter | BLANK_FLAG
                             ls = np.int64(0)
                         else:
                             rack[np.uint64(letter)] -= 1
                             if rack[np.uint64(letter)] == 0:
                                 lmask &= ~(np.int64(1) << letter)
-                            placed[np.uint64(col)] = letter
+                            info[T_PL, np.uint64(col)] = letter
                             ls = vals[np.uint64(letter)] * info[T_LM, np.uint64(col)]
                         tp = stack[np.uint64(f), S_TP] + 1
                         main = stack[np.uint64(f), S_MAIN] + ls
@@ -404,7 +404,7 @@ def movegen_all(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs,
                     if rec and d == 1 and tp == 1:
                         # a one-tile move that forms an across word was listed in the across pass
                         for c in range(rec_l, rec_r + 1):
-                            if placed[np.uint64(c)] != 0 and info[T_HX, np.uint64(c)] != 0:
+                            if info[T_PL, np.uint64(c)] != 0 and info[T_HX, np.uint64(c)] != 0:
                                 rec = False
                     if rec:
                         if n < cap:
@@ -422,7 +422,7 @@ def movegen_all(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs,
                             out[np.uint64(n), OUT_LEN] = rec_r - rec_l + 1
                             out[np.uint64(n), OUT_NTILES] = tp
                             for c in range(rec_l, rec_r + 1):
-                                out[np.uint64(n), OUT_TILES + c - rec_l] = placed[np.uint64(c)]
+                                out[np.uint64(n), OUT_TILES + c - rec_l] = info[T_PL, np.uint64(c)]
                             for j in range(rec_r - rec_l + 1, N):
                                 out[np.uint64(n), OUT_TILES + j] = 0
                         n += 1
