@@ -105,6 +105,16 @@ def movegen_all(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs,
     kroot = np.int64(kwg[0] & ARC_MASK)
     groot = np.int64(kwg[1] & ARC_MASK)
     if not have_checks:
+        # the arcs of the two roots by letter (0: none), so a word's first step is one look-up
+        rootarc = np.zeros((2, 64), dtype=np.int64)
+        for r in range(2):
+            q = kroot if r == 0 else groot
+            while q != 0:
+                w = kwg[q]
+                rootarc[r, np.int64(w >> 24) & 63] = q
+                if w & IS_END:
+                    break
+                q += 1
         # moves of direction d cross the lines of direction 1 - d: the check of square
         # (line i, position k) in direction d comes from perpendicular line k at position i
         for d in range(2):
@@ -144,8 +154,9 @@ def movegen_all(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs,
                     if not up:
                         # tiles after i only: the GADDAG holds reverse(L + after) = reverse(after) + L,
                         # so walk the tiles from the far end back and read the accepting arcs
-                        p = groot
-                        for j in range(bot, i, -1):
+                        q = rootarc[1, lt[pl, k, bot]]
+                        p = np.int64(kwg[q] & ARC_MASK) if q != 0 else np.int64(0)
+                        for j in range(bot - 1, i, -1):
                             t = lt[pl, k, j]
                             q = p
                             if q != 0:
@@ -171,8 +182,9 @@ def movegen_all(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs,
                             q += 1
                     else:
                         # tiles before i: walk them in the DAWG, then each letter and the tiles after
-                        p = kroot
-                        for j in range(top, i):
+                        q = rootarc[0, lt[pl, k, top]]
+                        p = np.int64(kwg[q] & ARC_MASK) if q != 0 else np.int64(0)
+                        for j in range(top + 1, i):
                             t = lt[pl, k, j]
                             q = p
                             if q != 0:
