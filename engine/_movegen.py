@@ -23,7 +23,9 @@ Board arrays are ``(15, 15)``; tile codes 1..29 (0 = empty square); rack and
 value arrays are indexed by tile code (0 = blank).
 
 Entry points (one call per request from :mod:`engine.movegen`):
-:func:`movegen_all` (every move) and :func:`movegen_best` (best-first, bounds
+:func:`movegen_all` (every move; its own kernel in :mod:`engine._allmoves`,
+re-exported here, with the same rows in the same order as
+:func:`generate_checked`) and :func:`movegen_best` (best-first, bounds
 in :func:`generate_best_checked`) take the board's tiles, blanks and premium
 layout and work out tile values, open premiums and (unless given)
 cross-checks themselves. Helpers that take arrays are written out inside hot
