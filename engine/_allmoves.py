@@ -15,9 +15,14 @@ shared with the best-first and endgame paths:
 * the rack count, the set of letters left and the move count are locals,
   not array cells, so the compiler keeps them in registers;
 * tiles already on the board are followed in place (no stack frame for an
-  occupied square): only empty squares get frames;
+  occupied square): only empty squares get frames, and only when their arc
+  list holds an arc some rack tile can take (about half of the frames found
+  none); the frame starts at that arc;
 * an arc list is scanned against one mask, the square's cross-check
   restricted to the letters the rack still holds (all of them with a blank);
+* the tiles the walk placed are a row of the per-line square table and the
+  walk's indices are unsigned: fewer arrays live in the loop and no
+  negative-index wraparound code (measured 5 % and 2.5 %);
 * the cross-checks of both directions are computed from the board's lines
   without transposed copies, only for empty squares next to a perpendicular
   tile;
