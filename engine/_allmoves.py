@@ -36,11 +36,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ._rows import BLANK_FLAG, N, OUT_COL, OUT_DIR, OUT_LEN, OUT_NTILES, OUT_ROW, OUT_SCORE, OUT_TILES, OUT_WIDTH
+from lexicon_tools._kwg_nodes import node_accepts, node_arc, node_is_end, node_tile  # uint32 KWG or uint64 wide
 
-ARC_MASK = np.uint32(0x3FFFFF)
-IS_END = np.uint32(0x400000)
-ACCEPTS = np.uint32(0x800000)
+from ._rows import BLANK_FLAG, N, OUT_COL, OUT_DIR, OUT_LEN, OUT_NTILES, OUT_ROW, OUT_SCORE, OUT_TILES, OUT_WIDTH
 
 # rows of the per-line square table
 T_TILE, T_VAL, T_CS, T_XS, T_HX, T_LM, T_WM = 0, 1, 2, 3, 4, 5, 6
@@ -59,7 +57,8 @@ def movegen_all(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs,
     """Every legal placement in one call: board arrays in, output rows out.
 
     Args:
-        kwg: uint32 (n,) KWG node array (DAWG root at node 0, GADDAG root at node 1; validated).
+        kwg: uint32 (n,) KWG or uint64 (n,) wide node array (DAWG root at node 0, GADDAG root at
+            node 1; validated).
         tiles: uint8 (15, 15) tile codes, 0 = empty; blanks: bool (15, 15).
         lmult, wmult: uint8 (15, 15) premium layout (letter, word multipliers).
         vals: int64 (n_letters + 1,) points per tile code (0 = blank).
@@ -107,8 +106,8 @@ def movegen_all(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs,
             lt[1, c, r] = t
             lv[0, r, c] = v
             lv[1, c, r] = v
-    kroot = np.int64(kwg[0] & ARC_MASK)
-    groot = np.int64(kwg[1] & ARC_MASK)
+    kroot = node_arc(kwg[0])
+    groot = node_arc(kwg[1])
     if not have_checks:
         # the arcs of the two roots by letter (0: none), so a word's first step is one look-up
         rootarc = np.zeros((2, 64), dtype=np.int64)
@@ -116,8 +115,8 @@ def movegen_all(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs,
             q = kroot if r == 0 else groot
             while q != 0:
                 w = kwg[q]
-                rootarc[r, np.int64(w >> 24) & 63] = q
-                if w & IS_END:
+                rootarc[r, np.int64(node_tile(w)) & 63] = q
+                if node_is_end(w):
                     break
                 q += 1
         # moves of direction d cross the lines of direction 1 - d: the check of square
@@ -160,59 +159,59 @@ def movegen_all(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs,
                         # tiles after i only: the GADDAG holds reverse(L + after) = reverse(after) + L,
                         # so walk the tiles from the far end back and read the accepting arcs
                         q = rootarc[1, lt[pl, k, bot]]
-                        p = np.int64(kwg[q] & ARC_MASK) if q != 0 else np.int64(0)
+                        p = node_arc(kwg[q]) if q != 0 else np.int64(0)
                         for j in range(bot - 1, i, -1):
                             t = lt[pl, k, j]
                             q = p
                             if q != 0:
                                 while True:
                                     w = kwg[q]
-                                    if np.int64(w >> 24) == t:
+                                    if np.int64(node_tile(w)) == t:
                                         break
-                                    if w & IS_END:
+                                    if node_is_end(w):
                                         q = 0
                                         break
                                     q += 1
                             if q == 0:
                                 p = 0
                                 break
-                            p = np.int64(kwg[q] & ARC_MASK)
+                            p = node_arc(kwg[q])
                         q = p
                         while q != 0:
                             w = kwg[q]
-                            if w & ACCEPTS:
-                                mask |= np.int64(1) << np.int64(w >> 24)
-                            if w & IS_END:
+                            if node_accepts(w):
+                                mask |= np.int64(1) << np.int64(node_tile(w))
+                            if node_is_end(w):
                                 break
                             q += 1
                     else:
                         # tiles before i: walk them in the DAWG, then each letter and the tiles after
                         q = rootarc[0, lt[pl, k, top]]
-                        p = np.int64(kwg[q] & ARC_MASK) if q != 0 else np.int64(0)
+                        p = node_arc(kwg[q]) if q != 0 else np.int64(0)
                         for j in range(top + 1, i):
                             t = lt[pl, k, j]
                             q = p
                             if q != 0:
                                 while True:
                                     w = kwg[q]
-                                    if np.int64(w >> 24) == t:
+                                    if np.int64(node_tile(w)) == t:
                                         break
-                                    if w & IS_END:
+                                    if node_is_end(w):
                                         q = 0
                                         break
                                     q += 1
                             if q == 0:
                                 p = 0
                                 break
-                            p = np.int64(kwg[q] & ARC_MASK)
+                            p = node_arc(kwg[q])
                         q = p
                         while q != 0:
                             w = kwg[q]
                             if not down:
-                                if w & ACCEPTS:
-                                    mask |= np.int64(1) << np.int64(w >> 24)
+                                if node_accepts(w):
+                                    mask |= np.int64(1) << np.int64(node_tile(w))
                             else:
-                                p2 = np.int64(w & ARC_MASK)
+                                p2 = node_arc(w)
                                 acc = False
                                 for j in range(i + 1, bot + 1):
                                     t = lt[pl, k, j]
@@ -220,20 +219,20 @@ def movegen_all(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs,
                                     if q2 != 0:
                                         while True:
                                             w2 = kwg[q2]
-                                            if np.int64(w2 >> 24) == t:
+                                            if np.int64(node_tile(w2)) == t:
                                                 break
-                                            if w2 & IS_END:
+                                            if node_is_end(w2):
                                                 q2 = 0
                                                 break
                                             q2 += 1
                                     if q2 == 0:
                                         acc = False
                                         break
-                                    acc = (kwg[q2] & ACCEPTS) != 0
-                                    p2 = np.int64(kwg[q2] & ARC_MASK)
+                                    acc = node_accepts(kwg[q2]) != 0
+                                    p2 = node_arc(kwg[q2])
                                 if acc:
-                                    mask |= np.int64(1) << np.int64(w >> 24)
-                            if w & IS_END:
+                                    mask |= np.int64(1) << np.int64(node_tile(w))
+                            if node_is_end(w):
                                 break
                             q += 1
                     cs[d, i, k] = mask & all_mask
@@ -312,10 +311,10 @@ def movegen_all(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs,
                     q = groot
                     while True:
                         w = kwg[np.uint64(q)]
-                        if np.int64(w >> 24) == ta:
+                        if np.int64(node_tile(w)) == ta:
                             a = q
                             break
-                        if w & IS_END:
+                        if node_is_end(w):
                             break
                         q += 1
                     if a >= 0:
@@ -327,9 +326,9 @@ def movegen_all(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs,
                     q = groot
                     while True:
                         w = kwg[np.uint64(q)]
-                        if (avail >> np.int64(w >> 24)) & 1:
+                        if (avail >> np.int64(node_tile(w))) & 1:
                             break
-                        if w & IS_END:
+                        if node_is_end(w):
                             q = -1
                             break
                         q += 1
@@ -363,8 +362,8 @@ def movegen_all(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs,
                         letter = np.int64(0)
                         while cur >= 0:
                             w = kwg[np.uint64(cur)]
-                            letter = np.int64(w >> 24)
-                            nxt = np.int64(-1) if w & IS_END else cur + 1
+                            letter = np.int64(node_tile(w))
+                            nxt = np.int64(-1) if node_is_end(w) else cur + 1
                             if (avail >> letter) & 1:
                                 if ph == 0 and rack[np.uint64(letter)] > 0:
                                     ph = 1
@@ -403,8 +402,8 @@ def movegen_all(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs,
                         left = stack[np.uint64(f), S_LEFT]
                     have = False
                     w = kwg[np.uint64(a)]
-                    child = np.int64(w & ARC_MASK)
-                    accepts = (w & ACCEPTS) != 0
+                    child = node_arc(w)
+                    accepts = node_accepts(w) != 0
                     # letters some rack tile can still be: a square whose cross-check holds none
                     # of them is never pushed (it would only be popped again)
                     fit = np.int64(0) if tp == total else (np.int64(-1) if rack[0] > 0 else lmask)
@@ -447,16 +446,16 @@ def movegen_all(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs,
                         continue
                     if col <= anchor:
                         avail = info[T_CS, np.uint64(anchor + 1)] & fit if anchor < N - 1 else np.int64(0)
-                        if no_left and avail != 0 and (kwg[np.uint64(child)] >> 24) == 0:
+                        if no_left and avail != 0 and node_tile(kwg[np.uint64(child)]) == 0:
                             # cross the separator (the first arc of a list, if any) and continue
                             # rightwards after the anchor, from the first arc a rack tile can take
-                            q = np.int64(kwg[np.uint64(child)] & ARC_MASK)
+                            q = node_arc(kwg[np.uint64(child)])
                             if q != 0:
                                 while True:
                                     w = kwg[np.uint64(q)]
-                                    if (avail >> np.int64(w >> 24)) & 1:
+                                    if (avail >> np.int64(node_tile(w))) & 1:
                                         break
-                                    if w & IS_END:
+                                    if node_is_end(w):
                                         q = 0
                                         break
                                     q += 1
@@ -476,13 +475,13 @@ def movegen_all(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs,
                                 q = child
                                 while True:
                                     w = kwg[np.uint64(q)]
-                                    if np.int64(w >> 24) == t:
+                                    if np.int64(node_tile(w)) == t:
                                         col -= 1
                                         a = q
                                         main += info[T_VAL, np.uint64(col)]
                                         have = True
                                         break
-                                    if w & IS_END:
+                                    if node_is_end(w):
                                         break
                                     q += 1
                             else:
@@ -491,9 +490,9 @@ def movegen_all(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs,
                                 if avail != 0:
                                     while True:
                                         w = kwg[np.uint64(q)]
-                                        if (avail >> np.int64(w >> 24)) & 1:
+                                        if (avail >> np.int64(node_tile(w))) & 1:
                                             break
-                                        if w & IS_END:
+                                        if node_is_end(w):
                                             q = 0
                                             break
                                         q += 1
@@ -515,13 +514,13 @@ def movegen_all(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs,
                             q = child
                             while True:
                                 w = kwg[np.uint64(q)]
-                                if np.int64(w >> 24) == t:
+                                if np.int64(node_tile(w)) == t:
                                     col += 1
                                     a = q
                                     main += info[T_VAL, np.uint64(col)]
                                     have = True
                                     break
-                                if w & IS_END:
+                                if node_is_end(w):
                                     break
                                 q += 1
                         else:
@@ -530,9 +529,9 @@ def movegen_all(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs,
                             if avail != 0:
                                 while True:
                                     w = kwg[np.uint64(q)]
-                                    if (avail >> np.int64(w >> 24)) & 1:
+                                    if (avail >> np.int64(node_tile(w))) & 1:
                                         break
-                                    if w & IS_END:
+                                    if node_is_end(w):
                                         q = 0
                                         break
                                     q += 1
