@@ -328,6 +328,10 @@ def cmd_submit(args) -> int:
     # not a check against the next round's rack
     expect = args.round if args.round is not None else (cur.number if cur is not None else None)
     sub = d.submit(player, move, expect, late=args.late)
+    if sub.unchanged:
+        print(f"{sub.player}, round {sub.round}: unchanged ({_submission_line(sub)} is already entered; "
+              f"nothing recorded)")
+        return 0
     replaced = f" (replaces {_submission_line(old)})" if old is not None else ""
     if sub.late is not None:
         replaced += f"; entered LATE (+{sub.late:g} s) after the round time (flagged late)"
@@ -498,6 +502,14 @@ def cmd_leave(args) -> int:
     return 0
 
 
+def _drops_text(drops: list) -> str:
+    """The phone moves an undo takes back with the director's action."""
+    if not drops:
+        return ""
+    n = len(drops)
+    return f", and with it {n} move{'s' * (n != 1)} sent from phones after it (entries {', '.join(map(str, drops))})"
+
+
 def cmd_undo(args) -> int:
     """``undo``: take back the director's last action (``--expect N``: only if it is entry N)."""
     from .event import describe_action
@@ -505,15 +517,15 @@ def cmd_undo(args) -> int:
     d = _dir(args)
     if args.show:
         ev = d.load()
-        if not ev.actions:
-            print("nothing to undo (the event has no action after `new`)")
+        last, drops = ev.undo_target()
+        if last is None:
+            print("nothing to undo (the event has no action of the director after `new`)")
         else:
-            last = ev.actions[-1]
-            print(f"undo would take back entry {last['seq']}: {describe_action(last)}")
+            print(f"undo would take back entry {last['seq']}: {describe_action(last)}" + _drops_text(drops))
             print(f"run: simultan undo {args.event_dir} --expect {last['seq']}")
         return 0
     rec = d.undo(args.expect)
-    print(f"undone: entry {rec['undoes']}: {rec['what']}")
+    print(f"undone: entry {rec['undoes']}: {rec['what']}" + _drops_text(rec.get("drops", [])))
     ev = _dir(args).load()
     _print_open(ev, args.event_dir)
     return 0

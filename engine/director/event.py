@@ -14,7 +14,8 @@ Record types (every record also has ``seq``, ``type`` and ``time``):
     ``settings`` (players, seed, rules, lexicon) and ``open`` (round 1).
 ``submit``
     ``round``, ``player``, ``move`` (as typed) and ``result`` (valid, notation,
-    score, reason, words). The latest submission of a player counts.
+    score, reason, words); ``source: "player"`` for a move sent from the player's
+    phone. The latest submission of a player counts.
 ``start``
     ``round``: the round clock starts. With a rack from a physical bag
     (``round --start --rack``) also ``rack`` (the whole rack, leave included)
@@ -24,7 +25,11 @@ Record types (every record also has ``seq``, ``type`` and ``time``):
     ``round``, ``top`` (notation), ``chosen_by`` (``tie-break`` or
     ``director``) and ``open`` (the next round, or the end of the event).
 ``undo``
-    ``undoes``: the ``seq`` of the action taken back (the last one not yet undone).
+    ``undoes``: the ``seq`` of the action taken back: the director's last action not yet
+    undone (moves sent from phones are skipped: a player corrects their own move, or the
+    director's entry overrides it); ``drops``: the phone moves taken back with it because
+    they depend on it (those sent after an undone ``start``, or a late arrival's after an
+    undone ``join``).
 ``penalty``
     ``round``, ``player``, ``points`` (deducted; negative gives points back) and
     ``reason``: a deduction by the director (``simultan penalty``).
@@ -193,6 +198,8 @@ class Submission:
     would_score: int | None = None
     late: float | None = None
     handed_late: bool = False
+    source: str = "director"
+    unchanged: bool = False
 
     def result(self) -> dict:
         """The journal's ``result`` dict."""
@@ -554,8 +561,30 @@ class Event:
             late = True
         if late:
             rec["handed_late"] = True
+        if source == "player":
+            rec["source"] = "player"
         return rec
 
+    def unchanged(self, rec: dict) -> "Submission | None":
+        """The counting submission when ``rec`` (a planned ``submit``) repeats it exactly (same
+        move, same lateness, same source): it need not be journaled again; else ``None``."""
+        cur = self.current
+        old = cur.submissions.get(rec["player"]) if cur is not None else None
+        if (old is None or old.text != rec["move"] or old.handed_late != bool(rec.get("handed_late"))
+                or old.source != rec.get("source", "director")):
+            return None
+        return old
+
+    def undo_target(self) -> tuple[dict | None, list[int]]:
+        """What ``undo`` takes back: ``(action, drops)`` — the director's last action not yet
+        undone (``None``: nothing to undo) and the ``seq`` of the phone moves that go with it.
+
+        Moves sent from phones are never the target: the player corrects their own move, and
+        the director's entry for the player replaces it. Phone moves that depend on the
+        director's action are taken back with it: every one sent after an undone ``start``
+        (they were made under that clock and rack), a late arrival's after an undone ``join``.
+        """
+        return undo_target(self.actions)
     def _target_round(self, round_no: int | None) -> Round:
         """The round a penalty or warning goes to: ``round_no``, else the open round, else the last one."""
         if not self.rounds:
@@ -783,14 +812,14 @@ class Event:
                 action is not entry ``expect``.
         """
         now = _time.time() if now is None else now
-        if not self.actions:
-            raise DirectorError("nothing to undo (the event has no action after `new`)"
+        last, drops = self.undo_target()
+        if last is None:
+            raise DirectorError("nothing to undo (the event has no action of the director after `new`)"
                                 + (f"; entry {expect} is not the last action" if expect is not None else ""))
-        last = self.actions[-1]
         if expect is not None and last["seq"] != expect:
             raise DirectorError(f"the last action is entry {last['seq']} ({describe_action(last)}), not entry "
                                 f"{expect}; nothing undone (was entry {expect} undone already?)")
-        return {"type": "undo", "time": now, "undoes": last["seq"], "what": describe_action(last)}
+        return {"type": "undo", "time": now, "undoes": last["seq"], "drops": drops, "what": describe_action(last)}
 
     # -- applying ----------------------------------------------------------------------
     def apply(self, rec: dict, recompute: bool = False) -> None:
@@ -888,7 +917,8 @@ class Event:
                          valid=result["valid"], notation=result["notation"], score=result["score"],
                          reason=result["reason"], words=[tuple(w) for w in result["words"]],
                          would_score=result["would_score"], late=late,
-                         handed_late=bool(rec.get("handed_late", False)))
+                         handed_late=bool(rec.get("handed_late", False)),
+                         source="player" if rec.get("source") == "player" else "director")
         cur.submissions[p] = sub
         cur.history.append(sub)
 
@@ -1127,6 +1157,23 @@ def check_player_name(name: str) -> str:
     return n
 
 
+def undo_target(actions: list[dict]) -> tuple[dict | None, list[int]]:
+    """:meth:`Event.undo_target` for a list of action records (oldest first)."""
+    for i in range(len(actions) - 1, -1, -1):
+        a = actions[i]
+        if a.get("type") == "submit" and a.get("source") == "player":
+            continue
+        after = actions[i + 1:]  # only phone moves
+        if a.get("type") == "start":
+            drops = [b["seq"] for b in after]
+        elif a.get("type") == "join":
+            drops = [b["seq"] for b in after if b.get("player") == a.get("player")]
+        else:
+            drops = []
+        return a, drops
+    return None, []
+
+
 def replay(records: list[dict], lexicon, recompute: bool = False) -> Event:
     """Rebuild an event from its journal records.
 
@@ -1150,10 +1197,12 @@ def replay(records: list[dict], lexicon, recompute: bool = False) -> Event:
     effective: list[dict] = []
     for rec in records[1:]:
         if rec.get("type") == "undo":
-            if not effective or effective[-1]["seq"] != rec.get("undoes"):
+            target, drops = undo_target(effective)
+            if target is None or target["seq"] != rec.get("undoes") or drops != list(rec.get("drops", [])):
                 raise JournalError(f"journal entry {rec.get('seq')}: undoes entry {rec.get('undoes')}, which is "
-                                   f"not the last action")
-            effective.pop()
+                                   f"not the director's last action")
+            gone = {target["seq"], *drops}
+            effective = [r for r in effective if r["seq"] not in gone]
         elif rec.get("type") == "new":
             raise JournalError(f"journal entry {rec.get('seq')}: a second `new`")
         else:

@@ -25,6 +25,8 @@ is missing.
 
 from __future__ import annotations
 
+import dataclasses
+
 import json
 import os
 import random
@@ -250,6 +252,8 @@ class EventDir:
             records = self.journal.read()
             ev = self._rebuild(records)
             rec = plan(ev)  # a refused command writes nothing, not even the tail repair
+            if rec is None:  # nothing changes (an exact repeat of a submission)
+                return ev, None
             rec["seq"] = len(records) + 1
             rec = json.loads(json.dumps(rec, ensure_ascii=False))  # apply exactly what a replay reads
             if self.journal.repair_tail() and self.notes:
@@ -306,13 +310,26 @@ class EventDir:
                 whether it is late), ``"director"`` otherwise.
 
         Returns:
-            the :class:`~engine.director.event.Submission` recorded.
+            the :class:`~engine.director.event.Submission` recorded; for an exact repeat of the
+            counting move (same move, lateness and source) nothing is journaled and the counting
+            submission comes back with ``unchanged=True``.
 
         Raises:
             Rejected: bad input (nothing is written).
         """
-        ev, rec = self._change(lambda e: e.plan_submit(player, move, round_no, self.now(), late=late,
-                                                       source=source))
+        same = {}
+
+        def plan(e):
+            rec = e.plan_submit(player, move, round_no, self.now(), late=late, source=source)
+            old = e.unchanged(rec)
+            if old is not None:
+                same["sub"] = dataclasses.replace(old, unchanged=True)
+                return None
+            return rec
+
+        ev, rec = self._change(plan)
+        if rec is None:
+            return same["sub"]
         return ev.rounds[-1].submissions[rec["player"]] if ev.current else None
 
     def penalty(self, player: str, points: int, round_no: int | None = None, reason: str = "") -> dict:

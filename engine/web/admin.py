@@ -147,6 +147,14 @@ def describe_de(rec: dict) -> str:
     return str(t)
 
 
+def _drops_de(drops: list) -> str:
+    """The phone moves an undo takes back with the director's action, in German."""
+    if not drops:
+        return ""
+    n = len(drops)
+    return f" und damit {'1 Handy-Zug' if n == 1 else f'{n} Handy-Züge'} danach"
+
+
 def penalty_rules_de(rules) -> str:
     """The event's rules for late moves and warnings in German, for the screen
     (``"Verspätet abgegeben: 0 Punkte. Verwarnungen: die ersten 2 frei, jede weitere −5."``)."""
@@ -209,7 +217,7 @@ def admin_state(ev, now: float | None = None) -> dict:
         rnd = closed[-1]
         last = {"round": rnd.number, "rack": rnd.rack, "top": rnd.top.notation, "score": rnd.top.score,
                 "chosen_by": rnd.chosen_by, "scores": round_score_rows(ev, rnd)}
-    act = ev.actions[-1] if ev.actions else None
+    act, drops = ev.undo_target()
     return {
         "event": {"name": ev.settings.name, "players": list(ev.players), "round_time": int(ev.rules.round_time),
                   "physical_bag": bool(ev.rules.physical_bag), "late_submission": ev.rules.late_submission,
@@ -218,7 +226,7 @@ def admin_state(ev, now: float | None = None) -> dict:
         "seq": ev.seq, "over": ev.over, "end_reason": ev.end_reason,
         "now": time.time() if now is None else now,
         "current": current,
-        "last_action": {"seq": act["seq"], "what": describe_de(act)} if act else None,
+        "last_action": {"seq": act["seq"], "what": describe_de(act) + _drops_de(drops)} if act else None,
         "last_round": last,
         "standings": standings_rows(ev),
         "master_total": sum(r.top.score for r in closed),
@@ -407,7 +415,10 @@ def register(app: FastAPI, *, event_dir: Path | None, lexicon, key_hash: str | N
         def work(d):
             rec = d.undo(body.expect)
             undone = next(r for r in d.journal.read() if r.get("seq") == rec["undoes"])
-            return {"undone": {"seq": rec["undoes"], "what": describe_de(undone)}}
+            out = {"seq": rec["undoes"], "what": describe_de(undone) + _drops_de(rec.get("drops", []))}
+            if rec.get("drops"):
+                out["drops"] = list(rec["drops"])
+            return {"undone": out}
         return await act(request, work)
 
     @app.post("/api/director/admin/export")

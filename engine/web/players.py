@@ -28,6 +28,7 @@ import json
 import secrets
 import threading
 import time
+from collections import deque
 from pathlib import Path
 
 from fastapi import FastAPI, Request
@@ -41,6 +42,9 @@ TOKENS_FILE = "player-tokens.json"
 """The players' token hashes in the event directory."""
 TOKEN_HEADER = "X-Player-Token"
 MAX_TOKEN_CHARS = 200
+SUBMIT_LIMIT = (5, 10.0)
+"""At most this many submissions per player (token) in this many seconds; more get 429
+(on top of the server's per-address limit): one phone cannot flood the journal."""
 
 
 def _hash(token: str) -> str:
@@ -154,14 +158,19 @@ def player_state(ev, player: str, now: float | None = None) -> dict:
             "last": last, "total": st.total, "rank": st.rank, "percent": st.percent}
 
 
-def register(app: FastAPI, *, event_dir: Path, lexicon, hashes: dict, static: Path) -> None:
-    """Add the players' routes to ``app`` (``hashes``: :func:`player_tokens`' first value)."""
+def register(app: FastAPI, *, event_dir: Path, lexicon, hashes: dict, static: Path,
+             submit_limit: tuple[int, float] = SUBMIT_LIMIT, clock=time.monotonic) -> None:
+    """Add the players' routes to ``app`` (``hashes``: :func:`player_tokens`' first value).
+
+    ``submit_limit``: ``(n, seconds)``, at most ``n`` submissions per player in ``seconds``
+    (refused ones included; more: 429, nothing journaled). ``clock``: monotonic seconds."""
     from engine.director.event import DirectorError, Rejected
     from engine.director.journal import JournalError
     from engine.director.store import EventDir, OutputError
 
     lock = threading.Lock()
     held: dict = {}
+    recent: dict[str, deque] = {}
 
     def director() -> EventDir:
         if "dir" not in held:
@@ -182,12 +191,29 @@ def register(app: FastAPI, *, event_dir: Path, lexicon, hashes: dict, static: Pa
     def refuse(status: int, message: str) -> JSONResponse:
         return JSONResponse({"error": message}, status_code=status)
 
-    async def run(request: Request, work):
+    def flooding(player: str) -> bool:
+        n, span = submit_limit
+        now = clock()
+        with lock:
+            q = recent.setdefault(player, deque())
+            while q and q[0] <= now - span:
+                q.popleft()
+            if len(q) >= n:
+                return True
+            q.append(now)
+            return False
+
+    async def run(request: Request, work, limited: bool = False):
         player = who(request)
         if player is None:
             if not request.headers.get(TOKEN_HEADER):
                 return refuse(401, "Kein Spieler-Link: bitte den persönlichen Link vom Schiedsrichter öffnen")
             return refuse(403, "Unbekannter oder ungültiger Spieler-Link: nichts eingetragen")
+        if limited and flooding(player):
+            n, span = submit_limit
+            return JSONResponse({"error": f"Zu viele Einsendungen: höchstens {n} in {span:g} Sekunden. Bitte "
+                                          f"kurz warten; nichts eingetragen."},
+                                status_code=429, headers={"Retry-After": str(int(span))})
 
         def locked():
             with lock:
@@ -227,5 +253,8 @@ def register(app: FastAPI, *, event_dir: Path, lexicon, hashes: dict, static: Pa
             out = {"received": {"round": sub.round, "move": sub.text}}
             if sub.handed_late:
                 out["received"]["late"] = True
+            if sub.unchanged:
+                out["received"]["unchanged"] = True
+                out["message"] = "unverändert: dieser Zug ist schon eingegangen"
             return out
-        return await run(request, work)
+        return await run(request, work, limited=True)

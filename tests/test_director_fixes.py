@@ -1,0 +1,119 @@
+"""Defects a fresh user found in the director features (issue 15 follow-up): phone floods,
+undo behind phone moves, look-alike names, CSV formula injection, deductions for players who
+left, exit codes, signs, physical-bag racks, German messages, strict JSON types."""
+
+from __future__ import annotations
+
+import pytest
+from fastapi.testclient import TestClient
+
+from engine.director import SimultanRules
+from engine.director.store import EventDir
+from engine.movegen import generate_moves
+from engine.web.app import create_app
+from lexicon_tools.alphabet import german
+
+A = german()
+KEY = "admin-key-for-fix-tests"
+H = {"X-Director-Key": KEY}
+PLAYERS = ["Ana", "Ben", "Cal"]
+
+
+@pytest.fixture
+def event(tmp_path, golden_lexicon):
+    return EventDir.create(tmp_path / "club", PLAYERS, seed=42, lexicon=golden_lexicon, name="Club",
+                           rules=SimultanRules.for_alphabet(A, round_time=150), export=False, notes=None)
+
+
+@pytest.fixture
+def app(event, golden_lexicon):
+    return create_app(golden_lexicon, event_dir=event.path, admin_key=KEY, players_submit=True)
+
+
+def T(token: str) -> dict:
+    return {"X-Player-Token": token}
+
+
+def lines(event) -> int:
+    return len(event.journal.path.read_bytes().splitlines())
+
+
+def two_moves(event, lexicon):
+    ev = event.load()
+    moves = generate_moves(ev.board, A.parse_rack(ev.current.rack), lexicon).sorted()
+    return moves[0], moves[1]
+
+
+def test_an_identical_phone_resubmission_is_not_journaled_and_floods_get_429(app, event, golden_lexicon):
+    c = TestClient(app)
+    ana = app.state.player_links["Ana"]
+    event.start()
+    m1, m2 = two_moves(event, golden_lexicon)
+    n0 = lines(event)
+    r = c.post("/api/player/submit", json={"round": 1, "move": m1.notation}, headers=T(ana))
+    assert r.status_code == 200 and "unchanged" not in r.json()["received"]
+    assert lines(event) == n0 + 1
+    r = c.post("/api/player/submit", json={"round": 1, "move": m1.notation}, headers=T(ana))
+    assert r.status_code == 200 and r.json()["received"]["unchanged"] is True
+    assert "unverändert" in r.json()["message"]
+    assert lines(event) == n0 + 1                                  # not journaled again
+    r = c.post("/api/player/submit", json={"round": 1, "move": m2.notation}, headers=T(ana))
+    assert r.status_code == 200 and lines(event) == n0 + 2         # a different move is
+    # 3 submissions so far; the limit is 5 per 10 s per player: the 6th is refused
+    for _ in range(2):
+        assert c.post("/api/player/submit", json={"round": 1, "move": "-"}, headers=T(ana)).status_code == 200
+    r = c.post("/api/player/submit", json={"round": 1, "move": m1.notation}, headers=T(ana))
+    assert r.status_code == 429 and "Zu viele Einsendungen" in r.json()["error"]
+    assert lines(event) == n0 + 3                                  # "-" once (the repeat unchanged), not the 6th
+    assert event.load().current.submissions["Ana"].text == "-"
+    # another player's phone is not limited by Ana's
+    ben = app.state.player_links["Ben"]
+    assert c.post("/api/player/submit", json={"round": 1, "move": "-"}, headers=T(ben)).status_code == 200
+
+
+def test_undo_takes_back_the_directors_action_not_phone_moves(app, event, golden_lexicon):
+    c = TestClient(app)
+    links = app.state.player_links
+    event.start()
+    m1, m2 = two_moves(event, golden_lexicon)
+    pen = event.penalty("Cal", 3, reason="Handy")                  # the director's last action
+    for p in ("Ana", "Ben"):
+        assert c.post("/api/player/submit", json={"round": 1, "move": m1.notation},
+                      headers=T(links[p])).status_code == 200
+    st = c.get("/api/director/admin/state", headers=H).json()["state"]
+    assert st["last_action"]["seq"] == pen["seq"] and "Strafe 3" in st["last_action"]["what"]
+    r = c.post("/api/director/admin/undo", json={"expect": pen["seq"]}, headers=H)
+    assert r.status_code == 200 and r.json()["undone"]["seq"] == pen["seq"]
+    ev = event.load()
+    assert set(ev.current.submissions) == {"Ana", "Ben"}           # the phone moves stay
+    assert ev.current.deduction("Cal") == 0
+    # next: the start (its phone moves depend on its clock and rack: they go with it)
+    target, drops = ev.undo_target()
+    assert target["type"] == "start" and len(drops) == 2
+    rec = event.undo(target["seq"])
+    assert rec["drops"] == drops
+    ev = event.load()
+    assert ev.current.started_at is None and ev.current.submissions == {}
+    # a fresh replay of the journal gives the same event
+    again = EventDir(event.path, golden_lexicon, notes=None, export=False).load()
+    assert again.snapshot() == ev.snapshot()
+
+
+def run(capsys, *argv):
+    from engine.cli import main
+
+    code = main(["simultan", *map(str, argv)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_undo_show_names_the_directors_action(event, golden_lexicon, capsys):
+    event.start()
+    m1, _ = two_moves(event, golden_lexicon)
+    warn = event.warn("Cal", reason="laut")
+    event.submit("Ana", m1.notation, 1, source="player")
+    code, out, _ = run(capsys, "undo", event.path, "--show", "--lexicon", golden_lexicon.path)
+    assert code == 0 and f"entry {warn['seq']}: a warning for Cal" in out
+    code, out, _ = run(capsys, "undo", event.path, "--lexicon", golden_lexicon.path)
+    assert code == 0 and f"undone: entry {warn['seq']}" in out
+    assert event.load().current.submissions["Ana"].text == m1.notation
