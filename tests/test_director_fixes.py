@@ -117,3 +117,32 @@ def test_undo_show_names_the_directors_action(event, golden_lexicon, capsys):
     code, out, _ = run(capsys, "undo", event.path, "--lexicon", golden_lexicon.path)
     assert code == 0 and f"undone: entry {warn['seq']}" in out
     assert event.load().current.submissions["Ana"].text == m1.notation
+
+
+@pytest.mark.parametrize("names, message", [
+    (["Döra", "Do\u0308ra"], "given twice"),                      # NFC and NFD spellings of one name
+    (["Ana", "ANA"], "given twice"),
+    (["Ana", "Ana\u200b"], "U+200B"),                               # zero-width space
+    (["\u202eAnaBen", "Cal"], "U+202E"),                            # right-to-left override
+    (["Ana\u0007", "Ben"], "U+0007"),
+])
+def test_look_alike_and_invisible_names_are_refused(tmp_path, capsys, golden_lexicon, names, message):
+    code, out, err = run(capsys, "new", tmp_path / "nf", "--players", *names, "--lexicon", golden_lexicon.path)
+    assert code == 2 and err.startswith("error: ") and message in err and "Traceback" not in err
+    assert not (tmp_path / "nf" / "journal.jsonl").exists()
+
+
+def test_join_and_players_file_normalise_names(tmp_path, capsys, golden_lexicon):
+    f = tmp_path / "players.txt"
+    f.write_text("Döra\nDo\u0308ra\n", encoding="utf-8")
+    code, _, err = run(capsys, "new", tmp_path / "pf", "--players-file", f, "--lexicon", golden_lexicon.path)
+    assert code == 2 and "given twice" in err
+    d = tmp_path / "ok"
+    code, _, err = run(capsys, "new", d, "--players", "Do\u0308ra", "Ana", "--lexicon", golden_lexicon.path)
+    assert code == 0, err
+    ev = EventDir(d, golden_lexicon, notes=None, export=False).load()
+    assert ev.players == ["D\u00f6ra", "Ana"]                        # stored in NFC
+    for name, message in (("ana", "taken"), ("Ana\u2060", "U+2060"), ("DÖRA", "taken")):
+        code, _, err = run(capsys, "join", d, name, "--lexicon", golden_lexicon.path)
+        assert code == 2 and message in err, err
+    assert EventDir(d, golden_lexicon, notes=None, export=False).load().players == ["D\u00f6ra", "Ana"]

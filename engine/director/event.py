@@ -59,6 +59,7 @@ from __future__ import annotations
 
 import copy
 import time as _time
+import unicodedata
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
@@ -449,8 +450,9 @@ class Event:
         for p in self.players:
             if p == name:
                 return p
+        key = name_key(name)
         for p in self.players:
-            if p.casefold() == name.casefold():
+            if name_key(p) == key:
                 return p
         raise Rejected(f"unknown player {name!r} (players: {', '.join(self.players) or 'none'})")
 
@@ -645,7 +647,7 @@ class Event:
         now = _time.time() if now is None else now
         cur = self._need_open()
         n = check_player_name(name)
-        taken = [p for p in self.players if p.casefold() == n.casefold()]
+        taken = [p for p in self.players if name_key(p) == name_key(n)]
         if taken:
             extra = f" (left in round {self.left[taken[0]]})" if taken[0] in self.left else ""
             raise DirectorError(f"player name {n!r} is taken by {taken[0]!r}{extra}; choose another name")
@@ -853,7 +855,7 @@ class Event:
             elif t == "join":
                 self._round_of(rec)
                 n = check_player_name(rec["player"])
-                if any(p.casefold() == n.casefold() for p in self.players):
+                if any(name_key(p) == name_key(n) for p in self.players):
                     raise JournalError(f"journal entry {seq}: player {n!r} joins twice")
                 self.roster.append(n)
                 self.joined[n] = int(rec["round"])
@@ -1145,16 +1147,29 @@ def _clean_reason(text: str) -> str:
 
 
 def check_player_name(name: str) -> str:
-    """A player's name, stripped.
+    """A player's name, stripped and in Unicode NFC (so ``Döra`` typed with a combining
+    diaeresis is the same name as with ``ö``).
 
     Raises:
-        DirectorError: empty, over 100 characters, with tabs or line breaks, or starting with ``-``.
+        DirectorError: empty, over 100 characters, starting with ``-``, or holding a control
+            character (tabs, line breaks) or an invisible format character (Unicode category
+            Cf: zero-width spaces, direction overrides such as U+202E, soft hyphens), named by
+            its code point.
     """
-    n = str(name).strip()
-    if not n or n.startswith("-") or any(ch in n for ch in "\n\r\t") or len(n) > 100:
+    n = unicodedata.normalize("NFC", str(name)).strip()
+    bad = next((ch for ch in n if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Co", "Cs")), None)
+    if bad is not None:
+        raise DirectorError(f"player name {n!r}: holds the invisible or control character U+{ord(bad):04X} "
+                            f"({unicodedata.name(bad, 'unnamed')}); type the name without it")
+    if not n or n.startswith("-") or len(n) > 100:
         raise DirectorError(f"player name {n!r}: must be non-empty, at most 100 characters, without tabs or "
                             f"line breaks, and not start with '-'")
     return n
+
+
+def name_key(name: str) -> str:
+    """The key two player names must not share: NFC, then casefold (``Ana`` = ``ANA``)."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", str(name)).strip().casefold())
 
 
 def undo_target(actions: list[dict]) -> tuple[dict | None, list[int]]:

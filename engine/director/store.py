@@ -35,7 +35,7 @@ import time as _time
 from pathlib import Path
 from typing import Callable
 
-from .event import DirectorError, Event, Settings, lexicon_id, replay
+from .event import DirectorError, Event, Settings, check_player_name, lexicon_id, name_key, replay
 from .journal import Journal, JournalError, backup_journal, event_lock, os_error_text, record_crc
 from .rules import SimultanRules
 
@@ -125,16 +125,15 @@ class EventDir:
                 raise DirectorError(f"{path} already holds an event; choose another directory")
             # a `new` interrupted before its first record was complete: nothing was acknowledged
             journal.path.replace(path / "journal.torn")
-        names = [p.strip() for p in players]
+        names = [check_player_name(p) for p in players]
+        seen: dict = {}
         for p in names:
-            if not p or p.startswith("-") or any(ch in p for ch in "\n\r\t"):
-                raise DirectorError(f"player name {p!r}: must be non-empty, without tabs or line breaks, "
-                                    f"and not start with '-'")
-        folded = [p.casefold() for p in names]
-        dup = {p for p in folded if folded.count(p) > 1}
-        if dup:
-            raise DirectorError(f"player name {sorted(dup)[0]!r} given twice")
-        tables = {str(p).strip(): t for p, t in (tables or {}).items()}
+            k = name_key(p)
+            if k in seen:
+                same = "" if seen[k] == p else f" (as {seen[k]!r}: the same name ignoring case and Unicode form)"
+                raise DirectorError(f"player name {p!r} given twice{same}")
+            seen[k] = p
+        tables = {check_player_name(p): t for p, t in (tables or {}).items()}
         for p, t in tables.items():
             if p not in names:
                 raise DirectorError(f"table for {p!r}, who is not among the players")
