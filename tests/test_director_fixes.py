@@ -146,3 +146,30 @@ def test_join_and_players_file_normalise_names(tmp_path, capsys, golden_lexicon)
         code, _, err = run(capsys, "join", d, name, "--lexicon", golden_lexicon.path)
         assert code == 2 and message in err, err
     assert EventDir(d, golden_lexicon, notes=None, export=False).load().players == ["D\u00f6ra", "Ana"]
+
+
+def test_csv_cells_that_look_like_formulas_are_escaped(tmp_path, golden_lexicon):
+    import csv
+
+    from engine.director.export import write_exports
+
+    d = EventDir.create(tmp_path / "inj", ["=HYPERLINK(1)", "@Ben", "+Cal", "Dan"], seed=42, lexicon=golden_lexicon,
+                        export=False, notes=None)
+    d.start()
+    d.penalty("Dan", -5, reason="=cmd|' /C calc'!A0")
+    d.warn("Dan", reason="\tTAB")
+    d.close()
+    write_exports(d.load(), tmp_path / "out")
+    standings = list(csv.DictReader(open(tmp_path / "out" / "standings.csv", encoding="utf-8")))
+    assert [r["player"] for r in standings if r["player"] != "Dan"] == ["'=HYPERLINK(1)", "'@Ben", "'+Cal"]
+    assert next(r for r in standings if r["player"] == "Dan")["total"] == "5"       # a plain number stays
+    rounds = list(csv.DictReader(open(tmp_path / "out" / "rounds.csv", encoding="utf-8")))
+    dan = next(r for r in rounds if r["player"] == "Dan")
+    assert dan["penalty"] == "-5" and dan["move"] == ""
+    assert "=cmd" in dan["penalty_reasons"], dan
+    for path in ("standings.csv", "rounds.csv", "master.csv"):
+        for row in csv.reader(open(tmp_path / "out" / path, encoding="utf-8")):
+            for cell in row:
+                assert not cell.startswith(("=", "+", "@", "\t", "\r")), (path, cell)
+                if cell.startswith("-"):
+                    float(cell)                                   # only negative numbers start with -

@@ -265,12 +265,28 @@ def results_dict(ev: Event) -> dict:
     }
 
 
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value):
+    """A CSV cell safe to open in a spreadsheet: text starting with ``= + - @``, a tab or a
+    carriage return (a formula: CSV injection, OWASP) gets a leading ``'``; numbers, ``-``
+    (no move) and text that is a plain number stay as they are."""
+    if not isinstance(value, str) or not value.startswith(_FORMULA_START) or value == "-":
+        return value
+    try:
+        float(value)
+        return value
+    except ValueError:
+        return "'" + value
+
+
 def _csv(rows: list[dict], fields: list[str]) -> str:
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
     w.writeheader()
     for r in rows:
-        w.writerow(r)
+        w.writerow({k: csv_cell(v) for k, v in r.items()})
     return buf.getvalue()
 
 
