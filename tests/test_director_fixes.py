@@ -173,3 +173,55 @@ def test_csv_cells_that_look_like_formulas_are_escaped(tmp_path, golden_lexicon)
                 assert not cell.startswith(("=", "+", "@", "\t", "\r")), (path, cell)
                 if cell.startswith("-"):
                     float(cell)                                   # only negative numbers start with -
+
+
+def test_no_deduction_for_a_player_after_they_left(app, event, golden_lexicon, capsys):
+    c = TestClient(app)
+    event.start()
+    event.leave("Cal")
+    event.close()
+    event.start()                                                   # round 2: Cal is gone
+    before = event.journal.path.read_bytes()
+    for path, body in (("warn", {"player": "Cal", "reason": "laut"}), ("penalty", {"player": "Cal", "points": 3}),
+                       ("submit", {"round": 2, "player": "Cal", "move": "-"})):
+        r = c.post(f"/api/director/admin/{path}", json=body, headers=H)
+        assert r.status_code == 409 and "Cal" in r.json()["error"], (path, r.json())
+    lex = golden_lexicon.path
+    for argv in (["warn", event.path, "Cal"], ["penalty", event.path, "Cal", "3"], ["submit", event.path, "Cal", "-"],
+                 ["leave", event.path, "Cal"], ["warn", event.path, "Zoe"], ["submit", event.path, "Zoe", "-"],
+                 ["leave", event.path, "Zoe"]):
+        code, out, err = run(capsys, *argv, "--lexicon", lex)
+        err = [ln for ln in err.splitlines() if not ln.startswith("note: ")]
+        assert code == 2 and out == "" and len(err) == 1 and err[0].startswith("error: "), (argv, err)
+    assert event.journal.path.read_bytes() == before
+    # the round Cal left in still takes a deduction
+    r = c.post("/api/director/admin/penalty", json={"player": "Cal", "points": 2, "round": 1}, headers=H)
+    assert r.status_code == 200 and event.load().rounds[0].deduction("Cal") == 2
+
+
+@pytest.mark.parametrize("path, body, field", [
+    ("submit", {"round": 1, "player": "Ana", "move": "-", "late": "yes"}, "late"),
+    ("submit", {"round": True, "player": "Ana", "move": "-"}, "round"),
+    ("penalty", {"player": "Ana", "points": "5"}, "points"),
+    ("penalty", {"player": "Ana", "points": 0}, "points"),
+    ("penalty", {"player": "Ana", "points": 1001}, "points"),
+    ("penalty", {"player": "Ana", "points": 5.0}, "points"),
+    ("warn", {"player": 7}, "player"),
+])
+def test_admin_bodies_are_strictly_typed(app, event, path, body, field):
+    c = TestClient(app)
+    event.start()
+    before = event.journal.path.read_bytes()
+    r = c.post(f"/api/director/admin/{path}", json=body, headers=H)
+    msg = r.json()["error"]
+    assert r.status_code == 422 and msg.startswith(f"Feld {field}: ") and "Input should" not in msg, msg
+    assert event.journal.path.read_bytes() == before
+
+
+def test_a_body_that_is_not_an_object_gets_a_german_message(app, event):
+    c = TestClient(app)
+    r = c.post("/api/director/admin/warn", json=["Ana"], headers=H)
+    assert r.status_code == 422 and "JSON-Objekt" in r.json()["error"] and "Input should" not in r.json()["error"]
+    ana = app.state.player_links["Ana"]
+    r = c.post("/api/player/submit", json={"round": "1", "move": "-"}, headers=T(ana))
+    assert r.status_code == 422 and r.json()["error"] == "Feld round: keine ganze Zahl"

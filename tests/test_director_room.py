@@ -148,8 +148,8 @@ def test_cli_commands_and_exports(tmp_path, golden_lexicon, capsys):
     assert main(["simultan", "penalty", ev_dir, "Müller, Hans", "3", "--lexicon", lex]) == 0
     assert main(["simultan", "penalty", ev_dir, "Ana", "0", "--lexicon", lex]) == 2
     assert capsys.readouterr().err.startswith("error: penalty 0")
-    assert main(["simultan", "warn", ev_dir, "Zoe", "--lexicon", lex]) == 1
-    assert "rejected: unknown player 'Zoe'" in capsys.readouterr().err
+    assert main(["simultan", "warn", ev_dir, "Zoe", "--lexicon", lex]) == 2
+    assert "error: unknown player 'Zoe'" in capsys.readouterr().err
     assert main(["simultan", "close", ev_dir, "--lexicon", lex]) == 0
     assert main(["simultan", "join", ev_dir, "Dora", "--table", "2", "--lexicon", lex]) == 0
     assert "Dora joins in round 2 at table 2; round 1 counts 0" in capsys.readouterr().out

@@ -20,10 +20,12 @@ Order: ``submit`` and ``close`` need the open round's clock started (``round
 --start``); a second ``close`` therefore finds the next round not started and
 is refused.
 
-Exit codes: 0 done; 1 submission rejected (``rejected: ...``; nothing
-changes); 2 any other error (one ``error: ...`` line; nothing changes, except
-when the message says the entry was recorded but a file - exports, backup -
-could not be written: then the entry stands and the next command rebuilds the file).
+Exit codes: 0 done (a readable move that breaks a rule, a word not in the list,
+is recorded with 0 points and the reason: exit 0); 2 refused (one ``error: ...``
+line: an unknown player, unreadable notation, tiles not on the rack, a closed
+round, bad options; nothing changes, except when the message says the entry was
+recorded but a file - exports, backup - could not be written: then the entry
+stands and the next command rebuilds the file). ``repair`` has its own codes.
 """
 
 from __future__ import annotations
@@ -612,7 +614,7 @@ def cmd_auto(args) -> int:
 # registration
 # ---------------------------------------------------------------------------
 def handler(args) -> int:
-    """Run a ``simultan`` sub-command: 0 ok, 1 rejected submission, 2 error (one ``error:`` line)."""
+    """Run a ``simultan`` sub-command: 0 ok, 2 refused (one ``error:`` line; ``repair``: see its help)."""
     from lexicon_tools.bundle import LexiconError
 
     from .event import DirectorError, Rejected
@@ -628,9 +630,9 @@ def handler(args) -> int:
             if rest:
                 raise _Usage(f"unexpected argument(s) {' '.join(rest)!r} (players go after --players)")
         return args.func2(args)
-    except Rejected as exc:
-        print(f"rejected: {exc.reason}", file=sys.stderr)
-        return 1
+    except Rejected as exc:  # refused, nothing recorded: like every other refusal
+        print(f"error: {exc.reason}", file=sys.stderr)
+        return 2
     except BrokenPipeError:  # output piped into `head`: what was done is done
         try:
             devnull = os.open(os.devnull, os.O_WRONLY)

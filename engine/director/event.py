@@ -598,9 +598,20 @@ class Event:
         return self.rounds[round_no - 1]
 
     def _playing(self, rnd: Round, player: str) -> str:
+        """The player, if they played round ``rnd`` (a penalty or warning can go to it).
+
+        Raises:
+            Rejected: unknown player, or the player left before ``rnd`` (the same refusal as
+                a move: "left the event in round N"); rounds up to the one they left in take
+                deductions.
+            DirectorError: the player joined after ``rnd``.
+        """
         p = self.find_player(player)
         if self.joined.get(p, 0) > rnd.number:
             raise DirectorError(f"{p} joined in round {self.joined[p]}, after round {rnd.number}")
+        if p in self.left and rnd.number > self.left[p]:
+            raise Rejected(f"{p} left the event in round {self.left[p]}; nothing recorded (a penalty or warning "
+                           f"can still go to round {self.left[p]} or before)")
         return p
 
     def plan_penalty(self, player: str, points: int, round_no: int | None = None, reason: str = "",

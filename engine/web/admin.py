@@ -51,7 +51,7 @@ from pathlib import Path
 from fastapi import FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse, JSONResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictBool, StrictInt, StrictStr, field_validator
 
 __all__ = ["new_secret", "secret_hash", "register", "admin_state", "describe_de", "KEY_HEADER", "KEY_COOKIE"]
 
@@ -75,48 +75,55 @@ def secret_hash(secret: str) -> str:
 
 
 class StartBody(BaseModel):
-    round: int = Field(ge=1, description="the round the director saw open")
-    rack: str | None = Field(default=None, max_length=32, description="tiles drawn from a physical bag")
+    round: StrictInt = Field(ge=1, description="the round the director saw open")
+    rack: StrictStr | None = Field(default=None, max_length=32, description="tiles drawn from a physical bag")
 
 
 class SubmitBody(BaseModel):
-    round: int = Field(ge=1)
-    player: str = Field(min_length=1, max_length=MAX_NAME_CHARS)
-    move: str = Field(min_length=1, max_length=MAX_MOVE_CHARS, description="e.g. '8D KIEPE', '-' = no move")
-    late: bool = Field(default=False, description="handed in late (costs what the rules' late_submission says)")
+    round: StrictInt = Field(ge=1)
+    player: StrictStr = Field(min_length=1, max_length=MAX_NAME_CHARS)
+    move: StrictStr = Field(min_length=1, max_length=MAX_MOVE_CHARS, description="e.g. '8D KIEPE', '-' = no move")
+    late: StrictBool = Field(default=False, description="handed in late (costs what the rules' late_submission says)")
 
 
 class PenaltyBody(BaseModel):
-    player: str = Field(min_length=1, max_length=MAX_NAME_CHARS)
-    points: int = Field(ge=-1000, le=1000, description="points deducted (negative: given back)")
-    round: int | None = Field(default=None, ge=1, description="the round it belongs to (default: the open one)")
-    reason: str = Field(default="", max_length=200)
+    player: StrictStr = Field(min_length=1, max_length=MAX_NAME_CHARS)
+    points: StrictInt = Field(ge=-1000, le=1000, description="points deducted (negative: given back)")
+    round: StrictInt | None = Field(default=None, ge=1, description="the round it belongs to (default: the open one)")
+    reason: StrictStr = Field(default="", max_length=200)
+
+    @field_validator("points")
+    @classmethod
+    def _not_zero(cls, v: int) -> int:
+        if v == 0:
+            raise ValueError("0 zieht nichts ab: eine ganze Zahl von 1 bis 1000 (negativ: Punkte zurück)")
+        return v
 
 
 class WarnBody(BaseModel):
-    player: str = Field(min_length=1, max_length=MAX_NAME_CHARS)
-    round: int | None = Field(default=None, ge=1)
-    reason: str = Field(default="", max_length=200)
+    player: StrictStr = Field(min_length=1, max_length=MAX_NAME_CHARS)
+    round: StrictInt | None = Field(default=None, ge=1)
+    reason: StrictStr = Field(default="", max_length=200)
 
 
 class JoinBody(BaseModel):
-    round: int = Field(ge=1, description="the round the director saw open")
-    name: str = Field(min_length=1, max_length=100)
-    table: int | None = Field(default=None, ge=1, le=999)
+    round: StrictInt = Field(ge=1, description="the round the director saw open")
+    name: StrictStr = Field(min_length=1, max_length=100)
+    table: StrictInt | None = Field(default=None, ge=1, le=999)
 
 
 class LeaveBody(BaseModel):
-    round: int = Field(ge=1, description="the round the director saw open")
-    player: str = Field(min_length=1, max_length=MAX_NAME_CHARS)
+    round: StrictInt = Field(ge=1, description="the round the director saw open")
+    player: StrictStr = Field(min_length=1, max_length=MAX_NAME_CHARS)
 
 
 class CloseBody(BaseModel):
-    round: int = Field(ge=1)
-    choose: str | None = Field(default=None, max_length=MAX_MOVE_CHARS, description="one of the tied top moves")
+    round: StrictInt = Field(ge=1)
+    choose: StrictStr | None = Field(default=None, max_length=MAX_MOVE_CHARS, description="one of the tied top moves")
 
 
 class UndoBody(BaseModel):
-    expect: int = Field(ge=1, description="the journal entry to take back (the last action)")
+    expect: StrictInt = Field(ge=1, description="the journal entry to take back (the last action)")
 
 
 def _submission(sub) -> dict | None:

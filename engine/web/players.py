@@ -34,7 +34,7 @@ from pathlib import Path
 from fastapi import FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse, JSONResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictInt, StrictStr
 
 __all__ = ["TOKENS_FILE", "TOKEN_HEADER", "player_tokens", "register", "player_state"]
 
@@ -117,8 +117,8 @@ def add_player_token(event_dir: Path, player: str, hashes: dict) -> str:
 
 
 class PlayerSubmit(BaseModel):
-    round: int = Field(ge=1, description="the round the phone saw open")
-    move: str = Field(min_length=1, max_length=64, description="e.g. '8D KIEPE', '-' = no move")
+    round: StrictInt = Field(ge=1, description="the round the phone saw open")
+    move: StrictStr = Field(min_length=1, max_length=64, description="e.g. '8D KIEPE', '-' = no move")
 
 
 def player_state(ev, player: str, now: float | None = None) -> dict:
