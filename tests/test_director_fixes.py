@@ -225,3 +225,31 @@ def test_a_body_that_is_not_an_object_gets_a_german_message(app, event):
     ana = app.state.player_links["Ana"]
     r = c.post("/api/player/submit", json={"round": "1", "move": "-"}, headers=T(ana))
     assert r.status_code == 422 and r.json()["error"] == "Feld round: keine ganze Zahl"
+
+
+def test_points_given_back_read_plus_and_negative_totals_use_the_minus_sign(tmp_path, capsys, golden_lexicon):
+    lex = golden_lexicon.path
+    d = tmp_path / "abend"
+    assert run(capsys, "new", d, "--players", "Ana", "Ben", "--seed", 42, "--late-submission", "penalty",
+               "--late-penalty", "10", "--lexicon", lex)[0] == 0
+    assert run(capsys, "round", d, "--start", "--lexicon", lex)[0] == 0
+    assert run(capsys, "submit", d, "Ana", "-", "--late", "--lexicon", lex)[0] == 0
+    code, out, _ = run(capsys, "penalty", "--lexicon", lex, d, "Ana", "--", "-5")
+    assert code == 0 and "5 points given back to Ana" in out
+    assert run(capsys, "penalty", d, "Ben", "15", "--lexicon", lex)[0] == 0
+    code, out, _ = run(capsys, "close", d, "--lexicon", lex)
+    ana = next(ln for ln in out.splitlines() if ln.strip().startswith("Ana"))
+    assert "-5 (penalty +5; late move -10)" in ana and "--" not in ana, ana   # 10 - 5 deducted
+    code, out, _ = run(capsys, "standings", d, "--lexicon", lex)
+    ana = next(ln for ln in out.splitlines() if " Ana " in ln)
+    assert ana.split()[2] == "-5" and " -5 " in ana, ana
+    html = (d / "export" / "index.html").read_text(encoding="utf-8")
+    assert "1 Runde gespielt" in html and "1 Runden" not in html
+    assert ">\u22125<" in html and ">\u221215<" in html and ">-5<" not in html      # totals −5 (Ana), −15 (Ben)
+    code, out, _ = run(capsys, "round", d, "--lexicon", lex)
+    from engine.director.rules import rack_balance
+
+    ev = EventDir(d, golden_lexicon, notes=None, export=False).load()
+    v, c, b = rack_balance(ev.rack, ev.alphabet, ev.rules.vowels)     # counting is not what is tested here
+    word = lambda n, w: f"{n} {w}" + ("s" if n != 1 else "")
+    assert f"({word(v, 'vowel')}, {word(c, 'consonant')}, {word(b, 'blank')}" in out, out

@@ -304,7 +304,7 @@ def cmd_round(args) -> int:
     v, c, b = rack_balance(ev.rack, a, ev.rules.vowels)
     rej = f"; {len(cur.rejected)} rejected draw(s) before it: {', '.join(r[0] for r in cur.rejected)}" \
         if cur.rejected else ""
-    print(f"rack: {' '.join(cur.rack)}   ({v} vowels, {c} consonants, {b} blanks{rej})")
+    print(f"rack: {' '.join(cur.rack)}   ({v} vowel{'s' * (v != 1)}, {c} consonant{'s' * (c != 1)}, {b} blank{'s' * (b != 1)}{rej})")
     print(f"bag: {cur.bag} tiles")
     if ev.players:
         print("moves entered:")
@@ -390,7 +390,7 @@ def cmd_close(args) -> int:
             if p in rnd.void_late:
                 tag += "  0: handed in late"
             if rnd.deduction(p):
-                tag += f"  -{rnd.deduction(p)} ({_deductions(rnd, p)})"
+                tag += f"  {_signed(-rnd.deduction(p))} ({_deductions(rnd, p)})"
             if ev.absent(p, rnd):
                 tag += "  absent"
             print(f"  {p:<{w}}  {pts:>4}  {percent(pts, rnd.top.score):6.2f}%  {_submission_line(sub)}{tag}")
@@ -398,12 +398,17 @@ def cmd_close(args) -> int:
     return 0
 
 
+def _signed(n: int) -> str:
+    """``n`` with its sign: ``-5`` for points taken, ``+5`` for points given back."""
+    return f"{n:+d}"
+
+
 def _deductions(rnd, p) -> str:
     """A round's deductions for a player, e.g. ``"penalty 5: phone; warning 2: 10"``."""
     parts = []
     for e in rnd.penalties.get(p, ()):
         what = {"warning": f"warning {e.get('number', '')}".strip(), "late": "late move"}.get(e["kind"], e["kind"])
-        parts.append(what + (f" -{e['points']}" if e["points"] else "")
+        parts.append(what + (f" {_signed(-int(e['points']))}" if e["points"] else "")
                      + (f": {e['reason']}" if e.get("reason") and e["kind"] != "late" else ""))
     return "; ".join(parts)
 
@@ -443,7 +448,7 @@ def cmd_standings(args) -> int:
     for s in rows:
         note = _status(s)
         print(f"  {s.rank:>4}  {s.player:<{w}}  {s.total:>6}  {s.percent:>7.2f}%  {s.tops:>4}  {s.solos:>5}  "
-              f"{s.invalid:>7}  {s.missing:>7}  {s.late:>4}  {-s.penalty if s.penalty else 0:>7}  {s.warnings:>8}"
+              f"{s.invalid:>7}  {s.missing:>7}  {s.late:>4}  {_signed(-s.penalty) if s.penalty else '0':>7}  {s.warnings:>8}"
               + (f"  ({note})" if note else ""))
     return 0
 

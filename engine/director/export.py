@@ -215,9 +215,10 @@ def standings_rows(ev: Event, upto: int | None = None) -> list[dict]:
 def status_line(ev: Event) -> str:
     """One line about the event's state (German, for the pages)."""
     closed = len(ev.closed_rounds)
+    rounds = "1 Runde" if closed == 1 else f"{closed} Runden"
     if ev.over:
-        return f"Partie beendet nach {closed} Runden ({ev.end_reason})"
-    return f"Runde {ev.current.number} läuft · {closed} Runden gespielt"
+        return f"Partie beendet nach {rounds} ({ev.end_reason})"
+    return f"Runde {ev.current.number} läuft · {rounds} gespielt"
 
 
 def results_dict(ev: Event) -> dict:

@@ -50,11 +50,12 @@ FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 def de_number(value, decimals: int = 0) -> str:
     """A number as German text: comma before the decimals, a dot between thousands.
 
-    ``de_number(1234.5, 2) == "1.234,50"``, ``de_number(-7) == "-7"``; ``decimals`` is the
-    number of digits after the comma (0: rounded to a whole number).
+    ``de_number(1234.5, 2) == "1.234,50"``, ``de_number(-7) == "\u22127"`` (a negative
+    number with the real minus sign U+2212, as the pages write deductions); ``decimals`` is
+    the number of digits after the comma (0: rounded to a whole number).
     """
     text = f"{float(value) if decimals else round(value):,.{decimals}f}"
-    return text.replace(",", "\x00").replace(".", ",").replace("\x00", ".")
+    return text.replace(",", "\x00").replace(".", ",").replace("\x00", ".").replace("-", "\u2212")
 
 
 def de_percent(value) -> str:
@@ -744,7 +745,7 @@ def index_page(event_name: str, rounds: list[dict], standings: list[dict], statu
         + (f'<td class="n">{"" if s.get("table") is None else s["table"]}</td>' if tables else "")
         + f'<td>{_esc(s["player"])}{_note(s)}</td><td class="n">{de_number(s["total"])}</td>'
         f'<td class="n">{de_percent(s["percent"])}</td><td class="n">{s["tops"]}</td>'
-        + (f'<td class="n">{"−" + de_number(s["penalty"]) if s.get("penalty", 0) > 0 else de_number(-s.get("penalty", 0)) if s.get("penalty") else ""}</td>'
+        + (f'<td class="n">{"−" + de_number(s["penalty"]) if s.get("penalty", 0) > 0 else "+" + de_number(-s["penalty"]) if s.get("penalty") else ""}</td>'
            f'<td class="n">{s.get("warnings") or ""}</td>' if extra else "")
         + "</tr>"
         for s in standings)

@@ -3,8 +3,13 @@
   "use strict";
   var KEY = "playerToken";
   var $ = function (s) { return document.querySelector(s); };
-  var num = new Intl.NumberFormat("de-DE");
-  var pct = new Intl.NumberFormat("de-DE", {minimumFractionDigits: 2, maximumFractionDigits: 2});
+  // German numbers with the real minus sign (U+2212), as the exported pages write them
+  function deFormat(opts) {
+    var f = new Intl.NumberFormat("de-DE", opts);
+    return {format: function (n) { return f.format(n).replace("-", "\u2212"); }};
+  }
+  var num = deFormat();
+  var pct = deFormat({minimumFractionDigits: 2, maximumFractionDigits: 2});
   var m = /(?:^#|&)t=([^&]+)/.exec(location.hash);
   if (m) { localStorage.setItem(KEY, decodeURIComponent(m[1])); history.replaceState(null, "", location.pathname); }
   var token = localStorage.getItem(KEY) || "";
