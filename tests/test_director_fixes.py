@@ -253,3 +253,31 @@ def test_points_given_back_read_plus_and_negative_totals_use_the_minus_sign(tmp_
     v, c, b = rack_balance(ev.rack, ev.alphabet, ev.rules.vowels)     # counting is not what is tested here
     word = lambda n, w: f"{n} {w}" + ("s" if n != 1 else "")
     assert f"({word(v, 'vowel')}, {word(c, 'consonant')}, {word(b, 'blank')}" in out, out
+
+
+def test_a_physical_bag_round_has_no_rack_before_its_tiles_are_typed(tmp_path, capsys, golden_lexicon):
+    lex = golden_lexicon.path
+    d = tmp_path / "beutel"
+    code, out, _ = run(capsys, "new", d, "--players", "Ana", "Ben", "--seed", 42, "--physical-bag", "--lexicon", lex)
+    assert code == 0
+    ev = EventDir(d, golden_lexicon, notes=None, export=False).load()
+    seeded = ev.current.rack                                        # the internal draw: shown nowhere
+    assert " ".join(seeded) not in out and "round 1: draw the tiles from the bag" in out
+    code, out, _ = run(capsys, "round", d, "--lexicon", lex)
+    assert code == 0 and " ".join(seeded) not in out
+    code, out, _ = run(capsys, "round", d, "--json", "--lexicon", lex)
+    assert '"rack": ""' in out and seeded not in out
+    app = create_app(golden_lexicon, event_dir=d, admin_key=KEY)
+    st = TestClient(app).get("/api/director/admin/state", headers=H).json()["state"]
+    assert st["current"]["rack"] == "" and st["current"]["tops"] == [] and seeded not in str(st["current"])
+    # typed from the bag: now the rack and (for the director) its top moves
+    typed = "ENRSTAI"
+    code, out, err = run(capsys, "round", d, "--start", "--rack", typed, "--lexicon", lex)
+    assert code == 0, err
+    st = TestClient(app).get("/api/director/admin/state", headers=H).json()["state"]
+    assert sorted(st["current"]["rack"]) == sorted(typed) and st["current"]["tops"]
+    assert st["current"]["rack_from"] == "bag"
+    code, out, _ = run(capsys, "close", d, "--lexicon", lex)
+    assert code == 0 and "round 2: draw the tiles from the bag" in out
+    nxt = EventDir(d, golden_lexicon, notes=None, export=False).load().current.rack
+    assert f"rack {' '.join(nxt)}" not in out

@@ -244,9 +244,21 @@ def _print_open(ev, event_dir) -> None:
     if cur is None:
         print(f"the event is over: {ev.end_reason}")
         return
+    if ev.rack_pending:
+        print(f"round {cur.number}: {_pending_text(ev)}")
+        _print_page(event_dir)
+        return
     rej = f" ({len(cur.rejected)} rejected draw{'s' * (len(cur.rejected) != 1)}: " \
           f"{', '.join(r[0] for r in cur.rejected)})" if cur.rejected else ""
     print(f"round {cur.number}: rack {' '.join(cur.rack)}{rej}; {cur.bag} tiles in the bag")
+
+
+def _pending_text(ev) -> str:
+    """A physical-bag round before its tiles are drawn: the leave, and what to type."""
+    cur = ev.current
+    leave = ev.alphabet.rack_string(cur.leave) if cur.leave is not None else ""
+    return (f"draw the tiles from the bag" + (f" (the leave {' '.join(leave)} stays on the rack)" if leave else "")
+            + f", then `simultan round DIR --start --rack TILES`")
     _print_page(event_dir)
 
 
@@ -277,8 +289,11 @@ def cmd_round(args) -> int:
             left = None
             if cur.started_at is not None:
                 left = round(cur.started_at + ev.rules.round_time - time.time(), 1)
-            out.update({"round": cur.number, "rack": cur.rack, "bag": cur.bag,
-                        "rejected": [list(r) for r in cur.rejected], "started_at": cur.started_at,
+            pending = ev.rack_pending
+            out.update({"round": cur.number, "rack": "" if pending else cur.rack,
+                        "rack_pending": pending, "bag": cur.bag,
+                        "rejected": [] if pending else [list(r) for r in cur.rejected],
+                        "started_at": cur.started_at,
                         "seconds_left": left,
                         "submissions": {p: (None if s is None else {"move": s.text, "notation": s.notation,
                                                                      "valid": s.valid, "score": s.score,
@@ -304,7 +319,11 @@ def cmd_round(args) -> int:
     v, c, b = rack_balance(ev.rack, a, ev.rules.vowels)
     rej = f"; {len(cur.rejected)} rejected draw(s) before it: {', '.join(r[0] for r in cur.rejected)}" \
         if cur.rejected else ""
-    print(f"rack: {' '.join(cur.rack)}   ({v} vowel{'s' * (v != 1)}, {c} consonant{'s' * (c != 1)}, {b} blank{'s' * (b != 1)}{rej})")
+    if ev.rack_pending:
+        print(f"rack: {_pending_text(ev)}")
+    else:
+        print(f"rack: {' '.join(cur.rack)}   ({v} vowel{'s' * (v != 1)}, {c} consonant{'s' * (c != 1)}, "
+              f"{b} blank{'s' * (b != 1)}{rej})")
     print(f"bag: {cur.bag} tiles")
     if ev.players:
         print("moves entered:")

@@ -437,6 +437,14 @@ class Event:
         return [r for r in self.rounds if r.closed]
 
     @property
+    def rack_pending(self) -> bool:
+        """True while the open round waits for its tiles from a physical bag (``rules.physical_bag``,
+        clock not started): its seeded draw and that draw's top moves are no rack of the
+        event and are shown nowhere (only the leave kept from the last round is)."""
+        cur = self.current
+        return bool(cur is not None and self.rules.physical_bag and cur.started_at is None)
+
+    @property
     def rack(self) -> np.ndarray:
         """Counts of the open round's rack (a copy)."""
         return self._rack.copy()

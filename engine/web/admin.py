@@ -213,10 +213,13 @@ def admin_state(ev, now: float | None = None) -> dict:
     current = None
     if cur is not None:
         a = ev.alphabet
-        current = {"round": cur.number, "rack": cur.rack, "rack_from": cur.rack_from,
+        pending = ev.rack_pending  # a physical bag before the draw: the seeded rack is no rack of the event
+        current = {"round": cur.number, "rack": "" if pending else cur.rack,
+                   "rack_from": "pending" if pending else cur.rack_from,
                    "leave": a.rack_string(cur.leave) if cur.leave is not None else "",
                    "started_at": cur.started_at, "bag": cur.bag,
-                   "tops": [{"notation": t.notation, "score": t.score, "leave": t.leave} for t in cur.tops],
+                   "tops": [] if pending else [{"notation": t.notation, "score": t.score, "leave": t.leave}
+                                               for t in cur.tops],
                    "submissions": {p: _submission(cur.submissions.get(p)) for p in ev.players}}
     closed = ev.closed_rounds
     last = None

@@ -220,7 +220,7 @@
       });
       var tops = $("#tops");
       var tkey = cur.tops.map(function (t) { return t.notation; }).join("|");
-      if (tops.dataset.key !== tkey) {
+      if (cur.tops.length && tops.dataset.key !== tkey) {
         tops.dataset.key = tkey;
         tops.textContent = "";
         var head = document.createElement("p");
