@@ -281,3 +281,50 @@ def test_a_physical_bag_round_has_no_rack_before_its_tiles_are_typed(tmp_path, c
     assert code == 0 and "round 2: draw the tiles from the bag" in out
     nxt = EventDir(d, golden_lexicon, notes=None, export=False).load().current.rack
     assert f"rack {' '.join(nxt)}" not in out
+
+
+def test_refusals_on_the_pages_are_german_without_command_syntax(app, event, golden_lexicon):
+    c = TestClient(app)
+    ana = app.state.player_links["Ana"]
+    r = c.post("/api/player/submit", json={"round": 1, "move": "-"}, headers=T(ana))
+    assert r.status_code == 409
+    assert r.json()["error"] == "Nicht mehr möglich: Runde 1 hat noch nicht begonnen; nichts eingetragen."
+    r = c.post("/api/director/admin/submit", json={"round": 1, "player": "Ana", "move": "-"}, headers=H)
+    msg = r.json()["error"]
+    assert r.status_code == 409 and "`" not in msg and "simultan" not in msg and "--" not in msg
+    assert msg.count("nichts eingetragen") == 1 and "nothing recorded" not in msg
+    event.start()
+    top = event.load().current.tops[0]
+    r = c.post("/api/director/admin/close", json={"round": 1, "choose": "8D LAND"}, headers=H)
+    msg = r.json()["error"]
+    assert r.status_code == 400 and "ist keiner der gleichwertigen Top-Züge" in msg and top.notation in msg
+    assert "--choose" not in msg
+
+
+def test_choose_names_the_tied_tops_not_the_word_check(event, capsys, golden_lexicon):
+    event.start()
+    top = event.load().current.tops[0]
+    code, _, err = run(capsys, "close", event.path, "--choose", "8D LAND", "--lexicon", golden_lexicon.path)
+    assert code == 2 and "is not one of the tied top moves" in err and top.notation in err
+
+
+def test_a_physical_bag_start_without_tiles_on_the_screen(tmp_path, golden_lexicon):
+    d = EventDir.create(tmp_path / "pb", PLAYERS, seed=42, lexicon=golden_lexicon, export=False, notes=None,
+                        rules=SimultanRules.for_alphabet(A, physical_bag=True))
+    c = TestClient(create_app(golden_lexicon, event_dir=d.path, admin_key=KEY))
+    r = c.post("/api/director/admin/start", json={"round": 1}, headers=H)
+    msg = r.json()["error"]
+    assert r.status_code == 400 and "echten Beutel" in msg and "`" not in msg and "--rack" not in msg
+
+
+def test_a_damaged_journal_is_reported_in_german(app, event):
+    path = event.journal.path
+    event.start()
+    lines_ = path.read_bytes().splitlines(keepends=True)
+    path.write_bytes(lines_[0] + b'{"seq": 2, "type": "start", "broken": tru\n' + b"".join(lines_[1:]))
+    c = TestClient(app)
+    for url, headers in (("/api/director", {}), ("/api/director/admin/state", H),
+                         ("/api/player/state", T(app.state.player_links["Ana"]))):
+        r = c.get(url, headers=headers)
+        msg = r.json()["error"]
+        assert r.status_code in (400, 503) and msg.startswith("Die Partie kann gerade nicht gelesen werden"), (url, msg)

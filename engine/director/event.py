@@ -802,15 +802,17 @@ class Event:
         top = cur.tops[0]
         chosen_by = "tie-break"
         if choose:
-            try:
-                scored = check_move(self.board, choose, self.lexicon, rack=self._rack)
-            except IllegalMove as exc:
-                raise DirectorError(f"--choose {choose!r}: {exc.reason}") from None
-            match = [t for t in cur.tops if t.notation == scored.move.notation]
+            notation, score = choose.strip(), None
+            try:  # the notation as the tops write it; no word check: a top move's words are fine
+                loose = score_placement(self.board, parse_move(self.board, choose).tiles, None, rack=self._rack)
+                notation, score = loose.move.notation, loose.score
+            except IllegalMove:
+                pass
+            match = [t for t in cur.tops if t.notation == notation]
             if not match:
-                raise DirectorError(f"--choose {choose!r} scores {scored.score}; only a top move "
-                                    f"({cur.top_score} points) can be chosen: "
-                                    f"{', '.join(t.notation for t in cur.tops[:10])}")
+                tops = ", ".join(t.notation for t in cur.tops[:10])
+                raise DirectorError(f"--choose {choose!r} is not one of the tied top moves ({cur.top_score} points"
+                                    + (f"; it scores {score}" if score is not None else "") + f"): {tops}")
             top = match[0]
             chosen_by = "director" if top is not cur.tops[0] else "tie-break"
         rec = {"type": "close", "time": now, "round": cur.number, "top": top.notation, "score": top.score,

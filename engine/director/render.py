@@ -721,8 +721,9 @@ def index_page(event_name: str, rounds: list[dict], standings: list[dict], statu
            "table{border-collapse:collapse;font-size:2.6vh;margin:2vh 0 4vh}"
            "td,th{padding:.6vh 1.4vw;border-bottom:1px solid #ccc;text-align:left}"
            "td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}a{color:#2f6db5}"
-           "@media (max-width:700px){body{padding:2vh 3vw}h1{font-size:26px}table{font-size:15px}"
-           "td,th{padding:5px 6px}.small{font-size:14px}}"
+           ".wide{max-width:100%;overflow-x:auto;-webkit-overflow-scrolling:touch}.wide table{margin-top:0}"
+           "@media (max-width:700px){body{padding:2vh 3vw}h1{font-size:26px}table{font-size:14px}"
+           "td,th{padding:4px 4px}th{white-space:normal}td{overflow-wrap:anywhere}.small{font-size:14px}}"
            ".bl{border:.1em dashed #7b7b7b;border-radius:.1em;padding:0 .05em;color:#555}")
     rows = "".join(
         f'<tr><td class="n"><a href="{_esc(r["href"])}">{r["round"]}</a></td><td>{_esc(r["rack"])}</td>'
@@ -752,13 +753,14 @@ def index_page(event_name: str, rounds: list[dict], standings: list[dict], statu
     body = (f"<h1>{_esc(event_name)}</h1><div class=\"small\">{_esc(status)} · "
             f"<a href=\"current.html\">aktuelle Runde</a></div>")
     if standings:
-        body += ("<table><tr><th class=\"n\">Platz</th>" + ("<th class=\"n\">Tisch</th>" if tables else "")
+        body += ("<div class=\"wide\"><table><tr><th class=\"n\">Platz</th>"
+                 + ("<th class=\"n\">Tisch</th>" if tables else "")
                  + "<th>Spieler</th><th class=\"n\">Punkte</th>"
                  "<th class=\"n\">% vom Top</th><th class=\"n\">Tops</th>"
                  + ("<th class=\"n\">Abzug</th><th class=\"n\">Verw.</th>" if extra else "")
-                 + f"</tr>{srows}</table>")
-    body += ("<table><tr><th class=\"n\">Runde</th><th>Buchstaben</th><th>Top</th><th class=\"n\">Punkte</th>"
-             f"<th class=\"n\">Summe</th></tr>{rows}</table>")
+                 + f"</tr>{srows}</table></div>")
+    body += ("<div class=\"wide\"><table><tr><th class=\"n\">Runde</th><th>Buchstaben</th><th>Top</th>"
+             f"<th class=\"n\">Punkte</th><th class=\"n\">Summe</th></tr>{rows}</table></div>")
     return ("<!DOCTYPE html>\n<html lang=\"de\">\n<head>\n<meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
             f"<title>{_esc(event_name)}</title>\n<style>{css}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n")

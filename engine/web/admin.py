@@ -53,6 +53,8 @@ from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse, JSONResponse
 from pydantic import BaseModel, Field, StrictBool, StrictInt, StrictStr, field_validator
 
+from .german import journal_de, reason_de
+
 __all__ = ["new_secret", "secret_hash", "register", "admin_state", "describe_de", "KEY_HEADER", "KEY_COOKIE"]
 
 KEY_HEADER = "X-Director-Key"
@@ -248,11 +250,13 @@ _CONFLICT = ("is closed", "is not the open round", "is not open yet", "not entry
 
 
 def _refusal(exc: Exception) -> JSONResponse:
-    """A refused action as German JSON (the engine's reason after it); nothing was written."""
+    """A refused action as German JSON (:func:`engine.web.german.reason_de`; the engine's English
+    reason in ``reason``); nothing was written."""
     reason = str(exc)
     status = 409 if any(k in reason for k in _CONFLICT) else 400
     lead = "Nicht möglich" if status == 409 else "Abgelehnt"
-    return JSONResponse({"error": f"{lead}: {reason} (nichts eingetragen)", "reason": reason}, status_code=status)
+    text = reason_de(reason).rstrip(".")
+    return JSONResponse({"error": f"{lead}: {text}; nichts eingetragen.", "reason": reason}, status_code=status)
 
 
 def link_table(links: dict, base: str) -> dict:
@@ -335,11 +339,13 @@ def register(app: FastAPI, *, event_dir: Path | None, lexicon, key_hash: str | N
                 except (Rejected, DirectorError) as exc:
                     return _refusal(exc)
                 except JournalError as exc:
-                    return refuse(503 if "lock" in str(exc) else 400, f"Die Partie kann gerade nicht gelesen "
-                                                                      f"werden: {exc}")
+                    return refuse(503 if "lock" in str(exc) else 400, journal_de(exc))
                 if changes and on_change is not None:
                     on_change()
-                ev = d.load()
+                try:
+                    ev = d.load()
+                except (JournalError, DirectorError) as exc:
+                    return refuse(503 if "lock" in str(exc) else 400, journal_de(exc))
                 st = admin_state(ev)
                 st["player_links"] = table.get("links")
                 return {**(out or {}), "state": st}

@@ -129,7 +129,8 @@ def player_state(ev, player: str, now: float | None = None) -> dict:
         ``rack`` once started, ``seconds`` left or ``None``; ``mine``: the move received for
         it, without points) or ``None``; ``last`` (the last closed round: ``round``, ``top``,
         ``score``, the player's ``move``, ``points``, ``valid``, ``reason``) or ``None``;
-        ``total``, ``rank``, ``percent``.
+        ``total``, ``rank``, ``percent``; ``left``: the round the player left the event in, or
+        ``None`` (the phone then says so instead of waiting for the round).
     """
     from engine.director.event import NO_MOVE
 
@@ -155,7 +156,7 @@ def player_state(ev, player: str, now: float | None = None) -> dict:
                 "reason": "" if sub is None else sub.reason}
     st = next(s for s in ev.standings() if s.player == player)
     return {"player": player, "event": ev.settings.name, "now": now, "over": ev.over, "current": current,
-            "last": last, "total": st.total, "rank": st.rank, "percent": st.percent}
+            "last": last, "total": st.total, "rank": st.rank, "percent": st.percent, "left": ev.left.get(player)}
 
 
 def register(app: FastAPI, *, event_dir: Path, lexicon, hashes: dict, static: Path,
@@ -167,6 +168,8 @@ def register(app: FastAPI, *, event_dir: Path, lexicon, hashes: dict, static: Pa
     from engine.director.event import DirectorError, Rejected
     from engine.director.journal import JournalError
     from engine.director.store import EventDir, OutputError
+
+    from .german import journal_de, reason_de
 
     lock = threading.Lock()
     held: dict = {}
@@ -226,11 +229,18 @@ def register(app: FastAPI, *, event_dir: Path, lexicon, hashes: dict, static: Pa
                     r = str(exc)
                     closed = any(k in r for k in ("is closed", "not open yet", "has not started", "event is over",
                                                   "left the event"))
-                    return refuse(409 if closed else 400,
-                                  ("Nicht mehr möglich" if closed else "Nicht lesbar") + f": {r} (nichts eingetragen)")
-                except (DirectorError, JournalError) as exc:
-                    return refuse(503, f"Die Partie kann gerade nicht gelesen werden: {exc}")
-                return {**out, "state": player_state(d.load(), player)}
+                    text = reason_de(r).rstrip(".")
+                    if closed:
+                        return refuse(409, f"Nicht mehr möglich: {text}; nichts eingetragen.")
+                    return refuse(400, f"{text}; nichts eingetragen." if text.startswith("Nicht lesbar")
+                                  else f"Nicht lesbar: {text}; nichts eingetragen.")
+                except (DirectorError, JournalError):
+                    return refuse(503, journal_de())
+                try:
+                    ev = d.load()
+                except (DirectorError, JournalError):
+                    return refuse(503, journal_de())
+                return {**out, "state": player_state(ev, player)}
 
         out = await run_in_threadpool(locked)
         return out if isinstance(out, JSONResponse) else JSONResponse(out)

@@ -38,8 +38,11 @@
     $("#round").hidden = !cur;
     if (cur) {
       $("#round-title").textContent = "Runde " + cur.round;
-      $("#wait").hidden = cur.started;
-      $("#play").hidden = !cur.started;
+      var gone = st.left !== null && st.left !== undefined;
+      $("#wait").textContent = gone ? "Du hast das Turnier in Runde " + st.left + " verlassen." :
+        "Die Runde hat noch nicht begonnen …";
+      $("#wait").hidden = cur.started && !gone;
+      $("#play").hidden = !cur.started || gone;
       $("#rack").textContent = cur.rack.split("").join(" ");
       end = cur.seconds === null ? null : st.now + cur.seconds;
       $("#mine").textContent = cur.mine ? "Eingegangen: " + cur.mine + " – bis zum Ende der Runde änderbar." : "Noch kein Zug abgegeben.";
@@ -73,8 +76,8 @@
     var move = $("#move").value.trim();
     if (!move || !state || !state.current) return;
     call("submit", {round: state.current.round, move: move}).then(function (d) {
-      message("Eingegangen: " + d.received.move + (d.received.late ? " (nach Ablauf der Zeit: gilt als verspätet)" : ""),
-              true);
+      message((d.received.unchanged ? "Unverändert: " : "Eingegangen: ") + d.received.move +
+              (d.received.late ? " (nach Ablauf der Zeit: gilt als verspätet)" : ""), true);
       $("#move").value = "";
     }).catch(function (err) { message(err.message, false); });
   });
