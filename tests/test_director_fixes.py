@@ -328,3 +328,42 @@ def test_a_damaged_journal_is_reported_in_german(app, event):
         r = c.get(url, headers=headers)
         msg = r.json()["error"]
         assert r.status_code in (400, 503) and msg.startswith("Die Partie kann gerade nicht gelesen werden"), (url, msg)
+
+
+def test_the_admin_page_is_404_without_admin(event, golden_lexicon):
+    for app in (create_app(golden_lexicon, event_dir=event.path), create_app(golden_lexicon)):
+        c = TestClient(app)
+        assert c.get("/api/director/admin/state", headers=H).status_code == 404
+        r = c.get("/director/admin")
+        assert r.status_code == 404 and "--admin" in r.text
+    c = TestClient(create_app(golden_lexicon, event_dir=event.path, admin_key=KEY))
+    assert c.get("/director/admin").status_code == 200
+
+
+def test_moves_over_60_characters_are_refused_everywhere(app, event):
+    c = TestClient(app)
+    event.start()
+    move = "8D " + "A" * 58                                           # 61 characters
+    r = c.post("/api/director/admin/submit", json={"round": 1, "player": "Ana", "move": move}, headers=H)
+    assert r.status_code == 422 and "höchstens 60 Zeichen" in r.json()["error"]
+    r = c.post("/api/player/submit", json={"round": 1, "move": move}, headers=T(app.state.player_links["Ana"]))
+    assert r.status_code == 422 and "höchstens 60 Zeichen" in r.json()["error"]
+
+
+def test_an_invalid_slip_handed_in_late_still_costs_the_late_penalty(tmp_path, golden_lexicon):
+    """The rule question, confirmed: under ``late_submission = "penalty"`` the deduction is for the
+    lateness, whatever the slip scores, so an invalid (0-point) slip handed in late costs -10."""
+    from itertools import permutations
+
+    d = EventDir.create(tmp_path / "late", ["Ana", "Ben"], seed=42, lexicon=golden_lexicon, export=False, notes=None,
+                        rules=SimultanRules.for_alphabet(A, late_submission="penalty", late_penalty=10))
+    d.start()
+    rack = d.load().current.rack.replace("?", "")
+    words = {m.notation.split()[1] for m in generate_moves(d.load().board, A.parse_rack(d.load().current.rack),
+                                                           golden_lexicon)}
+    bad = next("".join(p) for p in permutations(rack, 3) if "".join(p) not in words)
+    sub = d.submit("Ana", f"8H {bad}", late=True)
+    assert not sub.valid and sub.score == 0 and sub.handed_late
+    d.close()
+    rnd = d.load().closed_rounds[0]
+    assert rnd.scores["Ana"] == 0 and rnd.deduction("Ana") == 10 and rnd.total("Ana") == -10

@@ -50,7 +50,7 @@ from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
 from pydantic import BaseModel, Field, StrictBool, StrictInt, StrictStr, field_validator
 
 from .german import journal_de, reason_de
@@ -62,7 +62,8 @@ KEY_HEADER = "X-Director-Key"
 KEY_COOKIE = "director_key"
 """The cookie that may carry it instead."""
 MAX_KEY_CHARS = 200
-MAX_MOVE_CHARS = 64
+MAX_MOVE_CHARS = 60
+"""Longest move accepted (as ``/api/score``'s, :data:`engine.web.api.MAX_MOVE_CHARS`; 422 above)."""
 MAX_NAME_CHARS = 200
 
 
@@ -355,6 +356,10 @@ def register(app: FastAPI, *, event_dir: Path | None, lexicon, key_hash: str | N
 
     @app.api_route("/director/admin", methods=["GET", "HEAD"], include_in_schema=False)
     async def admin_page():
+        if event_dir is None or key_hash is None:  # as its API: no screen without --event and --admin
+            return HTMLResponse("<!DOCTYPE html><html lang=\"de\"><meta charset=\"utf-8\"><title>Kein Zugang</title>"
+                                "<p>Kein Schiedsrichter-Zugang: den Server mit <code>--event VERZEICHNIS --admin"
+                                "</code> starten.</p></html>", status_code=404)
         return FileResponse(static / "admin.html", headers={"Cache-Control": "no-store"})
 
     @app.get("/api/director/admin/state")

@@ -118,7 +118,7 @@ def add_player_token(event_dir: Path, player: str, hashes: dict) -> str:
 
 class PlayerSubmit(BaseModel):
     round: StrictInt = Field(ge=1, description="the round the phone saw open")
-    move: StrictStr = Field(min_length=1, max_length=64, description="e.g. '8D KIEPE', '-' = no move")
+    move: StrictStr = Field(min_length=1, max_length=60, description="e.g. '8D KIEPE', '-' = no move")
 
 
 def player_state(ev, player: str, now: float | None = None) -> dict:
