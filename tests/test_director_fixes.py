@@ -367,3 +367,9 @@ def test_an_invalid_slip_handed_in_late_still_costs_the_late_penalty(tmp_path, g
     d.close()
     rnd = d.load().closed_rounds[0]
     assert rnd.scores["Ana"] == 0 and rnd.deduction("Ana") == 10 and rnd.total("Ana") == -10
+
+
+def test_new_and_close_name_the_projector_page(tmp_path, capsys, golden_lexicon):
+    d = tmp_path / "p"
+    code, out, _ = run(capsys, "new", d, "--players", "Ana", "--seed", 42, "--lexicon", golden_lexicon.path)
+    assert code == 0 and f"projector page: {d / 'export' / 'current.html'}" in out

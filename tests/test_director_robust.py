@@ -451,7 +451,7 @@ def test_tiny_tmpfs(tmp_path, capsys, lex):
         code, out, err = run(capsys, "new", ev_dir, "--players", "Ana", "Ben", "--seed", 42, "--lexicon", lex.path)
         assert code in (0, 2) and "Traceback" not in err
         page = ev_dir / "export" / "current.html"
-        assert ("projector page:" in out) == page.is_file()
+        assert ("projector page:" in out) == page.is_file(), (out, err)
         if code == 2:
             assert "(recorded in the journal), but" in error_lines(err)[0]
         assert Journal(ev_dir).read()[0]["type"] == "new"

@@ -251,6 +251,7 @@ def _print_open(ev, event_dir) -> None:
     rej = f" ({len(cur.rejected)} rejected draw{'s' * (len(cur.rejected) != 1)}: " \
           f"{', '.join(r[0] for r in cur.rejected)})" if cur.rejected else ""
     print(f"round {cur.number}: rack {' '.join(cur.rack)}{rej}; {cur.bag} tiles in the bag")
+    _print_page(event_dir)
 
 
 def _pending_text(ev) -> str:
@@ -258,8 +259,7 @@ def _pending_text(ev) -> str:
     cur = ev.current
     leave = ev.alphabet.rack_string(cur.leave) if cur.leave is not None else ""
     return (f"draw the tiles from the bag" + (f" (the leave {' '.join(leave)} stays on the rack)" if leave else "")
-            + f", then `simultan round DIR --start --rack TILES`")
-    _print_page(event_dir)
+            + ", then `simultan round DIR --start --rack TILES`")
 
 
 def _print_page(event_dir) -> None:
