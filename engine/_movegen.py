@@ -43,6 +43,8 @@ from numba import njit
 
 from lexicon_tools._kwg_kernels import child_arc as _child_arc
 
+from ._wordmap import WM_RAND, wm_word_exists
+
 ARC_MASK = np.uint32(0x3FFFFF)
 IS_END = np.uint32(0x400000)
 ACCEPTS = np.uint32(0x800000)
@@ -582,11 +584,11 @@ def _heap_pop(hb, hi, n):
 
 @njit(cache=True)
 def generate_best(kwg, tiles, tvals, lm, wm, rack, vals, all_mask, bingo_tiles, bingo_bonus, radix, lv, lvmax,
-                  n_best, out, cnt):
+                  n_best, out, cnt, wmap):
     """:func:`generate_best_checked` computing the cross-checks first."""
     cs, xs, hx = all_cross_checks(kwg, tiles, tvals, all_mask)
     return generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx,
-                                 radix, lv, lvmax, n_best, out, cnt)
+                                 radix, lv, lvmax, n_best, out, cnt, wmap)
 
 
 # fields of the per-line square table of the best-first walk (the first seven as I_*)
@@ -597,7 +599,7 @@ REFINE_MIN_TILES = 4  # refine (per-span bounds) from this many rack tiles on
 
 @njit(cache=True)
 def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx,
-                          radix, lv, lvmax, n_best, out, cnt):
+                          radix, lv, lvmax, n_best, out, cnt, wmap):
     """Moves of the spans that can still hold one of the ``n_best`` top-ranked moves.
 
     The ranking is score plus a value that depends only on which rack tiles a
@@ -631,6 +633,14 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
     caller's top ``n_best`` equal those of the full list. Other arguments as
     :func:`generate_checked`.
 
+    Word map (``wmap``, :func:`engine._wordmap.build_wordmap`; an empty array
+    turns it off): a span in which a move would use every rack tile is dropped
+    when no word consists of exactly the rack's letters and the span's board
+    tiles (blanks: any letter; with two blanks only spans without board tiles
+    are checked), and an anchor's region bound leaves out the whole-rack term
+    when the region holds no board tile and no word uses exactly the rack.
+    This takes the bingo bonus out of the bounds of racks that cannot bingo.
+
     Racks of fewer than ``REFINE_MIN_TILES`` tiles walk an anchor without
     per-span bounds (measured cheaper; not needed for correctness). The threshold also rises while an anchor
     is walked, cutting its remaining spans (see :func:`_gen_anchor`).
@@ -655,6 +665,13 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
     if nv == 0:
         return 0
     has_blank = rack[0] > 0
+    # word map: the multiset hash of the rack's letters; is there a word of exactly the rack's tiles?
+    n_letters = rack.shape[0] - 1
+    hrack = np.uint64(0)
+    for t in range(1, rack.shape[0]):
+        for _ in range(rack[t]):
+            hrack += WM_RAND[t]
+    rack_word = wm_word_exists(wmap, WM_RAND, hrack, rack[0], n_letters)
     # the rack's distinct letters, highest value first
     letters = np.empty(8, dtype=np.int64)
     nl = 0
@@ -750,6 +767,7 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
                 fixed = 0
                 cross_fixed = 0
                 m = 0
+                on_board = 0
                 for q in range(left, right + 1):
                     if L[I_TILE, q] == 0:
                         wmul *= L[I_WM, q]
@@ -758,6 +776,7 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
                             cross_fixed += L[I_XS, q] * L[I_WM, q]
                     else:
                         fixed += L[I_VAL, q]
+                        on_board += 1
                 if m == 0:
                     continue
                 j = 0
@@ -785,6 +804,8 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
                 for q in range(min(m, nv)):
                     pair += coef[q] * rack_vals[q]
                     cap += capv[q]
+                    if q + 1 == nv and on_board == 0 and not rack_word:
+                        break  # no word of the whole rack's letters (word map)
                     b = base + min(pair, cap) + lvmax[q + 1]
                     if q + 1 == bingo_tiles:
                         b += bingo_bonus
@@ -849,6 +870,8 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
                 wmul = 1
                 fixed = 0
                 cross_fixed = 0
+                hbt = np.uint64(0)
+                nb = 0
                 for c in range(l, N):
                     if L[I_TILE, c] == 0:
                         if L[I_MAXV, c] < 0 or k == nv:
@@ -880,8 +903,13 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
                             capv[i] = w
                     else:
                         fixed += L[I_VAL, c]
+                        hbt += WM_RAND[L[I_TILE, c]]
+                        nb += 1
                     if c < anchor or c == l or (c < N - 1 and L[I_TILE, c + 1] != 0) or k == 0:
                         continue
+                    if k == nv and not (rack_word if nb == 0 else wm_word_exists(
+                            wmap, WM_RAND, hrack + hbt, rack[0] if rack[0] < 2 else 3, n_letters)):
+                        continue  # every rack tile used, and no word of these letters (word map)
                     pair = 0
                     cap = 0
                     for q in range(k):
@@ -1019,13 +1047,15 @@ def update_checks_of(kwg, tiles, blanks, vals, consts, cs, xs, hx, rows, cols):
 
 @njit(cache=True)
 def movegen_best(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs, hx, have_checks, radix, lv, lvmax,
-                 n_best, out):
+                 n_best, out, wmap, ranks):
     """Best-first generation (:func:`generate_best_checked`) in one call, arguments as :func:`movegen_all`.
 
     On return ``out[:count]`` holds exactly the walked moves whose rank
     (score + ``lv[...]`` of the tiles used) reaches the ``n_best``-th best
     rank: the top ``n_best`` and every move tied with the last of them, in
-    generation order.
+    generation order, and ``ranks[:count]`` (float64, at least as long as
+    ``out``) their ranks. ``wmap``: the word map (:mod:`engine._wordmap`;
+    empty: none).
 
     Returns:
         the count; when larger than ``out``'s capacity, call again with a larger ``out``.
@@ -1037,11 +1067,11 @@ def movegen_best(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs
                                  have_checks)
     cnt = np.zeros(1, dtype=np.int64)
     generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, consts[C_BINGO_TILES], consts[C_BINGO_BONUS],
-                          cs, xs, hx, radix, lv, lvmax, n_best, out, cnt)
+                          cs, xs, hx, radix, lv, lvmax, n_best, out, cnt, wmap)
     n = cnt[0]
     if n > out.shape[0]:
         return n
-    return _keep_top(out, n, radix, lv, n_best)
+    return _keep_top(out, n, radix, lv, n_best, ranks)
 
 
 @njit(cache=True)
@@ -1055,19 +1085,20 @@ def _rank(out, i, radix, lv):
 
 
 @njit(cache=True)
-def _keep_top(out, n, radix, lv, n_best):
-    """Move the rows ranking at least the ``n_best``-th best to the front (order kept); their count."""
+def _keep_top(out, n, radix, lv, n_best, ranks):
+    """Move the rows ranking at least the ``n_best``-th best to the front (order kept), their
+    ranks into ``ranks``; their count."""
+    for i in range(n):
+        ranks[i] = _rank(out, i, radix, lv)
     if n <= n_best:
         return n
-    rank = np.empty(n, dtype=np.float64)
-    for i in range(n):
-        rank[i] = _rank(out, i, radix, lv)
-    cutoff = np.sort(rank)[n - n_best]
+    cutoff = np.sort(ranks[:n])[n - n_best]
     k = 0
     for i in range(n):
-        if rank[i] >= cutoff:
+        if ranks[i] >= cutoff:
             if k != i:
                 for c in range(OUT_WIDTH):
                     out[k, c] = out[i, c]
+                ranks[k] = ranks[i]
             k += 1
     return k

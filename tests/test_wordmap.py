@@ -1,0 +1,128 @@
+"""The word map (engine._wordmap) and the best-first bounds that use it.
+
+The map is checked against a plain Python set of sorted letter tuples built
+from the word list. The pruning rules are checked on small constructed
+positions and word lists in which the best move is exactly in the branch a
+wrong rule would drop: a bingo through a board tile whose rack alone forms no
+word, the same with one and two blanks, a short rack that goes out through a
+tile.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations_with_replacement
+
+import numpy as np
+import pytest
+
+from engine._wordmap import WM_RAND, build_wordmap, wm_word_exists
+from engine.board import Board
+from engine.movegen import best_moves, generate_moves, word_map
+from lexicon_tools.alphabet import german
+from lexicon_tools.bundle import build_bundle
+
+A = german()
+
+
+def _hash(codes) -> np.uint64:
+    return np.uint64(sum(int(WM_RAND[c]) for c in codes) % (1 << 64))
+
+
+def _exists_brute(keys: set, codes: list[int], blanks: int) -> bool:
+    for extra in combinations_with_replacement(range(1, A.size + 1), blanks):
+        if tuple(sorted(codes + list(extra))) in keys:
+            return True
+    return False
+
+
+def test_word_map_agrees_with_a_set_of_sorted_words(golden_lexicon, golden_words_list):
+    keys = {tuple(sorted(A.code(ch) for ch in w)) for w in golden_words_list}
+    table = word_map(golden_lexicon)
+    assert table.shape[0] >= 2 * len(keys) and table.shape[0] & (table.shape[0] - 1) == 0
+    assert np.count_nonzero(table) == len(keys)  # one slot per distinct multiset (no collision here)
+    rng = np.random.default_rng(7)
+    words = rng.choice(np.array(golden_words_list, dtype=object), 150)
+    checked = {0: [0, 0], 1: [0, 0], 2: [0, 0]}
+    for w in words:
+        codes = [A.code(ch) for ch in w]
+        for blanks in (0, 1, 2):
+            if len(codes) <= blanks:
+                continue
+            # a real word with ``blanks`` letters taken out: found
+            kept = list(codes)
+            for _ in range(blanks):
+                kept.pop(int(rng.integers(len(kept))))
+            assert wm_word_exists(table, WM_RAND, _hash(kept), blanks, A.size), (w, blanks)
+            # the same with one letter changed at random: as the set says
+            changed = list(kept)
+            if changed:
+                changed[int(rng.integers(len(changed)))] = int(rng.integers(1, A.size + 1))
+            want = _exists_brute(keys, changed, blanks)
+            got = wm_word_exists(table, WM_RAND, _hash(changed), blanks, A.size)
+            assert got == want, (w, changed, blanks)
+            checked[blanks][int(want)] += 1
+    # both answers occurred for each blank count (the test is not one-sided)
+    assert all(no > 0 for no, _ in checked.values()), checked
+    # an empty table turns the map off
+    assert wm_word_exists(np.zeros(0, dtype=np.uint64), WM_RAND, _hash([1, 2]), 0, A.size)
+
+
+def _tiny_lexicon(tmp_path, words):
+    return build_bundle(sorted(words), tmp_path / "tiny.lex")
+
+
+def _rack(text: str) -> np.ndarray:
+    return A.parse_rack(text)
+
+
+def _check_top(board, rack, lex, tiles_of_best: int):
+    full = generate_moves(board, rack, lex)
+    for n in (1, 3):
+        want = [(m.notation, m.score) for m in full.top(n)]
+        got = [(m.notation, m.score) for m in best_moves(board, rack, lex, n)]
+        assert got == want, n
+    best = full.top(1)[0]
+    assert sum(not t for t in best.through) == tiles_of_best, best  # the top move is in the branch the rule must keep
+    return best
+
+
+# ABENDROT through the T on the board; the rack's seven letters form no word of the list
+WORDS = ["ABENDROT", "AB", "DA", "ORT", "ROT", "TAT", "BOT", "NA", "RAD", "ODE", "TOR"]
+
+
+@pytest.mark.parametrize("rack", ["ABENDRO", "ABEND?O", "AB?ND?O"])
+def test_bingo_through_a_board_tile_is_found(tmp_path, rack):
+    lex = _tiny_lexicon(tmp_path, WORDS)
+    b = Board()
+    b.place([(7, 7, A.code("T"), False)])
+    r = _rack(rack)
+    table = word_map(lex)
+    # the rack alone makes no word, with the T it does
+    letters = [c for c in range(1, A.size + 1) for _ in range(int(r[c]))]
+    assert not wm_word_exists(table, WM_RAND, _hash(letters), int(r[0]), A.size)
+    assert wm_word_exists(table, WM_RAND, _hash(letters + [A.code("T")]), int(r[0]), A.size)
+    best = _check_top(b, r, lex, 7)
+    assert best.score > 50
+
+
+def test_seven_letter_word_on_an_empty_board(tmp_path):
+    lex = _tiny_lexicon(tmp_path, ["ABENDROT", "BRATEN", "BRATENS", "AB", "RAT"])
+    b = Board()
+    _check_top(b, _rack("BRATENS"), lex, 7)          # the whole rack is a word: the bingo bound stays
+    best = _check_top(b, _rack("BRATENX"), lex, 6)  # no word of all seven: BRATEN
+    assert best.word == "BRATEN"
+
+
+def test_short_rack_going_out_through_a_tile(tmp_path):
+    lex = _tiny_lexicon(tmp_path, ["QUARK", "QUA", "AR", "KA", "RAK"])
+    b = Board()
+    b.place([(7, 7, A.code("A"), False), (7, 8, A.code("R"), False)])
+    _check_top(b, _rack("QUK"), lex, 3)  # QUARK: every rack tile used, through AR
+
+
+def test_build_wordmap_on_an_empty_graph_answers_nothing_found(tmp_path):
+    lex = _tiny_lexicon(tmp_path, ["AB"])
+    table = build_wordmap(lex.graph, WM_RAND)
+    assert wm_word_exists(table, WM_RAND, _hash([A.code("A"), A.code("B")]), 0, A.size)
+    assert not wm_word_exists(table, WM_RAND, _hash([A.code("A")]), 0, A.size)
+    assert not wm_word_exists(table, WM_RAND, _hash([A.code("A"), A.code("A")]), 0, A.size)
