@@ -591,6 +591,121 @@ def generate_best(kwg, tiles, tvals, lm, wm, rack, vals, all_mask, bingo_tiles, 
                                  radix, lv, lvmax, n_best, out, cnt, wmap)
 
 
+@njit(cache=True)
+def _best_opening(kwg, lm, wm, rack, vals, bingo_tiles, bingo_bonus, radix, lv, n_best, out, cnt, both):
+    """Best-first on the empty board: the rack's words from the DAWG, each scored at every start.
+
+    Every word the rack can spell (each blank as each letter) is found once by
+    a depth-first walk of the DAWG with the rack's counts, instead of once per
+    split point as a GADDAG walk from the centre finds it; each is then scored
+    at every start on the centre row (and the centre column when ``both``, for
+    a layout that is not symmetric) whose word covers the centre square. The
+    moves whose rank (score + ``lv`` of the tiles used) reaches the
+    ``n_best``-th best so far are recorded, so the rows reaching the final
+    ``n_best``-th best rank are all in ``out`` (as :func:`generate_best_checked`).
+    """
+    centre = N // 2
+    root = np.int64(kwg[0] & ARC_MASK)
+    if root == 0:
+        return
+    top = np.full(n_best, -1e18)
+    cur = np.empty(N, dtype=np.int64)
+    ph = np.zeros(N, dtype=np.int64)
+    chosen = np.full(N, -1, dtype=np.int64)  # letter taken at each depth (-1: none), blank in isblank
+    isblank = np.zeros(N, dtype=np.int64)
+    word = np.zeros(N, dtype=np.int64)
+    tv = np.zeros(N, dtype=np.int64)
+    left = 0
+    for t in range(rack.shape[0]):
+        left += rack[t]
+    depth = 0
+    cur[0] = root
+    while depth >= 0:
+        if chosen[depth] >= 0:
+            if isblank[depth]:
+                rack[0] += 1
+            else:
+                rack[chosen[depth]] += 1
+            left += 1
+            chosen[depth] = -1
+        a = -1
+        blank = False
+        letter = 0
+        while cur[depth] >= 0:
+            v = kwg[cur[depth]]
+            letter = np.int64(v >> 24)
+            if ph[depth] == 0:
+                ph[depth] = 1
+                if letter != 0 and rack[letter] > 0:
+                    a = cur[depth]
+                    break
+            ph[depth] = 0
+            here = cur[depth]
+            cur[depth] = -1 if v & IS_END else cur[depth] + 1
+            if letter != 0 and rack[0] > 0:
+                a = here
+                blank = True
+                break
+        if a < 0:
+            depth -= 1
+            continue
+        chosen[depth] = letter
+        isblank[depth] = 1 if blank else 0
+        if blank:
+            rack[0] -= 1
+            word[depth] = letter | BLANK_FLAG
+            tv[depth] = 0
+        else:
+            rack[letter] -= 1
+            word[depth] = letter
+            tv[depth] = vals[letter]
+        left -= 1
+        v = kwg[a]
+        L = depth + 1
+        if (v & ACCEPTS) and L >= 2:
+            u = 0
+            for i in range(L):
+                u += radix[0] if isblank[i] else radix[chosen[i]]
+            leave = lv[u]
+            for d in range(2 if both else 1):
+                for st in range(max(0, centre - L + 1), min(centre, N - L) + 1):
+                    main = 0
+                    wmul = 1
+                    for i in range(L):
+                        r = centre if d == 0 else st + i
+                        c = st + i if d == 0 else centre
+                        main += tv[i] * lm[r, c]
+                        wmul *= wm[r, c]
+                    score = main * wmul
+                    if L == bingo_tiles:
+                        score += bingo_bonus
+                    rank = score + leave
+                    if rank < top[0]:
+                        continue
+                    n = cnt[0]
+                    cnt[0] = n + 1
+                    if n < out.shape[0]:
+                        out[n, OUT_SCORE] = score
+                        out[n, OUT_ROW] = centre if d == 0 else st
+                        out[n, OUT_COL] = st if d == 0 else centre
+                        out[n, OUT_DIR] = d
+                        out[n, OUT_LEN] = L
+                        out[n, OUT_NTILES] = L
+                        for k in range(N):
+                            out[n, OUT_TILES + k] = word[k] if k < L else 0
+                    j = 0
+                    while j + 1 < n_best and top[j + 1] < rank:
+                        top[j] = top[j + 1]
+                        j += 1
+                    top[j] = rank
+        child = np.int64(v & ARC_MASK)
+        if child != 0 and left > 0 and depth + 1 < N:
+            depth += 1
+            cur[depth] = child
+            ph[depth] = 0
+            chosen[depth] = -1
+
+
 # fields of the per-line square table of the best-first walk (the first seven as I_*)
 I_MAXV = 7
 L_WIDTH = 8
@@ -684,6 +799,11 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
             letters[j] = t
             nl += 1
     mirror = _mirror_opening(tiles, lm, wm)
+    if empty_board:
+        _best_opening(kwg, lm, wm, rack, vals, bingo_tiles, bingo_bonus, radix, lv, n_best, out, cnt, not mirror)
+        if mirror:
+            _add_transposed(out, cnt)
+        return 1
     nd = 1 if mirror else 2
     # per direction and line, the square table: tile, value, cross-check, cross-score, hook,
     # open premiums and the highest value of a rack tile that fits (-1: none fits, or a tile)

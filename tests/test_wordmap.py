@@ -126,3 +126,44 @@ def test_build_wordmap_on_an_empty_graph_answers_nothing_found(tmp_path):
     assert wm_word_exists(table, WM_RAND, _hash([A.code("A"), A.code("B")]), 0, A.size)
     assert not wm_word_exists(table, WM_RAND, _hash([A.code("A")]), 0, A.size)
     assert not wm_word_exists(table, WM_RAND, _hash([A.code("A"), A.code("A")]), 0, A.size)
+
+
+# ---------------------------------------------------------------------------
+# The empty board: words from the DAWG, scored at every start (engine._movegen._best_opening)
+# ---------------------------------------------------------------------------
+def _asymmetric_layout():
+    """The standard layout with a triple letter on G8 and a double word on H5: the down moves
+    through H8 score differently from the across ones, so both lines are searched."""
+    from engine.board import Layout, standard_layout
+
+    std = standard_layout()
+    lm = std.letter_mult.copy()
+    wm = std.word_mult.copy()
+    lm[7, 6] = 3
+    wm[4, 7] = 2
+    return Layout("asymmetric", lm, wm)
+
+
+@pytest.mark.parametrize("rack", ["EEOVY??", "BRATENS", "QXYÄÖÜJ", "ENRTUU?", "AEINRST", "E"])
+@pytest.mark.parametrize("asym", [False, True])
+def test_empty_board_best_equals_full_top(golden_lexicon, rack, asym):
+    from engine.equity import leave_arrays as table_leaves
+    from engine.leaves import default_table
+    from engine.movegen import best_move_list
+    from test_bestfirst import _ranked
+
+    b = Board(layout=_asymmetric_layout()) if asym else Board()
+    r = _rack(rack)
+    full = generate_moves(b, r, golden_lexicon)
+    for n in (1, 4, 10):
+        want = [(m.notation, m.score) for m in full.top(n)]
+        got = [(m.notation, m.score) for m in best_moves(b, r, golden_lexicon, n)]
+        assert got == want, (rack, n)
+    leaves = table_leaves(default_table(), r, 50)
+    for n in (1, 5):
+        assert (_ranked(best_move_list(b, r, golden_lexicon, n, leaves=leaves), leaves[0], leaves[1], n)
+                == _ranked(full, leaves[0], leaves[1], n)), (rack, n)
+    if asym and len(full):
+        # the asymmetric premiums make some down move differ from its across twin
+        scores = {(m.word, m.row, m.col, m.direction): m.score for m in full}
+        assert any(scores.get((w, c, rr, 1 - d)) != s for (w, rr, c, d), s in scores.items())
