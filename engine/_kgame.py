@@ -551,16 +551,16 @@ leave_arrays = LK.sub_leave_arrays
 
 @njit(cache=True)
 def generate_into(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx, radix, lv, lvmax,
-                  out, cnt, wmap):
+                  out, cnt, wmap, floor):
     """:func:`engine._movegen.generate_best_checked` for the top move; returns the output rows
     (``out``, or a larger array when ``out`` was too small) and their number."""
     K.generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx,
-                            radix, lv, lvmax, 1, out, cnt, wmap)
+                            radix, lv, lvmax, 1, out, cnt, wmap, floor)
     n = cnt[0]
     if n > out.shape[0]:
         out = np.empty((n + 64, OUT_WIDTH), dtype=np.int32)
         K.generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx,
-                                radix, lv, lvmax, 1, out, cnt, wmap)
+                                radix, lv, lvmax, 1, out, cnt, wmap, floor)
         n = cnt[0]
     return out, n
 
@@ -581,7 +581,10 @@ def decide(kind, kwg, vals, bingo_tiles, bingo_bonus, upper, lower, tiles, blank
         ``(play_row, play_value, exch_value, has_exchange, rows)``: index of the
         best placement in ``rows`` (-1: none) and its value, the best exchange's
         value (tiles in ``put``; only for equity players). The score player's
-        exchange (the whole rack) is the caller's rule.
+        exchange (the whole rack) is the caller's rule. With an exchange the
+        placements are searched only down to its value (the best-first
+        ``floor``): ``play_row`` is then -1 or ``play_value`` below the
+        exchange's only when no placement reaches it, so the choice is the same.
     """
     if kind == PLAYER_SCORE:
         radix = np.zeros(rack.shape[0], dtype=np.int64)
@@ -591,16 +594,18 @@ def decide(kind, kwg, vals, bingo_tiles, bingo_bonus, upper, lower, tiles, blank
         scale = leave_scale(bagn, eqp[E_RAMP], eqp[E_FLOOR])
         radix, lv, lvmax = leave_arrays(rack, values, H, cap, P, scale, 1 if bagn <= 0 else 0, bonus,
                                         eqp[E_STUCK], tile_values, eqp[E_SEVEN])
-    rows, n = generate_into(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx, radix, lv,
-                            lvmax, out, cnt, wmap)
-    bi, bv = best_row(rows, n, radix, lv, tiles, blanks, upper, lower, kbest, kcur)
     has_x = False
     xv = 0.0
+    floor = -np.inf
     if kind == PLAYER_EQUITY and allow_exchange:
         xi, xv = best_exchange(rack, radix, lv, upper, kbest, kcur)
         if xi >= 1:
             has_x = True
             exchange_counts(rack, xi, put)
+            floor = xv  # a placement below the best exchange is never chosen: the search starts there
+    rows, n = generate_into(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx, radix, lv,
+                            lvmax, out, cnt, wmap, floor)
+    bi, bv = best_row(rows, n, radix, lv, tiles, blanks, upper, lower, kbest, kcur)
     return bi, bv, xv, has_x, rows
 
 

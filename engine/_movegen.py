@@ -584,15 +584,15 @@ def _heap_pop(hb, hi, n):
 
 @njit(cache=True)
 def generate_best(kwg, tiles, tvals, lm, wm, rack, vals, all_mask, bingo_tiles, bingo_bonus, radix, lv, lvmax,
-                  n_best, out, cnt, wmap):
+                  n_best, out, cnt, wmap, floor):
     """:func:`generate_best_checked` computing the cross-checks first."""
     cs, xs, hx = all_cross_checks(kwg, tiles, tvals, all_mask)
     return generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx,
-                                 radix, lv, lvmax, n_best, out, cnt, wmap)
+                                 radix, lv, lvmax, n_best, out, cnt, wmap, floor)
 
 
 @njit(cache=True)
-def _best_opening(kwg, lm, wm, rack, vals, bingo_tiles, bingo_bonus, radix, lv, n_best, out, cnt, both):
+def _best_opening(kwg, lm, wm, rack, vals, bingo_tiles, bingo_bonus, radix, lv, n_best, out, cnt, both, floor):
     """Best-first on the empty board: the rack's words from the DAWG, each scored at every start.
 
     Every word the rack can spell (each blank as each letter) is found once by
@@ -608,7 +608,7 @@ def _best_opening(kwg, lm, wm, rack, vals, bingo_tiles, bingo_bonus, radix, lv, 
     root = np.int64(kwg[0] & ARC_MASK)
     if root == 0:
         return
-    top = np.full(n_best, -1e18)
+    top = np.full(n_best, max(floor, -1e18))
     cur = np.empty(N, dtype=np.int64)
     ph = np.zeros(N, dtype=np.int64)
     chosen = np.full(N, -1, dtype=np.int64)  # letter taken at each depth (-1: none), blank in isblank
@@ -714,7 +714,7 @@ REFINE_MIN_TILES = 4  # refine (per-span bounds) from this many rack tiles on
 
 @njit(cache=True)
 def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx,
-                          radix, lv, lvmax, n_best, out, cnt, wmap):
+                          radix, lv, lvmax, n_best, out, cnt, wmap, floor):
     """Moves of the spans that can still hold one of the ``n_best`` top-ranked moves.
 
     The ranking is score plus a value that depends only on which rack tiles a
@@ -755,6 +755,11 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
     are checked), and an anchor's region bound leaves out the whole-rack term
     when the region holds no board tile and no word uses exactly the rack.
     This takes the bingo bonus out of the bounds of racks that cannot bingo.
+
+    ``floor`` (``-inf`` for none): a rank that the caller already holds
+    another way, e.g. the ``n_best``-th best exchange: the search starts with
+    it as the threshold, so only moves ranking at least ``floor`` are sure to
+    be in ``out`` (those are the ones that can beat or tie it).
 
     Racks of fewer than ``REFINE_MIN_TILES`` tiles walk an anchor without
     per-span bounds (measured cheaper; not needed for correctness). The threshold also rises while an anchor
@@ -800,7 +805,8 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
             nl += 1
     mirror = _mirror_opening(tiles, lm, wm)
     if empty_board:
-        _best_opening(kwg, lm, wm, rack, vals, bingo_tiles, bingo_bonus, radix, lv, n_best, out, cnt, not mirror)
+        _best_opening(kwg, lm, wm, rack, vals, bingo_tiles, bingo_bonus, radix, lv, n_best, out, cnt, not mirror,
+                      floor)
         if mirror:
             _add_transposed(out, cnt)
         return 1
@@ -953,7 +959,7 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
     info = np.zeros((L_WIDTH, N), dtype=np.int64)
     stack = np.zeros((STACK, F_WIDTH), dtype=np.int64)
     groot = np.int64(kwg[1] & ARC_MASK)
-    top = np.full(n_best, -1e18)  # ascending: top[0] is the n-th best so far
+    top = np.full(n_best, max(floor, -1e18))  # ascending: top[0] is the n-th best so far (or the floor)
     walked = 0
     while nh > 0:
         if hb[0] < top[0]:
@@ -1167,7 +1173,7 @@ def update_checks_of(kwg, tiles, blanks, vals, consts, cs, xs, hx, rows, cols):
 
 @njit(cache=True)
 def movegen_best(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs, hx, have_checks, radix, lv, lvmax,
-                 n_best, out, wmap, ranks):
+                 n_best, out, wmap, ranks, floor):
     """Best-first generation (:func:`generate_best_checked`) in one call, arguments as :func:`movegen_all`.
 
     On return ``out[:count]`` holds exactly the walked moves whose rank
@@ -1175,7 +1181,7 @@ def movegen_best(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs
     rank: the top ``n_best`` and every move tied with the last of them, in
     generation order, and ``ranks[:count]`` (float64, at least as long as
     ``out``) their ranks. ``wmap``: the word map (:mod:`engine._wordmap`;
-    empty: none).
+    empty: none). ``floor``: as :func:`generate_best_checked` (``-inf``: none).
 
     Returns:
         the count; when larger than ``out``'s capacity, call again with a larger ``out``.
@@ -1187,7 +1193,7 @@ def movegen_best(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs
                                  have_checks)
     cnt = np.zeros(1, dtype=np.int64)
     generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, consts[C_BINGO_TILES], consts[C_BINGO_BONUS],
-                          cs, xs, hx, radix, lv, lvmax, n_best, out, cnt, wmap)
+                          cs, xs, hx, radix, lv, lvmax, n_best, out, cnt, wmap, floor)
     n = cnt[0]
     if n > out.shape[0]:
         return n

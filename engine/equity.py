@@ -252,14 +252,17 @@ def best_equity(board, rack: np.ndarray, lexicon, *, bag: int, n: int = 1, table
 
     if n < 1:
         raise ValueError(f"n must be at least 1, got {n}")
-    from .movegen import best_move_list_ranked
+    from .movegen import _check_inputs, best_move_list_ranked
 
-    rack = np.asarray(rack, dtype=np.int32)
+    rack = _check_inputs(board, rack, lexicon)[1]  # before any kernel sees it
     radix, lv, lvmax = _rack_leaves(board, rack, bag, table, bonus, params)
     a = board.alphabet
     out: list[Candidate] = []
-    # the kept rows are the top n placements and those tied with the n-th (ranks from the kernel)
-    ml, eq = best_move_list_ranked(board, rack, lexicon, n, checks, (radix, lv, lvmax))
+    with_x = exchanges and bag >= MIN_BAG_EXCHANGE and lv.shape[0] > n
+    # a placement below the n-th best exchange cannot be in the top n: the search starts there
+    xfloor = float(np.partition(lv[1:], lv.shape[0] - 1 - n)[lv.shape[0] - 1 - n]) if with_x else -np.inf
+    # the kept rows: the top n placements (of those reaching xfloor) and the ties of the n-th
+    ml, eq = best_move_list_ranked(board, rack, lexicon, n, checks, (radix, lv, lvmax), xfloor)
     floor = -np.inf
     if len(ml):
         for i, e in enumerate(eq.tolist()):

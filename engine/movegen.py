@@ -296,14 +296,20 @@ def best_move_list(board: Board, rack: np.ndarray, lexicon: Lexicon, n: int = 1,
     return _best_walk(board, rack, lexicon, n, checks, leaves)[0]
 
 
-def best_move_list_ranked(board: Board, rack: np.ndarray, lexicon: Lexicon, n: int, checks, leaves: tuple):
+def best_move_list_ranked(board: Board, rack: np.ndarray, lexicon: Lexicon, n: int, checks, leaves: tuple,
+                          floor: float = -np.inf):
     """:func:`best_move_list` for leave arrays made by this package's kernels (not checked again).
+
+    ``floor``: a rank the caller holds another way (the ``n``-th best
+    exchange): only the moves ranking at least ``floor`` are sure to be
+    found (see :func:`engine._movegen.generate_best_checked`).
 
     Returns:
         ``(MoveList, ranks)``: the kept moves (the top ``n`` and the moves tied
-        with the last of them) and float64 their rank values (score + leave value).
+        with the last of them, of those reaching ``floor``) and float64 their
+        rank values (score + leave value).
     """
-    return _best_walk(board, rack, lexicon, n, checks, leaves, trusted=True)
+    return _best_walk(board, rack, lexicon, n, checks, leaves, trusted=True, floor=float(floor))
 
 
 _NO_LEAVES: dict[int, tuple] = {}
@@ -344,7 +350,7 @@ def _no_leaves(size: int) -> tuple:
     return hit
 
 
-def _best_walk(board, rack, lexicon, n, checks, leaves, trusted=False):
+def _best_walk(board, rack, lexicon, n, checks, leaves, trusted=False, floor=-np.inf):
     """``(MoveList, ranks)``: the kept rows of the best-first walk and their rank values.
 
     ``trusted``: ``leaves`` come from this package's own kernels (int64 radix,
@@ -378,11 +384,11 @@ def _best_walk(board, rack, lexicon, n, checks, leaves, trusted=False):
     out = ws.out
     wmap = word_map(lexicon)
     cnt = K.movegen_best(lexicon.graph, board.tiles, board.blanks, lmult, wmult, k.vals, k.consts, rack, cs, xs, hx,
-                         have, radix, lv, lvmax, n, out, wmap, ws.ranks)
+                         have, radix, lv, lvmax, n, out, wmap, ws.ranks, floor)
     if cnt > out.shape[0]:
         out = ws.grow(cnt)
         cnt = K.movegen_best(lexicon.graph, board.tiles, board.blanks, lmult, wmult, k.vals, k.consts, rack, cs, xs,
-                             hx, have, radix, lv, lvmax, n, out, wmap, ws.ranks)
+                             hx, have, radix, lv, lvmax, n, out, wmap, ws.ranks, floor)
     return MoveList(out[:cnt].copy(), board, rack.copy()), ws.ranks[:cnt].copy()
 
 

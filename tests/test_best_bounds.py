@@ -1,4 +1,4 @@
-"""The word map (engine._wordmap) and the best-first bounds that use it.
+"""Best-first bounds and shortcuts: the word map (engine._wordmap), the empty board, the exchange floor.
 
 The map is checked against a plain Python set of sorted letter tuples built
 from the word list. The pruning rules are checked on small constructed
@@ -17,6 +17,7 @@ import pytest
 
 from engine._wordmap import WM_RAND, build_wordmap, wm_word_exists
 from engine.board import Board
+from engine.cgp import parse_cgp
 from engine.movegen import best_moves, generate_moves, word_map
 from lexicon_tools.alphabet import german
 from lexicon_tools.bundle import build_bundle
@@ -167,3 +168,34 @@ def test_empty_board_best_equals_full_top(golden_lexicon, rack, asym):
         # the asymmetric premiums make some down move differ from its across twin
         scores = {(m.word, m.row, m.col, m.direction): m.score for m in full}
         assert any(scores.get((w, c, rr, 1 - d)) != s for (w, rr, c, d), s in scores.items())
+
+
+# ---------------------------------------------------------------------------
+# The exchange floor: best_equity searches placements only down to the n-th best exchange
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("rack", ["ÖÜQXYVJ", "EEOVY??", "AEINRST", "CCKÖUUU", "DDGGLLN", "IIUUÖVW"])
+def test_best_equity_with_exchanges_equals_the_full_ranking(golden_lexicon, rack):
+    from engine.equity import best_equity, rank_moves
+    from engine.leaves import default_table
+
+    from conftest import golden_positions
+
+    table = default_table()
+    r = _rack(rack)
+    kinds = set()
+    mixed = 0
+    for pid, cgp in golden_positions()[::5]:
+        board = parse_cgp(cgp, allow_impossible=True).board
+        full = rank_moves(board, r, golden_lexicon, bag=40, table=table)
+        for n in (1, 3, 8):
+            want = [(c.kind, c.notation, c.equity) for c in full[:n]]
+            got = [(c.kind, c.notation, c.equity) for c in best_equity(board, r, golden_lexicon, bag=40, n=n,
+                                                                       table=table)]
+            assert got == want, (pid, rack, n)
+        kinds.add(full[0].kind)
+        top8 = [c.kind for c in full[:8]]
+        mixed += "exchange" in top8 and "play" in top8[top8.index("exchange"):]
+    if rack == "ÖÜQXYVJ":
+        assert "exchange" in kinds  # the floor decided something here (an exchange is the best)
+    if rack == "IIUUÖVW":
+        assert mixed >= 3  # plays ranked below exchanges inside the top 8
