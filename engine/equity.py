@@ -248,8 +248,6 @@ def best_equity(board, rack: np.ndarray, lexicon, *, bag: int, n: int = 1, table
     Raises:
         ValueError: as :func:`engine.movegen.best_moves`.
     """
-    from dataclasses import replace as _replace
-
     if n < 1:
         raise ValueError(f"n must be at least 1, got {n}")
     from .movegen import _check_inputs, best_move_list_ranked
@@ -266,15 +264,16 @@ def best_equity(board, rack: np.ndarray, lexicon, *, bag: int, n: int = 1, table
     floor = -np.inf
     if len(ml):
         for i, e in enumerate(eq.tolist()):
-            m = ml.move(i)
-            out.append(Candidate("play", _replace(m, equity=e), "", m.score, m.leave, e - m.score, e))
+            m = ml.move(i, equity=e)
+            out.append(Candidate("play", m, "", m.score, m.leave, e - m.score, e))
         if len(ml) >= n:
             floor = float(eq.min())  # the n-th best placement: an exchange must beat it (ties: plays first)
     if exchanges and bag >= MIN_BAG_EXCHANGE:
         out.extend(_exchanges(rack, radix, lv, a, n, floor))
     if not out:
         out.append(Candidate("pass", None, "", 0, a.rack_string(rack), float(lv[0]), float(lv[0])))
-    out.sort(key=Candidate.sort_key)
+    if len(out) > 1:
+        out.sort(key=Candidate.sort_key)
     return out[:n]
 
 

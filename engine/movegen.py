@@ -298,7 +298,9 @@ def best_move_list(board: Board, rack: np.ndarray, lexicon: Lexicon, n: int = 1,
 
 def best_move_list_ranked(board: Board, rack: np.ndarray, lexicon: Lexicon, n: int, checks, leaves: tuple,
                           floor: float = -np.inf):
-    """:func:`best_move_list` for leave arrays made by this package's kernels (not checked again).
+    """:func:`best_move_list` for a rack already checked by :func:`_check_inputs` (its int32
+    result, with the same board and lexicon) and leave arrays made by this package's kernels
+    (neither is checked again).
 
     ``floor``: a rank the caller holds another way (the ``n``-th best
     exchange): only the moves ranking at least ``floor`` are sure to be
@@ -354,9 +356,13 @@ def _best_walk(board, rack, lexicon, n, checks, leaves, trusted=False, floor=-np
     """``(MoveList, ranks)``: the kept rows of the best-first walk and their rank values.
 
     ``trusted``: ``leaves`` come from this package's own kernels (int64 radix,
-    float64 ``lv`` and ``lvmax`` of the right sizes) and are not checked again.
+    float64 ``lv`` and ``lvmax`` of the right sizes) and ``rack`` from
+    :func:`_check_inputs` (its int32 result); they are not checked again.
     """
-    k, rack = _check_inputs(board, rack, lexicon)
+    if trusted:
+        k = _consts(board.alphabet)
+    else:
+        k, rack = _check_inputs(board, rack, lexicon)
     if type(n) is not int and not isinstance(n, (int, np.integer)):
         raise ValueError(f"n must be an integer, got {n!r}")
     if n < 1:
