@@ -204,6 +204,27 @@ def _push(stack, sp, col, p, tp, main, wmul, cross, left):
 
 
 @njit(cache=True, inline="always")
+def _top_insert(top, s):
+    """Put rank ``s`` into ``top`` (ascending, the ``top.shape[0]`` best so far) when it beats ``top[0]``."""
+    if s > top[0]:
+        j = 0
+        while j + 1 < top.shape[0] and top[j + 1] < s:
+            top[j] = top[j + 1]
+            j += 1
+        top[j] = s
+
+
+@njit(cache=True, inline="always")
+def _insert_desc(a, j, v):
+    """Insert ``v`` into the descending ``a[:j]`` (``a`` has room for ``j + 1``)."""
+    i = j
+    while i > 0 and a[i - 1] < v:
+        a[i] = a[i - 1]
+        i -= 1
+    a[i] = v
+
+
+@njit(cache=True, inline="always")
 def _rank_into(placed, left, right, score, radix, lv, top):
     """Put a recorded move's rank (score + leave value of the tiles it uses) into ``top`` (ascending)."""
     u = 0
@@ -211,13 +232,7 @@ def _rank_into(placed, left, right, score, radix, lv, top):
         t = placed[c]
         if t != 0:
             u += radix[0] if t & BLANK_FLAG else radix[t]
-    s = score + lv[u]
-    if s > top[0]:
-        j = 0
-        while j + 1 < top.shape[0] and top[j + 1] < s:
-            top[j] = top[j + 1]
-            j += 1
-        top[j] = s
+    _top_insert(top, score + lv[u])
 
 
 @njit(cache=True, inline="always")
@@ -693,11 +708,7 @@ def _best_opening(kwg, lm, wm, rack, vals, bingo_tiles, bingo_bonus, radix, lv, 
                         out[n, OUT_NTILES] = L
                         for k in range(N):
                             out[n, OUT_TILES + k] = word[k] if k < L else 0
-                    j = 0
-                    while j + 1 < n_best and top[j + 1] < rank:
-                        top[j] = top[j + 1]
-                        j += 1
-                    top[j] = rank
+                    _top_insert(top, rank)
         child = np.int64(v & ARC_MASK)
         if child != 0 and left > 0 and depth + 1 < N:
             depth += 1
@@ -911,17 +922,8 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
                         v = L[I_LM, q] * wmul
                         if L[I_HX, q]:
                             v += L[I_LM, q] * L[I_WM, q]
-                        w = v * L[I_MAXV, q]
-                        i = j
-                        while i > 0 and coef[i - 1] < v:
-                            coef[i] = coef[i - 1]
-                            i -= 1
-                        coef[i] = v
-                        i = j
-                        while i > 0 and capv[i - 1] < w:
-                            capv[i] = capv[i - 1]
-                            i -= 1
-                        capv[i] = w
+                        _insert_desc(coef, j, v)
+                        _insert_desc(capv, j, v * L[I_MAXV, q])
                         j += 1
                 base = fixed * wmul + cross_fixed
                 pair = 0
@@ -1016,17 +1018,8 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
                             first_q = 0
                         for q in range(first_q, k):
                             v = sq_lm[q] * wmul + sq_x[q]
-                            w = v * sq_v[q]
-                            i = q
-                            while i > 0 and coef[i - 1] < v:
-                                coef[i] = coef[i - 1]
-                                i -= 1
-                            coef[i] = v
-                            i = q
-                            while i > 0 and capv[i - 1] < w:
-                                capv[i] = capv[i - 1]
-                                i -= 1
-                            capv[i] = w
+                            _insert_desc(coef, q, v)
+                            _insert_desc(capv, q, v * sq_v[q])
                     else:
                         fixed += L[I_VAL, c]
                         hbt += WM_RAND[L[I_TILE, c]]
