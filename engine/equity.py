@@ -263,9 +263,13 @@ def best_equity(board, rack: np.ndarray, lexicon, *, bag: int, n: int = 1, table
     ml, eq = best_move_list_ranked(board, rack, lexicon, n, checks, (radix, lv, lvmax), xfloor)
     floor = -np.inf
     if len(ml):
-        for i, e in enumerate(eq.tolist()):
-            m = ml.move(i, equity=e)
-            out.append(Candidate("play", m, "", m.score, m.leave, e - m.score, e))
+        eql = eq.tolist()
+        order = list(range(len(eql)))
+        if len(order) > 1:  # ties of the n-th (a blank as several letters, twins on an empty board)
+            order.sort(key=lambda i: (-eql[i], ml.notation(i)))
+        for i in order[:n]:  # only the n best placements can be in the top n
+            m = ml.move(i, equity=eql[i])
+            out.append(Candidate("play", m, "", m.score, m.leave, eql[i] - m.score, eql[i]))
         if len(ml) >= n:
             floor = float(eq.min())  # the n-th best placement: an exchange must beat it (ties: plays first)
     if exchanges and bag >= MIN_BAG_EXCHANGE:

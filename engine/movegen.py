@@ -274,6 +274,14 @@ def best_moves(board: Board, rack: np.ndarray, lexicon: Lexicon, n: int = 1,
                         None if leave_value is None else leave_arrays(_check_inputs(board, rack, lexicon)[1],
                                                                       leave_value))
     if leave_value is None:
+        if len(ml) <= 4 * n + 8:
+            # the kept rows are the top n and the ties of the n-th (an empty board's across / down
+            # twins, a blank as several letters): ties by notation, Move objects only for the n
+            scores = ml.scores.tolist()
+            order = list(range(len(scores)))
+            if len(order) > 1:
+                order.sort(key=lambda i: (-scores[i], ml.notation(i)))
+            return [ml.move(i) for i in order[:n]]
         return ml.top(n)
     if len(ml) == 0:
         return []
