@@ -62,14 +62,14 @@ class _Workspace(threading.local):
 
     def __init__(self):
         self.out = np.empty((_INITIAL_CAPACITY, K.OUT_WIDTH), dtype=np.int32)
-        self.ranks = np.empty(_INITIAL_CAPACITY, dtype=np.float64)  # best-first: rank of each kept row
+        self.ranks = np.zeros(_INITIAL_CAPACITY, dtype=np.float64)  # best-first: rank of each kept row
         self.cs = np.zeros((2, K.N, K.N), dtype=np.uint32)
         self.xs = np.zeros((2, K.N, K.N), dtype=np.int32)
         self.hx = np.zeros((2, K.N, K.N), dtype=np.uint8)
 
     def grow(self, rows: int) -> np.ndarray:
         self.out = np.empty((max(rows, 2 * self.out.shape[0]), K.OUT_WIDTH), dtype=np.int32)
-        self.ranks = np.empty(self.out.shape[0], dtype=np.float64)
+        self.ranks = np.zeros(self.out.shape[0], dtype=np.float64)
         return self.out
 
 
