@@ -607,6 +607,54 @@ def generate_best(kwg, tiles, tvals, lm, wm, rack, vals, all_mask, bingo_tiles, 
 
 
 @njit(cache=True)
+def _word_leaves(wmap, rack, radix, lv, lvmax, n_letters):
+    """float64 (8,): for each number ``k`` of tiles played, the best leave value ``lv[...]`` over
+    the sub-multisets of ``k`` rack tiles that form a word (word map), ``-inf`` when none does.
+
+    ``lvmax`` itself (no pruning) without a word map, with two or more blanks on the rack
+    (too many letter choices to try), and for ``k = 1`` (a one-tile main word is no word;
+    such moves are the other direction's).
+    """
+    lvw = lvmax.copy()
+    if wmap.shape[0] == 0 or rack[0] >= 2:
+        return lvw
+    for k in range(2, 8):
+        lvw[k] = -np.inf
+    T = rack.shape[0]
+    codes = np.empty(T, dtype=np.int64)
+    nd = 0
+    total = 1
+    for c in range(T):
+        if rack[c] > 0:
+            codes[nd] = c
+            nd += 1
+            total *= rack[c] + 1
+    for sub in range(1, total):
+        rem = sub
+        k = 0
+        li = 0
+        b = 0
+        h = np.uint64(0)
+        for j in range(nd):
+            c = codes[j]
+            base = rack[c] + 1
+            u = rem % base
+            rem //= base
+            k += u
+            li += u * radix[c]
+            if c == 0:
+                b = u
+            else:
+                for _ in range(u):
+                    h += WM_RAND[c]
+        if k < 2 or k > 7 or lv[li] <= lvw[k]:
+            continue
+        if wm_word_exists(wmap, WM_RAND, h, b, n_letters):
+            lvw[k] = lv[li]
+    return lvw
+
+
+@njit(cache=True)
 def _best_opening(kwg, lm, wm, rack, vals, bingo_tiles, bingo_bonus, radix, lv, n_best, out, cnt, both, floor):
     """Best-first on the empty board: the rack's words from the DAWG, each scored at every start.
 
@@ -803,6 +851,9 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
         for _ in range(rack[t]):
             hrack += WM_RAND[t]
     rack_word = wm_word_exists(wmap, WM_RAND, hrack, rack[0], n_letters)
+    # spans without board tiles: the main word is made of the played tiles alone, so ``k`` tiles
+    # need a word of some k of the rack's tiles; lvw[k] is the best leave of those (-inf: none)
+    lvw = _word_leaves(wmap, rack, radix, lv, lvmax, n_letters)
     # the rack's distinct letters, highest value first
     letters = np.empty(8, dtype=np.int64)
     nl = 0
@@ -934,7 +985,7 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
                     cap += capv[q]
                     if q + 1 == nv and on_board == 0 and not rack_word:
                         break  # no word of the whole rack's letters (word map)
-                    b = base + min(pair, cap) + lvmax[q + 1]
+                    b = base + min(pair, cap) + (lvmax[q + 1] if on_board else lvw[q + 1])
                     if q + 1 == bingo_tiles:
                         b += bingo_bonus
                     if b > bound:
@@ -1034,7 +1085,9 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
                     for q in range(k):
                         pair += coef[q] * rack_vals[q]
                         cap += capv[q]
-                    b = fixed * wmul + cross_fixed + min(pair, cap) + lvmax[k]
+                    b = fixed * wmul + cross_fixed + min(pair, cap) + (lvmax[k] if nb else lvw[k])
+                    if b == -np.inf:
+                        continue  # no word of k rack tiles (word map)
                     if k == bingo_tiles:
                         b += bingo_bonus
                     sb[ns] = b

@@ -199,3 +199,44 @@ def test_best_equity_with_exchanges_equals_the_full_ranking(golden_lexicon, rack
         assert "exchange" in kinds  # the floor decided something here (an exchange is the best)
     if rack == "IIUUÖVW":
         assert mixed >= 3  # plays ranked below exchanges inside the top 8
+
+
+# ---------------------------------------------------------------------------
+# Spans without board tiles: k tiles need a word of k rack tiles (engine._movegen._word_leaves)
+# ---------------------------------------------------------------------------
+SPARSE = ["ER", "ES", "EN", "DER", "DIE", "DAS", "NASE", "RASEN", "REISEN", "TEE", "SEE", "ARENA",
+          "RAT", "RATE", "RATEN", "ENDE", "NEST", "RAST", "TANTE", "TRESEN", "SENDER"]
+
+
+def test_plays_without_board_tiles_on_a_sparse_word_list(tmp_path):
+    """A small list with few word lengths, so that many tile counts have no word of the rack's
+    tiles: best_moves by score and by equity (a toy leave function) equal the full list's top n,
+    and many of the top moves are parallel or hooking plays (no board tile in the main word)."""
+    from test_bestfirst import _toy_leave_value
+
+    lex = _tiny_lexicon(tmp_path, SPARSE)
+    rng = np.random.default_rng(11)
+    bag = np.repeat(np.arange(A.size + 1), A.counts)
+    boards = []
+    for words in ([(7, 5, "RASEN")], [(7, 5, "RASEN"), (8, 9, "TEE")], [(6, 3, "SENDER"), (9, 8, "NEST")]):
+        b = Board()
+        for row, col, w in words:
+            b.place([(row, col + i, A.code(ch), False) for i, ch in enumerate(w)
+                     if not b.tiles[row, col + i]])
+        boards.append(b)
+    no_board_tile = 0
+    for b in boards:
+        for _ in range(25):
+            rack = np.bincount(rng.choice(bag, 7, replace=False), minlength=A.size + 1).astype(np.int32)
+            full = generate_moves(b, rack, lex)
+            for n in (1, 3):
+                want = [(m.notation, m.score) for m in full.top(n)]
+                got = [(m.notation, m.score) for m in best_moves(b, rack, lex, n)]
+                assert got == want, (A.rack_string(rack), n)
+                want_eq = sorted(((m.score + _toy_leave_value(A.parse_rack(m.leave)), m.notation) for m in full),
+                                 key=lambda en: (-en[0], en[1]))[:n]
+                got_eq = [(m.equity, m.notation) for m in best_moves(b, rack, lex, n, leave_value=_toy_leave_value)]
+                assert got_eq == want_eq, (A.rack_string(rack), n)
+            if len(full) and not any(full.top(1)[0].through):
+                no_board_tile += 1
+    assert no_board_tile >= 5, no_board_tile
