@@ -42,7 +42,7 @@
     let r;
     try {
       r = await fetch(url, {
-        method, headers: body ? { "Content-Type": "application/json" } : {},
+        method, headers: Object.assign({ "X-Lang": I18N.lang }, body ? { "Content-Type": "application/json" } : {}),
         body: body ? JSON.stringify(body) : undefined,
       });
     } catch (e) {
