@@ -43,6 +43,7 @@ from numba import njit
 
 from lexicon_tools._kwg_kernels import child_arc as _child_arc
 
+from ._leaves_kernels import sub_leave_arrays
 from ._wordmap import WM_RAND, wm_word_exists
 
 ARC_MASK = np.uint32(0x3FFFFF)
@@ -1244,6 +1245,59 @@ def movegen_best(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs
     if n > out.shape[0]:
         return n
     return _keep_top(out, n, radix, lv, n_best, ranks)
+
+
+@njit(cache=True)
+def movegen_best_equity(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs, hx, have_checks,
+                        values, H, cap, P, tile_values, counts, scale, endgame, out_bonus, stuck_penalty, seven,
+                        n_best, with_exchanges, out, wmap, ranks):
+    """:func:`movegen_best` ranked by static equity, with the rack's leave terms worked out in the same call.
+
+    The leave arrays are :func:`engine._leaves_kernels.sub_leave_arrays` (``values, H,
+    cap, P, tile_values, scale, endgame, out_bonus, stuck_penalty, seven`` as there); with
+    the bag empty (``endgame``) and ``out_bonus`` NaN the going-out bonus is twice the face
+    value of the tiles neither on the board nor on the rack (``counts``: int64 tiles of
+    each code in the set, as :func:`engine.equity.out_bonus`). With ``with_exchanges`` the ``n_best``-th best
+    exchange (leave term of a non-empty put-back) is the search's floor. Other
+    arguments as :func:`movegen_best`.
+
+    Returns:
+        ``(count, radix, lv)``: as :func:`movegen_best`, and the leave arrays.
+    """
+    T = rack_in.shape[0]
+    rack = np.empty(T, dtype=np.int64)
+    for i in range(T):
+        rack[i] = rack_in[i]
+    bonus = out_bonus
+    if endgame and out_bonus != out_bonus:
+        bonus = 0.0
+        unseen = np.empty(T, dtype=np.int64)
+        for c in range(T):
+            unseen[c] = counts[c] - rack[c]
+        for r in range(N):
+            for c in range(N):
+                t = tiles[r, c]
+                if t != 0:
+                    unseen[0 if blanks[r, c] else t] -= 1
+        for c in range(T):
+            if unseen[c] > 0:
+                bonus += unseen[c] * vals[c]
+        bonus *= 2.0
+    radix, lv, lvmax = sub_leave_arrays(rack, values, H, cap, P, scale, endgame, bonus, stuck_penalty, tile_values,
+                                        seven)
+    floor = -np.inf
+    size = lv.shape[0]
+    if with_exchanges and size > n_best:
+        floor = np.sort(lv[1:])[size - 1 - n_best]
+    tvals, lm, wm = _board_state(kwg, tiles, blanks, lmult, wmult, vals, np.uint32(consts[C_ALL_MASK]), cs, xs, hx,
+                                 have_checks)
+    cnt = np.zeros(1, dtype=np.int64)
+    generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, consts[C_BINGO_TILES], consts[C_BINGO_BONUS],
+                          cs, xs, hx, radix, lv, lvmax, n_best, out, cnt, wmap, floor)
+    n = cnt[0]
+    if n > out.shape[0]:
+        return n, radix, lv
+    return _keep_top(out, n, radix, lv, n_best, ranks), radix, lv
 
 
 @njit(cache=True)

@@ -250,17 +250,29 @@ def best_equity(board, rack: np.ndarray, lexicon, *, bag: int, n: int = 1, table
     """
     if n < 1:
         raise ValueError(f"n must be at least 1, got {n}")
-    from .movegen import _check_inputs, best_move_list_ranked
+    from . import _kernels as K
+    from .movegen import _check_inputs, best_equity_rows, best_move_list_ranked
 
     rack = _check_inputs(board, rack, lexicon)[1]  # before any kernel sees it
-    radix, lv, lvmax = _rack_leaves(board, rack, bag, table, bonus, params)
     a = board.alphabet
     out: list[Candidate] = []
-    with_x = exchanges and bag >= MIN_BAG_EXCHANGE and lv.shape[0] > n
-    # a placement below the n-th best exchange cannot be in the top n: the search starts there
-    xfloor = float(np.partition(lv[1:], lv.shape[0] - 1 - n)[lv.shape[0] - 1 - n]) if with_x else -np.inf
-    # the kept rows: the top n placements (of those reaching xfloor) and the ties of the n-th
-    ml, eq = best_move_list_ranked(board, rack, lexicon, n, checks, (radix, lv, lvmax), xfloor)
+    if not K.aot_active():
+        # one kernel call: leave arrays (and the going-out bonus), the exchange floor, the walk
+        table = table if table is not None else default_table()
+        params = params or EquityParams.of(table)
+        idx = table.index
+        targs = (table.values, idx.H, idx.cap, idx.prefix, idx.tile_values, leave_scale(bag, params),
+                 1 if bag <= 0 else 0, float("nan") if bonus is None else float(bonus),
+                 float(params.stuck_penalty), float(params.seven))
+        ml, eq, radix, lv = best_equity_rows(board, rack, lexicon, n, checks, targs,
+                                             bool(exchanges and bag >= MIN_BAG_EXCHANGE))
+    else:
+        radix, lv, lvmax = _rack_leaves(board, rack, bag, table, bonus, params)
+        with_x = exchanges and bag >= MIN_BAG_EXCHANGE and lv.shape[0] > n
+        # a placement below the n-th best exchange cannot be in the top n: the search starts there
+        xfloor = float(np.partition(lv[1:], lv.shape[0] - 1 - n)[lv.shape[0] - 1 - n]) if with_x else -np.inf
+        # the kept rows: the top n placements (of those reaching xfloor) and the ties of the n-th
+        ml, eq = best_move_list_ranked(board, rack, lexicon, n, checks, (radix, lv, lvmax), xfloor)
     floor = -np.inf
     if len(ml):
         eql = eq.tolist()

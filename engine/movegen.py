@@ -360,6 +360,41 @@ def _no_leaves(size: int) -> tuple:
     return hit
 
 
+def best_equity_rows(board: Board, rack: np.ndarray, lexicon: Lexicon, n: int, checks, table_args: tuple,
+                     with_exchanges: bool):
+    """The best-first walk ranked by equity with the leave arrays made in the same kernel call
+    (:func:`engine._movegen.movegen_best_equity`), for :func:`engine.equity.best_equity`.
+
+    Args:
+        rack: int32 counts already checked by :func:`_check_inputs` (same board and lexicon).
+        table_args: ``(values, H, cap, P, tile_values, scale, endgame, out_bonus,
+            stuck_penalty, seven)`` of the leave table and the equity rules (``out_bonus``
+            NaN: worked out from the board).
+        with_exchanges: exchanges are allowed (the ``n``-th best is the search's floor).
+
+    Returns:
+        ``(MoveList, ranks, radix, lv)``: as :func:`best_move_list_ranked`, and the leave arrays.
+    """
+    k = _consts(board.alphabet)
+    ws = _WS
+    cs, xs, hx, have = _checks_args(checks, ws)
+    lmult, wmult = _layout(board)
+    values, H, cap, P, tv, scale, endgame, bonus, stuck, seven = table_args
+    wmap = word_map(lexicon)
+    counts = board.alphabet.counts
+    out = ws.out
+    cnt, radix, lv = K.movegen_best_equity(lexicon.graph, board.tiles, board.blanks, lmult, wmult, k.vals, k.consts,
+                                           rack, cs, xs, hx, have, values, H, cap, P, tv, counts, scale, endgame,
+                                           bonus, stuck, seven, n, with_exchanges, out, wmap, ws.ranks)
+    if cnt > out.shape[0]:
+        out = ws.grow(cnt)
+        cnt, radix, lv = K.movegen_best_equity(lexicon.graph, board.tiles, board.blanks, lmult, wmult, k.vals,
+                                               k.consts, rack, cs, xs, hx, have, values, H, cap, P, tv, counts,
+                                               scale, endgame, bonus, stuck, seven, n, with_exchanges, out, wmap,
+                                               ws.ranks)
+    return MoveList(out[:cnt].copy(), board, rack.copy()), ws.ranks[:cnt].copy(), radix, lv
+
+
 def _best_walk(board, rack, lexicon, n, checks, leaves, trusted=False, floor=-np.inf):
     """``(MoveList, ranks)``: the kept rows of the best-first walk and their rank values.
 
