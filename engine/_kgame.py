@@ -66,9 +66,11 @@ import numpy as np
 from numba import njit
 
 from lexicon_tools import _kwg_kernels as _KWG
+from lexicon_tools import _kwg_nodes as _KWN
 
 from . import _leaves_kernels as LK
 from . import _movegen as K
+from . import _wordmap as _WM
 
 
 def _drop_stale_cache() -> None:
@@ -85,7 +87,7 @@ def _drop_stale_cache() -> None:
 
     try:
         h = hashlib.sha256()
-        for mod in (K, LK, _KWG):
+        for mod in (K, LK, _KWG, _KWN, _WM):
             with open(mod.__file__, "rb") as f:
                 h.update(f.read())
         digest = h.hexdigest()

@@ -42,6 +42,7 @@ import numpy as np
 from numba import njit
 
 from lexicon_tools._kwg_kernels import child_arc as _child_arc
+from lexicon_tools._kwg_nodes import node_accepts, node_arc, node_is_end, node_tile  # uint32 KWG or uint64 wide
 
 from ._leaves_kernels import sub_leave_arrays
 from ._wordmap import WM_RAND, wm_word_exists
@@ -73,8 +74,8 @@ def cross_checks_into(kwg, tiles, tvals, all_mask, cs, xs, hx, col_mask):
             (0 on occupied squares), cross-score, 1 where a vertical word forms.
         col_mask: uint8 (15,), which columns to recompute.
     """
-    root = np.int64(kwg[0] & ARC_MASK)
-    groot = np.int64(kwg[1] & ARC_MASK)
+    root = node_arc(kwg[0])
+    groot = node_arc(kwg[1])
     for c in range(N):
         if not col_mask[c]:
             continue
@@ -108,14 +109,14 @@ def cross_checks_into(kwg, tiles, tvals, all_mask, cs, xs, hx, col_mask):
                     if a < 0:
                         p = 0
                         break
-                    p = np.int64(kwg[a] & ARC_MASK)
+                    p = node_arc(kwg[a])
                 mask = np.uint32(0)
                 i = p
                 while i != 0:
                     v = kwg[i]
-                    if v & ACCEPTS:
-                        mask |= np.uint32(1) << (v >> 24)
-                    if v & IS_END:
+                    if node_accepts(v):
+                        mask |= np.uint32(1) << node_tile(v)
+                    if node_is_end(v):
                         break
                     i += 1
                 cs[r, c] = mask & all_mask
@@ -127,30 +128,30 @@ def cross_checks_into(kwg, tiles, tvals, all_mask, cs, xs, hx, col_mask):
                 if a < 0:
                     ok = False
                     break
-                p = np.int64(kwg[a] & ARC_MASK)
+                p = node_arc(kwg[a])
             if not ok or p == 0:
                 continue
             mask = np.uint32(0)
             i = p
             while True:
                 v = kwg[i]
-                letter = v >> 24
+                letter = node_tile(v)
                 if bot == r:
-                    if v & ACCEPTS:
+                    if node_accepts(v):
                         mask |= np.uint32(1) << letter
                 else:
-                    q = np.int64(v & ARC_MASK)
+                    q = node_arc(v)
                     acc = False
                     for j in range(r + 1, bot + 1):
                         a = _child_arc(kwg, q, tiles[j, c])
                         if a < 0:
                             acc = False
                             break
-                        acc = (kwg[a] & ACCEPTS) != 0
-                        q = np.int64(kwg[a] & ARC_MASK)
+                        acc = node_accepts(kwg[a]) != 0
+                        q = node_arc(kwg[a])
                     if acc:
                         mask |= np.uint32(1) << letter
-                if v & IS_END:
+                if node_is_end(v):
                     break
                 i += 1
             cs[r, c] = mask & all_mask
@@ -295,7 +296,7 @@ def _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, anchor, 
                 mask = info[I_CS, col]
                 while cur >= 0:
                     v = kwg[cur]
-                    letter = np.int64(v >> 24)
+                    letter = np.int64(node_tile(v))
                     ok = letter != 0 and ((mask >> letter) & 1) != 0
                     if ph == 0:
                         ph = 1
@@ -304,7 +305,7 @@ def _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, anchor, 
                             break
                     ph = 0
                     here = cur
-                    if v & IS_END:
+                    if node_is_end(v):
                         cur = -1
                     else:
                         cur += 1
@@ -340,8 +341,8 @@ def _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, anchor, 
             if info[I_HX, col]:
                 cross += (info[I_XS, col] + ls) * wm
         v = kwg[a]
-        child = np.int64(v & ARC_MASK)
-        accepts = (v & ACCEPTS) != 0
+        child = node_arc(v)
+        accepts = node_accepts(v) != 0
         # letters some rack tile can still be: a square whose cross-check holds none of them
         # (and no tile) is never pushed (it would only be popped again)
         fit = np.int64(0) if params[1] == 0 else (np.int64(-1) if rack[0] > 0 else params[5])
@@ -360,7 +361,7 @@ def _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, anchor, 
                         info[I_TILE, anchor + 1] != 0 or (info[I_CS, anchor + 1] & fit) != 0):
                     s = _child_arc(kwg, child, 0)
                     if s >= 0:
-                        sp = _push(stack, sp, anchor + 1, np.int64(kwg[s] & ARC_MASK), tp, main, wmul, cross, col)
+                        sp = _push(stack, sp, anchor + 1, node_arc(kwg[s]), tp, main, wmul, cross, col)
                 if col > 0 and col - 1 != last_anchor and (not best or pfx[col - 1] >= top[0]) and (
                         info[I_TILE, col - 1] != 0 or (info[I_CS, col - 1] & fit) != 0):
                     sp = _push(stack, sp, col - 1, child, tp, main, wmul, cross, col)
@@ -385,7 +386,7 @@ def _gen_lines(kwg, tiles, tvals, cs, xs, hx, lm, wm, rack, vals, out, cnt, para
     info = np.zeros((7, N), dtype=np.int64)
     placed = np.zeros(N, dtype=np.int64)
     stack = np.zeros((STACK, F_WIDTH), dtype=np.int64)
-    groot = np.int64(kwg[1] & ARC_MASK)
+    groot = node_arc(kwg[1])
     no_spb = np.zeros((1, 1), dtype=np.float64)
     no_pfx = np.zeros(1, dtype=np.float64)
     no_radix = np.zeros(1, dtype=np.int64)
@@ -669,7 +670,7 @@ def _best_opening(kwg, lm, wm, rack, vals, bingo_tiles, bingo_bonus, radix, lv, 
     ``n_best``-th best rank are all in ``out`` (as :func:`generate_best_checked`).
     """
     centre = N // 2
-    root = np.int64(kwg[0] & ARC_MASK)
+    root = node_arc(kwg[0])
     if root == 0:
         return
     top = np.full(n_best, max(floor, -1e18))
@@ -697,7 +698,7 @@ def _best_opening(kwg, lm, wm, rack, vals, bingo_tiles, bingo_bonus, radix, lv, 
         letter = 0
         while cur[depth] >= 0:
             v = kwg[cur[depth]]
-            letter = np.int64(v >> 24)
+            letter = np.int64(node_tile(v))
             if ph[depth] == 0:
                 ph[depth] = 1
                 if letter != 0 and rack[letter] > 0:
@@ -705,7 +706,7 @@ def _best_opening(kwg, lm, wm, rack, vals, bingo_tiles, bingo_bonus, radix, lv, 
                     break
             ph[depth] = 0
             here = cur[depth]
-            cur[depth] = -1 if v & IS_END else cur[depth] + 1
+            cur[depth] = -1 if node_is_end(v) else cur[depth] + 1
             if letter != 0 and rack[0] > 0:
                 a = here
                 blank = True
@@ -726,7 +727,7 @@ def _best_opening(kwg, lm, wm, rack, vals, bingo_tiles, bingo_bonus, radix, lv, 
         left -= 1
         v = kwg[a]
         L = depth + 1
-        if (v & ACCEPTS) and L >= 2:
+        if node_accepts(v) and L >= 2:
             u = 0
             for i in range(L):
                 u += radix[0] if isblank[i] else radix[chosen[i]]
@@ -758,7 +759,7 @@ def _best_opening(kwg, lm, wm, rack, vals, bingo_tiles, bingo_bonus, radix, lv, 
                         for k in range(N):
                             out[n, OUT_TILES + k] = word[k] if k < L else 0
                     _top_insert(top, rank)
-        child = np.int64(v & ARC_MASK)
+        child = node_arc(v)
         if child != 0 and left > 0 and depth + 1 < N:
             depth += 1
             cur[depth] = child
@@ -1012,7 +1013,7 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
     placed = np.zeros(N, dtype=np.int64)
     info = np.zeros((L_WIDTH, N), dtype=np.int64)
     stack = np.zeros((STACK, F_WIDTH), dtype=np.int64)
-    groot = np.int64(kwg[1] & ARC_MASK)
+    groot = node_arc(kwg[1])
     top = np.full(n_best, max(floor, -1e18))  # ascending: top[0] is the n-th best so far (or the floor)
     walked = 0
     while nh > 0:

@@ -22,9 +22,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-ARC_MASK = np.uint32(0x3FFFFF)
-IS_END = np.uint32(0x400000)
-ACCEPTS = np.uint32(0x800000)
+from lexicon_tools._kwg_nodes import node_accepts, node_arc, node_is_end, node_tile  # uint32 KWG or uint64 wide
+
 MAX_DEPTH = 32
 
 
@@ -53,7 +52,7 @@ NO_WORDMAP.setflags(write=False)
 @njit(cache=True)
 def _word_hashes(kwg, rnd, out):
     """Multiset hashes of the DAWG's words (depth-first); writes up to ``out.shape[0]``, returns the count."""
-    root = np.int64(kwg[0] & ARC_MASK)
+    root = node_arc(kwg[0])
     if root == 0:
         return 0
     idx = np.empty(MAX_DEPTH, dtype=np.int64)
@@ -64,18 +63,18 @@ def _word_hashes(kwg, rnd, out):
     n = 0
     while True:
         v = kwg[idx[depth]]
-        h = hs[depth] + rnd[np.int64(v >> 24)]
-        if v & ACCEPTS:
+        h = hs[depth] + rnd[np.int64(node_tile(v))]
+        if node_accepts(v):
             if n < out.shape[0]:
                 out[n] = h
             n += 1
-        child = np.int64(v & ARC_MASK)
+        child = node_arc(v)
         if child != 0 and depth + 1 < MAX_DEPTH:
             depth += 1
             idx[depth] = child
             hs[depth] = h
             continue
-        while kwg[idx[depth]] & IS_END:
+        while node_is_end(kwg[idx[depth]]):
             depth -= 1
             if depth < 0:
                 return n
@@ -92,7 +91,7 @@ def build_wordmap(kwg, rnd):
     """The hash set of the letter multisets of every word of the KWG's DAWG.
 
     Args:
-        kwg: uint32 (n,) validated KWG node array.
+        kwg: validated node array (uint32 KWG or uint64 wide layout).
         rnd: uint64 per-tile-code hash terms (:data:`WM_RAND`).
 
     Returns:

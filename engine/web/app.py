@@ -12,6 +12,8 @@ Routes:
 * ``POST /api/moves`` ``{"cgp", "top"?, "offset"?, "sort"?}`` — every legal move with equity
   (``top`` moves from ``offset``: the page pages the list);
 * ``POST /api/score`` ``{"cgp", "move"}`` — the word checker;
+* ``POST /api/deep`` ``{"cgp", "seconds"?, "include"?}`` — the deeper answer for the position's phase
+  (endgame solver, pre-endgame or simulation; :mod:`engine.web.deep`), at most 20 s;
 * ``POST /api/pad`` ``{"cgp", "move", "together"?}`` — the score pad's checker (words missing
   from the list named, not refused);
 * ``POST /api/word`` ``{"word"}`` — the word lookup: is it in the list?
@@ -40,6 +42,7 @@ import logging
 import threading
 import time
 from pathlib import Path
+from typing import Annotated
 
 from fastapi import FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
@@ -81,6 +84,12 @@ class MovesRequest(CGPRequest):
 
 class ScoreRequest(CGPRequest):
     move: str = Field(max_length=api.MAX_MOVE_CHARS, description="the move, e.g. '8H HA(U)S' or 'H8 HAuS'")
+
+
+class DeepRequest(CGPRequest):
+    seconds: float = Field(default=5.0, gt=0, le=20, description="time budget in seconds (at most 20)")
+    include: list[Annotated[str, Field(max_length=api.MAX_MOVE_CHARS)]] = Field(
+        default_factory=list, max_length=3, description="moves to simulate as well (e.g. the one typed in the checker)")
 
 
 class WordRequest(BaseModel):
@@ -383,6 +392,18 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
         """The word checker (:func:`engine.web.api.score_json`)."""
         return await engine_call(lambda: api.score_json(api.read_position(req.cgp), lexicon, req.move, table),
                                  lock=heavy)
+
+    from .deep import DeepWorker
+
+    deep = app.state.deep = DeepWorker(lexicon, table)
+    app.router.on_shutdown.append(deep.close)
+
+    @app.post("/api/deep", responses=POST_ERRORS)
+    async def deep_analysis(req: DeepRequest):
+        """The solver's or the simulation's answer for the position's phase (:mod:`engine.web.deep`,
+        :func:`engine.phase.phase_answer`), in a worker process within ``seconds``."""
+        api.read_position(req.cgp)  # a bad CGP is a 400 at once, before the worker is asked
+        return JSONResponse(await heavy.wait_for(deep.run, req.cgp, req.seconds, req.include))
 
     @app.post("/api/pad", responses=POST_ERRORS)
     async def pad(req: PadRequest):

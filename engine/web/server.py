@@ -131,6 +131,21 @@ class HeavyPool:
             with self._lock:
                 self._admitted -= 1
 
+    async def wait_for(self, func, *args):
+        """Admit ``func(*args)`` like :meth:`run` (it counts against ``queue``; ``Busy`` when full) but wait
+        for it in a thread of its own, not one of the pool's: for work whose CPU is spent elsewhere (the
+        deep analysis in its worker process, :mod:`engine.web.deep`), so that it never holds up the
+        pool's analyses."""
+        with self._lock:
+            if self._admitted >= self.queue:
+                raise Busy(f"busy: {self._admitted} analyses are running or waiting; try again in a moment")
+            self._admitted += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(None, func, *args)
+        finally:
+            with self._lock:
+                self._admitted -= 1
+
     def shutdown(self) -> None:
         """Stop the threads (waiting ones are dropped)."""
         self._executor.shutdown(wait=False, cancel_futures=True)
