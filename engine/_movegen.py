@@ -23,7 +23,9 @@ Board arrays are ``(15, 15)``; tile codes 1..29 (0 = empty square); rack and
 value arrays are indexed by tile code (0 = blank).
 
 Entry points (one call per request from :mod:`engine.movegen`):
-:func:`movegen_all` (every move) and :func:`movegen_best` (best-first, bounds
+:func:`movegen_all` (every move; its own kernel in :mod:`engine._allmoves`,
+re-exported here, with the same rows in the same order as
+:func:`generate_checked`) and :func:`movegen_best` (best-first, bounds
 in :func:`generate_best_checked`) take the board's tiles, blanks and premium
 layout and work out tile values, open premiums and (unless given)
 cross-checks themselves. Helpers that take arrays are written out inside hot
@@ -1141,6 +1143,8 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
 # ---------------------------------------------------------------------------
 C_ALL_MASK, C_BINGO_TILES, C_BINGO_BONUS = 0, 1, 2
 
+from ._allmoves import movegen_all  # noqa: E402,F401  (every move: its own kernel, engine._allmoves)
+
 
 @njit(cache=True)
 def _prepare(tiles, blanks, lmult, wmult, vals, tvals, lm, wm):
@@ -1170,36 +1174,6 @@ def _board_state(kwg, tiles, blanks, lmult, wmult, vals, all_mask, cs, xs, hx, h
         cross_checks_into(kwg, tiles, tvals, all_mask, cs[0], xs[0], hx[0], every)
         cross_checks_into(kwg, tiles.T.copy(), tvals.T.copy(), all_mask, cs[1], xs[1], hx[1], every)
     return tvals, lm, wm
-
-
-@njit(cache=True)
-def movegen_all(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs, hx, have_checks, out):
-    """Every legal placement in one call: board arrays in, output rows out.
-
-    Args:
-        kwg: uint32 (n,) KWG node array (validated).
-        tiles: uint8 (15, 15) tile codes, 0 = empty; blanks: bool (15, 15).
-        lmult, wmult: uint8 (15, 15) premium layout (letter, word multipliers).
-        vals: int64 (n_letters + 1,) points per tile code (0 = blank).
-        consts: int64 (3,) ``[all_mask, bingo_tiles, bingo_bonus]``.
-        rack_in: integer (n_letters + 1,) rack counts (not modified).
-        cs, xs, hx: (2, 15, 15) cross-checks as :func:`generate_checked`; read
-            when ``have_checks``, else overwritten with the board's.
-        out: int32 (capacity, OUT_WIDTH) output rows.
-
-    Returns:
-        the number of moves; when larger than ``out``'s capacity only the first
-        rows were written (call again with a larger ``out``).
-    """
-    rack = np.empty(rack_in.shape[0], dtype=np.int64)
-    for i in range(rack_in.shape[0]):
-        rack[i] = rack_in[i]
-    tvals, lm, wm = _board_state(kwg, tiles, blanks, lmult, wmult, vals, np.uint32(consts[C_ALL_MASK]), cs, xs, hx,
-                                 have_checks)
-    cnt = np.zeros(1, dtype=np.int64)
-    generate_checked(kwg, tiles, tvals, lm, wm, rack, vals, consts[C_BINGO_TILES], consts[C_BINGO_BONUS], cs, xs, hx,
-                     out, cnt)
-    return cnt[0]
 
 
 @njit(cache=True)

@@ -1,13 +1,16 @@
 """Move generation API: validated inputs in, a :class:`~engine.moves.MoveList` out.
 
-The work happens in the Numba kernels of :mod:`engine._movegen` (GADDAG
-traversal, Gordon 1994; anchors and cross-checks, Appel & Jacobson 1988). This
+The work happens in the Numba kernels of :mod:`engine._allmoves` (every
+move) and :mod:`engine._movegen` (best-first, cross-checks); both are GADDAG
+walks (Gordon 1994) over anchors and cross-checks (Appel & Jacobson 1988). This
 module checks the board, rack and lexicon (a few microseconds, before any
 kernel runs) and makes one kernel call per request: tile values, open premiums
 and cross-checks are worked out inside the kernel, the output rows go to a
 per-thread buffer that is reused (grown when a position has more moves), and
-the result is a :class:`MoveList` over a copy of the rows; :class:`Move`
-objects are made only when asked for.
+the result is a :class:`MoveList` over those rows: a buffer at least half full
+is handed to the list as it is (the next call takes a new one), otherwise the
+rows are copied into an array of their own; :class:`Move` objects are made
+only when asked for.
 """
 
 from __future__ import annotations
@@ -34,13 +37,15 @@ _COLUMNS = "ABCDEFGHIJKLMNO"
 class _AlphabetConsts:
     """What validation and the kernels need of an alphabet, computed once per alphabet."""
 
-    __slots__ = ("alphabet", "letters", "size", "rack_size", "vals", "consts", "valid_bytes", "all_mask")
+    __slots__ = ("alphabet", "letters", "size", "rack_size", "rack_shape", "vals", "consts", "valid_bytes",
+                 "all_mask")
 
     def __init__(self, a: Alphabet):
         self.alphabet = a
         self.letters = a.letters
         self.size = a.size
         self.rack_size = a.rack_size
+        self.rack_shape = (a.size + 1,)
         self.vals = np.ascontiguousarray(a.values, dtype=np.int64)
         self.all_mask = np.uint32(((1 << (a.size + 1)) - 1) & ~1)
         self.consts = np.array([int(self.all_mask), a.rack_size, a.bingo_bonus], dtype=np.int64)
@@ -81,8 +86,14 @@ def _bad_tile(tiles: np.ndarray, size: int) -> str:
     return f"board square {r + 1}{_COLUMNS[c]}: tile code {tiles[r, c]} is not a letter (1..{size})"
 
 
+_SHAPE = (K.N, K.N)
+_U8, _BOOL, _I32 = np.dtype(np.uint8), np.dtype(np.bool_), np.dtype(np.int32)
+
+
 def _check_inputs(board: Board, rack, lexicon: Lexicon):
     """Validate a request in a few microseconds; returns ``(alphabet constants, rack array)``.
+
+    (Written for a cold call: few Python calls, dtypes compared by identity first.)
 
     Raises:
         ValueError: lexicon of another alphabet, board arrays of the wrong
@@ -90,29 +101,31 @@ def _check_inputs(board: Board, rack, lexicon: Lexicon):
             square), a rack that is not a counts array of 0..7 tiles.
     """
     a = board.alphabet
-    k = _consts(a)
+    k = _CONSTS.get(id(a))
+    if k is None or k.alphabet is not a:
+        k = _consts(a)
     la = getattr(lexicon, "alphabet", None)
     if la is None or getattr(lexicon, "graph", None) is None:
         raise ValueError(f"lexicon must be a loaded Lexicon, got {type(lexicon).__name__}")
     if la is not a and la.letters != k.letters:
         raise ValueError(f"lexicon {lexicon.path} uses the {la.name} alphabet, the board {a.name}")
     t = board.tiles
-    if type(t) is not np.ndarray or t.shape != (K.N, K.N) or t.dtype != np.uint8:
+    if type(t) is not np.ndarray or t.shape != _SHAPE or (t.dtype is not _U8 and t.dtype != _U8):
         raise ValueError(f"board tiles must be a uint8 ({K.N}, {K.N}) array")
     if t.tobytes().translate(None, k.valid_bytes):
         raise ValueError(_bad_tile(t, k.size))
     bl = board.blanks
-    if type(bl) is not np.ndarray or bl.shape != (K.N, K.N) or bl.dtype != np.bool_:
+    if type(bl) is not np.ndarray or bl.shape != _SHAPE or (bl.dtype is not _BOOL and bl.dtype != _BOOL):
         raise ValueError(f"board blanks must be a bool ({K.N}, {K.N}) array")
     if type(rack) is not np.ndarray:
         rack = np.asarray(rack)
-    if rack.shape != (k.size + 1,) or rack.dtype.kind not in "iu":
+    if rack.shape != k.rack_shape or rack.dtype.kind not in "iu":
         raise ValueError(f"rack must be an integer counts array of shape ({k.size + 1},), "
                          f"got {rack.dtype} {rack.shape}")
     counts = rack.tolist()
     if min(counts) < 0 or sum(counts) > k.rack_size:
         raise ValueError(f"rack must hold 0..{k.rack_size} tiles (no negative counts), got {counts}")
-    if rack.dtype != np.int32:
+    if rack.dtype is not _I32 and rack.dtype != _I32:
         rack = rack.astype(np.int32)
     return k, rack
 
@@ -121,8 +134,8 @@ def _layout(board: Board):
     """The premium layout's ``(letter_mult, word_mult)`` arrays, checked (15, 15) of multipliers 1..3."""
     lay = board.layout
     lm, wm = lay.letter_mult, lay.word_mult
-    if (type(lm) is not np.ndarray or type(wm) is not np.ndarray or lm.shape != (K.N, K.N) or wm.shape != (K.N, K.N)
-            or lm.dtype != np.uint8 or wm.dtype != np.uint8):
+    if (type(lm) is not np.ndarray or type(wm) is not np.ndarray or lm.shape != _SHAPE or wm.shape != _SHAPE
+            or (lm.dtype is not _U8 and lm.dtype != _U8) or (wm.dtype is not _U8 and wm.dtype != _U8)):
         raise ValueError(f"board layout {getattr(lay, 'name', '?')!r}: premiums must be uint8 ({K.N}, {K.N}) arrays")
     return lm, wm
 
@@ -200,7 +213,10 @@ def generate_moves(board: Board, rack: np.ndarray, lexicon: Lexicon,
     """
     k, rack = _check_inputs(board, rack, lexicon)
     ws = _WS
-    cs, xs, hx, have = _checks_args(checks, ws)
+    if checks is None:
+        cs, xs, hx, have = ws.cs, ws.xs, ws.hx, False
+    else:
+        cs, xs, hx, have = _checks_args(checks, ws)
     lmult, wmult = _layout(board)
     out = ws.out
     n = K.movegen_all(lexicon.graph, board.tiles, board.blanks, lmult, wmult, k.vals, k.consts, rack, cs, xs, hx,
@@ -209,6 +225,11 @@ def generate_moves(board: Board, rack: np.ndarray, lexicon: Lexicon,
         out = ws.grow(n)
         n = K.movegen_all(lexicon.graph, board.tiles, board.blanks, lmult, wmult, k.vals, k.consts, rack, cs, xs,
                           hx, have, out)
+    if 2 * n >= out.shape[0]:
+        # a well-filled buffer becomes the list's rows (no copy; copying 4,000 rows costs ~15 µs)
+        # and the next call gets a new one
+        ws.out = np.empty_like(out)
+        return MoveList(out[:n], board, rack.copy())
     return MoveList(out[:n].copy(), board, rack.copy())
 
 
