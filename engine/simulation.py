@@ -621,7 +621,7 @@ class _KernelRollouts:
                         self.rack, self.opp, self.known, perms, np.arange(start, stop, dtype=np.int64),
                         np.uint64(ctx.seed & _SEED_MASK), stream, dec, pl, npl, score, put, ctx.plies,
                         self.kind, self.values, self.H, self.cap, self.P, self.eqp, self.tile_values,
-                        ctx.min_bag_exchange, ctx.end_passes, res)
+                        ctx.min_bag_exchange, ctx.end_passes, res, c.wmap)
         out = np.empty((n, 2), dtype=np.float64)
         lead0 = ctx.scores[0] - ctx.scores[1]
         model = ctx.win_model
