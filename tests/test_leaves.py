@@ -374,3 +374,14 @@ def test_match_summary_interval():
     assert s["games"] == 40 and s["win_rate"] == 0.75 and s["mean_spread"] == 6.25
     assert s["win_ci95"][0] < 0.75 < s["win_ci95"][1]
     assert s["spread_ci95"][0] < 6.25 < s["spread_ci95"][1]
+
+
+def test_compare_tables_seats_swapped(golden_lexicon):
+    """A table against itself: each deal is played twice with the seats swapped by identical players,
+    so every pair's spreads cancel exactly (mean 0, half the games won)."""
+    ml = _script()
+    stem = ROOT / "engine" / "data" / "leaves-german"
+    out = ml.compare(stem, stem, golden_lexicon.path, pairs=3, workers=1, seed=5, progress=False)
+    assert out["games"] == 6 and out["pairs"] == 3
+    assert out["mean_spread"] == 0 and out["spread_ci95_pairs"] == [0.0, 0.0]
+    assert out["win_rate"] == 0.5 and out["mean_score_new"] == out["mean_score_old"]
