@@ -501,7 +501,7 @@ def play_equity_game(lexicon, seed: int, tables: Sequence[LeaveTable | None], ru
         record: also return a :class:`DecisionLog`.
         params: per seat equity parameters (default: each table's own).
         kernel: play the game in the game kernel (:func:`engine.kgame.play_kernel_game`:
-            the same moves and the same log, several times faster); ``None`` (default) or
+            the same moves and the same decision log); ``None`` (default) or
             ``True``: the kernel; ``False``: move by move in :class:`engine.game.Game` (the reference).
 
     Returns:

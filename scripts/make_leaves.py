@@ -449,10 +449,11 @@ def evaluate_only(out: Path, lexicon_path, games: int, workers: int) -> int:
 
 
 def compare(new: Path, old: Path, lexicon_path, pairs: int, workers: int, seed: int, progress=True) -> dict:
-    """Table ``new`` against table ``old``, both as static equity players with their own fades:
+    """Table ``new`` against table ``old`` (``"score"``: the pure score player), both as static
+    equity players with their own fades:
     ``pairs`` deals (bag seeds ``seed_of(seed, 998, i)``), each played twice with the seats swapped."""
     va, ma = _read_table(new)
-    vb, mb = _read_table(old)
+    vb, mb = (None, {}) if str(old) == "score" else _read_table(old)
     t0 = time.perf_counter()
     res = play_match(lexicon_path, seed, 998, pairs, (va, ma.get("equity", {})), (vb, mb.get("equity", {})),
                      workers, progress=progress)
@@ -487,7 +488,8 @@ def main(argv=None) -> int:
     p.add_argument("--evaluate-only", action="store_true",
                    help="only play the evaluation match with the table at --out and update its .json")
     p.add_argument("--compare", nargs=2, metavar=("NEW", "OLD"),
-                   help="match two tables (stems or .klv2 files): --pairs deals, seats swapped; prints JSON")
+                   help="match two tables (stems or .klv2 files; OLD 'score': the pure score player): "
+                        "--pairs deals, seats swapped; prints JSON")
     p.add_argument("--pairs", type=int, default=10000)
     args = p.parse_args(argv)
     import signal
