@@ -221,8 +221,21 @@ def play_generation(lexicon_path, seed, gen, games, table_values, params, worker
             elif todo:
                 mpctx = mp.get_context("fork") if hasattr(os, "fork") else mp.get_context()
                 with mpctx.Pool(workers, initializer=_local_init, initargs=(ctx,)) as pool:
-                    for k, arrays in pool.imap_unordered(_local_task, tasks()):
-                        save(k, arrays)
+                    # at most 2 shards per worker in flight, so that the deadline is checked as shards finish
+                    # (Pool.imap would take every task from the generator at once)
+                    it = tasks()
+                    pending = []
+
+                    def submit():
+                        t = next(it, None)
+                        if t is not None:
+                            pending.append(pool.apply_async(_local_task, (t,)))
+
+                    for _ in range(2 * workers):
+                        submit()
+                    while pending:
+                        save(*pending.pop(0).get())
+                        submit()
         finally:
             bar.close()
         return load_generation(run_dir, gen, games, shard_games)

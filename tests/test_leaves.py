@@ -354,6 +354,22 @@ def test_make_leaves_shards_resume_and_ray(golden_lexicon, tmp_path):
     # a deadline already passed: generation 0 is not even started
     with pytest.raises(RuntimeError, match="no generation"):
         ml.make_table(lex, workers=1, run_dir=tmp_path / "late", deadline=0.0, **kw)
+    # a deadline reached while workers play: no new shard is started, the generation is fitted on the
+    # shards before the first missing one ("time" here is the number of shards written)
+    import engine.leave_selfplay as LS
+
+    late = tmp_path / "deadline"
+    clock = lambda: float(len(list((late / "gen0").glob("shard-*.npz"))))  # noqa: E731
+    orig = LS.time.time
+    LS.time.time = clock
+    try:
+        v5, m5 = ml.make_table(lex, workers=2, run_dir=late, deadline=2.5, **{**kw, "games": (70, 70)})
+    finally:
+        LS.time.time = orig
+    n5 = len(list((late / "gen0").glob("shard-*.npz")))
+    # 4 shards (2 per worker) at "time" 0, one more as each of the first two is written: 6 of the 10 shards
+    assert n5 == 6 and m5["stopped_early"] and len(m5["generations"]) == 1
+    assert m5["games_per_generation"] == [42] and m5["generations"][0]["games"] == 42
     # the same shards as Ray tasks (a local Ray instance)
     pytest.importorskip("ray")
     import ray
