@@ -42,6 +42,7 @@ import numpy as np
 from numba import njit
 
 from lexicon_tools._kwg_kernels import child_arc as _child_arc
+from lexicon_tools._kwg_nodes import node_accepts, node_arc, node_is_end, node_tile  # uint32 KWG or uint64 wide
 
 ARC_MASK = np.uint32(0x3FFFFF)
 IS_END = np.uint32(0x400000)
@@ -70,8 +71,8 @@ def cross_checks_into(kwg, tiles, tvals, all_mask, cs, xs, hx, col_mask):
             (0 on occupied squares), cross-score, 1 where a vertical word forms.
         col_mask: uint8 (15,), which columns to recompute.
     """
-    root = np.int64(kwg[0] & ARC_MASK)
-    groot = np.int64(kwg[1] & ARC_MASK)
+    root = node_arc(kwg[0])
+    groot = node_arc(kwg[1])
     for c in range(N):
         if not col_mask[c]:
             continue
@@ -105,14 +106,14 @@ def cross_checks_into(kwg, tiles, tvals, all_mask, cs, xs, hx, col_mask):
                     if a < 0:
                         p = 0
                         break
-                    p = np.int64(kwg[a] & ARC_MASK)
+                    p = node_arc(kwg[a])
                 mask = np.uint32(0)
                 i = p
                 while i != 0:
                     v = kwg[i]
-                    if v & ACCEPTS:
-                        mask |= np.uint32(1) << (v >> 24)
-                    if v & IS_END:
+                    if node_accepts(v):
+                        mask |= np.uint32(1) << node_tile(v)
+                    if node_is_end(v):
                         break
                     i += 1
                 cs[r, c] = mask & all_mask
@@ -124,30 +125,30 @@ def cross_checks_into(kwg, tiles, tvals, all_mask, cs, xs, hx, col_mask):
                 if a < 0:
                     ok = False
                     break
-                p = np.int64(kwg[a] & ARC_MASK)
+                p = node_arc(kwg[a])
             if not ok or p == 0:
                 continue
             mask = np.uint32(0)
             i = p
             while True:
                 v = kwg[i]
-                letter = v >> 24
+                letter = node_tile(v)
                 if bot == r:
-                    if v & ACCEPTS:
+                    if node_accepts(v):
                         mask |= np.uint32(1) << letter
                 else:
-                    q = np.int64(v & ARC_MASK)
+                    q = node_arc(v)
                     acc = False
                     for j in range(r + 1, bot + 1):
                         a = _child_arc(kwg, q, tiles[j, c])
                         if a < 0:
                             acc = False
                             break
-                        acc = (kwg[a] & ACCEPTS) != 0
-                        q = np.int64(kwg[a] & ARC_MASK)
+                        acc = node_accepts(kwg[a]) != 0
+                        q = node_arc(kwg[a])
                     if acc:
                         mask |= np.uint32(1) << letter
-                if v & IS_END:
+                if node_is_end(v):
                     break
                 i += 1
             cs[r, c] = mask & all_mask
@@ -277,7 +278,7 @@ def _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, anchor, 
                 mask = info[I_CS, col]
                 while cur >= 0:
                     v = kwg[cur]
-                    letter = np.int64(v >> 24)
+                    letter = np.int64(node_tile(v))
                     ok = letter != 0 and ((mask >> letter) & 1) != 0
                     if ph == 0:
                         ph = 1
@@ -286,7 +287,7 @@ def _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, anchor, 
                             break
                     ph = 0
                     here = cur
-                    if v & IS_END:
+                    if node_is_end(v):
                         cur = -1
                     else:
                         cur += 1
@@ -322,8 +323,8 @@ def _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, anchor, 
             if info[I_HX, col]:
                 cross += (info[I_XS, col] + ls) * wm
         v = kwg[a]
-        child = np.int64(v & ARC_MASK)
-        accepts = (v & ACCEPTS) != 0
+        child = node_arc(v)
+        accepts = node_accepts(v) != 0
         # letters some rack tile can still be: a square whose cross-check holds none of them
         # (and no tile) is never pushed (it would only be popped again)
         fit = np.int64(0) if params[1] == 0 else (np.int64(-1) if rack[0] > 0 else params[5])
@@ -342,7 +343,7 @@ def _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, anchor, 
                         info[I_TILE, anchor + 1] != 0 or (info[I_CS, anchor + 1] & fit) != 0):
                     s = _child_arc(kwg, child, 0)
                     if s >= 0:
-                        sp = _push(stack, sp, anchor + 1, np.int64(kwg[s] & ARC_MASK), tp, main, wmul, cross, col)
+                        sp = _push(stack, sp, anchor + 1, node_arc(kwg[s]), tp, main, wmul, cross, col)
                 if col > 0 and col - 1 != last_anchor and (not best or pfx[col - 1] >= top[0]) and (
                         info[I_TILE, col - 1] != 0 or (info[I_CS, col - 1] & fit) != 0):
                     sp = _push(stack, sp, col - 1, child, tp, main, wmul, cross, col)
@@ -367,7 +368,7 @@ def _gen_lines(kwg, tiles, tvals, cs, xs, hx, lm, wm, rack, vals, out, cnt, para
     info = np.zeros((7, N), dtype=np.int64)
     placed = np.zeros(N, dtype=np.int64)
     stack = np.zeros((STACK, F_WIDTH), dtype=np.int64)
-    groot = np.int64(kwg[1] & ARC_MASK)
+    groot = node_arc(kwg[1])
     no_spb = np.zeros((1, 1), dtype=np.float64)
     no_pfx = np.zeros(1, dtype=np.float64)
     no_radix = np.zeros(1, dtype=np.int64)
@@ -811,7 +812,7 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
     placed = np.zeros(N, dtype=np.int64)
     info = np.zeros((L_WIDTH, N), dtype=np.int64)
     stack = np.zeros((STACK, F_WIDTH), dtype=np.int64)
-    groot = np.int64(kwg[1] & ARC_MASK)
+    groot = node_arc(kwg[1])
     top = np.full(n_best, -1e18)  # ascending: top[0] is the n-th best so far
     walked = 0
     while nh > 0:

@@ -8,12 +8,16 @@
   Near the end it also searches, within ``--time S`` (default 10 s): with the
   bag empty the endgame solver (:mod:`engine.endgame`), with 1 to 3 tiles in
   the bag the pre-endgame (:mod:`engine.preendgame`); ``--static`` skips that.
-* ``python -m engine practice --seed S [--turns K] [--move M] [--top N] [--leaves KLV] [--lexicon L] [--json]``
+* ``python -m engine practice --seed S [--turns K] [--move M] [--top N] [--time S | --static] [--leaves KLV] [--lexicon L] [--json]``
   — deals a position (a game between equity players, ``K`` turns in, both
   reproducible from ``S``), shows the board and the rack, takes the user's move
   (``--move``, else one line from stdin; ``8H WORT`` / ``H8 WO(R)T``, ``-ABC``
   to exchange A, B, C), and shows where it ranks among all moves by score and
-  by equity, next to the best moves.
+  by equity, next to the best moves; then, within ``--time S`` (default 5 s),
+  the deeper answer for the position's phase (:mod:`engine.phase`): the endgame
+  solver's exact value and PV, the pre-endgame's win % and spread per
+  candidate, or the simulation's spread and win % with their 95 % intervals
+  (the user's move simulated too); ``--static`` skips it.
 
 Bad input prints ``error: ...`` and exits 2 (:func:`engine.cli.main`).
 """
@@ -264,6 +268,14 @@ def cmd_practice(args) -> int:
     user = _user_candidate(pos, text, lex, table)
     rep = practice_report(pos, user, lex, table, args.top)
     cands, mine, best_score = rep.pop("_cands")
+    answer = None
+    if not args.static:
+        from .endgame_cli import _seconds
+        from .phase import phase_answer
+
+        answer = phase_answer(pos, lex, table=table, seconds=_seconds(args.time) if args.time else 5.0,
+                              include=[mine.notation], seed=args.seed)
+        rep["search"] = answer
     if args.json:
         rep["cgp"] = pos.to_cgp()
         rep["rack"] = pos.rack_string
@@ -285,6 +297,12 @@ def cmd_practice(args) -> int:
     print("best by score:")
     for line in _rows(best_score, mark=mine):
         print(line)
+    if answer is not None:
+        from .phase import format_answer
+
+        print()
+        for line in format_answer(answer, mine.notation):
+            print(line)
     return 0
 
 
@@ -316,5 +334,9 @@ def add_parser(subparsers) -> None:
     sp.add_argument("--top", type=int, default=5, metavar="N", help="best moves to show (default 5)")
     sp.add_argument("--lexicon", help="lexicon bundle (default: the packaged German list)")
     sp.add_argument("--leaves", metavar="KLV", help="leave table (default: the packaged German table)")
+    sp.add_argument("--time", default=None, metavar="S",
+                    help="seconds for the deeper answer of the position's phase: endgame solver (bag empty), "
+                         "pre-endgame (1-3 tiles) or simulation (default 5)")
+    sp.add_argument("--static", action="store_true", help="static equity only: no solver, no simulation")
     sp.add_argument("--json", action="store_true", help="print one JSON object")
     sp.set_defaults(func=cmd_practice)

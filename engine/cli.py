@@ -37,6 +37,7 @@ PLUGINS = {
     "engine.analysis_cli": ("analyze", "practice"),     # issue: equity and simulation
     "engine.sim_cli": ("simulate",),                    # Monte Carlo simulation
     "engine.endgame_cli": ("endgame", "preendgame"),    # issue 13: endgame solver
+    "engine.inference_cli": ("infer",),                 # issue 13: rack inference
     "engine.web.cli": ("web",),                         # issue: web page
 }
 """Modules that add subcommands, with the subcommands each registers: each module

@@ -254,7 +254,7 @@ def solve(position: Position | str, lexicon: Lexicon, *, max_depth: int | None =
         budget = 1 << 62
         if time_limit is not None:
             left = time_limit - (time.perf_counter() - t0)
-            if left <= 0:
+            if left <= 0 and result is not None:  # depth 1 is always searched: there is always an answer
                 break
             if rate is not None:
                 budget = max(1000, int(left * rate))

@@ -43,6 +43,34 @@ def _player(args):
     return EquityPlayer(table)
 
 
+def _inferred(args, pos, lex):
+    """``--infer``: the opponent's kept tiles inferred from ``--last-move`` (None when nothing is consistent)."""
+    from .inference import infer
+    from .inference_cli import margin_arg
+
+    if args.last_move is None:
+        raise ValueError("--infer needs the opponent's last move: --last-move '8H WO(R)T' (or --last-move=-3)")
+    if args.known_opponent_rack:
+        raise ValueError("--infer and --known-opponent-rack exclude each other")
+    margin = margin_arg(args.margin)
+    table = None
+    if args.leaves:
+        from .leaves import LeaveTable
+
+        table = LeaveTable.load(args.leaves)
+    res = infer(pos, args.last_move, lex, table=table, margin=margin)
+    if not len(res.weights):
+        print(f"note: no kept rack is consistent with {res.move.notation} within margin {margin:g}: "
+              f"the opponent's rack is drawn at random", file=sys.stderr)
+        return None
+    a = pos.alphabet
+    top = ", ".join(f"{a.rack_string(res.leaves[i]) or '-'} {100 * p:.1f} %"
+                    for i, p in enumerate(res.probabilities[:3]))
+    print(f"note: opponent's leave inferred from {res.move.notation}: {res.consistent:,} of {res.racks:,} racks "
+          f"consistent{'' if res.exact else ' (sampled)'}; most likely {top}", file=sys.stderr)
+    return res
+
+
 def cmd_simulate(args) -> int:
     from lexicon_tools.bundle import load_lexicon
 
@@ -69,12 +97,16 @@ def cmd_simulate(args) -> int:
             import ray  # noqa: F401
         except ImportError:
             raise ValueError("the ray backend needs Ray: pip install 'german-scrabble-engine[ray]'") from None
+    leaves = _inferred(args, pos, lex) if args.infer else None
+    if args.last_move is not None and not args.infer:
+        raise ValueError("--last-move is read only with --infer")
     res = simulate(
         pos, lex, candidates=args.move or None, n_candidates=args.candidates, plies=args.plies,
         iterations=args.iterations, seed=args.seed, workers=workers, backend=backend,
         stop_when_clearly_ahead=not args.no_stop, progress=not args.no_progress, player=_player(args),
         batch_size=args.batch_size, min_iterations=args.min_iterations, stop_on=args.stop_on,
-        known_opponent_rack=args.known_opponent_rack, time_limit=args.time_limit, ray_address=args.ray_address)
+        known_opponent_rack=args.known_opponent_rack, time_limit=args.time_limit, ray_address=args.ray_address,
+        opponent_leaves=leaves)
     if args.json:
         json.dump(res.to_dict(), sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")
@@ -118,6 +150,12 @@ def add_parser(subparsers) -> None:
     sp.add_argument("--time-limit", type=float, default=None, metavar="SECONDS", help="stop after this long")
     sp.add_argument("--known-opponent-rack", action="store_true",
                     help="use the CGP's opponent rack instead of drawing it")
+    sp.add_argument("--infer", action="store_true",
+                    help="draw the opponent's rack from the leave inferred from their last move (engine infer)")
+    sp.add_argument("--last-move", metavar="MOVE", default=None,
+                    help="with --infer: the opponent's last move, on the CGP's board ('8H WO(R)T', "
+                         "--last-move=-3 for an exchange of 3 tiles)")
+    sp.add_argument("--margin", default="5", metavar="E", help="with --infer: equity margin in points (default 5)")
     sp.add_argument("--no-progress", action="store_true", help="no progress bar")
     sp.set_defaults(func=cmd_simulate)
 

@@ -401,6 +401,26 @@ class SimContext:
     win_model: WinModel = DEFAULT_WIN_MODEL
     min_bag_exchange: int = 7
     end_passes: int = 4
+    opponent_leaves: tuple | None = None
+
+
+def _draw_bag(ctx: SimContext, st: "_State", rng: np.random.Generator) -> np.ndarray:
+    """The bag order of one iteration: int64 (pool size,) tile codes, the opponent's rack drawn from the front.
+
+    Without ``ctx.opponent_leaves``: a uniform permutation of the pool. With it
+    (``(leaves int32 (K, T), cumulative probabilities (K,))`` from
+    :meth:`engine.inference.InferenceResult.sampler`): one leave is drawn by its
+    probability and put first, the rest of the pool follows in a uniform random
+    order, so the opponent's rack is the inferred leave plus tiles drawn at random.
+    """
+    if ctx.opponent_leaves is None:
+        return rng.permutation(st.pool)
+    leaves, cum = ctx.opponent_leaves
+    i = min(int(np.searchsorted(cum, rng.random(), side="right")), leaves.shape[0] - 1)
+    leave = leaves[i].astype(np.int64)
+    kept = np.repeat(np.arange(leave.shape[0], dtype=np.int64), leave)
+    rest = np.repeat(np.arange(leave.shape[0], dtype=np.int64), ctx.pool.astype(np.int64) - leave)
+    return np.concatenate((kept, rng.permutation(rest)))
 
 
 def iteration_rng(seed: int, stream: int, iteration: int) -> np.random.Generator:
@@ -517,7 +537,7 @@ class _KernelRollouts:
         n = stop - start
         perms = np.empty((n, st.pool.shape[0]), dtype=np.int64)
         for k in range(n):
-            perms[k] = iteration_rng(ctx.seed, stream, start + k).permutation(st.pool)
+            perms[k] = _draw_bag(ctx, st, iteration_rng(ctx.seed, stream, start + k))
         res = np.zeros((n, 5))
         c = self.consts
         dec, pl, npl, score, put = self.cands[cand]
@@ -586,7 +606,7 @@ def _iteration(st: _State, cand: int, it: int) -> tuple[float, float]:
 
     stream = 0 if ctx.common_random_numbers else cand + 1
     rng = iteration_rng(ctx.seed, stream, it)
-    bag = rng.permutation(st.pool)
+    bag = _draw_bag(ctx, st, rng)
     xstate = np.array([_kgame.sim_seed(np.uint64(ctx.seed & _SEED_MASK), stream, it)], dtype=np.uint64)
     size, rack_size, values = st.size, st.rack_size, st.values
     if ctx.opponent_rack is None:
@@ -1041,7 +1061,7 @@ def simulate(position: Position, lexicon, candidates=None, n_candidates: int = 1
              known_opponent_rack: bool = False, common_random_numbers: bool = True,
              win_model: WinModel = DEFAULT_WIN_MODEL, time_limit: float | None = None,
              start_method: str | None = None, ray_address: str | None = None,
-             pool: "SimPool | None" = None) -> SimResult:
+             pool: "SimPool | None" = None, opponent_leaves=None) -> SimResult:
     """Simulate the top candidates of a position and rank them by mean spread and win rate.
 
     Args:
@@ -1089,6 +1109,11 @@ def simulate(position: Position, lexicon, candidates=None, n_candidates: int = 1
             ``None``: the running Ray instance, or a local one with ``workers`` CPUs.
         pool: an open :class:`SimPool` to run on (implies ``backend="process"``
             and ``workers=pool.workers``); ``None``: the process backend makes its own.
+        opponent_leaves: draw the opponent's rack from an inferred leave
+            distribution (an :class:`engine.inference.InferenceResult`, or its
+            :meth:`~engine.inference.InferenceResult.sampler` tuple): each
+            iteration draws a leave by its probability and fills the rack from the
+            rest of the unseen tiles at random (``None``: the whole rack at random).
 
     Returns:
         a :class:`SimResult`.
@@ -1141,6 +1166,9 @@ def simulate(position: Position, lexicon, candidates=None, n_candidates: int = 1
     from .cgp import check_tile_counts
 
     check_tile_counts(position, hint=False)  # the one tile-count rule (CGPError, a ValueError)
+    if opponent_leaves is not None and opp_rack is not None:
+        raise ValueError("give either known_opponent_rack or opponent_leaves, not both")
+    opp_leaves = _check_leaves(opponent_leaves, unseen, a.rack_size) if opponent_leaves is not None else None
     pool_n = int(unseen.sum())
     bag0 = pool_n if opp_rack is not None else max(0, pool_n - a.rack_size)
 
@@ -1152,7 +1180,8 @@ def simulate(position: Position, lexicon, candidates=None, n_candidates: int = 1
         rack=position.rack.astype(np.int32).copy(), pool=unseen.astype(np.int32), opponent_rack=opp_rack,
         scores=(int(position.scores[0]), int(position.scores[1])),
         candidates=tuple(_encode_candidate(m, a) for m in moves), plies=int(plies),
-        seed=seed, common_random_numbers=bool(common_random_numbers), player=player, win_model=win_model)
+        seed=seed, common_random_numbers=bool(common_random_numbers), player=player, win_model=win_model,
+        opponent_leaves=opp_leaves)
 
     nc = len(moves)
     spreads = np.zeros((nc, iterations))
@@ -1211,6 +1240,32 @@ def simulate(position: Position, lexicon, candidates=None, n_candidates: int = 1
         results.append(CandidateResult(c, moves[c], n, mean, se, (lo, hi), wr, (wlo, whi), pruned.get(c), s, w))
     return SimResult(results, seed, int(plies), int(iterations), float(confidence), backend, int(workers),
                      int(batch_size), stop_reason, seconds, int(done.sum()), stop_on)
+
+
+def _check_leaves(opponent_leaves, unseen: np.ndarray, rack_size: int) -> tuple[np.ndarray, np.ndarray]:
+    """``simulate``'s ``opponent_leaves`` as checked ``(leaves int32 (K, T), cumulative float64 (K,))``.
+
+    Raises:
+        ValueError: not a leave distribution over the unseen tiles (wrong shape, a leave
+            with more of a tile than is unseen or more than a rack, probabilities that
+            are negative or do not sum to 1).
+    """
+    sampler = getattr(opponent_leaves, "sampler", None)
+    pair = sampler() if callable(sampler) else opponent_leaves
+    try:
+        leaves, cum = pair
+        leaves = np.ascontiguousarray(leaves, dtype=np.int32)
+        cum = np.ascontiguousarray(cum, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError("opponent_leaves: an InferenceResult or (leaves (K, T), cumulative probabilities (K,))") from None
+    if leaves.ndim != 2 or leaves.shape[1] != unseen.shape[0] or leaves.shape[0] < 1 or cum.shape != leaves.shape[:1]:
+        raise ValueError(f"opponent_leaves: leaves must be (K, {unseen.shape[0]}) with K >= 1 and K cumulative "
+                         f"probabilities, got {leaves.shape} and {cum.shape}")
+    if (leaves < 0).any() or (leaves > unseen).any() or (leaves.sum(axis=1) > rack_size).any():
+        raise ValueError("opponent_leaves: a leave holds tiles that are not unseen (or more than a rack)")
+    if not np.isfinite(cum).all() or (np.diff(cum) < -1e-12).any() or cum[0] < 0 or abs(cum[-1] - 1.0) > 1e-9:
+        raise ValueError("opponent_leaves: the cumulative probabilities must rise from >= 0 to 1")
+    return leaves, cum
 
 
 def _chunks(active: Sequence[int], n0: int, n1: int, workers: int) -> list[Chunk]:

@@ -27,9 +27,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-ARC_MASK = np.uint32(0x3FFFFF)
-IS_END = np.uint32(0x400000)
-ACCEPTS = np.uint32(0x800000)
+from ._kwg_kernels import child_arc, count_words
+from ._kwg_nodes import node_accepts, node_arc, node_is_end, node_tile
 
 OK = 0
 E_SHORT = 1          # fewer than 2 nodes
@@ -48,9 +47,6 @@ E_TOO_MANY = 13      # the DAWG holds more than max_words words
 E_GADDAG_MISSING = 14  # a GADDAG string of a DAWG word is not in the GADDAG
 E_GADDAG_EXTRA = 15    # the GADDAG accepts strings that belong to no DAWG word
 E_LIST_LONG = 16     # an arc list longer than the alphabet allows
-
-_SATURATE = np.int64(1) << np.int64(62)
-
 
 @njit(cache=True)
 def _walk(kwg, root, n_letters, max_depth, state, height, hassep):
@@ -81,19 +77,19 @@ def _walk(kwg, root, n_letters, max_depth, state, height, hassep):
             last = -1
             k = p
             while True:
-                t = np.int64(kwg[k] >> 24)
+                t = np.int64(node_tile(kwg[k]))
                 if t <= last:
                     return E_ORDER, k
                 if k - p >= n_letters + 1:
                     return E_LIST_LONG, p
                 last = t
-                if kwg[k] & IS_END:
+                if node_is_end(kwg[k]):
                     break
                 k += 1
             i = p
             stack_i[sp - 1] = i
         v = kwg[i]
-        c = np.int64(v & ARC_MASK)
+        c = node_arc(v)
         if c != 0 and state[c] != 2:
             if state[c] == 1:
                 return E_CYCLE, i
@@ -103,25 +99,25 @@ def _walk(kwg, root, n_letters, max_depth, state, height, hassep):
             stack_i[sp] = -1
             sp += 1
             continue
-        if v & IS_END:  # every child done: combine
+        if node_is_end(v):  # every child done: combine
             h = 0
             s = False
             k = p
             while True:
                 w = kwg[k]
-                ck = np.int64(w & ARC_MASK)
+                ck = node_arc(w)
                 hk = 1 + (height[ck] if ck != 0 else 0)
                 if hk > h:
                     h = hk
-                if (w >> 24) == 0:
-                    if ck == 0 or (w & ACCEPTS):
+                if node_tile(w) == 0:
+                    if ck == 0 or node_accepts(w):
                         return E_SEP_ARC, k
                     if hassep[ck]:
                         return E_SEP_TWICE, k
                     s = True
                 elif ck != 0 and hassep[ck]:
                     s = True
-                if w & IS_END:
+                if node_is_end(w):
                     break
                 k += 1
             height[p] = h
@@ -149,18 +145,18 @@ def check_structure_full(kwg, n_letters, max_len):
     if n < 2:
         return E_SHORT, 0
     for i in range(n):
-        c = kwg[i] & ARC_MASK
+        c = node_arc(kwg[i])
         if c >= n or c == 1:
             return E_ARC, i
-        if i >= 2 and (kwg[i] >> 24) > n_letters:
+        if i >= 2 and node_tile(kwg[i]) > n_letters:
             return E_TILE, i
-    if not (kwg[n - 1] & IS_END):
+    if not node_is_end(kwg[n - 1]):
         return E_UNTERMINATED, n - 1
     state = np.zeros(n, dtype=np.uint8)
     height = np.zeros(n, dtype=np.int16)
     hassep = np.zeros(n, dtype=np.bool_)
-    droot = np.int64(kwg[0] & ARC_MASK)
-    groot = np.int64(kwg[1] & ARC_MASK)
+    droot = node_arc(kwg[0])
+    groot = node_arc(kwg[1])
     code, node = _walk(kwg, droot, n_letters, max_len, state, height, hassep)
     if code != OK:
         return code, node
@@ -180,67 +176,14 @@ def check_structure_full(kwg, n_letters, max_len):
             continue
         while True:
             v = kwg[p]
-            if v & ACCEPTS:
+            if node_accepts(v):
                 return E_ONE_LETTER, p
-            if r == 1 and (v >> 24) == 0:
+            if r == 1 and node_tile(v) == 0:
                 return E_SEP_ROOT, p
-            if v & IS_END:
+            if node_is_end(v):
                 break
             p += 1
     return OK, 0
-
-
-@njit(cache=True)
-def count_paths(kwg, start_node):
-    """Accepted paths below node ``start_node``'s list, saturating at 2**62.
-
-    Only for graphs that passed :func:`check_structure_full` (acyclic, shallow).
-    """
-    n = kwg.shape[0]
-    root = np.int64(kwg[start_node] & ARC_MASK)
-    if root == 0:
-        return np.int64(0)
-    memo = np.full(n, -1, dtype=np.int64)
-    stack = np.empty(64, dtype=np.int64)
-    stack[0] = root
-    sp = 1
-    while sp > 0:
-        p = stack[sp - 1]
-        if memo[p] >= 0:
-            sp -= 1
-            continue
-        if sp >= 63:
-            return np.int64(-1)
-        ready = True
-        i = p
-        while True:
-            c = np.int64(kwg[i] & ARC_MASK)
-            if c != 0 and memo[c] < 0:
-                stack[sp] = c
-                sp += 1
-                ready = False
-                break
-            if kwg[i] & IS_END:
-                break
-            i += 1
-        if ready:
-            total = np.int64(0)
-            i = p
-            while True:
-                v = kwg[i]
-                if v & ACCEPTS:
-                    total += 1
-                c = np.int64(v & ARC_MASK)
-                if c != 0:
-                    total += memo[c]
-                if total > _SATURATE:
-                    total = _SATURATE
-                if v & IS_END:
-                    break
-                i += 1
-            memo[p] = total
-            sp -= 1
-    return memo[root]
 
 
 @njit(cache=True)
@@ -248,11 +191,11 @@ def dawg_words(kwg, n_words, max_len):
     """Every DAWG word as tile codes: uint8 ``(n_words, max_len + 1)`` and int32 lengths.
 
     Only for graphs that passed :func:`check_structure_full`; ``n_words`` from
-    :func:`count_paths`.
+    :func:`lexicon_tools._kwg_kernels.count_words`.
     """
     codes = np.zeros((n_words, max_len + 1), dtype=np.uint8)
     lengths = np.zeros(n_words, dtype=np.int32)
-    root = np.int64(kwg[0] & ARC_MASK)
+    root = node_arc(kwg[0])
     if root == 0 or n_words == 0:
         return codes, lengths
     path = np.zeros(max_len + 1, dtype=np.uint8)
@@ -263,61 +206,25 @@ def dawg_words(kwg, n_words, max_len):
     while depth >= 0:
         i = pos[depth]
         v = kwg[i]
-        path[depth] = np.uint8(v >> 24)
-        if v & ACCEPTS:
+        path[depth] = np.uint8(node_tile(v))
+        if node_accepts(v):
             if w < n_words:
                 codes[w, :depth + 1] = path[:depth + 1]
                 lengths[w] = depth + 1
             w += 1
-        c = np.int64(v & ARC_MASK)
+        c = node_arc(v)
         if c != 0 and depth < max_len:
             depth += 1
             pos[depth] = c
             continue
         # next sibling, climbing while the list ends
         while depth >= 0:
-            if kwg[pos[depth]] & IS_END:
+            if node_is_end(kwg[pos[depth]]):
                 depth -= 1
             else:
                 pos[depth] += 1
                 break
     return codes, lengths
-
-
-@njit(cache=True)
-def _accepts(kwg, start_node, tiles, n):
-    p = np.int64(kwg[start_node] & ARC_MASK)
-    a = np.int64(-1)
-    for i in range(n):
-        if p == 0:
-            return False
-        a = -1
-        while True:
-            v = kwg[p]
-            if (v >> 24) == tiles[i]:
-                a = p
-                break
-            if v & IS_END:
-                break
-            p += 1
-        if a < 0:
-            return False
-        p = np.int64(kwg[a] & ARC_MASK)
-    return a >= 0 and (kwg[a] & ACCEPTS) != 0
-
-
-@njit(cache=True, inline="always")
-def _find(kwg, p, tile):
-    """Index of the arc with ``tile`` in the list at ``p`` (0 = no list), or -1."""
-    if p == 0:
-        return np.int64(-1)
-    while True:
-        v = kwg[p]
-        if (v >> 24) == tile:
-            return p
-        if v & IS_END:
-            return np.int64(-1)
-        p += 1
 
 
 @njit(cache=True)
@@ -335,7 +242,7 @@ def gaddag_missing(kwg, codes, lengths):
     width = codes.shape[1]
     rev = np.zeros(width + 1, dtype=np.int64)          # rev[i]: arc after rev(w[:i])
     h = np.zeros((width + 1, width + 1), dtype=np.int64)  # h[i, j]: arc after rev(w[:i]) sep w[i:j]
-    groot = np.int64(kwg[1] & ARC_MASK)
+    groot = node_arc(kwg[1])
     prev_n = 0
     for w in range(codes.shape[0]):
         n = lengths[w]
@@ -348,26 +255,26 @@ def gaddag_missing(kwg, codes, lengths):
             p = groot
             a = np.int64(-1)
             for k in range(i - 1, -1, -1):
-                a = _find(kwg, p, codes[w, k])
+                a = child_arc(kwg, p, codes[w, k])
                 if a < 0:
                     return w
-                p = np.int64(kwg[a] & ARC_MASK)
+                p = node_arc(kwg[a])
             rev[i] = a
-        if not (kwg[rev[n]] & ACCEPTS):  # rev(w)
+        if not node_accepts(kwg[rev[n]]):  # rev(w)
             return w
         for i in range(1, n):
             start = max(i, common)  # h[i, j] for j <= common is still the previous word's
             if start == i:
-                a = _find(kwg, np.int64(kwg[rev[i]] & ARC_MASK), 0)
+                a = child_arc(kwg, node_arc(kwg[rev[i]]), 0)
                 if a < 0:
                     return w
                 h[i, i] = a
             for j in range(start + 1, n + 1):
-                a = _find(kwg, np.int64(kwg[h[i, j - 1]] & ARC_MASK), codes[w, j - 1])
+                a = child_arc(kwg, node_arc(kwg[h[i, j - 1]]), codes[w, j - 1])
                 if a < 0:
                     return w
                 h[i, j] = a
-            if not (kwg[h[i, n]] & ACCEPTS):
+            if not node_accepts(kwg[h[i, n]]):
                 return w
         prev_n = n
     return -1

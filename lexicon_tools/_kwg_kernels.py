@@ -25,9 +25,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-ARC_MASK = np.uint32(0x3FFFFF)
-IS_END = np.uint32(0x400000)
-ACCEPTS = np.uint32(0x800000)
+from ._kwg_nodes import node_accepts, node_arc, node_is_end, node_tile
+
 MAX_DEPTH = 16
 MAX_ARCS = 32
 
@@ -35,6 +34,24 @@ MAX_ARCS = 32
 # ---------------------------------------------------------------------------
 # Sorting
 # ---------------------------------------------------------------------------
+@njit(cache=True)
+def word_matrix(flat, lens, width, offset):
+    """Words as rows: uint8 ``(n, width)`` with ``flat`` codes ``+ offset``, 0-padded.
+
+    Args:
+        flat: uint8 the tile codes of all words, concatenated.
+        lens: int32 ``(n,)`` word lengths (each <= ``width``, sum = ``len(flat)``).
+    """
+    n = lens.shape[0]
+    out = np.zeros((n, width), dtype=np.uint8)
+    k = 0
+    for r in range(n):
+        for j in range(lens[r]):
+            out[r, j] = flat[k] + offset
+            k += 1
+    return out
+
+
 @njit(cache=True)
 def pack_keys(rows):
     """Pack rows of up to 20 bytes (values < 64) into two uint64 sort keys.
@@ -55,6 +72,59 @@ def pack_keys(rows):
         hi[r] = a
         lo[r] = b
     return hi, lo
+
+
+@njit(cache=True)
+def argsort_keys(hi, lo):
+    """Stable order that sorts the key pairs ``(hi, lo)`` (uint64) ascending, like
+    ``numpy.lexsort((lo, hi))``: least-significant-digit radix sort on 16-bit
+    digits, low word first, skipping a digit that all keys share (the padding).
+
+    Returns:
+        int64 ``(m,)`` the permutation.
+    """
+    m = hi.shape[0]
+    order = np.arange(m)
+    tmp = np.empty(m, dtype=np.int64)
+    count = np.empty(65537, dtype=np.int64)
+    for k in range(8):
+        key = lo if k < 4 else hi
+        shift = np.uint64(16 * (k % 4))
+        count[:] = 0
+        for i in range(m):
+            count[np.int64((key[i] >> shift) & np.uint64(0xFFFF)) + 1] += 1
+        if m == 0 or count.max() == m:
+            continue  # every key has the same digit here
+        for d in range(1, 65537):
+            count[d] += count[d - 1]
+        for i in range(m):
+            o = order[i]
+            d = np.int64((key[o] >> shift) & np.uint64(0xFFFF))
+            tmp[count[d]] = o
+            count[d] += 1
+        order, tmp = tmp, order
+    return order
+
+
+@njit(cache=True)
+def sorted_word_rows(flat, lens):
+    """The distinct words as uint8 ``(m, 17)`` rows of ``tile + 1``, 0-padded, in tile order.
+
+    :func:`word_matrix`, :func:`pack_keys`, :func:`argsort_keys` and the removal
+    of duplicates in one kernel call.
+    """
+    rows = word_matrix(flat, lens, 17, 1)
+    hi, lo = pack_keys(rows)
+    order = argsort_keys(hi, lo)
+    m = order.shape[0]
+    keep = np.empty(m, dtype=np.int64)
+    k = 0
+    for i in range(m):
+        o = order[i]
+        if i == 0 or hi[o] != hi[order[i - 1]] or lo[o] != lo[order[i - 1]]:
+            keep[k] = o
+            k += 1
+    return rows[keep[:k]]
 
 
 # ---------------------------------------------------------------------------
@@ -320,7 +390,16 @@ def share_suffixes(reg):
     n_states = counters[0]
     host = np.arange(n_states).astype(np.int32)
     offset = np.zeros(n_states, dtype=np.int32)
-    order = np.argsort(-st_count[:n_states], kind="mergesort")
+    order = np.empty(n_states, dtype=np.int64)  # by decreasing arc count, stable: a counting sort
+    first = np.zeros(MAX_ARCS + 2, dtype=np.int64)
+    for sid in range(n_states):
+        first[MAX_ARCS - st_count[sid] + 1] += 1
+    for c in range(1, MAX_ARCS + 2):
+        first[c] += first[c - 1]
+    for sid in range(n_states):
+        b = MAX_ARCS - st_count[sid]
+        order[first[b]] = sid
+        first[b] += 1
     size = 1
     while size < 2 * counters[1] + 16:
         size *= 2
@@ -374,16 +453,18 @@ def share_suffixes(reg):
 
 
 @njit(cache=True)
-def layout(reg, dawg_root, gaddag_root):
-    """Lay the registered states out as a KWG node array (breadth-first).
+def place(reg, dawg_root, gaddag_root):
+    """Lay the registered states out breadth-first: where each state's arc list goes.
 
-    Node 0 points at the DAWG root's arc list, node 1 at the GADDAG root's.
-    Each state's arcs are contiguous; the last one carries IS_END; a state whose
-    list is the tail of another's points into that list (``share_suffixes``).
-    An arc with no child state has arc index 0.
+    Node 0 points at the DAWG root's arc list, node 1 at the GADDAG root's;
+    lists follow from node 2 in breadth-first order from the DAWG root, then
+    the GADDAG root. A state whose list is the tail of another's gets no nodes
+    of its own (``share_suffixes``).
 
     Returns:
-        uint32 (n_nodes,) node array.
+        ``(host, offset, pos, queue, n_queued, n_nodes)``: ``pos[s]`` the first
+        node of state ``s``'s own list (-1 for a hosted state), ``queue[:n_queued]``
+        the states with their own list in layout order.
     """
     arc_tile, arc_acc, arc_child, st_start, st_count, counters = reg
     n_states = counters[0]
@@ -415,28 +496,57 @@ def layout(reg, dawg_root, gaddag_root):
                     nxt += st_count[h]
                     queue[qt] = h
                     qt += 1
-    nodes = np.zeros(nxt, dtype=np.uint32)
+    return host, offset, pos, queue, qt, nxt
+
+
+@njit(cache=True)
+def emit(nodes, reg, dawg_root, gaddag_root, host, offset, pos, queue, n_queued, tile_shift, accepts, is_end):
+    """Write the node array laid out by :func:`place` (either layout: the field
+    positions come in as ``tile_shift``, ``accepts``, ``is_end``).
+
+    Each state's arcs are contiguous; the last one carries *is_end*; an arc
+    with no child state has arc index 0.
+
+    Args:
+        nodes: uint32 or uint64 ``(n_nodes,)`` output, zeroed.
+    """
+    arc_tile, arc_acc, arc_child, st_start, st_count, counters = reg
+    shift = np.uint64(tile_shift)
+    acc_bit = np.uint64(accepts)
+    end_bit = np.uint64(is_end)
+    roots = np.array([dawg_root, gaddag_root])
     for r in range(2):
         root = roots[r]
         if st_count[root] > 0:
-            nodes[r] = IS_END | np.uint32(pos[host[root]] + offset[root])
+            nodes[r] = end_bit | np.uint64(pos[host[root]] + offset[root])
         else:
-            nodes[r] = IS_END
-    for q in range(qt):
+            nodes[r] = end_bit
+    for q in range(n_queued):
         sid = queue[q]
         s = st_start[sid]
         base = pos[sid]
         m = st_count[sid]
         for i in range(m):
-            v = np.uint32(arc_tile[s + i]) << np.uint32(24)
+            v = np.uint64(arc_tile[s + i]) << shift
             if arc_acc[s + i]:
-                v |= ACCEPTS
+                v |= acc_bit
             if i == m - 1:
-                v |= IS_END
+                v |= end_bit
             c = arc_child[s + i]
             if c >= 0 and st_count[c] > 0:
-                v |= np.uint32(pos[host[c]] + offset[c])
+                v |= np.uint64(pos[host[c]] + offset[c])
             nodes[base + i] = v
+
+
+def layout(reg, dawg_root, gaddag_root, node_layout=None):
+    """:func:`place` and :func:`emit`: the node array (uint32 KWG unless ``node_layout``
+    is :data:`lexicon_tools._kwg_nodes.WIDE`)."""
+    from ._kwg_nodes import KWG
+
+    lay = node_layout or KWG
+    host, offset, pos, queue, qt, nxt = place(reg, dawg_root, gaddag_root)
+    nodes = np.zeros(nxt, dtype=lay.dtype)
+    emit(nodes, reg, dawg_root, gaddag_root, host, offset, pos, queue, qt, lay.tile_shift, lay.accepts, lay.is_end)
     return nodes
 
 
@@ -450,9 +560,9 @@ def child_arc(kwg, p, tile):
         return -1
     while True:
         v = kwg[p]
-        if (v >> 24) == tile:
+        if node_tile(v) == tile:
             return p
-        if v & IS_END:
+        if node_is_end(v):
             return -1
         p += 1
 
@@ -460,14 +570,14 @@ def child_arc(kwg, p, tile):
 @njit(cache=True)
 def accepts_path(kwg, start_node, tiles, n):
     """True when the tile path ``tiles[:n]`` from node ``start_node``'s list is accepted."""
-    p = np.int64(kwg[start_node] & ARC_MASK)
+    p = node_arc(kwg[start_node])
     a = -1
     for i in range(n):
         a = child_arc(kwg, p, tiles[i])
         if a < 0:
             return False
-        p = np.int64(kwg[a] & ARC_MASK)
-    return a >= 0 and (kwg[a] & ACCEPTS) != 0
+        p = node_arc(kwg[a])
+    return a >= 0 and node_accepts(kwg[a]) != 0
 
 
 @njit(cache=True)
@@ -501,8 +611,8 @@ def verify_sorted(kwg, rows):
     tiles = np.zeros(MAX_DEPTH + 2, dtype=np.int64)
     prev_len = 0
     marks = 0
-    droot = np.int64(kwg[0] & ARC_MASK)
-    groot = np.int64(kwg[1] & ARC_MASK)
+    droot = node_arc(kwg[0])
+    groot = node_arc(kwg[1])
     for r in range(m):
         n = 0
         while n < width and rows[r, n] != 0:
@@ -512,12 +622,12 @@ def verify_sorted(kwg, rows):
             lcp += 1
         for i in range(lcp, n):
             tiles[i] = rows[r, i] - 1
-            p = droot if i == 0 else np.int64(kwg[arc[i - 1]] & ARC_MASK)
+            p = droot if i == 0 else node_arc(kwg[arc[i - 1]])
             a = child_arc(kwg, p, tiles[i])
             if a < 0:
                 return r, marks
             arc[i] = a
-        if not (kwg[arc[n - 1]] & ACCEPTS):
+        if not node_accepts(kwg[arc[n - 1]]):
             return r, marks
         # the prefixes new with this word: rows[r, :i] for i in lcp+1..n
         for i in range(lcp + 1, n + 1):
@@ -526,7 +636,7 @@ def verify_sorted(kwg, rows):
                                    and _same_prefix(rows, r, r + 1, n))
             # a wrong extension of a whole word is the next word's fault (it is the one missing)
             ext_blame = r + 1 if (i == n and extended) else r
-            dnode = np.int64(kwg[arc[i - 1]] & ARC_MASK)
+            dnode = node_arc(kwg[arc[i - 1]])
             if extended != (dnode != 0):
                 return ext_blame, marks
             p = groot
@@ -535,16 +645,16 @@ def verify_sorted(kwg, rows):
                 a = child_arc(kwg, p, tiles[j])
                 if a < 0:
                     return r, marks
-                p = np.int64(kwg[a] & ARC_MASK)
-            if ((kwg[a] & ACCEPTS) != 0) != is_word:
+                p = node_arc(kwg[a])
+            if (node_accepts(kwg[a]) != 0) != is_word:
                 return r, marks
             if is_word:
                 marks += 1
-            has_sep = p != 0 and (kwg[p] >> 24) == 0
+            has_sep = p != 0 and node_tile(kwg[p]) == 0
             if has_sep != extended:
                 return ext_blame, marks
             if extended:
-                if np.int64(kwg[p] & ARC_MASK) != dnode:
+                if node_arc(kwg[p]) != dnode:
                     return ext_blame, marks
                 marks += 1
         prev_len = n
@@ -559,57 +669,81 @@ def _same_prefix(rows, a, b, n):
     return True
 
 
+_SATURATE = np.int64(1) << np.int64(62)
+
+
 @njit(cache=True)
-def count_gaddag_keys(kwg, start_node):
-    """Accepting arcs plus separator arcs on all paths from ``start_node``'s list
-    that do not cross a separator (memoised per arc list): the number of GADDAG
-    strings up to the separator. Returns -1 for a graph deeper than 60 arcs.
+def count_below(kwg, start_node, gaddag_keys):
+    """Accepted paths below node ``start_node``'s list, memoised per arc list and
+    saturating at 2**62 (a crafted graph can hold more paths than an int64).
+
+    With ``gaddag_keys``, separator arcs are not followed but counted as one
+    each: accepting plus separator arcs on the paths that do not cross a
+    separator, i.e. the GADDAG strings up to their separator
+    (:func:`verify_sorted`).
+
+    Only for acyclic graphs of in-range arc indices; returns -1 for a graph
+    deeper than 60 arcs (a cycle: damaged file).
     """
     n = kwg.shape[0]
+    root = node_arc(kwg[start_node])
+    if root == 0:
+        return np.int64(0)
     memo = np.full(n, -1, dtype=np.int64)
     stack = np.empty(64, dtype=np.int64)
-    root = np.int64(kwg[start_node] & ARC_MASK)
-    if root == 0:
-        return 0
     stack[0] = root
     sp = 1
-    while sp > 0:
+    while sp > 0:  # iterative post-order over arc lists
         p = stack[sp - 1]
         if memo[p] >= 0:
             sp -= 1
             continue
         if sp >= 63:
-            return -1
+            return np.int64(-1)
         ready = True
         i = p
         while True:
-            c = np.int64(kwg[i] & ARC_MASK)
-            if (kwg[i] >> 24) != 0 and c != 0 and memo[c] < 0:
+            c = node_arc(kwg[i])
+            if c != 0 and memo[c] < 0 and not (gaddag_keys and node_tile(kwg[i]) == 0):
                 stack[sp] = c
                 sp += 1
                 ready = False
                 break
-            if kwg[i] & IS_END:
+            if node_is_end(kwg[i]):
                 break
             i += 1
         if ready:
-            total = 0
+            total = np.int64(0)
             i = p
             while True:
                 v = kwg[i]
-                if v & ACCEPTS:
+                if node_accepts(v):
                     total += 1
-                c = np.int64(v & ARC_MASK)
-                if (v >> 24) == 0:
+                c = node_arc(v)
+                if gaddag_keys and node_tile(v) == 0:
                     total += 1
                 elif c != 0:
                     total += memo[c]
-                if v & IS_END:
+                if total > _SATURATE:
+                    total = _SATURATE
+                if node_is_end(v):
                     break
                 i += 1
             memo[p] = total
             sp -= 1
     return memo[root]
+
+
+@njit(cache=True)
+def count_words(kwg, start_node):
+    """Words (accepted paths) below node ``start_node``'s list: :func:`count_below`."""
+    return count_below(kwg, start_node, False)
+
+
+@njit(cache=True)
+def count_gaddag_keys(kwg, start_node):
+    """GADDAG strings up to the separator below ``start_node``'s list: :func:`count_below`."""
+    return count_below(kwg, start_node, True)
 
 
 @njit(cache=True)
@@ -649,77 +783,3 @@ def verify_graph(kwg, rows, non_codes, non_lens):
             out[1] = i
             return out
     return out
-
-
-@njit(cache=True)
-def count_words(kwg, start_node):
-    """Number of accepted paths below node ``start_node`` (memoised per arc list).
-
-    Returns -1 when the graph is deeper than 60 arcs (a cycle: corrupted file).
-    """
-    n = kwg.shape[0]
-    memo = np.full(n, -1, dtype=np.int64)
-    stack = np.empty(64, dtype=np.int64)
-    # iterative post-order over arc lists
-    root = np.int64(kwg[start_node] & ARC_MASK)
-    if root == 0:
-        return 0
-    sp = 0
-    stack[0] = root
-    sp = 1
-    while sp > 0:
-        p = stack[sp - 1]
-        if memo[p] >= 0:
-            sp -= 1
-            continue
-        if sp >= 63:
-            return -1  # deeper than any word: the graph has a cycle
-        ready = True
-        i = p
-        while True:
-            c = np.int64(kwg[i] & ARC_MASK)
-            if c != 0 and memo[c] < 0:
-                stack[sp] = c
-                sp += 1
-                ready = False
-                break
-            if kwg[i] & IS_END:
-                break
-            i += 1
-        if ready:
-            total = 0
-            i = p
-            while True:
-                v = kwg[i]
-                if v & ACCEPTS:
-                    total += 1
-                c = np.int64(v & ARC_MASK)
-                if c != 0:
-                    total += memo[c]
-                if v & IS_END:
-                    break
-                i += 1
-            memo[p] = total
-            sp -= 1
-    return memo[root]
-
-
-@njit(cache=True)
-def check_structure(kwg):
-    """Structural check of a node array: every arc index inside the array and
-    every arc list terminated by IS_END before the end (tiles are checked by the
-    caller against the alphabet).
-
-    Returns:
-        index of the first bad node, or -1.
-    """
-    n = kwg.shape[0]
-    if n < 2:
-        return 0
-    for i in range(n):
-        c = kwg[i] & ARC_MASK
-        if c >= n or c == 1:
-            return i
-    if not (kwg[n - 1] & IS_END):
-        return n - 1
-    return -1

@@ -2,7 +2,9 @@
 
 A bundle is a directory (conventionally ``NAME.lex``) holding::
 
-    lexicon.kwg   the DAWG + GADDAG node array, little-endian uint32 (docs/kwg-format.md)
+    lexicon.kwg   the DAWG + GADDAG node array, little-endian uint32 (docs/kwg-format.md);
+                  a list too large for a KWG has lexicon.kwg64 instead, the wide variant
+                  (little-endian uint64 nodes, ``meta.json`` ``kwg.layout == "wide"``)
     words.marisa  marisa-trie of the normalised words (membership, prefix, pattern)
     meta.json     format, source file and hash, counts, alphabet, checksums
 
@@ -26,11 +28,13 @@ info --verify``) ignores the cached state and checks everything.
 
 from __future__ import annotations
 
+import bisect
 import datetime as _dt
 import errno
 import hashlib
 import itertools
 import json
+import operator
 import os
 import re
 import shutil
@@ -50,6 +54,9 @@ from .alphabet import Alphabet, german
 FORMAT = "german-scrabble-lexicon"
 FORMAT_VERSION = 1
 KWG_FILE = "lexicon.kwg"
+WIDE_FILE = "lexicon.kwg64"
+"""The graph of a bundle in the wide layout (uint64 nodes, docs/kwg-format.md "The wide variant")."""
+GRAPH_FILES = {"kwg": KWG_FILE, "wide": WIDE_FILE}
 TRIE_FILE = "words.marisa"
 META_FILE = "meta.json"
 DEFAULT_WORDS = "default_words.txt.xz"
@@ -187,7 +194,8 @@ class Lexicon:
 
     Attributes:
         path: the bundle directory (or the bare ``.kwg`` file).
-        kwg: uint32 ``(n_nodes,)`` node array, memory-mapped read-only.
+        kwg: ``(n_nodes,)`` node array, memory-mapped read-only: uint32 (KWG)
+            or, for the wide variant, uint64.
         alphabet: the tile set the graph is encoded with.
         meta: the bundle's metadata (``{}`` for a bare ``.kwg``).
         trie: marisa-trie of the words, or ``None`` for a bare ``.kwg``.
@@ -222,7 +230,8 @@ class Lexicon:
         if not p.exists():
             raise LexiconError(f"{p}: no such lexicon (build one with `python -m lexicon_tools build`)")
         if p.is_file():
-            return cls._load_bare_kwg(p, alphabet or german(), verify=verify, progress=progress)
+            return cls._load_bare_kwg(p, alphabet or german(), verify=verify, progress=progress,
+                                      layout="wide" if p.suffix == ".kwg64" else "kwg")
         meta_path = p / META_FILE
         if not meta_path.is_file():
             raise LexiconError(f"{p}: not a lexicon bundle ({META_FILE} missing)")
@@ -242,6 +251,10 @@ class Lexicon:
             if list(alphabet.letters) != list(meta["alphabet"]["letters"]):
                 raise LexiconError(f"{meta_path}: alphabet differs from the {alphabet.set_label}")
             kmeta = meta["kwg"]
+            layout = str(kmeta.get("layout", "kwg"))
+            if layout not in GRAPH_FILES:
+                raise LexiconError(f"{meta_path}: unknown graph layout {layout!r} (this program reads "
+                                   f"{', '.join(GRAPH_FILES)})")
             tmeta = meta["trie"]
             expect_nodes, expect_kwg_sha = int(kmeta["nodes"]), str(kmeta["sha256"])
             expect_trie_bytes, expect_trie_sha = int(tmeta["bytes"]), str(tmeta["sha256"])
@@ -250,17 +263,18 @@ class Lexicon:
             raise
         except (KeyError, TypeError, ValueError) as exc:
             raise LexiconError(f"{meta_path}: metadata lacks or garbles {exc}") from None
-        kwg_path = p / KWG_FILE
+        graph_file = GRAPH_FILES[layout]
+        kwg_path = p / graph_file
         trie_path = p / TRIE_FILE
         for f in (kwg_path, trie_path):
             if not f.is_file():
                 raise LexiconError(f"{f}: missing")
-        files = {META_FILE: meta_path, KWG_FILE: kwg_path, TRIE_FILE: trie_path}
+        files = {META_FILE: meta_path, graph_file: kwg_path, TRIE_FILE: trie_path}
         state = VerifiedState(p / STATE_FILE, {"alphabet": "".join(alphabet.letters)})
         keys = state.keys(files)
         checked = not verify and state.valid(keys)
         kwg = cls._map_kwg(kwg_path, alphabet, expect_nodes=expect_nodes, expect_sha=expect_kwg_sha,
-                           check=not checked, expect_words=expect_words)
+                           check=not checked, expect_words=expect_words, layout=layout)
         if trie_path.stat().st_size != expect_trie_bytes:
             raise LexiconError(f"{trie_path}: {trie_path.stat().st_size} bytes, expected {expect_trie_bytes} (truncated?)")
         if not checked and sha256_file(trie_path) != expect_trie_sha:
@@ -278,25 +292,28 @@ class Lexicon:
     @classmethod
     def _map_kwg(cls, path: Path, alphabet: Alphabet, expect_nodes: int | None = None,
                  expect_sha: str | None = None, check: bool = True, expect_words: int | None = None,
-                 language: bool = False) -> np.ndarray:
+                 language: bool = False, layout: str = "kwg") -> np.ndarray:
         if not path.is_file():
             raise LexiconError(f"{path}: missing")
+        width = 8 if layout == "wide" else 4
+        name = "wide graph" if layout == "wide" else "KWG"
         size = path.stat().st_size
-        if size % 4 or size < 8:
-            raise LexiconError(f"{path}: {size} bytes is not a KWG node array (truncated?)")
-        if expect_nodes is not None and size != 4 * expect_nodes:
-            raise LexiconError(f"{path}: {size} bytes, expected {4 * expect_nodes} (truncated?)")
+        if size % width or size < 2 * width:
+            raise LexiconError(f"{path}: {size} bytes is not a {name} node array of {width}-byte nodes (truncated?)")
+        if expect_nodes is not None and size != width * expect_nodes:
+            raise LexiconError(f"{path}: {size} bytes, expected {width * expect_nodes} (truncated?)")
         if check and expect_sha is not None and sha256_file(path) != expect_sha:
             raise LexiconError(f"{path}: checksum mismatch (corrupted)")
-        kwg = np.memmap(path, dtype="<u4", mode="r")
-        if kwg.dtype != np.uint32:  # big-endian host: convert
-            kwg = kwg.astype(np.uint32)
+        native = np.uint64 if layout == "wide" else np.uint32
+        kwg = np.memmap(path, dtype="<u8" if layout == "wide" else "<u4", mode="r")
+        if kwg.dtype != native:  # big-endian host: convert
+            kwg = kwg.astype(native)
         if check:
             K = _kwg()
             try:
-                K.validate_kwg(np.asarray(kwg).view(np.uint32), alphabet, where=str(path), language=language)
+                K.validate_kwg(np.asarray(kwg).view(native), alphabet, where=str(path), language=language)
                 if expect_words is not None:
-                    n = K.word_count(np.asarray(kwg).view(np.uint32))
+                    n = K.word_count(np.asarray(kwg).view(native))
                     if n != expect_words:
                         raise K.GraphError(f"{path}: the graph holds {n} words, {META_FILE} says {expect_words}")
             except K.GraphError as exc:
@@ -304,11 +321,12 @@ class Lexicon:
         return kwg
 
     @classmethod
-    def _load_bare_kwg(cls, path: Path, alphabet: Alphabet, verify: bool = False, progress=None) -> "Lexicon":
+    def _load_bare_kwg(cls, path: Path, alphabet: Alphabet, verify: bool = False, progress=None,
+                       layout: str = "kwg") -> "Lexicon":
         state = _bare_state(path, alphabet)
-        keys = state.keys({KWG_FILE: path})
+        keys = state.keys({GRAPH_FILES[layout]: path})
         checked = not verify and state.valid(keys)
-        kwg = cls._map_kwg(path, alphabet, check=not checked, language=True)
+        kwg = cls._map_kwg(path, alphabet, check=not checked, language=True, layout=layout)
         if not checked:
             if progress:
                 progress(f"{path} is a bare graph: its structure and its two halves (DAWG, GADDAG) agree, "
@@ -324,8 +342,13 @@ class Lexicon:
     # -- queries ---------------------------------------------------------------
     @cached_property
     def graph(self) -> np.ndarray:
-        """The node array as a plain uint32 ndarray view (what kernels take)."""
-        return np.asarray(self.kwg).view(np.uint32)
+        """The node array as a plain ndarray view (what kernels take): uint32, or uint64 when wide."""
+        return np.asarray(self.kwg).view(self.kwg.dtype)
+
+    @property
+    def layout(self) -> str:
+        """``"kwg"`` (uint32 nodes, the KWG of wolges) or ``"wide"`` (uint64 nodes, docs/kwg-format.md)."""
+        return "wide" if self.kwg.dtype == np.uint64 else "kwg"
 
     @property
     def word_count(self) -> int:
@@ -387,7 +410,8 @@ class Lexicon:
 # ---------------------------------------------------------------------------
 def build_bundle(words: Sequence[str], out: str | os.PathLike, *, source_name: str = "",
                  source_sha256: str = "", alphabet: Alphabet | None = None,
-                 verify: bool = True, progress=None, max_nodes: int | None = None) -> Lexicon:
+                 verify: bool = True, progress=None, max_nodes: int | None = None,
+                 format: str = "kwg") -> Lexicon:
     """Build a lexicon bundle from normalised words and write it atomically.
 
     The bundle is assembled in a temporary directory beside ``out``
@@ -410,14 +434,16 @@ def build_bundle(words: Sequence[str], out: str | os.PathLike, *, source_name: s
         source_name, source_sha256: recorded in the metadata.
         verify: run :func:`lexicon_tools.kwg.verify_kwg` on the built graph.
         progress: optional callable ``progress(step_name)`` called before each step.
-        max_nodes: node limit (default ``None``: the format's, :data:`lexicon_tools.kwg.MAX_NODES`).
+        max_nodes: node limit of a KWG (default ``None``: the format's, :data:`lexicon_tools.kwg.MAX_NODES`).
+        format: ``"kwg"``, ``"wide"`` or ``"auto"`` (:func:`lexicon_tools.kwg.build_kwg`); a wide graph is
+            written as ``lexicon.kwg64``.
 
     Returns:
         the loaded :class:`Lexicon`.
 
     Raises:
         ValueError: no words, or a word outside the alphabet.
-        lexicon_tools.kwg.GraphTooLargeError: the list needs more nodes than a KWG holds.
+        lexicon_tools.kwg.GraphTooLargeError: the list needs more nodes than a KWG holds (``format="kwg"``).
         lexicon_tools.kwg.GraphError: the graph fails validation or verification.
         LexiconError: the output location cannot be written.
     """
@@ -428,10 +454,12 @@ def build_bundle(words: Sequence[str], out: str | os.PathLike, *, source_name: s
     words = _sorted_unique(words)
     if not words:
         raise ValueError("no valid words: nothing to build")
-    short = [w for w in words if len(w) < 2]
-    if short:
-        raise ValueError(f"{len(short)} one-letter word{'s' if len(short) > 1 else ''} ({', '.join(short[:5])}"
-                         f"{', ...' if len(short) > 5 else ''}): Scrabble words have 2..15 letters")
+    word_lens = np.fromiter(map(len, words), dtype=np.int32, count=len(words))
+    if (word_lens < 2).any():
+        short = [words[int(i)] for i in np.nonzero(word_lens < 2)[0][:6]]
+        n_short = int((word_lens < 2).sum())
+        raise ValueError(f"{n_short} one-letter word{'s' if n_short > 1 else ''} ({', '.join(short[:5])}"
+                         f"{', ...' if n_short > 5 else ''}): Scrabble words have 2..15 letters")
     out = Path(out)
     parent = out.parent if str(out.parent) else Path(".")
     if not parent.is_dir():
@@ -443,7 +471,10 @@ def build_bundle(words: Sequence[str], out: str | os.PathLike, *, source_name: s
     t0 = time.perf_counter()
     kwg = _kwg()
     rows = kwg._word_rows(words, alphabet)  # encoded once, for the build and the verification
-    graph = kwg._build_rows(rows, alphabet, max_nodes)
+    if format not in kwg.FORMATS:
+        raise ValueError(f"format {format!r}: expected one of {', '.join(kwg.FORMATS)}")
+    graph = kwg._build_rows(rows, alphabet, max_nodes, format)
+    lay = kwg.layout_of(graph)
     build_s = time.perf_counter() - t0
     kwg.validate_kwg(graph, alphabet, where=f"{out} (built graph)",  # always: cheap, and --no-verify is no excuse
                      language=False)  # the words themselves: `verify` below
@@ -458,9 +489,10 @@ def build_bundle(words: Sequence[str], out: str | os.PathLike, *, source_name: s
         raise LexiconError(f"{out}: cannot write ({exc.strerror})") from None
     try:
         os.chmod(tmp, _dir_mode())
-        kwg_path = tmp / KWG_FILE
+        graph_file = GRAPH_FILES[lay.name]
+        kwg_path = tmp / graph_file
         with open(kwg_path, "wb") as f:
-            f.write(graph.astype("<u4").tobytes())
+            f.write(graph.astype("<u8" if lay.name == "wide" else "<u4").tobytes())
             f.flush()
             os.fsync(f.fileno())
         trie_path = tmp / TRIE_FILE
@@ -468,19 +500,18 @@ def build_bundle(words: Sequence[str], out: str | os.PathLike, *, source_name: s
             f.write(marisa_trie.Trie(words).tobytes())
             f.flush()
             os.fsync(f.fileno())
-        lengths: dict[str, int] = {}
-        for w in words:
-            lengths[str(len(w))] = lengths.get(str(len(w)), 0) + 1
+        per_len = np.bincount(word_lens)
+        lengths = {str(n): int(c) for n, c in enumerate(per_len) if c}
         meta = {
             "format": FORMAT,
             "format_version": FORMAT_VERSION,
             "source": {"name": source_name, "sha256": source_sha256},
             "word_count": len(words),
-            "counts_per_length": dict(sorted(lengths.items(), key=lambda kv: int(kv[0]))),
+            "counts_per_length": lengths,
             "alphabet": {"name": alphabet.name, "letters": list(alphabet.letters)},
             "build_date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
             "build_seconds": round(build_s, 3),
-            "kwg": {"file": KWG_FILE, "nodes": int(graph.shape[0]), "bytes": int(graph.nbytes),
+            "kwg": {"file": graph_file, "layout": lay.name, "nodes": int(graph.shape[0]), "bytes": int(graph.nbytes),
                     "sha256": sha256_file(kwg_path)},
             "trie": {"file": TRIE_FILE, "bytes": trie_path.stat().st_size, "sha256": sha256_file(trie_path)},
         }
@@ -490,6 +521,11 @@ def build_bundle(words: Sequence[str], out: str | os.PathLike, *, source_name: s
             os.fsync(f.fileno())
         _fsync_path(tmp)
         _swap_into_place(tmp, out, parent)
+        # the graph was validated in memory and the checksums were taken from the files as written:
+        # the bundle is checked, so the load below need not hash and validate it again
+        files = {META_FILE: out / META_FILE, graph_file: out / graph_file, TRIE_FILE: out / TRIE_FILE}
+        state = VerifiedState(out / STATE_FILE, {"alphabet": "".join(alphabet.letters)})
+        state.record(state.keys(files))
     except OSError as exc:
         shutil.rmtree(tmp, ignore_errors=True)
         raise LexiconError(f"{out}: cannot write ({exc.strerror or exc})") from None
@@ -501,7 +537,7 @@ def build_bundle(words: Sequence[str], out: str | os.PathLike, *, source_name: s
 
 def _sorted_unique(words: Sequence[str]) -> list[str]:
     """``sorted(set(words))`` without a copy when ``words`` is already a sorted list of distinct words."""
-    if isinstance(words, list) and all(a < b for a, b in zip(words, itertools.islice(words, 1, None))):
+    if isinstance(words, list) and all(map(operator.lt, words, itertools.islice(words, 1, None))):
         return words
     return sorted(set(words))
 
@@ -629,7 +665,6 @@ def clean_stale_builds(out: str | os.PathLike) -> list[Path]:
 
 def _non_word_samples(words: Sequence[str], alphabet: Alphabet, n: int = 200) -> list[str]:
     """Deterministic sample of strings over the alphabet that are not in ``words``."""
-    present = set(words)
     rng = np.random.default_rng(12345)
     out: list[str] = []
     letters = alphabet.letters
@@ -637,7 +672,8 @@ def _non_word_samples(words: Sequence[str], alphabet: Alphabet, n: int = 200) ->
     for w in (words[int(i)] for i in rng.integers(0, len(words), size=4 * n)):
         pos = int(rng.integers(0, len(w)))
         cand = w[:pos] + letters[int(rng.integers(0, len(letters)))] + w[pos + 1:]
-        if cand not in present and 2 <= len(cand) <= 15:
+        i = bisect.bisect_left(words, cand)  # words: sorted (build_bundle)
+        if (i == len(words) or words[i] != cand) and 2 <= len(cand) <= 15:
             out.append(cand)
         if len(out) >= n:
             break

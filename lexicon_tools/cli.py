@@ -3,7 +3,7 @@
 Subcommands::
 
     normalize WORDLIST -o OUT [--rejects FILE] [--encoding ENC]
-    build     WORDLIST -o LEXICON [--encoding ENC] [--no-verify] [-q]
+    build     WORDLIST -o LEXICON [--encoding ENC] [--format auto|kwg|wide] [--no-verify] [-q]
     build     --default -o LEXICON
     info      [LEXICON] [--json]
     check     [--lexicon LEXICON] WORD...
@@ -44,7 +44,7 @@ from .bundle import (
     load_lexicon,
     read_packaged_words,
 )
-from .kwg import ACCEPTS, ARC_MASK, IS_END, GraphError
+from .kwg import MAX_NODES, GraphError, layout_of
 from .normalize import (
     MAX_LEN,
     MIN_LEN,
@@ -275,16 +275,20 @@ def cmd_build(args: argparse.Namespace) -> int:
               "list them with `lexicon-tools normalize --rejects FILE`")
     sha = sha256_file(src)
     lex = build_bundle(result.words, out, source_name=source_name, source_sha256=sha,
-                       verify=not args.no_verify,
+                       verify=not args.no_verify, format=args.format,
                        progress=lambda name: stage(_BUNDLE_STAGES.get(name, name)))
+    graph_file = lex.meta["kwg"]["file"]
+    if lex.layout == "wide" and args.format == "auto":
+        stage(f"the graph has {int(lex.meta['kwg']['nodes']):,} nodes, more than a KWG holds ({MAX_NODES:,}): "
+              f"wrote the wide variant {graph_file} (uint64 nodes; read by this engine, not by wolges/MAGPIE)")
     stage("done")
     seconds = stage.elapsed
-    kwg_bytes = (out / KWG_FILE).stat().st_size
+    kwg_bytes = (out / graph_file).stat().st_size
     print(f"words        {lex.word_count:,}")
     print(f"time         {seconds:.2f} s")
     print(f"peak memory  {_peak_rss_mb():.0f} MB")
     print(f"nodes        {int(lex.meta['kwg']['nodes']):,}")
-    print(f"{KWG_FILE:<12} {_size(kwg_bytes)}")
+    print(f"{graph_file:<12} {_size(kwg_bytes)}")
     print(f"verified     {'no (--no-verify)' if args.no_verify else 'yes'}")
     print(f"lexicon      {out}")
     return EXIT_OK
@@ -302,7 +306,8 @@ def _info_dict(lex: Lexicon) -> dict:
         "format": "kwg",
         "word_count": lex.word_count,
         "alphabet": {"name": lex.alphabet.name, "letters": list(lex.alphabet.letters)},
-        "kwg": {"file": lex.path.name, "nodes": int(lex.graph.shape[0]), "bytes": int(lex.graph.nbytes)},
+        "kwg": {"file": lex.path.name, "layout": lex.layout, "nodes": int(lex.graph.shape[0]),
+                "bytes": int(lex.graph.nbytes)},
     }
 
 
@@ -314,7 +319,8 @@ def cmd_info(args: argparse.Namespace) -> int:
         return EXIT_OK
     rows: list[tuple[str, str]] = [("lexicon", d["path"])]
     if d.get("format") == "kwg":
-        rows.append(("format", "bare KWG graph (no metadata, no word store)"))
+        rows.append(("format", "bare wide graph (uint64 nodes; no metadata, no word store)" if lex.layout == "wide"
+                     else "bare KWG graph (no metadata, no word store)"))
         rows.append(("checked", "structure, DAWG = GADDAG; words not verifiable (no word list)"))
     else:
         src = d.get("source", {})
@@ -328,6 +334,8 @@ def cmd_info(args: argparse.Namespace) -> int:
         rows.append(("built", f"{d.get('build_date', '?')} (graph in {d.get('build_seconds', '?')} s)"))
         rows.append(("format", f"{d.get('format')} version {d.get('format_version')}"))
     k = d.get("kwg", {})
+    if k.get("layout") == "wide":
+        rows.append(("graph", "wide variant (uint64 nodes, docs/kwg-format.md; this engine only)"))
     rows.append(("nodes", f"{int(k.get('nodes', 0)):,}"))
     rows.append((k.get("file", KWG_FILE), _size(int(k.get("bytes", 0)))
                  + (f", sha256 {k['sha256']}" if k.get("sha256") else "")))
@@ -411,6 +419,8 @@ def anagrams(lex: Lexicon, rack: str, min_length: int = MIN_LEN, limit: int | No
     alphabet = lex.alphabet
     counts, blanks = parse_rack(rack, alphabet)
     g = lex.graph
+    lay = layout_of(g)
+    shift, accepts, is_end, arc_mask = lay.tile_shift, lay.accepts, lay.is_end, lay.arc_mask
     upper = ("",) + tuple(alphabet.letters)
     lower = ("",) + tuple(ch.lower() for ch in alphabet.letters)
     path: list[str] = []
@@ -420,7 +430,7 @@ def anagrams(lex: Lexicon, rack: str, min_length: int = MIN_LEN, limit: int | No
         # p: first node of an arc list; left: tiles still on the rack (incl. blanks)
         while True:
             v = int(g[p])
-            t = v >> 24
+            t = v >> shift
             if 0 < t < len(counts):
                 if counts[t]:
                     counts[t] -= 1
@@ -432,20 +442,20 @@ def anagrams(lex: Lexicon, rack: str, min_length: int = MIN_LEN, limit: int | No
                     path.append(lower[t])
                     _arc(v, left - 1, blanks - 1)
                     path.pop()
-            if v & IS_END:
+            if v & is_end:
                 return
             p += 1
 
     def _arc(v: int, left: int, blanks: int) -> None:
-        if v & ACCEPTS and len(path) >= min_length:
+        if v & accepts and len(path) >= min_length:
             found.append("".join(path))
             if limit is not None and len(found) > limit:
                 raise ValueError(f"rack {rack!r}: more than {limit:,} words; narrow it (or raise --limit)")
-        child = v & ARC_MASK
+        child = v & arc_mask
         if child and left:
             walk(child, left, blanks)
 
-    root = int(g[0]) & ARC_MASK
+    root = int(g[0]) & arc_mask
     if root:
         walk(root, sum(counts) + blanks, blanks)
     order = {ch: i for i, ch in enumerate(alphabet.letters)}
@@ -511,6 +521,9 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("-o", "--output", required=True, metavar="LEXICON", help="bundle directory to write (NAME.lex)")
     s.add_argument("--encoding", metavar="ENC", help="input encoding (default UTF-8), e.g. latin-1")
     s.add_argument("--no-verify", action="store_true", help="skip checking the graph against the list")
+    s.add_argument("--format", choices=("auto", "kwg", "wide"), default="auto",
+                   help="graph layout: kwg (uint32, wolges' KWG, at most 4,194,303 nodes), wide (uint64 nodes, "
+                        "any size, this engine only) or auto (kwg when it fits, else wide; the default)")
     s.add_argument("-q", "--quiet", action="store_true", help="no progress lines on stderr")
     s.set_defaults(func=cmd_build)
 

@@ -10,6 +10,11 @@ tile 0 as the GADDAG separator. Each node is one arc::
     bit  22      is_end: last arc of its list
     bits 0..21   index of the child's arc list (0 = none)
 
+A graph of more than 4,194,303 nodes does not fit; the *wide* variant
+(``format="wide"``, or ``"auto"`` past the limit) is the same layout in
+``uint64`` nodes (tile in bits 56..63, accepts 55, is_end 54, arc index
+0..53), read by this engine only (:mod:`lexicon_tools._kwg_nodes`).
+
 The builder is deterministic: the same word set gives the same bytes.
 """
 
@@ -20,6 +25,7 @@ from typing import Sequence
 import numpy as np
 
 from . import _kwg_kernels as K
+from ._kwg_nodes import KWG, LAYOUTS, WIDE, Layout, layout_of
 from .alphabet import Alphabet, german
 
 MAX_WORD_LENGTH = 15
@@ -28,6 +34,11 @@ IS_END = 0x400000
 ACCEPTS = 0x800000
 MAX_NODES = ARC_MASK
 """Most nodes a KWG can hold: arc indices are 22 bits (4,194,303), docs/kwg-format.md."""
+MAX_WIDE_NODES = WIDE.max_nodes
+"""Most nodes of a wide graph: the builder's int32 indices (2,147,483,647)."""
+FORMATS = ("auto", "kwg", "wide")
+"""``format`` of :func:`build_kwg`: ``kwg`` (uint32, refused past :data:`MAX_NODES`), ``wide`` (uint64),
+``auto`` (``kwg`` when it fits, else ``wide``)."""
 
 
 class GraphError(ValueError):
@@ -42,13 +53,48 @@ class GraphTooLargeError(GraphError):
         limit: nodes the format holds.
     """
 
-    def __init__(self, nodes: int, limit: int):
-        super().__init__(
-            f"the graph needs {nodes:,} nodes, the KWG format holds {limit:,} (22-bit node indices, "
-            f"docs/kwg-format.md): the list is too large for one KWG; build a smaller list "
-            f"(e.g. drop the longest words) -- nothing was written")
+    def __init__(self, nodes: int, limit: int, wide: bool = False):
+        if wide:
+            msg = (f"the graph needs {nodes:,} nodes, the wide format of this builder holds {limit:,} "
+                   f"(int32 indices): the list is too large -- nothing was written")
+        else:
+            msg = (f"the graph needs {nodes:,} nodes, the KWG format holds {limit:,} (22-bit node indices, "
+                   f"docs/kwg-format.md); use --format wide (or auto) for the wide variant, which only "
+                   f"this engine reads -- nothing was written")
+        super().__init__(msg)
         self.nodes = nodes
         self.limit = limit
+
+
+def _flat_codes(words: Sequence[str], alphabet: Alphabet) -> tuple[np.ndarray, np.ndarray]:
+    """The tile codes of all words, concatenated (uint8), and the lengths (int32), checked.
+
+    Vectorised over the whole list: one UTF-32 encoding of the joined words and
+    one table look-up, no loop over the words in Python.
+
+    Raises:
+        ValueError: as :func:`encode_words`.
+    """
+    table = np.zeros(0x10000, dtype=np.uint8)
+    for i, ch in enumerate(alphabet.letters):
+        table[ord(ch)] = i + 1
+    n = len(words)
+    joined = "".join(words)
+    flat = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
+    lens = np.fromiter(map(len, words), dtype=np.int32, count=n)
+    bad_len = np.nonzero((lens < 1) | (lens > MAX_WORD_LENGTH))[0]
+    if len(bad_len):
+        w = words[int(bad_len[0])]
+        raise ValueError(f"word {w!r}: length {len(w)} outside 1..{MAX_WORD_LENGTH}")
+    if flat.max(initial=0) >= 0x10000:
+        bad = np.nonzero(flat >= 0x10000)[0][0]
+        raise ValueError(f"character {joined[bad]!r} is not in the {alphabet.name} alphabet")
+    mapped = table[flat]
+    if not mapped.all():
+        bad = int(np.nonzero(mapped == 0)[0][0])
+        owner = int(np.searchsorted(np.cumsum(lens), bad, side="right"))
+        raise ValueError(f"word {words[owner]!r}: character {joined[bad]!r} is not in the {alphabet.name} alphabet")
+    return mapped, lens
 
 
 def encode_words(words: Sequence[str], alphabet: Alphabet | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -66,35 +112,10 @@ def encode_words(words: Sequence[str], alphabet: Alphabet | None = None) -> tupl
             outside the alphabet (the message names the word).
     """
     alphabet = alphabet or german()
-    table = np.zeros(0x10000, dtype=np.uint8)
-    for i, ch in enumerate(alphabet.letters):
-        table[ord(ch)] = i + 1
-    n = len(words)
-    codes = np.zeros((n, 16), dtype=np.uint8)
-    lengths = np.zeros(n, dtype=np.int32)
-    if n == 0:
-        return codes, lengths
-    joined = "".join(words)
-    flat = np.frombuffer(joined.encode("utf-32-le"), dtype=np.uint32)
-    lens = np.fromiter((len(w) for w in words), dtype=np.int32, count=n)
-    bad_len = np.nonzero((lens < 1) | (lens > MAX_WORD_LENGTH))[0]
-    if len(bad_len):
-        w = words[int(bad_len[0])]
-        raise ValueError(f"word {w!r}: length {len(w)} outside 1..{MAX_WORD_LENGTH}")
-    if flat.max(initial=0) >= 0x10000:
-        bad = np.nonzero(flat >= 0x10000)[0][0]
-        raise ValueError(f"character {joined[bad]!r} is not in the {alphabet.name} alphabet")
-    mapped = table[flat]
-    if (mapped == 0).any():
-        bad = int(np.nonzero(mapped == 0)[0][0])
-        owner = int(np.searchsorted(np.cumsum(lens), bad, side="right"))
-        raise ValueError(f"word {words[owner]!r}: character {joined[bad]!r} is not in the {alphabet.name} alphabet")
-    starts = np.concatenate(([0], np.cumsum(lens)[:-1]))
-    rows = np.repeat(np.arange(n), lens)
-    cols = np.arange(len(flat)) - np.repeat(starts, lens)
-    codes[rows, cols] = mapped
-    lengths[:] = lens
-    return codes, lengths
+    if len(words) == 0:
+        return np.zeros((0, 16), dtype=np.uint8), np.zeros(0, dtype=np.int32)
+    flat, lens = _flat_codes(words, alphabet)
+    return K.word_matrix(flat, lens, 16, 0), lens
 
 
 def _word_rows(words: Sequence[str], alphabet: Alphabet) -> np.ndarray:
@@ -103,16 +124,11 @@ def _word_rows(words: Sequence[str], alphabet: Alphabet) -> np.ndarray:
     Raises:
         ValueError: as :func:`encode_words`.
     """
-    codes, _ = encode_words(words if isinstance(words, list) else list(words), alphabet)
-    rows = np.zeros((codes.shape[0], 17), dtype=np.uint8)
-    np.add(codes, 1, out=rows[:, :16], where=codes > 0)
-    del codes
-    hi, lo = K.pack_keys(rows)
-    order = np.lexsort((lo, hi))
-    hi, lo = hi[order], lo[order]
-    keep = np.ones(order.shape[0], dtype=bool)
-    keep[1:] = (hi[1:] != hi[:-1]) | (lo[1:] != lo[:-1])
-    return rows[order[keep]]
+    words = words if isinstance(words, list) else list(words)
+    if not words:
+        return np.zeros((0, 17), dtype=np.uint8)
+    flat, lens = _flat_codes(words, alphabet)
+    return K.sorted_word_rows(flat, lens)
 
 
 def _row_word(row: np.ndarray, alphabet: Alphabet) -> str:
@@ -120,7 +136,7 @@ def _row_word(row: np.ndarray, alphabet: Alphabet) -> str:
 
 
 def build_kwg(words: Sequence[str], alphabet: Alphabet | None = None, max_nodes: int = MAX_NODES,
-              verify: bool = False) -> np.ndarray:
+              verify: bool = False, format: str = "kwg") -> np.ndarray:
     """Build a minimised KWG (DAWG + GADDAG) from normalised words.
 
     Algorithm: sorted-input minimal automaton construction (Daciuk et al. 2000)
@@ -134,34 +150,42 @@ def build_kwg(words: Sequence[str], alphabet: Alphabet | None = None, max_nodes:
     Args:
         words: uppercase words over the alphabet (2..15 letters). Order and
             duplicates do not matter.
-        max_nodes: refuse a graph with more nodes (default :data:`MAX_NODES`, the
+        max_nodes: the most nodes of a KWG (default :data:`MAX_NODES`, the
             format's limit; a lower value is for tests).
         verify: also run the check of :func:`verify_kwg` on the graph (reusing
             the encoded words).
+        format: ``"kwg"`` (refuse more than ``max_nodes`` nodes), ``"wide"``
+            (uint64 nodes, ``docs/kwg-format.md`` "The wide variant") or
+            ``"auto"`` (``kwg`` when the graph fits in ``max_nodes``, else wide).
 
     Returns:
-        uint32 array ``(n_nodes,)``, the node array (little-endian when saved).
+        the node array ``(n_nodes,)``: uint32 (KWG) or uint64 (wide); saved
+        little-endian.
 
     Raises:
-        ValueError: empty word set or a word outside the alphabet / length range.
-        GraphTooLargeError: more than ``max_nodes`` nodes (their indices would not
-            fit the 22-bit arc field and would silently wrap).
+        ValueError: empty word set, a word outside the alphabet / length range,
+            an unknown ``format``.
+        GraphTooLargeError: ``format="kwg"`` and more than ``max_nodes`` nodes
+            (their indices would not fit the 22-bit arc field and would silently
+            wrap), or more than :data:`MAX_WIDE_NODES`.
         GraphError: ``verify`` is set and the graph fails the check.
     """
     if max_nodes > MAX_NODES:
         raise ValueError(f"max_nodes {max_nodes:,}: the KWG format holds at most {MAX_NODES:,}")
+    if format not in FORMATS:
+        raise ValueError(f"format {format!r}: expected one of {', '.join(FORMATS)}")
     if len(words) == 0:
         raise ValueError("no words: cannot build a lexicon from an empty list")
     alphabet = alphabet or german()
     dawg_rows = _word_rows(words, alphabet)
-    nodes = _build_rows(dawg_rows, alphabet, max_nodes)
+    nodes = _build_rows(dawg_rows, alphabet, max_nodes, format)
     if verify:
         validate_kwg(nodes, alphabet, where="built graph")
         _verify_rows(nodes, dawg_rows, alphabet)
     return nodes
 
 
-def _build_rows(dawg_rows: np.ndarray, alphabet: Alphabet, max_nodes: int) -> np.ndarray:
+def _build_rows(dawg_rows: np.ndarray, alphabet: Alphabet, max_nodes: int, format: str = "kwg") -> np.ndarray:
     """:func:`build_kwg` on rows from :func:`_word_rows`."""
     total = int(np.count_nonzero(dawg_rows))
     # every distinct state has at least one arc, and both automata together have
@@ -184,15 +208,21 @@ def _build_rows(dawg_rows: np.ndarray, alphabet: Alphabet, max_nodes: int) -> np
     krows, key_acc = K.reversed_keys(dawg_rows, key_word, key_len, nk)
     del key_word, key_len
     hi, lo = K.pack_keys(krows)
-    order = np.lexsort((lo, hi))
+    order = K.argsort_keys(hi, lo)
     del hi, lo
     krows, key_acc, key_sep = krows[order], key_acc[order], key_sep[:nk][order]  # sequential reads in the kernel
     del order
     gaddag_root, table = K.build_gaddag(krows, key_acc, key_sep, reg, st_hash, table)
     del krows, key_acc, key_sep, table, st_hash
-    nodes = K.layout(reg, dawg_root, gaddag_root)
-    if nodes.shape[0] > max_nodes:
-        raise GraphTooLargeError(int(nodes.shape[0]), max_nodes)
+    host, offset, pos, queue, qt, n_nodes = K.place(reg, dawg_root, gaddag_root)
+    n_nodes = int(n_nodes)
+    lay = WIDE if format == "wide" or (format == "auto" and n_nodes > max_nodes) else KWG
+    if lay is KWG and n_nodes > max_nodes:
+        raise GraphTooLargeError(n_nodes, max_nodes)
+    if n_nodes > lay.max_nodes:
+        raise GraphTooLargeError(n_nodes, lay.max_nodes, wide=True)
+    nodes = np.zeros(n_nodes, dtype=lay.dtype)
+    K.emit(nodes, reg, dawg_root, gaddag_root, host, offset, pos, queue, qt, lay.tile_shift, lay.accepts, lay.is_end)
     return nodes
 
 
@@ -236,18 +266,20 @@ def validate_kwg(kwg: np.ndarray, alphabet: Alphabet | None = None, where: str =
     from . import _kwg_check as C
 
     alphabet = alphabet or german()
-    if kwg.dtype != np.uint32 or kwg.ndim != 1:
-        raise GraphError(f"{where}: expected a 1-D uint32 node array, got {kwg.dtype} {kwg.shape}")
+    try:
+        lay = layout_of(kwg)
+    except ValueError as exc:
+        raise GraphError(f"{where}: {exc}") from None
     if kwg.shape[0] < 2:
         raise GraphError(f"{where}: {kwg.shape[0]} nodes, a KWG has at least 2")
     kwg = np.ascontiguousarray(kwg)
     code, node = C.check_structure_full(kwg, alphabet.size, MAX_WORD_LENGTH)
     code, node = int(code), int(node)
     if code == C.E_ARC:
-        raise GraphError(f"{where}: node {node} points at arc {int(kwg[node] & ARC_MASK)}, outside the "
+        raise GraphError(f"{where}: node {node} points at arc {lay.arc(kwg[node])}, outside the "
                          f"{kwg.shape[0]} nodes or at the GADDAG root pointer (damaged file)")
     if code == C.E_TILE:
-        raise GraphError(f"{where}: node {node} has tile code {int(kwg[node] >> 24)}, "
+        raise GraphError(f"{where}: node {node} has tile code {lay.tile(kwg[node])}, "
                          f"outside the {alphabet.name} alphabet (1..{alphabet.size})")
     if code == C.E_CYCLE:
         raise GraphError(f"{where}: the graph has a cycle (the arc at node {node} leads back to a list on its "
@@ -256,18 +288,19 @@ def validate_kwg(kwg: np.ndarray, alphabet: Alphabet | None = None, where: str =
         raise GraphError(f"{where}: a path longer than {MAX_WORD_LENGTH} letters at node {node} "
                          f"(words have at most {MAX_WORD_LENGTH}; damaged file?)")
     if code == C.E_ONE_LETTER:
-        letter = alphabet.letters[int(kwg[node] >> 24) - 1] if 0 < int(kwg[node] >> 24) <= alphabet.size else "?"
+        t = lay.tile(kwg[node])
+        letter = alphabet.letters[t - 1] if 0 < t <= alphabet.size else "?"
         raise GraphError(f"{where}: holds the one-letter word {letter!r} (node {node}); Scrabble words have "
                          f"2..{MAX_WORD_LENGTH} letters: rebuild the graph without one-letter words")
     if code != C.OK:
         raise GraphError(f"{where}: node {node}: {_CHECK_MESSAGES.get(code, f'malformed (check {code})')}")
     if not language:
         return -1
-    n_words = int(C.count_paths(kwg, 0))
+    n_words = int(K.count_words(kwg, 0))
     if n_words > max_words:
         raise GraphError(f"{where}: the graph holds {n_words:,} words, more than {max_words:,}: "
                          f"not a word list (damaged or made up)")
-    if n_words and not int(kwg[1] & ARC_MASK):
+    if n_words and not lay.arc(kwg[1]):
         raise GraphError(f"{where}: the graph has a DAWG of {n_words:,} words but no GADDAG (a DAWG-only "
                          f"file?); the move generator needs both (build one with `python -m lexicon_tools build`)")
     codes, lengths = C.dawg_words(kwg, n_words, MAX_WORD_LENGTH)
@@ -276,7 +309,7 @@ def validate_kwg(kwg: np.ndarray, alphabet: Alphabet | None = None, where: str =
         word = "".join(alphabet.letters[int(t) - 1] for t in codes[bad, : lengths[bad]])
         raise GraphError(f"{where}: the GADDAG lacks a form of the word {word!r} that the DAWG holds: "
                          f"the two halves disagree (damaged file)")
-    g_paths, expect = int(C.count_paths(kwg, 1)), int(lengths.sum(dtype=np.int64))
+    g_paths, expect = int(K.count_words(kwg, 1)), int(lengths.sum(dtype=np.int64))
     if g_paths != expect:
         raise GraphError(f"{where}: the GADDAG holds {g_paths:,} strings, the DAWG's {n_words:,} words make "
                          f"{expect:,}: the two halves disagree (damaged file)")
@@ -344,9 +377,11 @@ def iter_words(kwg: np.ndarray, alphabet: Alphabet | None = None):
     (:func:`validate_kwg` refuses cycles and longer paths before this is used).
     """
     alphabet = alphabet or german()
+    lay = layout_of(kwg)
+    shift, accepts, is_end, arc_mask = lay.tile_shift, lay.accepts, lay.is_end, lay.arc_mask
     letters = ("",) + alphabet.letters
     n = int(kwg.shape[0])
-    root = int(kwg[0]) & ARC_MASK
+    root = int(kwg[0]) & arc_mask
     if not root:
         return
     stack = [root]
@@ -354,18 +389,18 @@ def iter_words(kwg: np.ndarray, alphabet: Alphabet | None = None):
     while stack:
         d = len(stack) - 1
         v = int(kwg[stack[d]])
-        t = v >> 24
+        t = v >> shift
         del path[d:]
         path.append(letters[t] if t < len(letters) else "?")
-        if v & ACCEPTS:
+        if v & accepts:
             yield "".join(path)
-        c = v & ARC_MASK
+        c = v & arc_mask
         if c and c < n and len(stack) < MAX_WORD_LENGTH:
             stack.append(c)
             continue
         while stack:  # next arc, climbing out of finished lists
             p = stack[-1]
-            if int(kwg[p]) & IS_END or p + 1 >= n:
+            if int(kwg[p]) & is_end or p + 1 >= n:
                 stack.pop()
             else:
                 stack[-1] = p + 1

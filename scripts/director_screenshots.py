@@ -5,8 +5,8 @@ projection at 1920×1080 (``director.png``).
 Usage: ``.venv/bin/python scripts/director_screenshots.py [--chromium /usr/bin/chromium]``
 
 The event is the README's ``club`` (seed 2024, 3:00 a round, default lexicon) with a fourth
-player: round 1 entered and closed from the arbitration screen's API, round 2's clock running
-and two of its moves entered.
+player, at two tables: round 1 entered and closed (Dora's slip handed in late, a warning for
+Ben, a 3-point penalty for Cal), round 2's clock running and two of its moves entered.
 
 Writes ``director.png``, ``director-1366x768.png``, ``director-390x844.png``,
 ``admin-1366x768.png``, ``admin-390x844.png`` and ``player-390x844.png`` (a player's phone,
@@ -48,10 +48,12 @@ def main() -> int:
     club = Path(tempfile.mkdtemp()) / "club"
     players = ["Ana", "Ben", "Cal", "Dora"]
     event = EventDir.create(club, players, seed=2024, rules=SimultanRules(round_time=180), lexicon=lexicon,
-                            export=False, notes=None)
+                            export=False, notes=None, tables={"Ana": 1, "Ben": 1, "Cal": 2, "Dora": 2})
     event.start()
     for player, move in (("Ana", "8D KIEPE"), ("Ben", "8H KIEPE"), ("Cal", "H4 PIKTE"), ("Dora", "8D PIEKE")):
-        event.submit(player, move)
+        event.submit(player, move, late=player == "Dora")
+    event.warn("Ben", reason="Handy")
+    event.penalty("Cal", 3, reason="laut")
     event.close()
     event.start()
     ev = event.load()
@@ -78,7 +80,7 @@ def main() -> int:
             page = browser.new_page(viewport={"width": w, "height": h})
             page.goto(url + "/director/admin#key=" + KEY)
             expect(page.locator("#round-title")).to_have_text("Runde 2 läuft")
-            page.locator('input[data-player="Cal"]').focus()
+            page.locator('input.move[data-player="Cal"]').focus()
             page.keyboard.type(moves[0].notation.split()[0] + " ")
             name = f"admin-{w}x{h}.png"
             page.screenshot(path=str(out / name), full_page=w < 500)

@@ -293,9 +293,13 @@ def test_cli_practice(golden_lexicon, capsys):
     best = E.position_candidates(pos, golden_lexicon, 1)[0]
     # play the best move: ranks first by equity
     rc = main(["practice", "--seed", "7", "--turns", "6", "--lexicon", str(golden_lexicon.path),
-               f"--move={best.notation}", "--json"])
+               f"--move={best.notation}", "--json", "--time", "1"])
     data = json.loads(capsys.readouterr().out)
     assert rc == 0 and data["rank_by_equity"] == 1 and data["equity_loss"] == 0
+    # the deeper answer of a mid-game position: a simulation with intervals, the user's move among its candidates
+    sim = data["search"]
+    assert sim["phase"] == "simulation" and best.notation in [m["move"] for m in sim["moves"]]
+    assert all(m["ci"][0] <= m["spread"] <= m["ci"][1] for m in sim["moves"] if m["iterations"] > 1)
     assert data["rack"] == pos.rack_string
     assert "/" in data["cgp"] and data["cgp"].split()[1].endswith("/")  # the opponent's rack is hidden
     assert len(data["best_by_equity"]) == 5 and len(data["best_by_score"]) == 5
@@ -305,7 +309,11 @@ def test_cli_practice(golden_lexicon, capsys):
     # the same seed deals the same position; text output names both rankings
     worst = E.position_candidates(pos, golden_lexicon, None)[-1]
     rc = main(["practice", "--seed", "7", "--turns", "6", "--lexicon", str(golden_lexicon.path),
-               f"--move={worst.notation}"])
+               f"--move={worst.notation}", "--time", "1"])
     out = capsys.readouterr().out
     assert rc == 0 and f"your rack: {pos.rack_string}" in out
+    assert "simulation (2 plies" in out and f"{worst.notation}" in out.split("simulation (2 plies")[1]
+    rc = main(["practice", "--seed", "7", "--turns", "6", "--lexicon", str(golden_lexicon.path),
+               f"--move={worst.notation}", "--static"])
+    assert rc == 0 and "simulation" not in capsys.readouterr().out
     assert "by equity: #" in out and "best by equity:" in out and "best by score:" in out

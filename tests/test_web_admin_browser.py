@@ -1,13 +1,15 @@
 """The arbitration screen (``/director/admin``) in headless Chromium against a real server on
-loopback: two rounds of a 4-player event run from the keyboard alone (Enter moves to the next
-player), the projection checked after each close, the screen's standings equal to the command
-line's; and the projection's alarm at time-up (sound and flash).
+loopback: three rounds of a 4-player event run from the screen (Enter moves to the next player),
+two players on phone-sized pages, a late slip and a warning, the projection checked after each
+close, the screen's standings equal to the command line's; and the projection's alarm at time-up
+(sound and flash).
 
 Skipped when Chromium or Playwright is missing, except under CI (see tests/browser_support.py).
 """
 
 from __future__ import annotations
 
+import json
 import re
 import time
 
@@ -32,13 +34,21 @@ def de(n: int) -> str:
     return f"{n:,}".replace(",", ".")
 
 
-def test_two_rounds_from_the_admin_screen(browser, tmp_path, golden_lexicon):
+def test_three_rounds_from_the_admin_screen_with_two_phones(browser, tmp_path, golden_lexicon, capsys):
+    """Issue 15's browser test: 3 rounds of a 4-player event run from the screen alone, Cal and
+    Dora submitting from phone-sized pages (360 and 390 px), a late slip (0 points under
+    ``late_submission = "zero"``) and a warning costing 5 entered on the screen, the projection
+    checked after each close, the screen's standings equal to the command line's, undo."""
     from engine.web.app import create_app
     from engine.web.cli import background_server
 
     d = EventDir.create(tmp_path / "club", PLAYERS, seed=42, lexicon=golden_lexicon, name="Club",
-                        rules=SimultanRules.for_alphabet(A, round_time=600), export=False, notes=None)
-    app = create_app(golden_lexicon, event_dir=d.path, admin_key=KEY, allowed_hosts=["127.0.0.1", "localhost"])
+                        rules=SimultanRules.for_alphabet(A, round_time=600, late_submission="zero",
+                                                         warning_penalty=5),
+                        export=False, notes=None)
+    app = create_app(golden_lexicon, event_dir=d.path, admin_key=KEY, players_submit=True,
+                     allowed_hosts=["127.0.0.1", "localhost"])
+    links = app.state.player_links
     with background_server(app) as url:
         ctx = browser.new_context(viewport={"width": 1366, "height": 768})
         pg = ctx.new_page()
@@ -47,9 +57,18 @@ def test_two_rounds_from_the_admin_screen(browser, tmp_path, golden_lexicon):
         pg.goto(url + "/director/admin#key=" + KEY)
         expect(pg.locator("#round-title")).to_have_text("Runde 1 – noch nicht gestartet")
         assert "key=" not in pg.url                                   # the key leaves the address bar
+        expect(pg.locator("#links")).to_contain_text(f"{url}/spieler#t={links['Cal']}")
+        phones = {}
+        for p, width in (("Cal", 360), ("Dora", 390)):
+            ph = browser.new_context(viewport={"width": width, "height": 800}, is_mobile=True).new_page()
+            ph.on("pageerror", lambda e: errors.append(str(e)))
+            ph.goto(f"{url}/spieler#t={links[p]}")
+            expect(ph.locator("#who")).to_have_text(p)
+            assert ph.evaluate("document.documentElement.scrollWidth") <= width
+            phones[p] = ph
         expected = {p: 0 for p in PLAYERS}
         master = 0
-        for rnd, rack in ((1, None), (2, "typed")):
+        for rnd, rack in ((1, None), (2, "typed"), (3, None)):
             ev = EventDir(d.path, golden_lexicon, notes=None, export=False).load()
             if rack == "typed":                                       # round 2 from a "physical bag"
                 leave = A.rack_string(ev.current.leave)
@@ -61,49 +80,78 @@ def test_two_rounds_from_the_admin_screen(browser, tmp_path, golden_lexicon):
             if rack == "typed":
                 assert sorted(ev.current.rack) == sorted(leave + drawn)
             moves = generate_moves(ev.board, A.parse_rack(ev.current.rack), golden_lexicon).sorted()
-            entries = [moves[0], moves[min(5, len(moves) - 1)], moves[min(12, len(moves) - 1)], None]
+            picks = {"Ana": moves[0], "Ben": moves[min(5, len(moves) - 1)], "Cal": moves[min(2, len(moves) - 1)],
+                     "Dora": moves[min(12, len(moves) - 1)]}
+            for p in ("Cal", "Dora"):                                  # the phones
+                ph = phones[p]
+                expect(ph.locator("#rack")).to_have_text(" ".join(ev.current.rack), timeout=10_000)
+                ph.fill("#move", picks[p].notation)
+                ph.click("button")
+                expect(ph.locator("#msg")).to_have_text("Eingegangen: " + picks[p].notation)
+                if rnd == 1:
+                    assert "Punkte" not in ph.locator("main").inner_text()  # no points before the close
+            if rnd == 2:
+                pg.check('input.late[data-player="Ben"]')            # Ben's slip came after the time
             # the focus is on the first player's field; Enter enters and moves on
-            for p, m in zip(PLAYERS, entries):
-                pg.keyboard.type(m.notation if m else "-")
+            pg.focus('input.move[data-player="Ana"]')
+            for p in ("Ana", "Ben"):
+                pg.keyboard.type(picks[p].notation)
                 pg.keyboard.press("Enter")
-                cell = pg.locator(f'td.res[data-player="{p}"]')
-                if m:
-                    expect(cell).to_contain_text(f"{de(m.score)} Punkte")
-                else:
-                    expect(cell).to_have_text("kein Zug · 0 Punkte")
-            # a correction: Dora's field again, a real move this time
-            pg.fill('input[data-player="Dora"]', entries[1].notation)
-            pg.press('input[data-player="Dora"]', "Enter")
-            expect(pg.locator('td.res[data-player="Dora"]')).to_contain_text(f"{de(entries[1].score)} Punkte")
-            assert pg.evaluate("document.activeElement.id") == "close-btn"
-            pg.keyboard.press("Enter")                                # closes the round
+                expect(pg.locator(f'td.res[data-player="{p}"]')).to_contain_text(f"{de(picks[p].score)} Punkte")
+            for p in ("Cal", "Dora"):   # the phones' moves reach the grid (it asks every 3 s)
+                expect(pg.locator(f'td.res[data-player="{p}"]')).to_contain_text(
+                    f"{de(picks[p].score)} Punkte", timeout=10_000)
+            if rnd == 1:   # a correction on the screen: Ben's field again
+                picks["Ben"] = moves[1]
+                pg.fill('input.move[data-player="Ben"]', picks["Ben"].notation)
+                pg.press('input.move[data-player="Ben"]', "Enter")
+                expect(pg.locator('td.res[data-player="Ben"]')).to_contain_text(f"{de(picks['Ben'].score)} Punkte")
+            if rnd == 3:   # a warning for Ana, from the room form: 5 points
+                pg.select_option("#room-kind", "warn")
+                pg.fill("#room-player", "Ana")
+                pg.fill("#room-reason", "Handy")
+                pg.press("#room-reason", "Enter")
+                expect(pg.locator("#msg")).to_have_text("Verwarnung 1 für Ana in Runde 3: −5 Punkte")
+                expect(pg.locator('td.ded[data-player="Ana"]')).to_have_text("−5 · 1× verw.")
+                expected["Ana"] -= 5
+            pg.click("#close-btn")
             expect(pg.locator("#msg")).to_contain_text(f"Runde {rnd} geschlossen")
             master += moves[0].score
-            for p, m in zip(PLAYERS, entries[:3] + [entries[1]]):
-                expected[p] += m.score
-            # the projection after the close: the round's moves, the running totals, the master total
+            for p, m in picks.items():
+                expected[p] += 0 if (rnd == 2 and p == "Ben") else m.score
+            # the projection after the close: the running totals, the master total, the next round
             proj = ctx.new_page()
             proj.goto(url + "/director")
             expect(proj.locator(".side")).to_contain_text(f"Ergebnisse Runde {rnd}")
-            rows = proj.locator(".rs tbody tr").all_inner_texts()
             totals = {}
-            for row in rows:
+            for row in proj.locator(".rs tbody tr").all_inner_texts():
                 cells = row.split("\t")
-                totals[cells[1]] = int(cells[4].replace(".", ""))        # no bonus column: Pl. Spieler Zug Pkt. Ges. %
+                totals[cells[1]] = int(cells[4].replace(".", "").replace("−", "-"))  # Pl. Spieler Zug Pkt. Ges. %
             assert totals == expected
             expect(proj.locator(".side")).to_contain_text(f"Top gesamt: {de(master)}")
             assert proj.locator('.round[data-round]').inner_text().split() == ["RUNDE", str(rnd + 1)]
+            # the round's deductions are marked beside the points (round 3: Ana's warning)
+            assert proj.locator(".rs .ded").all_inner_texts() == (["−5"] if rnd == 3 else [])
             proj.close()
-        # the screen's standings equal the command line's
-        cli = EventDir(d.path, golden_lexicon, notes=None, export=False).load().standings()
-        shown = [r.split("\t") for r in pg.locator("#stand tbody tr").all_inner_texts()]
-        assert [(int(r[0].rstrip(".")), r[1], int(r[2].replace(".", ""))) for r in shown] == \
-            [(s.rank, s.player, s.total) for s in cli]
-        assert [r[3] for r in shown] == [f"{s.percent:.2f}".replace(".", ",") + "\u00a0%" for s in cli]
-        # undo from the screen: the close of round 2 is taken back
-        expect(pg.locator("#undo-btn")).to_contain_text("Schließen von Runde 2")
+            for p in ("Cal", "Dora"):   # after the close the phones show the points
+                expect(phones[p].locator("#last")).to_contain_text(f"{de(picks[p].score)} Punkte", timeout=10_000)
+        # the screen's standings equal the command line's (`simultan standings --json`)
+        from engine.cli import main
+
+        capsys.readouterr()
+        assert main(["simultan", "standings", str(d.path), "--json", "--lexicon", str(golden_lexicon.path)]) == 0
+        cli = json.loads(capsys.readouterr().out)["standings"]
+        shown = pg.evaluate("""Array.from(document.querySelectorAll('#stand tbody tr')).map(
+            tr => Array.from(tr.cells).map(td => td.textContent))""")
+        assert [(int(r[0].rstrip(".")), r[2], int(r[3].replace(".", "").replace("−", "-"))) for r in shown] == \
+            [(s["rank"], s["player"], s["total"]) for s in cli]
+        assert [r[4] for r in shown] == [f"{s['percent']:.2f}".replace(".", ",") + "\u00a0%" for s in cli]
+        assert [r[6] for r in shown] == ["−5" if s["penalty"] else "" for s in cli]
+        assert {s["player"]: s["total"] for s in cli} == expected
+        # undo from the screen: the close of round 3 is taken back
+        expect(pg.locator("#undo-btn")).to_contain_text("Schließen von Runde 3")
         pg.click("#undo-btn")
-        expect(pg.locator("#round-title")).to_have_text("Runde 2 läuft")
+        expect(pg.locator("#round-title")).to_have_text("Runde 3 läuft")
         ctx.close()
         assert not errors, errors
 
@@ -130,51 +178,38 @@ def test_time_up_beeps_and_flashes(browser, tmp_path, golden_lexicon):
         ctx.close()
 
 
-def test_two_players_on_their_phones(browser, tmp_path, golden_lexicon):
+def test_two_hundred_players_filter_by_table(browser, tmp_path, golden_lexicon):
+    """200 players at 25 tables: the grid scrolls inside the page, the table filter shows one
+    table, Enter goes to the next player shown."""
     from engine.web.app import create_app
     from engine.web.cli import background_server
 
-    d = EventDir.create(tmp_path / "p", PLAYERS, seed=42, lexicon=golden_lexicon, name="Club",
-                        rules=SimultanRules.for_alphabet(A, round_time=600), export=False, notes=None)
-    app = create_app(golden_lexicon, event_dir=d.path, admin_key=KEY, players_submit=True,
-                     allowed_hosts=["127.0.0.1", "localhost"])
-    links = app.state.player_links
-    with background_server(app) as url:
-        admin = browser.new_context(viewport={"width": 1366, "height": 768}).new_page()
-        admin.goto(url + "/director/admin#key=" + KEY)
-        expect(admin.locator("#links")).to_contain_text(f"{url}/spieler#t={links['Cal']}")
-        assert admin.locator("#links td.qr svg").count() == 4
-        phones = {}
-        for p in ("Cal", "Dora"):
-            ph = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True).new_page()
-            ph.goto(f"{url}/spieler#t={links[p]}")
-            expect(ph.locator("#who")).to_have_text(p)
-            expect(ph.locator("#wait")).to_be_visible()                # before the start: no rack
-            phones[p] = ph
-        admin.press("#draw", "Enter")
-        expect(admin.locator("#round-title")).to_have_text("Runde 1 läuft")
-        ev = EventDir(d.path, golden_lexicon, notes=None, export=False).load()
-        moves = generate_moves(ev.board, A.parse_rack(ev.current.rack), golden_lexicon).sorted()
-        picks = {"Ana": moves[0], "Ben": moves[3], "Cal": moves[1], "Dora": moves[7]}
-        for p in ("Cal", "Dora"):
-            ph = phones[p]
-            expect(ph.locator("#rack")).to_have_text(" ".join(ev.current.rack), timeout=10_000)
-            ph.fill("#move", picks[p].notation)
-            ph.click("button")
-            expect(ph.locator("#msg")).to_have_text("Eingegangen: " + picks[p].notation)
-            assert "Punkte" not in ph.locator("main").inner_text()      # no points before the close
-        for p in ("Ana", "Ben"):
-            admin.fill(f'input[data-player="{p}"]', picks[p].notation)
-            admin.press(f'input[data-player="{p}"]', "Enter")
-            expect(admin.locator(f'td.res[data-player="{p}"]')).to_contain_text(f"{de(picks[p].score)} Punkte")
-        # the phones' moves reach the director's grid (it asks every 3 s)
-        for p in ("Cal", "Dora"):
-            expect(admin.locator(f'td.res[data-player="{p}"]')).to_contain_text(
-                f"{de(picks[p].score)} Punkte", timeout=10_000)
-        admin.click("#close-btn")
-        expect(admin.locator("#msg")).to_contain_text("Runde 1 geschlossen")
-        for p in ("Cal", "Dora"):   # after the close the phones show the points
-            expect(phones[p].locator("#last")).to_contain_text(f"{de(picks[p].score)} Punkte", timeout=10_000)
-        standings = {s.player: s.total for s in EventDir(d.path, golden_lexicon, notes=None,
-                                                          export=False).load().standings()}
-        assert standings == {p: m.score for p, m in picks.items()}
+    players = [f"Spieler {i:03d}" for i in range(1, 201)]
+    d = EventDir.create(tmp_path / "big", players, seed=42, lexicon=golden_lexicon, export=False, notes=None,
+                        rules=SimultanRules.for_alphabet(A, round_time=600),
+                        tables={p: i // 8 + 1 for i, p in enumerate(players)})
+    d.start()
+    ev = d.load()
+    m = generate_moves(ev.board, A.parse_rack(ev.current.rack), golden_lexicon).sorted()[0]
+    with background_server(create_app(golden_lexicon, event_dir=d.path, admin_key=KEY)) as url:
+        ctx = browser.new_context(viewport={"width": 1366, "height": 768})
+        pg = ctx.new_page()
+        pg.goto(url + "/director/admin#key=" + KEY)
+        expect(pg.locator("#grid-count")).to_have_text("200 Spieler")
+        box = pg.evaluate("() => { const b = document.getElementById('grid-box'); "
+                          "return [b.scrollHeight, b.clientHeight, innerHeight]; }")
+        assert box[0] > box[1] and box[1] <= 0.66 * box[2]            # the grid scrolls, the page does not grow
+        pg.select_option("#table-filter", "3")
+        expect(pg.locator("#grid-count")).to_have_text("8 von 200 Spielern")
+        visible = pg.locator("#grid tbody tr:not([hidden]) td.tcol").all_inner_texts()
+        assert visible == ["3"] * 8
+        pg.fill('input.move[data-player="Spieler 017"]', m.notation)
+        pg.press('input.move[data-player="Spieler 017"]', "Enter")
+        expect(pg.locator('td.res[data-player="Spieler 017"]')).to_contain_text(f"{de(m.score)} Punkte")
+        assert pg.evaluate("document.activeElement.dataset.player") == "Spieler 018"
+        pg.fill("#name-filter", "Spieler 19")
+        expect(pg.locator("#grid-count")).to_have_text("0 von 200 Spielern")   # table 3 has 017-024
+        pg.select_option("#table-filter", "")
+        expect(pg.locator("#grid-count")).to_have_text("10 von 200 Spielern")  # Spieler 190 to 199
+        ctx.close()
+    assert d.load().current.submissions["Spieler 017"].score == m.score

@@ -7,6 +7,8 @@ computation: the move generator and the word checker on the round's position.
 
 from __future__ import annotations
 
+import json
+
 import re
 import time
 
@@ -155,7 +157,8 @@ def test_round_closed_top_move_and_scores(client, event, lex):
     rows = {r["player"]: r for r in last["scores"]}
     assert [r["player"] for r in last["scores"]] == ["Ana", "Ben", "Cal"]   # best first
     assert rows["Ana"] == {"rank": 1, "player": "Ana", "move": expected_top.notation, "valid": True, "reason": "",
-                           "score": ana, "bonus": 10, "total": ana + 10, "top": True}
+                           "score": ana, "bonus": 10, "total": ana + 10, "top": True, "deduction": 0,
+                           "warnings": 0, "note": "", "absent": False, "table": None, "late": False}
     assert rows["Ben"]["score"] == ben and rows["Ben"]["bonus"] == 0 and rows["Ben"]["rank"] == 2
     assert rows["Ben"]["move"] == check_move(board, low.notation, lex, rack=rack).move.notation
     assert rows["Cal"]["score"] == 0 and rows["Cal"]["valid"] is False and rows["Cal"]["rank"] == 3
@@ -285,8 +288,12 @@ def score_rows(n: int, bonus: bool = False) -> list[dict]:
 
 def test_round_page_shows_at_most_sixteen_score_rows():
     html = round_page("E", Board(A), 2, "AEHSU?R", round_scores=score_rows(30), scores_label="Ergebnisse Runde 1")
-    assert html.count('<td class="p">') == MAX_SCORE_ROWS == 16
-    assert "P15" in html and "P16" not in html
+    table, _, rest = html.partition('<script type="application/json" id="more-rows">')
+    assert table.count('<td class="p">') == MAX_SCORE_ROWS == 16
+    assert "P15" in table and "P16" not in table
+    # the other 14 rows wait for the pager, as the table's rows (JSON strings)
+    extra = json.loads(rest[:rest.index("</script>")])
+    assert len(extra) == 14 and extra[0].startswith('<tr><td class="n">17.</td><td class="p">P16</td>')
     # the page's script hides more rows when they do not fit, and counts them in this line
     assert '<div class="small more" data-more="14">… und 14 weitere Spieler</div>' in html
     assert 'class="side dense"' in html and 'class="bonus' not in html      # no bonus column without a bonus

@@ -103,6 +103,7 @@ def servers(golden_lexicon, tmp_path_factory):
 @contextlib.contextmanager
 def open_page(browser, url: str, width: int, height: int):
     ctx = browser.new_context(viewport={"width": width, "height": height})
+    ctx.add_init_script("window.scorePaging = false")   # the rows stay on page 1 while measured
     pg = ctx.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
@@ -220,6 +221,43 @@ def test_rows_that_do_not_fit_give_way_to_the_count(browser, servers):
         m = pg.evaluate(MEASURE)
         check_fit(m)
         assert m["shown"] == MAX_SCORE_ROWS and m["more"] == "… und 14 weitere Spieler"
+
+
+def test_two_hundred_players_page_through_the_standings(browser, tmp_path, golden_lexicon):
+    """200 players: the projection shows as many rows as fit, then the others page by page."""
+    from engine.web.app import create_app
+    from engine.web.cli import background_server
+
+    d = make_event(tmp_path / "big", golden_lexicon, 200)
+    rows = running_rows_of(d, golden_lexicon)
+    with background_server(create_app(golden_lexicon, event_dir=d.path)) as url, \
+            open_page(browser, url + "/director", 1920, 1080) as pg:
+        m = pg.evaluate(MEASURE)
+        check_fit(m)
+        n = m["shown"]
+        assert n == MAX_SCORE_ROWS and m["more"] == f"… und {200 - n} weitere Spieler"
+        pages = -(-200 // n)
+
+        def shown():
+            return [r.split("\t")[1] for r in pg.locator(".rs tbody tr:not([hidden])").all_inner_texts()]
+
+        assert shown() == [r["player"] for r in rows[:n]]
+        for k in (1, pages - 1):
+            pg.evaluate(f"() => scorePage({k})")
+            assert shown() == [r["player"] for r in rows[k * n:(k + 1) * n]]
+            last = min(200, (k + 1) * n)
+            expect(pg.locator(".more")).to_have_text(f"Plätze {k * n + 1}–{last} von 200 · Seite {k + 1} von {pages}")
+            check_fit(pg.evaluate(MEASURE) | {"shown": len(shown())})
+        pg.evaluate(f"() => scorePage({pages})")                    # round the clock: page 1 again
+        assert shown() == [r["player"] for r in rows[:n]]
+        assert pg.locator(".more").inner_text() == f"… und {200 - n} weitere Spieler"
+
+
+def running_rows_of(d, lexicon):
+    from engine.director.export import running_rows
+
+    ev = EventDir(d.path, lexicon, notes=None, export=False).load()
+    return running_rows(ev, ev.closed_rounds[-1])
 
 
 # -- failures while the page is open --------------------------------------------------------------

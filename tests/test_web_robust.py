@@ -210,8 +210,18 @@ def client(golden_lexicon):
 ])
 def test_bodies_that_are_not_json_get_422(client, body, message):
     for route in ("/api/moves", "/api/position", "/api/score"):
-        r = client.post(route, content=body, headers={"Content-Type": "application/json"})
+        r = client.post(route, content=body, headers={"Content-Type": "application/json", "X-Lang": "en"})
         assert r.status_code == 422 and message in r.json()["error"], (route, r.text)
+
+
+@pytest.mark.parametrize("body, message", [
+    (b'{"cgp": "' + b"\xff\xfe" + b'"}', "Der Inhalt ist kein gültiges UTF-8 (Byte 9)"),
+    (b"[" * 5000 + b"]" * 5000, f"Der Inhalt ist zu tief verschachtelt (höchstens {MAX_JSON_DEPTH} Ebenen)"),
+    (b'{"cgp": "15/15"', "Der Inhalt ist kein gültiges JSON"),
+])
+def test_bodies_that_are_not_json_get_422_in_german_by_default(client, body, message):
+    r = client.post("/api/moves", content=body, headers={"Content-Type": "application/json"})
+    assert r.status_code == 422 and r.json()["error"].startswith(message), r.text
 
 
 def test_json_problem_by_hand():
@@ -241,5 +251,8 @@ def test_openapi_lists_the_error_codes(client):
 
 def test_oversized_headers_get_431(client):
     r = client.get("/api/rules", headers={"X-Big": "a" * 20_000})
+    assert r.status_code == 431 and r.json()["error"] == ("Die Kopfzeilen der Anfrage sind zu groß "
+                                                          "(höchstens 16384 Bytes)")
+    r = client.get("/api/rules", headers={"X-Big": "a" * 20_000, "X-Lang": "en"})
     assert r.status_code == 431 and "headers too large" in r.json()["error"]
     assert client.get("/api/rules", headers={"X-Fine": "a" * 1000}).status_code == 200

@@ -4,7 +4,11 @@ Sub-commands (the event directory is the first positional argument or ``--event 
 
     new DIR --players Ana Ben Cal [--seed S] [--round-time 3:00] [rules ...]
     round DIR [--start [--rack TILES]] [--json]  the open round: board, rack, clock, moves entered
-    submit DIR PLAYER "8H WORT" [--round N]   a player's move (again to replace it; "-" = no move)
+    submit DIR PLAYER "8H WORT" [--round N] [--late]   a player's move (again to replace it; "-" = no move)
+    penalty DIR PLAYER POINTS [--round N] [--reason TEXT]   deduct points (negative: give back)
+    warn DIR PLAYER [--round N] [--reason TEXT]             a warning (costs points per the rules)
+    join DIR NAME [--table T]             a player arriving late (the rounds before count 0)
+    leave DIR PLAYER                      a player leaving (the later rounds count 0)
     close DIR [--choose MOVE] [--round N] place the top move, score everyone, open the next round
     standings DIR [--round N] [--json]
     undo DIR [--expect N] [--show]        take back the last submit / start / close (entry N only)
@@ -90,7 +94,46 @@ def _rules_from_args(args, alphabet):
         kwargs["solo_min_players"] = args.solo_min_players
     if getattr(args, "physical_bag", False):
         kwargs["physical_bag"] = True
+    for name in ("late_submission", "late_penalty", "late_grace", "warning_penalty", "warnings_free"):
+        val = getattr(args, name, None)
+        if val is not None:
+            kwargs[name] = val
+    if kwargs.get("late_penalty") and "late_submission" not in kwargs:
+        kwargs["late_submission"] = "penalty"
+    if kwargs.get("late_submission") == "penalty" and not kwargs.get("late_penalty"):
+        raise _Usage("--late-submission penalty needs --late-penalty POINTS")
     return SimultanRules.for_alphabet(alphabet, **kwargs)
+
+
+def _players_file(path: str) -> tuple[list[str], dict]:
+    """Players (and their tables) from a file: one player a line, ``NAME`` or ``NAME;TABLE``
+    (also ``NAME,TABLE`` or a tab); empty lines and lines starting with ``#`` are skipped.
+
+    Raises:
+        _Usage: the file cannot be read, or a table is not a number.
+    """
+    import re
+
+    try:
+        text = open(path, encoding="utf-8-sig").read()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise _Usage(f"--players-file {path}: cannot read it ({getattr(exc, 'strerror', None) or exc})") from None
+    names, tables = [], {}
+    for i, line in enumerate(text.splitlines(), 1):
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        m = re.fullmatch(r"(.*?)\s*[;\t]\s*(.*)", line) or re.fullmatch(r"(.*?)\s*,\s*(\d+)", line)
+        name, table = (m.group(1).strip(), m.group(2).strip()) if m else (line, "")
+        if i == 1 and name.casefold() in ("name", "spieler", "player") and table.casefold() in (
+                "table", "tisch", ""):
+            continue  # a header line
+        names.append(name)
+        if table:
+            if not table.isdigit():
+                raise _Usage(f"--players-file {path} line {i}: table {table!r} is not a number")
+            tables[name] = int(table)
+    return names, tables
 
 
 def _players(values) -> list[str]:
@@ -110,7 +153,10 @@ def _players(values) -> list[str]:
 
 
 def _late(sub) -> str:
-    return f" LATE (+{sub.late:g} s)" if sub is not None and sub.late is not None else ""
+    if sub is None:
+        return ""
+    out = f" LATE (+{sub.late:g} s)" if sub.late is not None else ""
+    return out + (" HANDED IN LATE" if sub.handed_late else "")
 
 
 def _submission_line(sub) -> str:
@@ -155,14 +201,32 @@ def cmd_new(args) -> int:
     from .store import EventDir
 
     players = _players(args.players)
+    tables: dict = {}
+    if args.players_file:
+        more, tables = _players_file(args.players_file)
+        players += more
+    if args.table_size is not None:
+        if args.table_size < 1:
+            raise _Usage("--table-size: at least 1 player per table")
+        for i, p in enumerate(players):
+            tables.setdefault(p.strip(), i // args.table_size + 1)
     lex = load_lexicon(args.lexicon, progress=_note)
     rules = _rules_from_args(args, lex.alphabet)
     d = EventDir.create(args.event_dir, players, seed=args.seed, rules=rules, name=args.name,
-                        lexicon_path=args.lexicon, lexicon=lex, notes=_note)
+                        lexicon_path=args.lexicon, lexicon=lex, notes=_note, tables=tables)
     ev = d.load()
+    shown = ", ".join(players) if len(players) <= 12 else ", ".join(players[:10]) + f", ... ({len(players) - 10} more)"
+    n_tables = len(set(ev.tables.values()))
     print(f"event {ev.settings.name!r} created in {args.event_dir}: {len(players)} players "
-          f"({', '.join(players) or 'none'}), seed {ev.settings.seed}, round time "
-          f"{_fmt_time(ev.rules.round_time)}")
+          f"({shown or 'none'}){f' at {n_tables} tables' if n_tables else ''}, seed {ev.settings.seed}, "
+          f"round time {_fmt_time(ev.rules.round_time)}")
+    r = ev.rules
+    if r.late_submission != "count" or r.warning_penalty:
+        late = {"zero": "a late move scores 0", "penalty": f"a late move costs {r.late_penalty} points",
+                "count": "a late move counts"}[r.late_submission]
+        warn = (f"each warning after the first {r.warnings_free} costs {r.warning_penalty} points"
+                if r.warning_penalty else "warnings cost nothing")
+        print(f"penalties: {late} (phones: after the round time + {r.late_grace} s); {warn}")
     _print_open(ev, args.event_dir)
     return 0
 
@@ -216,7 +280,8 @@ def cmd_round(args) -> int:
                         "seconds_left": left,
                         "submissions": {p: (None if s is None else {"move": s.text, "notation": s.notation,
                                                                      "valid": s.valid, "score": s.score,
-                                                                     "reason": s.reason, "late": s.late})
+                                                                     "reason": s.reason, "late": s.late,
+                                                                     "handed_late": s.handed_late})
                                         for p, s in ((p, cur.submissions.get(p)) for p in ev.players)}})
         print(json.dumps(out, ensure_ascii=False))
         return 0
@@ -243,7 +308,9 @@ def cmd_round(args) -> int:
         print("moves entered:")
         w = max(len(p) for p in ev.players)
         for p in ev.players:
-            print(f"  {p:<{w}}  {_submission_line(cur.submissions.get(p))}")
+            gone = f"  (left in round {ev.left[p]})" if p in ev.left else ""
+            table = f"  [table {ev.tables[p]}]" if p in ev.tables else ""
+            print(f"  {p:<{w}}  {_submission_line(cur.submissions.get(p))}{gone}{table}")
     _print_page(args.event_dir)
     return 0
 
@@ -260,9 +327,14 @@ def cmd_submit(args) -> int:
     # the round the director saw: a close that wins the race makes this "round N is closed",
     # not a check against the next round's rack
     expect = args.round if args.round is not None else (cur.number if cur is not None else None)
-    sub = d.submit(player, move, expect)
+    sub = d.submit(player, move, expect, late=args.late)
     replaced = f" (replaces {_submission_line(old)})" if old is not None else ""
-    replaced += _late(sub) and f"; entered{_late(sub)} after the round time (flagged late)"
+    if sub.late is not None:
+        replaced += f"; entered LATE (+{sub.late:g} s) after the round time (flagged late)"
+    if sub.handed_late:
+        cost = {"count": "it counts", "zero": "it will score 0",
+                "penalty": f"{d.load().rules.late_penalty} points will be deducted"}[d.load().rules.late_submission]
+        replaced += f"; handed in late: {cost}"
     if sub.valid:
         words = " + ".join(f"{w} {s}" for w, s in sub.words)
         bingo = sub.score - sum(s for _w, s in sub.words)
@@ -309,9 +381,38 @@ def cmd_close(args) -> int:
                 tag = "  TOP"
             if rnd.bonus.get(p):
                 tag += f"  SOLO +{rnd.bonus[p]}"
+            if p in rnd.void_late:
+                tag += "  0: handed in late"
+            if rnd.deduction(p):
+                tag += f"  -{rnd.deduction(p)} ({_deductions(rnd, p)})"
+            if ev.absent(p, rnd):
+                tag += "  absent"
             print(f"  {p:<{w}}  {pts:>4}  {percent(pts, rnd.top.score):6.2f}%  {_submission_line(sub)}{tag}")
     _print_open(ev, args.event_dir)
     return 0
+
+
+def _deductions(rnd, p) -> str:
+    """A round's deductions for a player, e.g. ``"penalty 5: phone; warning 2: 10"``."""
+    parts = []
+    for e in rnd.penalties.get(p, ()):
+        what = {"warning": f"warning {e.get('number', '')}".strip(), "late": "late move"}.get(e["kind"], e["kind"])
+        parts.append(what + (f" -{e['points']}" if e["points"] else "")
+                     + (f": {e['reason']}" if e.get("reason") and e["kind"] != "late" else ""))
+    return "; ".join(parts)
+
+
+def _status(s) -> str:
+    out = []
+    if s.table is not None:
+        out.append(f"table {s.table}")
+    if s.joined is not None:
+        out.append(f"joined in round {s.joined}")
+    if s.left is not None:
+        out.append(f"left in round {s.left}")
+    if s.absent:
+        out.append(f"absent {s.absent} round{'s' * (s.absent != 1)}")
+    return ", ".join(out)
 
 
 def cmd_standings(args) -> int:
@@ -332,10 +433,68 @@ def cmd_standings(args) -> int:
         print("  no players (a master game only)")
         return 0
     w = max(6, max(len(s.player) for s in rows))
-    print(f"  rank  {'player':<{w}}  points  % of top  tops  solos  invalid  missing  late")
+    print(f"  rank  {'player':<{w}}  points  % of top  tops  solos  invalid  missing  late  penalty  warnings")
     for s in rows:
+        note = _status(s)
         print(f"  {s.rank:>4}  {s.player:<{w}}  {s.total:>6}  {s.percent:>7.2f}%  {s.tops:>4}  {s.solos:>5}  "
-              f"{s.invalid:>7}  {s.missing:>7}  {s.late:>4}")
+              f"{s.invalid:>7}  {s.missing:>7}  {s.late:>4}  {-s.penalty if s.penalty else 0:>7}  {s.warnings:>8}"
+              + (f"  ({note})" if note else ""))
+    return 0
+
+
+def cmd_penalty(args) -> int:
+    """``penalty``: deduct points from a player in a round (default the open round)."""
+    if len(args.rest) != 2:
+        raise _Usage("penalty needs a player and the points: penalty DIR PLAYER POINTS [--round N] [--reason TEXT]")
+    player, pts = args.rest
+    try:
+        points = int(pts)
+    except ValueError:
+        raise _Usage(f"penalty {pts!r}: the points are a whole number, e.g. 10") from None
+    rec = _dir(args).penalty(player, points, args.round, args.reason or "")
+    what = f"{rec['points']} points deducted from" if rec["points"] > 0 else f"{-rec['points']} points given back to"
+    print(f"round {rec['round']}: {what} {rec['player']}" + (f" ({rec['reason']})" if rec["reason"] else ""))
+    return 0
+
+
+def cmd_warn(args) -> int:
+    """``warn``: a warning for a player (default in the open round)."""
+    if len(args.rest) != 1:
+        raise _Usage("warn needs a player: warn DIR PLAYER [--round N] [--reason TEXT]")
+    d = _dir(args)
+    rec = d.warn(args.rest[0], args.round, args.reason or "")
+    ev = d.load()
+    entry = ev.rounds[rec["round"] - 1].penalties[rec["player"]][-1]
+    cost = f", {entry['points']} points deducted" if entry["points"] else ", no deduction"
+    print(f"round {rec['round']}: warning {entry['number']} for {rec['player']}{cost}"
+          + (f" ({rec['reason']})" if rec["reason"] else ""))
+    return 0
+
+
+def cmd_join(args) -> int:
+    """``join``: a player arriving late plays from the open round on."""
+    if len(args.rest) != 1:
+        raise _Usage('join needs the new player\'s name: join DIR NAME [--table T] (quote a name with spaces)')
+    rec = _dir(args).join(args.rest[0], args.table)
+    table = f" at table {rec['table']}" if rec.get("table") is not None else ""
+    n = rec["round"] - 1
+    before = "" if n < 1 else "; round 1 counts 0" if n == 1 else f"; rounds 1 to {n} count 0"
+    print(f"{rec['player']} joins in round {rec['round']}{table}{before}")
+    return 0
+
+
+def cmd_leave(args) -> int:
+    """``leave``: a player leaves; a move already entered for the open round counts."""
+    if len(args.rest) != 1:
+        raise _Usage("leave needs a player: leave DIR PLAYER")
+    d = _dir(args)
+    rec = d.leave(args.rest[0])
+    ev = d.load()
+    cur = ev.current
+    has = cur is not None and rec["player"] in cur.submissions
+    print(f"{rec['player']} leaves in round {rec['round']}: "
+          + (f"the move entered for round {rec['round']} counts, " if has else "")
+          + "no further move is taken; the later rounds count 0")
     return 0
 
 
@@ -450,7 +609,7 @@ def handler(args) -> int:
     try:
         if args.action not in ("new", "auto"):
             args.event_dir, args.rest = _event_and_rest(args)
-            if args.action != "submit" and args.rest:
+            if args.action not in ("submit", "penalty", "warn", "join", "leave") and args.rest:
                 raise _Usage(f"unexpected argument(s) {' '.join(args.rest)!r}")
         elif args.action == "new":
             args.event_dir, rest = _event_and_rest(args)
@@ -496,6 +655,17 @@ def _rules_options(sp) -> None:
     g.add_argument("--late", metavar="V,C", help="minimum vowels,consonants after them (default 1,1)")
     g.add_argument("--solo-bonus", type=int, metavar="PTS", help="bonus for the only player to reach the top (default 0: none)")
     g.add_argument("--solo-min-players", type=int, metavar="N", help="the solo bonus needs at least N players (default 16)")
+    g.add_argument("--late-submission", choices=["count", "zero", "penalty"],
+                   help="what a move handed in late costs (submit --late, or a phone's move after the round "
+                        "time): count (flagged only; default), zero (0 points) or penalty (--late-penalty)")
+    g.add_argument("--late-penalty", type=int, metavar="PTS", help="points deducted for a late move (implies "
+                                                                   "--late-submission penalty)")
+    g.add_argument("--late-grace", type=int, metavar="S", help="seconds after the round time before a phone's move "
+                                                               "is late (default 0)")
+    g.add_argument("--warning-penalty", type=int, metavar="PTS", help="points deducted per warning beyond the free "
+                                                                      "ones (default 0: warnings cost nothing)")
+    g.add_argument("--warnings-free", type=int, metavar="N", help="warnings per player without a deduction "
+                                                                  "(default 0)")
     g.add_argument("--physical-bag", action="store_true",
                    help="racks come from a real bag: every `round --start` needs --rack (the tiles drawn), and "
                         "the projection shows no rack before it")
@@ -521,6 +691,10 @@ def add_parser(subparsers) -> None:
     sp.add_argument("--players", nargs="+", default=[], metavar="NAME", help="player names (space or comma separated)")
     sp.add_argument("--seed", type=int, help="bag seed (default: random; recorded)")
     sp.add_argument("--name", help="event name (default: the directory name)")
+    sp.add_argument("--players-file", metavar="FILE",
+                    help="players from a file, one a line: NAME or NAME;TABLE (after any --players)")
+    sp.add_argument("--table-size", type=int, metavar="N",
+                    help="number the tables in seat order, N players each (tables from --players-file stay)")
     _rules_options(sp)
 
     sp = cmd("round", cmd_round, "show the open round: board, rack, round number, clock, moves entered")
@@ -535,6 +709,25 @@ def add_parser(subparsers) -> None:
     sp = cmd("submit", cmd_submit, 'enter a player\'s move: submit DIR PLAYER "8H WORT" ("-" = no move)')
     sp.add_argument("positional", nargs="*", metavar="ARG", help="[DIR] PLAYER MOVE")
     sp.add_argument("--round", type=int, metavar="N", help="refuse unless round N is the open round")
+    sp.add_argument("--late", action="store_true",
+                    help="the move was handed in late (it costs what new --late-submission says)")
+
+    sp = cmd("penalty", cmd_penalty, "deduct points from a player: penalty DIR PLAYER POINTS")
+    sp.add_argument("positional", nargs="*", metavar="ARG", help="[DIR] PLAYER POINTS")
+    sp.add_argument("--round", type=int, metavar="N", help="the round (default: the open round, after the end the last)")
+    sp.add_argument("--reason", metavar="TEXT", help="why (shown in the standings and exports)")
+
+    sp = cmd("warn", cmd_warn, "give a player a warning: warn DIR PLAYER")
+    sp.add_argument("positional", nargs="*", metavar="ARG", help="[DIR] PLAYER")
+    sp.add_argument("--round", type=int, metavar="N", help="the round (default: the open round, after the end the last)")
+    sp.add_argument("--reason", metavar="TEXT", help="why")
+
+    sp = cmd("join", cmd_join, "a player arriving late: join DIR NAME (the rounds before count 0)")
+    sp.add_argument("positional", nargs="*", metavar="ARG", help="[DIR] NAME")
+    sp.add_argument("--table", type=int, metavar="T", help="the player's table number")
+
+    sp = cmd("leave", cmd_leave, "a player leaving: leave DIR PLAYER (the later rounds count 0)")
+    sp.add_argument("positional", nargs="*", metavar="ARG", help="[DIR] PLAYER")
 
     sp = cmd("close", cmd_close, "close the round: place the top move, score everyone, draw the next rack")
     sp.add_argument("positional", nargs="*", metavar="DIR")

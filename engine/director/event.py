@@ -25,6 +25,23 @@ Record types (every record also has ``seq``, ``type`` and ``time``):
     ``director``) and ``open`` (the next round, or the end of the event).
 ``undo``
     ``undoes``: the ``seq`` of the action taken back (the last one not yet undone).
+``penalty``
+    ``round``, ``player``, ``points`` (deducted; negative gives points back) and
+    ``reason``: a deduction by the director (``simultan penalty``).
+``warn``
+    ``round``, ``player``, ``reason``: a warning; it costs the rules'
+    ``warning_penalty`` once the player has had ``warnings_free`` warnings.
+``join``
+    ``player``, ``round`` (the open round, the first the player plays) and
+    ``table``: a player arriving late; the rounds before count 0 (absent).
+``leave``
+    ``player``, ``round`` (the open round): a player leaving; a move already
+    entered for that round counts, no further move is taken, the later rounds
+    count 0 (absent).
+
+A ``submit`` record may hold ``handed_late: true``: the move was handed in late
+(marked by the director, or sent from a phone after the round time); what that
+costs is the rules' ``late_submission``.
 
 ``open`` holds the round number, the rack, every rejected draw, the tied top
 moves (computed when the round opens, so closing is instant and a replay need
@@ -108,6 +125,7 @@ class Settings:
         lexicon: path of the lexicon bundle, ``None`` for the packaged default.
         lexicon_id: fingerprint of the lexicon (:func:`lexicon_id`).
         alphabet: tile set name.
+        tables: table number per player (``{}``: one table, no numbers).
     """
 
     name: str
@@ -117,19 +135,24 @@ class Settings:
     lexicon: str | None
     lexicon_id: str
     alphabet: str = "german"
+    tables: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
-        """JSON-ready dict (the ``new`` record's ``settings``)."""
-        return {"name": self.name, "players": list(self.players), "seed": self.seed,
-                "rules": self.rules.to_dict(), "lexicon": self.lexicon, "lexicon_id": self.lexicon_id,
-                "alphabet": self.alphabet}
+        """JSON-ready dict (the ``new`` record's ``settings``; ``tables`` only when set)."""
+        d = {"name": self.name, "players": list(self.players), "seed": self.seed,
+             "rules": self.rules.to_dict(), "lexicon": self.lexicon, "lexicon_id": self.lexicon_id,
+             "alphabet": self.alphabet}
+        if self.tables:
+            d["tables"] = {p: int(t) for p, t in self.tables.items()}
+        return d
 
     @classmethod
     def from_dict(cls, d: dict) -> "Settings":
         """Inverse of :meth:`to_dict`."""
         return cls(name=d["name"], players=list(d["players"]), seed=int(d["seed"]),
                    rules=SimultanRules.from_dict(d["rules"]), lexicon=d.get("lexicon"),
-                   lexicon_id=d["lexicon_id"], alphabet=d.get("alphabet", "german"))
+                   lexicon_id=d["lexicon_id"], alphabet=d.get("alphabet", "german"),
+                   tables={str(p): int(t) for p, t in (d.get("tables") or {}).items()})
 
 
 @dataclass
@@ -152,6 +175,9 @@ class Submission:
         late: seconds after the round time (``round --start`` plus the rules'
             ``round_time``) when it was entered, ``None`` when in time. Late
             moves count; they are flagged in ``round``, ``standings`` and the exports.
+        handed_late: the move was handed in late (``submit --late``, or sent from a
+            phone after the round time plus the grace); it costs what the rules'
+            ``late_submission`` says.
     """
 
     seq: int
@@ -166,6 +192,7 @@ class Submission:
     words: list = field(default_factory=list)
     would_score: int | None = None
     late: float | None = None
+    handed_late: bool = False
 
     def result(self) -> dict:
         """The journal's ``result`` dict."""
@@ -198,6 +225,11 @@ class Round:
         words: words the top move formed, with points.
         scores: points per player this round (0 for no or invalid move), bonus excluded.
         bonus: solo bonus per player (only players who got one).
+        penalties: deductions per player, ``{player: [{"seq", "kind", "points", "reason"}, ...]}``;
+            ``kind`` is ``"penalty"`` (``simultan penalty``), ``"warning"`` (``simultan warn``;
+            ``points`` 0 while the player's warnings are free) or ``"late"`` (a late move
+            under ``late_submission = "penalty"``, added at the close).
+        void_late: players whose late move scored 0 (``late_submission = "zero"``).
     """
 
     number: int
@@ -221,15 +253,25 @@ class Round:
     scores: dict = field(default_factory=dict)
     bonus: dict = field(default_factory=dict)
     closed_at: float | None = None
+    penalties: dict = field(default_factory=dict)
+    void_late: list = field(default_factory=list)
 
     @property
     def top_score(self) -> int:
         """Points of the top move."""
         return self.tops[0].score if self.tops else 0
 
+    def deduction(self, player: str) -> int:
+        """Points deducted from the player in this round (penalties, warnings, late move)."""
+        return sum(int(e["points"]) for e in self.penalties.get(player, ()))
+
+    def warnings(self, player: str) -> int:
+        """Warnings the player got in this round."""
+        return sum(1 for e in self.penalties.get(player, ()) if e["kind"] == "warning")
+
     def total(self, player: str) -> int:
-        """The player's points this round including the solo bonus."""
-        return self.scores.get(player, 0) + self.bonus.get(player, 0)
+        """The player's points this round including the solo bonus, minus deductions."""
+        return self.scores.get(player, 0) + self.bonus.get(player, 0) - self.deduction(player)
 
     def to_dict(self) -> dict:
         """JSON-ready dict (board as 15 text rows)."""
@@ -240,7 +282,8 @@ class Round:
             "started_at": self.started_at, "closed": self.closed, "rack_from": self.rack_from,
             "top": self.top.to_dict() if self.top else None, "chosen_by": self.chosen_by,
             "words": [list(w) for w in self.words], "scores": dict(self.scores), "bonus": dict(self.bonus),
-            "closed_at": self.closed_at,
+            "closed_at": self.closed_at, "penalties": {p: [dict(e) for e in v] for p, v in self.penalties.items()},
+            "void_late": list(self.void_late),
             "submissions": {p: asdict(s) for p, s in self.submissions.items()},
             "history": [asdict(s) for s in self.history],
         }
@@ -263,6 +306,13 @@ class Standing:
         invalid: rounds with an invalid move (0 points).
         missing: rounds without a move.
         late: rounds whose counting move was entered after the round time.
+        penalty: points deducted (penalties, warnings, late moves; included in ``total``).
+        warnings: warnings received.
+        absent: rounds before the player joined or after they left (0 points; not ``missing``).
+        table: the player's table number, ``None`` without tables.
+        joined: the round a late arrival joined in (``None``: from the start).
+        left: the round in which the player left (``None``: still playing).
+        handed_late: rounds whose counting move was handed in late (``late_submission``).
     """
 
     rank: int
@@ -277,6 +327,13 @@ class Standing:
     invalid: int
     missing: int
     late: int = 0
+    penalty: int = 0
+    warnings: int = 0
+    absent: int = 0
+    table: int | None = None
+    joined: int | None = None
+    left: int | None = None
+    handed_late: int = 0
 
 
 def percent(points: int, top: int) -> float:
@@ -286,8 +343,14 @@ def percent(points: int, top: int) -> float:
 
 def rank_standings(totals: dict[str, int], order: list[str]) -> list[tuple[int, str]]:
     """``[(rank, player), ...]`` by total descending, equal totals sharing a rank (1, 1, 3), seat order within."""
-    players = sorted(order, key=lambda p: (-totals[p], order.index(p)))
-    return [(1 + sum(1 for q in order if totals[q] > totals[p]), p) for p in players]
+    seat = {p: i for i, p in enumerate(order)}
+    players = sorted(order, key=lambda p: (-totals[p], seat[p]))
+    out, rank = [], 0
+    for i, p in enumerate(players):  # the rank is 1 + the number of higher totals
+        if i == 0 or totals[p] != totals[players[i - 1]]:
+            rank = i + 1
+        out.append((rank, p))
+    return out
 
 
 class Event:
@@ -325,6 +388,11 @@ class Event:
         self.seq = 0
         self.actions: list[dict] = []
         self.created = 0.0
+        self.roster: list[str] = list(settings.players)
+        self.tables: dict[str, int] = dict(settings.tables)
+        self.joined: dict[str, int] = {}
+        self.left: dict[str, int] = {}
+        self.warning_count: dict[str, int] = {}
         self._rack = np.zeros(self.alphabet.size + 1, dtype=np.int32)
         self._last: dict | None = None
 
@@ -336,8 +404,17 @@ class Event:
 
     @property
     def players(self) -> list[str]:
-        """Player names in seat order."""
-        return self.settings.players
+        """Player names in seat order (late arrivals after the others, in the order they joined)."""
+        return self.roster
+
+    def absent(self, player: str, rnd: "Round") -> bool:
+        """True when ``player`` did not play round ``rnd``: it was before they joined, or they had
+        left (in the round they left only when no move of theirs was entered)."""
+        j = self.joined.get(player)
+        if j is not None and rnd.number < j:
+            return True
+        lv = self.left.get(player)
+        return lv is not None and (rnd.number > lv or (rnd.number == lv and player not in rnd.submissions))
 
     @property
     def current(self) -> Round | None:
@@ -375,19 +452,25 @@ class Event:
         rounds = [r for r in self.closed_rounds if upto is None or r.number <= upto]
         top_total = sum(r.top.score for r in rounds)
         totals = {p: sum(r.total(p) for r in rounds) for p in self.players}
+        solos = [_solo(r, self.players) for r in rounds]
         out = []
         for rank, p in rank_standings(totals, self.players):
             subs = [r.submissions.get(p) for r in rounds]
+            away = [self.absent(p, r) for r in rounds]
             out.append(Standing(
                 rank=rank, player=p, total=totals[p],
                 points=sum(r.scores.get(p, 0) for r in rounds),
                 bonus=sum(r.bonus.get(p, 0) for r in rounds),
                 percent=percent(totals[p], top_total), top_total=top_total,
                 tops=sum(1 for r in rounds if r.scores.get(p, 0) == r.top.score),
-                solos=sum(1 for r in rounds if _solo(r, self.players) == p),
+                solos=sum(1 for s in solos if s == p),
                 invalid=sum(1 for s in subs if s is not None and not s.valid and s.text != NO_MOVE),
-                missing=sum(1 for s in subs if s is None or s.text == NO_MOVE),
+                missing=sum(1 for s, a in zip(subs, away) if (s is None or s.text == NO_MOVE) and not a),
                 late=sum(1 for s in subs if s is not None and s.late is not None),
+                penalty=sum(r.deduction(p) for r in rounds),
+                warnings=sum(r.warnings(p) for r in rounds),
+                absent=sum(away), table=self.tables.get(p), joined=self.joined.get(p), left=self.left.get(p),
+                handed_late=sum(1 for s in subs if s is not None and s.handed_late),
             ))
         return out
 
@@ -399,7 +482,8 @@ class Event:
             "bag": sorted(tiles), "bag_order": list(tiles), "rng": repr(rng), "rack": self._rack.tolist(),
             "rounds": [r.to_dict() for r in self.rounds], "over": self.over, "end_reason": self.end_reason,
             "end_rejected": [list(r) for r in self.end_rejected], "end_rack": self.end_rack,
-            "actions": [a["seq"] for a in self.actions],
+            "actions": [a["seq"] for a in self.actions], "roster": list(self.roster), "tables": dict(self.tables),
+            "joined": dict(self.joined), "left": dict(self.left),
         }
 
     def tile_check(self) -> None:
@@ -425,7 +509,8 @@ class Event:
         rec["open"] = ev._open_round(1, np.zeros(ev.alphabet.size + 1, dtype=np.int32), None, now)
         return rec
 
-    def plan_submit(self, player: str, text: str, round_no: int | None = None, now: float | None = None) -> dict:
+    def plan_submit(self, player: str, text: str, round_no: int | None = None, now: float | None = None,
+                    late: bool = False, source: str = "director") -> dict:
         """The ``submit`` record for a player's move in the open round.
 
         An illegal placement or a word not in the list is accepted and scores 0
@@ -433,6 +518,12 @@ class Event:
 
         A move entered after the round time is recorded with its time and
         flagged late (:attr:`Submission.late`).
+
+        Args:
+            late: the director marks the move as handed in late (``submit --late``).
+            source: ``"director"`` (typed in by the director, from a slip: the clock
+                marks nothing) or ``"player"`` (sent from the player's phone: a move
+                sent after the round time plus ``late_grace`` is handed in late).
 
         Raises:
             Rejected: unknown player, the event is over, ``round_no`` is not the
@@ -453,9 +544,100 @@ class Event:
         if cur.started_at is None:
             raise Rejected(f"round {cur.number} has not started: start its clock with `simultan round DIR "
                            f"--start` before entering moves")
+        if p in self.left:
+            raise Rejected(f"{p} left the event in round {self.left[p]}; nothing recorded")
         result = self._evaluate(text)
-        return {"type": "submit", "time": now, "round": cur.number, "player": p, "move": text.strip(),
-                "result": result}
+        rec = {"type": "submit", "time": now, "round": cur.number, "player": p, "move": text.strip(),
+               "result": result}
+        r = self.rules
+        if source == "player" and r.round_time > 0 and now > cur.started_at + r.round_time + r.late_grace:
+            late = True
+        if late:
+            rec["handed_late"] = True
+        return rec
+
+    def _target_round(self, round_no: int | None) -> Round:
+        """The round a penalty or warning goes to: ``round_no``, else the open round, else the last one."""
+        if not self.rounds:
+            raise DirectorError("no round has been played")
+        if round_no is None:
+            return self.current or self.rounds[-1]
+        if not 1 <= round_no <= len(self.rounds):
+            raise DirectorError(f"round {round_no} has not been played (rounds 1 to {len(self.rounds)})")
+        return self.rounds[round_no - 1]
+
+    def _playing(self, rnd: Round, player: str) -> str:
+        p = self.find_player(player)
+        if self.joined.get(p, 0) > rnd.number:
+            raise DirectorError(f"{p} joined in round {self.joined[p]}, after round {rnd.number}")
+        return p
+
+    def plan_penalty(self, player: str, points: int, round_no: int | None = None, reason: str = "",
+                     now: float | None = None) -> dict:
+        """The ``penalty`` record: ``points`` deducted from ``player`` in a round (default the open
+        round, after the event the last one); a negative number gives points back (a correction).
+
+        Raises:
+            Rejected: unknown player.
+            DirectorError: ``points`` is 0 or beyond +-1000, the round has not been played, or the
+                player joined after it.
+        """
+        now = _time.time() if now is None else now
+        if isinstance(points, bool) or not isinstance(points, int) or points == 0 or abs(points) > 1000:
+            raise DirectorError(f"penalty {points!r}: give the points to deduct, a whole number from 1 to 1000 "
+                                f"(negative gives points back)")
+        rnd = self._target_round(round_no)
+        p = self._playing(rnd, player)
+        return {"type": "penalty", "time": now, "round": rnd.number, "player": p, "points": points,
+                "reason": _clean_reason(reason)}
+
+    def plan_warn(self, player: str, round_no: int | None = None, reason: str = "",
+                  now: float | None = None) -> dict:
+        """The ``warn`` record: a warning for ``player`` in a round (default the open round).
+        It costs ``rules.warning_penalty`` points once the player has had ``rules.warnings_free``.
+
+        Raises:
+            Rejected: unknown player.
+            DirectorError: the round has not been played, or the player joined after it.
+        """
+        now = _time.time() if now is None else now
+        rnd = self._target_round(round_no)
+        p = self._playing(rnd, player)
+        return {"type": "warn", "time": now, "round": rnd.number, "player": p, "reason": _clean_reason(reason)}
+
+    def plan_join(self, name: str, table: int | None = None, now: float | None = None) -> dict:
+        """The ``join`` record: a player arriving late plays from the open round on; the rounds
+        before count 0 for them (absent).
+
+        Raises:
+            DirectorError: the event is over, the name is empty or taken (ignoring case), or the
+                table number is not 1 to 999.
+        """
+        now = _time.time() if now is None else now
+        cur = self._need_open()
+        n = check_player_name(name)
+        taken = [p for p in self.players if p.casefold() == n.casefold()]
+        if taken:
+            extra = f" (left in round {self.left[taken[0]]})" if taken[0] in self.left else ""
+            raise DirectorError(f"player name {n!r} is taken by {taken[0]!r}{extra}; choose another name")
+        if table is not None and (isinstance(table, bool) or not isinstance(table, int) or not 1 <= table <= 999):
+            raise DirectorError(f"table {table!r}: a number from 1 to 999")
+        return {"type": "join", "time": now, "round": cur.number, "player": n, "table": table}
+
+    def plan_leave(self, player: str, now: float | None = None) -> dict:
+        """The ``leave`` record: ``player`` leaves in the open round. A move already entered for
+        it counts; no further move is taken; the later rounds count 0 (absent).
+
+        Raises:
+            Rejected: unknown player.
+            DirectorError: the event is over, or the player has left already.
+        """
+        now = _time.time() if now is None else now
+        cur = self._need_open()
+        p = self.find_player(player)
+        if p in self.left:
+            raise DirectorError(f"{p} left in round {self.left[p]} already")
+        return {"type": "leave", "time": now, "round": cur.number, "player": p}
 
     def plan_start(self, now: float | None = None, rack: str | None = None) -> dict:
         """The ``start`` record: the open round's clock starts.
@@ -637,6 +819,23 @@ class Event:
                 self._round_of(rec)
                 leave = self._close(rec)
                 self._open_round(int(rec["round"]) + 1, leave, rec["open"], float(rec["time"]), recompute)
+            elif t in ("penalty", "warn"):
+                self._apply_deduction(rec, seq)
+            elif t == "join":
+                self._round_of(rec)
+                n = check_player_name(rec["player"])
+                if any(p.casefold() == n.casefold() for p in self.players):
+                    raise JournalError(f"journal entry {seq}: player {n!r} joins twice")
+                self.roster.append(n)
+                self.joined[n] = int(rec["round"])
+                if rec.get("table") is not None:
+                    self.tables[n] = int(rec["table"])
+            elif t == "leave":
+                self._round_of(rec)
+                p = rec["player"]
+                if p not in self.players or p in self.left:
+                    raise JournalError(f"journal entry {seq}: {p!r} cannot leave (unknown, or left already)")
+                self.left[p] = int(rec["round"])
             else:
                 raise JournalError(f"journal entry {seq}: unknown type {t!r}")
         except (KeyError, TypeError) as exc:
@@ -647,11 +846,32 @@ class Event:
         self.actions.append(rec)
         self._last = rec
 
+    def _apply_deduction(self, rec: dict, seq: int) -> None:
+        """A ``penalty`` or ``warn`` record: the deduction goes to its round."""
+        n = int(rec["round"])
+        if not 1 <= n <= len(self.rounds):
+            raise JournalError(f"journal entry {seq}: {rec['type']} for round {n}, which has not been played")
+        rnd = self.rounds[n - 1]
+        p = rec["player"]
+        if p not in self.players:
+            raise JournalError(f"journal entry {seq}: unknown player {p!r}")
+        if rec["type"] == "penalty":
+            entry = {"seq": seq, "kind": "penalty", "points": int(rec["points"]), "reason": rec.get("reason", "")}
+        else:
+            count = self.warning_count.get(p, 0) + 1
+            self.warning_count[p] = count
+            r = self.rules
+            entry = {"seq": seq, "kind": "warning", "number": count, "reason": rec.get("reason", ""),
+                     "points": r.warning_penalty if count > r.warnings_free else 0}
+        rnd.penalties.setdefault(p, []).append(entry)
+
     def _apply_submit(self, rec: dict, seq: int) -> None:
         cur = self._round_of(rec)
         p = rec["player"]
         if p not in self.players:
             raise JournalError(f"journal entry {seq}: unknown player {p!r}")
+        if p in self.left:
+            raise JournalError(f"journal entry {seq}: {p} left in round {self.left[p]}")
         try:
             result = self._evaluate(rec["move"])
         except Rejected as exc:
@@ -667,7 +887,8 @@ class Event:
         sub = Submission(seq=seq, round=cur.number, player=p, text=rec["move"], time=t,
                          valid=result["valid"], notation=result["notation"], score=result["score"],
                          reason=result["reason"], words=[tuple(w) for w in result["words"]],
-                         would_score=result["would_score"], late=late)
+                         would_score=result["would_score"], late=late,
+                         handed_late=bool(rec.get("handed_late", False)))
         cur.submissions[p] = sub
         cur.history.append(sub)
 
@@ -718,6 +939,8 @@ class Event:
         ev.bag = self.bag.copy()
         ev.rounds = copy.deepcopy(self.rounds)
         ev._rack = self._rack.copy()
+        ev.roster, ev.tables, ev.joined = list(self.roster), dict(self.tables), dict(self.joined)
+        ev.left, ev.warning_count = dict(self.left), dict(self.warning_count)
         return ev
 
     def _evaluate(self, text: str) -> dict:
@@ -786,9 +1009,22 @@ class Event:
         cur.closed_at = float(rec["time"])
         cur.scores = {p: (cur.submissions[p].score if p in cur.submissions else 0) for p in self.players}
         cur.bonus = {}
-        solo = _solo(cur, self.players)
         r = self.rules
-        if solo is not None and r.solo_bonus and len(self.players) >= r.solo_min_players:
+        cur.void_late = []
+        for p in self.players:  # a move handed in late: what the rules say it costs
+            sub = cur.submissions.get(p)
+            if sub is None or not sub.handed_late or r.late_submission == "count":
+                continue
+            if r.late_submission == "zero":
+                if cur.scores[p]:
+                    cur.void_late.append(p)
+                cur.scores[p] = 0
+            else:
+                cur.penalties.setdefault(p, []).append({"seq": sub.seq, "kind": "late", "points": r.late_penalty,
+                                                        "reason": "handed in late"})
+        solo = _solo(cur, self.players)
+        present = sum(1 for p in self.players if not self.absent(p, cur))
+        if solo is not None and r.solo_bonus and present >= r.solo_min_players:
             cur.bonus[solo] = r.solo_bonus
         return leave
 
@@ -856,7 +1092,39 @@ def describe_action(rec: dict) -> str:
         return f"closing round {rec['round']} (top {rec['top']})"
     if t == "start":
         return f"starting the clock of round {rec['round']}"
+    if t == "penalty":
+        return f"a penalty of {rec['points']} points for {rec['player']} in round {rec['round']}"
+    if t == "warn":
+        return f"a warning for {rec['player']} in round {rec['round']}"
+    if t == "join":
+        return f"{rec['player']} joining in round {rec['round']}"
+    if t == "leave":
+        return f"{rec['player']} leaving in round {rec['round']}"
     return str(t)
+
+
+MAX_REASON_CHARS = 200
+
+
+def _clean_reason(text: str) -> str:
+    """A penalty's or warning's reason on one line, at most :data:`MAX_REASON_CHARS` characters."""
+    out = " ".join(str(text or "").split())
+    if len(out) > MAX_REASON_CHARS:
+        raise DirectorError(f"reason: at most {MAX_REASON_CHARS} characters ({len(out)} given)")
+    return out
+
+
+def check_player_name(name: str) -> str:
+    """A player's name, stripped.
+
+    Raises:
+        DirectorError: empty, over 100 characters, with tabs or line breaks, or starting with ``-``.
+    """
+    n = str(name).strip()
+    if not n or n.startswith("-") or any(ch in n for ch in "\n\r\t") or len(n) > 100:
+        raise DirectorError(f"player name {n!r}: must be non-empty, at most 100 characters, without tabs or "
+                            f"line breaks, and not start with '-'")
+    return n
 
 
 def replay(records: list[dict], lexicon, recompute: bool = False) -> Event:

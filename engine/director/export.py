@@ -101,20 +101,44 @@ def round_rows(ev: Event) -> list[dict]:
         master += rnd.top.score
         for p in ev.players:
             sub = rnd.submissions.get(p)
-            cum[p] += rnd.total(p)
+            cum[p] = cum.get(p, 0) + rnd.total(p)
             rows.append({
                 "round": rnd.number, "rack": rnd.rack, "top_move": rnd.top.notation, "top_score": rnd.top.score,
                 "player": p, "move": "" if sub is None or sub.text == NO_MOVE else sub.notation or sub.text,
                 "valid": "" if sub is None or sub.text == NO_MOVE else ("yes" if sub.valid else "no"),
                 "reason": "no move" if sub is None else sub.reason,
                 "late": "" if sub is None or sub.late is None else f"{sub.late:g}",
+                "handed_late": "yes" if sub is not None and sub.handed_late else "",
+                "absent": "yes" if ev.absent(p, rnd) else "",
                 "score": rnd.scores.get(p, 0), "bonus": rnd.bonus.get(p, 0),
+                "penalty": rnd.deduction(p), "warnings": rnd.warnings(p),
+                "penalty_reasons": deduction_text(rnd, p),
                 "percent_of_top": f"{percent(rnd.total(p), rnd.top.score):.2f}",
                 "top": "yes" if rnd.scores.get(p, 0) == rnd.top.score else "no",
                 "total": cum[p], "master_total": master,
                 "percent_total": f"{percent(cum[p], master):.2f}",
             })
     return rows
+
+
+def deduction_text(rnd: Round, player: str) -> str:
+    """A round's deductions for a player in German (``"Verwarnung 2 (−5): Handy; Strafe −10: laut"``)."""
+    parts = []
+    for e in rnd.penalties.get(player, ()):
+        pts = int(e["points"])
+        amount = f" −{pts}" if pts > 0 else f" +{-pts}" if pts < 0 else ""
+        if e["kind"] == "warning":
+            text = f"Verwarnung {e.get('number', '')}".strip() + (f" ({amount.strip()})" if amount else "")
+        elif e["kind"] == "late":
+            text = f"zu spät abgegeben{amount}"
+        else:
+            text = f"Strafe{amount}"
+        if e.get("reason") and e["kind"] != "late":
+            text += f": {e['reason']}"
+        parts.append(text)
+    if player in rnd.void_late:
+        parts.append("zu spät abgegeben: 0 Punkte")
+    return "; ".join(parts)
 
 
 def round_score_rows(ev: Event, rnd: Round) -> list[dict]:
@@ -125,7 +149,10 @@ def round_score_rows(ev: Event, rnd: Round) -> list[dict]:
         totals sharing a rank and kept in seat order: ``rank``, ``player``, ``move``
         (the notation as checked, ``""`` for no move), ``valid`` (``None`` for no
         move), ``reason`` (why it scored 0, ``""`` when valid), ``score``, ``bonus``,
-        ``total``, ``top`` (the score equals the top move's).
+        ``total`` (points + bonus − deductions), ``top`` (the score equals the top move's),
+        ``deduction`` (points deducted), ``warnings``, ``note`` (the deductions in German,
+        :func:`deduction_text`), ``absent`` (not playing this round), ``table``, ``late``
+        (handed in late).
     """
     rows = {}
     for p in ev.players:
@@ -135,7 +162,10 @@ def round_score_rows(ev: Event, rnd: Round) -> list[dict]:
                    "valid": None if none else sub.valid,
                    "reason": ("no move" if sub is None else sub.reason),
                    "score": rnd.scores.get(p, 0), "bonus": rnd.bonus.get(p, 0), "total": rnd.total(p),
-                   "top": rnd.top is not None and rnd.scores.get(p, 0) == rnd.top.score}
+                   "top": rnd.top is not None and rnd.scores.get(p, 0) == rnd.top.score,
+                   "deduction": rnd.deduction(p), "warnings": rnd.warnings(p), "note": deduction_text(rnd, p),
+                   "absent": ev.absent(p, rnd), "table": ev.tables.get(p),
+                   "late": sub is not None and sub.handed_late}
     ranked = rank_standings({p: r["total"] for p, r in rows.items()}, ev.players)
     return [{"rank": rank, **rows[p]} for rank, p in ranked]
 
@@ -176,7 +206,10 @@ def standings_rows(ev: Event, upto: int | None = None) -> list[dict]:
     """The standings as dicts (the rows of ``standings.csv``)."""
     return [{"rank": s.rank, "player": s.player, "total": s.total, "points": s.points, "bonus": s.bonus,
              "percent": s.percent, "top_total": s.top_total, "tops": s.tops, "solos": s.solos,
-             "invalid": s.invalid, "missing": s.missing, "late": s.late} for s in ev.standings(upto)]
+             "invalid": s.invalid, "missing": s.missing, "late": s.late, "penalty": s.penalty,
+             "warnings": s.warnings, "absent": s.absent, "table": s.table, "joined": s.joined, "left": s.left,
+             "handed_late": s.handed_late}
+            for s in ev.standings(upto)]
 
 
 def status_line(ev: Event) -> str:
@@ -199,7 +232,9 @@ def results_dict(ev: Event) -> dict:
                 "valid": None if sub is None else sub.valid, "reason": "no move" if sub is None else sub.reason,
                 "would_score": None if sub is None else sub.would_score,
                 "late": None if sub is None else sub.late,
+                "handed_late": sub is not None and sub.handed_late, "absent": ev.absent(p, rnd),
                 "score": rnd.scores.get(p, 0), "bonus": rnd.bonus.get(p, 0),
+                "penalties": [dict(e) for e in rnd.penalties.get(p, ())], "deduction": rnd.deduction(p),
                 "percent_of_top": percent(rnd.total(p), rnd.top.score),
                 "submissions": [{"move": s.text, "score": s.score, "valid": s.valid, "time": s.time,
                                  "late": s.late}
@@ -216,7 +251,8 @@ def results_dict(ev: Event) -> dict:
         })
     cur = ev.current
     return {
-        "event": {"name": ev.settings.name, "players": ev.players, "seed": ev.settings.seed,
+        "event": {"name": ev.settings.name, "players": ev.players, "tables": dict(ev.tables),
+                  "joined": dict(ev.joined), "left": dict(ev.left), "seed": ev.settings.seed,
                   "lexicon": ev.settings.lexicon or "default", "rules": ev.settings.rules.to_dict(),
                   "created": ev.created},
         "status": {"over": ev.over, "end_reason": ev.end_reason, "end_rack": ev.end_rack,
@@ -238,13 +274,14 @@ def _csv(rows: list[dict], fields: list[str]) -> str:
     return buf.getvalue()
 
 
-_ROUND_FIELDS = ["round", "rack", "top_move", "top_score", "player", "move", "valid", "reason", "late", "score",
-                 "bonus",
+_ROUND_FIELDS = ["round", "rack", "top_move", "top_score", "player", "move", "valid", "reason", "late",
+                 "handed_late", "absent", "score", "bonus", "penalty", "warnings", "penalty_reasons",
                  "percent_of_top", "top", "total", "master_total", "percent_total"]
 _MASTER_FIELDS = ["round", "rack", "rejected_draws", "top_move", "score", "master_total", "tied_tops", "decided_by",
                   "chosen_by", "other_tops", "moves", "bag"]
 _STANDING_FIELDS = ["rank", "player", "total", "points", "bonus", "percent", "top_total", "tops", "solos",
-                    "invalid", "missing", "late"]
+                    "invalid", "missing", "late", "penalty", "warnings", "absent", "table", "joined", "left",
+                    "handed_late"]
 
 
 def shown_rack(ev: Event) -> str:

@@ -235,6 +235,7 @@ html,body{margin:0;height:100%;background:#f4f1e8;color:#1b1b1b;font-family:"Dej
 .rs td.pts{font-weight:bold}
 .rs tr.hit td.pts{color:#c0392b}
 .rs td.bonus{color:#2f6db5;font-weight:bold}
+.rs .ded{color:#b03a2e;font-weight:bold;font-size:.8em;margin-left:.25em}
 .rs tr+tr td{border-top:1px solid #d8d2c0}
 .rs tr[hidden]{display:none}
 .rs th{font-size:.5em;font-weight:normal;color:#555;text-align:left;padding:0 .9em 0 0;white-space:nowrap}
@@ -437,6 +438,36 @@ ROWS_VH = 2.4
 MIN_SCALE = 0.7
 """Then everything on the right shrinks, to this fraction at most; if it still does not fit, the
 last score rows give way to "… und N weitere Spieler"."""
+PAGE_SECONDS = 8.0
+"""With more players than the projection's rows, the rows page on every this many seconds."""
+
+_PAGER_JS = """
+(function(){
+ /* more players than rows: after the fitting script has chosen n rows, show the others page by
+    page (n rows each, the first page as fitted) every %(every)d ms; window.scorePage(k) shows page k */
+ var src=document.getElementById('more-rows'), tb=document.querySelector('.rs tbody'),
+     more=document.querySelector('.more');
+ if(!src||!tb||!more) return;
+ var extra=JSON.parse(src.textContent), first=[].slice.call(tb.rows), k=0;
+ function n(){return Math.max(1,first.filter(function(r){return !r.hidden;}).length);}
+ function pages(){return Math.ceil((first.length+extra.length)/n());}
+ function show(p){
+  var per=n(), all=pages(); k=((p%%all)+all)%%all;
+  if(k===0){tb.textContent=''; first.forEach(function(r){tb.appendChild(r);});
+   if(window.fitPage) window.fitPage(); return k;}   /* the fitting script sets the rows and the line again */
+  var html=first.map(function(r){return r.outerHTML;}).concat(extra).slice(k*per,(k+1)*per);
+  tb.innerHTML=html.join('').replace(/<tr([^>]*) hidden=""/g,'<tr$1');
+  var to=Math.min((k+1)*per,first.length+extra.length);
+  more.textContent='Pl\u00e4tze '+(k*per+1)+'\u2013'+to+' von '+(first.length+extra.length)+' \u00b7 Seite '+(k+1)+
+   ' von '+all;
+  more.hidden=false; return k;
+ }
+ window.scorePage=show;
+ setInterval(function(){if(window.scorePaging!==false) show(k+1);},%(every)d);  /* false: tests hold page 1 */
+ addEventListener('resize',function(){if(k) show(0);});
+})();
+"""
+
 POLL_TIMEOUT = 10.0
 """Seconds the live page waits for an answer before it reports the server as lost."""
 
@@ -452,6 +483,7 @@ def _page(title: str, body: str, refresh: bool = False, script: str = "", poll: 
                               "every": int(1000 * every), "now": json.dumps(poll.get("now")),
                               "timeout": int(1000 * max(POLL_TIMEOUT, 2 * every))}
     fit_js = _FIT_JS % {"rows_vh": ROWS_VH, "rows_max": 3.6, "kmin": MIN_SCALE, "min_rows": 3}
+    fit_js += _PAGER_JS % {"every": int(1000 * PAGE_SECONDS)}
     return ("<!DOCTYPE html>\n<html lang=\"de\">\n<head>\n<meta charset=\"utf-8\">\n"
             f"<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>{_esc(title)}</title>\n"
             f"<style>{_CSS}</style>\n</head>\n<body>\n{body}\n"
@@ -523,31 +555,50 @@ def _scores_html(label: str, rows: list[dict]) -> str:
                 + ('<th class="n">Bonus</th>' if bonus else "")
                 + '<th class="n">Ges.</th><th class="n pc">% Top</th></tr></thead>')
     out = [f'<div><div class="label">{_esc(label)}</div><table class="rs">{head}<tbody>']
-    for r in shown:
-        move = r.get("move") or ""
-        if not move:
-            cls, text = "m none", "–"
-        elif r.get("valid"):
-            cls, text = "m", notation_html(move)
-        else:
-            cls, text = "m bad", notation_html(move)
-        title = f' title="{_esc(r["reason"])}"' if r.get("reason") else ""
-        tr = '<tr class="hit">' if r.get("top") else "<tr>"
-        out.append(f'{tr}<td class="n">{r["rank"]}.</td>'
-                   f'<td class="p">{_esc(r["player"])}</td><td class="{cls}"{title}>{text}</td>'
-                   f'<td class="n pts">{de_number(r["score"])}</td>')
-        if bonus:
-            out.append(f'<td class="n bonus">{"+" + de_number(r["bonus"]) if r.get("bonus") else ""}</td>')
-        if running:
-            out.append(f'<td class="n tot">{de_number(r["sum"])}</td>'
-                       f'<td class="n pc">{de_number(r["percent"], 2)}</td>')
-        out.append("</tr>")
+    out.extend(_score_row(r, bonus, running) for r in shown)
     out.append("</tbody></table>")
     # the fitting script hides the last rows when they do not fit, and counts them here
     more = len(rows) - len(shown)
     out.append(f'<div class="small more" data-more="{more}"{"" if more else " hidden"}>'
                f'… und {more} weitere{"r" if more == 1 else ""} Spieler</div>')
+    if more:  # the other rows, for the pager (_PAGER_JS): page by page, every PAGE_SECONDS
+        data = json.dumps([_score_row(r, bonus, running) for r in rows[len(shown):]], ensure_ascii=False)
+        data = data.replace("</", "<\\/")  # no end tag inside the script element
+        out.append(f'<script type="application/json" id="more-rows">{data}</script>')
     out.append("</div>")
+    return "".join(out)
+
+
+def _deduction_mark(r: dict) -> str:
+    """``−3`` after a round's points when something was deducted (the reasons as a tooltip)."""
+    n = int(r.get("deduction") or 0)
+    if not n:
+        return ""
+    text = ("−" if n > 0 else "+") + de_number(abs(n))
+    return f'<span class="ded" title="{_esc(r.get("note") or "")}">{text}</span>'
+
+
+def _score_row(r: dict, bonus: bool, running: bool) -> str:
+    """One row of :func:`_scores_html`'s table."""
+    out = []
+    move = r.get("move") or ""
+    if not move:
+        cls, text = "m none", "–"
+    elif r.get("valid"):
+        cls, text = "m", notation_html(move)
+    else:
+        cls, text = "m bad", notation_html(move)
+    title = f' title="{_esc(r["reason"])}"' if r.get("reason") else ""
+    tr = '<tr class="hit">' if r.get("top") else "<tr>"
+    out.append(f'{tr}<td class="n">{r["rank"]}.</td>'
+               f'<td class="p">{_esc(r["player"])}</td><td class="{cls}"{title}>{text}</td>'
+               f'<td class="n pts">{de_number(r["score"])}{_deduction_mark(r)}</td>')
+    if bonus:
+        out.append(f'<td class="n bonus">{"+" + de_number(r["bonus"]) if r.get("bonus") else ""}</td>')
+    if running:
+        out.append(f'<td class="n tot">{de_number(r["sum"])}</td>'
+                   f'<td class="n pc">{de_number(r["percent"], 2)}</td>')
+    out.append("</tr>")
     return "".join(out)
 
 
@@ -660,7 +711,9 @@ def index_page(event_name: str, rounds: list[dict], standings: list[dict], statu
     Args:
         event_name: heading.
         rounds: ``{"round", "rack", "top", "score", "cumulative", "href"}`` per closed round.
-        standings: ``{"rank", "player", "total", "percent", "tops"}`` per player.
+        standings: ``{"rank", "player", "total", "percent", "tops"}`` per player, optionally
+            ``table``, ``penalty`` (points deducted), ``warnings``, ``joined``, ``left``
+            (columns Tisch, Abzug and Verw. appear when any player has them).
         status: a line about the event's state.
     """
     css = (_CSS + "body{padding:3vh 4vw;height:auto}h1{font-size:5vh;margin:0 0 1vh}"
@@ -675,15 +728,34 @@ def index_page(event_name: str, rounds: list[dict], standings: list[dict], statu
         f'<td>{notation_html(r["top"])}</td><td class="n">{de_number(r["score"])}</td>'
         f'<td class="n">{de_number(r["cumulative"])}</td></tr>'
         for r in rounds)
+    tables = any(s.get("table") is not None for s in standings)
+    extra = any(s.get("penalty") or s.get("warnings") for s in standings)
+
+    def _note(s: dict) -> str:
+        out = []
+        if s.get("joined"):
+            out.append(f"ab Runde {s['joined']}")
+        if s.get("left"):
+            out.append(f"ausgeschieden in Runde {s['left']}")
+        return f' <span class="small">({_esc(", ".join(out))})</span>' if out else ""
+
     srows = "".join(
-        f'<tr><td class="n">{s["rank"]}</td><td>{_esc(s["player"])}</td><td class="n">{de_number(s["total"])}</td>'
-        f'<td class="n">{de_percent(s["percent"])}</td><td class="n">{s["tops"]}</td></tr>'
+        f'<tr><td class="n">{s["rank"]}</td>'
+        + (f'<td class="n">{"" if s.get("table") is None else s["table"]}</td>' if tables else "")
+        + f'<td>{_esc(s["player"])}{_note(s)}</td><td class="n">{de_number(s["total"])}</td>'
+        f'<td class="n">{de_percent(s["percent"])}</td><td class="n">{s["tops"]}</td>'
+        + (f'<td class="n">{"−" + de_number(s["penalty"]) if s.get("penalty", 0) > 0 else de_number(-s.get("penalty", 0)) if s.get("penalty") else ""}</td>'
+           f'<td class="n">{s.get("warnings") or ""}</td>' if extra else "")
+        + "</tr>"
         for s in standings)
     body = (f"<h1>{_esc(event_name)}</h1><div class=\"small\">{_esc(status)} · "
             f"<a href=\"current.html\">aktuelle Runde</a></div>")
     if standings:
-        body += ("<table><tr><th class=\"n\">Platz</th><th>Spieler</th><th class=\"n\">Punkte</th>"
-                 f"<th class=\"n\">% vom Top</th><th class=\"n\">Tops</th></tr>{srows}</table>")
+        body += ("<table><tr><th class=\"n\">Platz</th>" + ("<th class=\"n\">Tisch</th>" if tables else "")
+                 + "<th>Spieler</th><th class=\"n\">Punkte</th>"
+                 "<th class=\"n\">% vom Top</th><th class=\"n\">Tops</th>"
+                 + ("<th class=\"n\">Abzug</th><th class=\"n\">Verw.</th>" if extra else "")
+                 + f"</tr>{srows}</table>")
     body += ("<table><tr><th class=\"n\">Runde</th><th>Buchstaben</th><th>Top</th><th class=\"n\">Punkte</th>"
              f"<th class=\"n\">Summe</th></tr>{rows}</table>")
     return ("<!DOCTYPE html>\n<html lang=\"de\">\n<head>\n<meta charset=\"utf-8\">\n"

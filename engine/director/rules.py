@@ -29,6 +29,7 @@ from engine.game import Bag
 
 __all__ = [
     "TIE_BREAKS",
+    "LATE_SUBMISSION",
     "SimultanRules",
     "DrawResult",
     "rack_balance",
@@ -47,6 +48,16 @@ TIE_BREAKS = {
     "notation": "notation order",
 }
 """Tie-break keys for equal top scores (applied in the configured order; ``notation`` is always last)."""
+
+LATE_SUBMISSION = {
+    "count": "a late move counts (flagged late)",
+    "zero": "a late move scores 0",
+    "penalty": "a late move counts minus late_penalty points",
+}
+"""What a move handed in late costs (:attr:`SimultanRules.late_submission`)."""
+
+_OPTIONAL = {"physical_bag": False, "late_submission": "count", "late_penalty": 0, "late_grace": 0,
+             "warning_penalty": 0, "warnings_free": 0}
 
 _ALIASES = {"blanks": "fewer-blanks", "duplicates": "fewer-duplicates", "tiles": "more-tiles"}
 
@@ -90,6 +101,16 @@ class SimultanRules:
             whenever a draw is attempted, so this only guards against a broken RNG).
         physical_bag: racks come from a real bag: every ``round --start`` needs the
             tiles drawn (``--rack``), and the projection shows no rack before it.
+        late_submission: what a move handed in late costs (a move the director marks
+            late, ``submit --late``, or one sent from a phone after the round time plus
+            ``late_grace``): ``"count"`` (it counts, only flagged; the default),
+            ``"zero"`` (0 points, as duplicate rules have it for a slip handed in after
+            the time) or ``"penalty"`` (it counts, minus ``late_penalty`` points).
+        late_penalty: points deducted for a late move under ``"penalty"``.
+        late_grace: seconds after the round time before a phone's move is late.
+        warning_penalty: points deducted for each warning beyond the first
+            ``warnings_free`` of a player (0: warnings are only recorded and shown).
+        warnings_free: warnings per player (over the whole event) without a deduction.
     """
 
     vc_rounds: int = 15
@@ -104,11 +125,17 @@ class SimultanRules:
     round_time: int = 180
     max_redraws: int = 100_000
     physical_bag: bool = False
+    late_submission: str = "count"
+    late_penalty: int = 0
+    late_grace: int = 0
+    warning_penalty: int = 0
+    warnings_free: int = 0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "tie_break", _tie_break_tuple(self.tie_break))
         for name in ("vc_rounds", "early_vowels", "early_consonants", "late_vowels", "late_consonants",
-                     "solo_bonus", "solo_min_players", "round_time"):
+                     "solo_bonus", "solo_min_players", "round_time", "late_penalty", "late_grace",
+                     "warning_penalty", "warnings_free"):
             v = getattr(self, name)
             if not isinstance(v, int) or isinstance(v, bool) or v < 0:
                 raise ValueError(f"rule {name} must be a whole number >= 0, got {v!r}")
@@ -116,6 +143,11 @@ class SimultanRules:
             raise ValueError("a rack of 7 cannot hold that many vowels and consonants")
         if not isinstance(self.physical_bag, bool):
             raise ValueError(f"rule physical_bag must be true or false, got {self.physical_bag!r}")
+        if self.late_submission not in LATE_SUBMISSION:
+            raise ValueError(f"rule late_submission {self.late_submission!r}: choose from "
+                             f"{', '.join(LATE_SUBMISSION)}")
+        if self.late_submission == "penalty" and not self.late_penalty:
+            raise ValueError("late_submission 'penalty' needs late_penalty > 0 (the points deducted)")
         if self.max_redraws < 1:
             raise ValueError("max_redraws must be at least 1")
 
@@ -129,8 +161,9 @@ class SimultanRules:
         """JSON-ready dict (the journal's form)."""
         d = asdict(self)
         d["tie_break"] = list(self.tie_break)
-        if not d["physical_bag"]:
-            del d["physical_bag"]  # journals of events with a seeded bag read as before
+        for k, default in _OPTIONAL.items():  # journals without these rules read (and checksum) as before
+            if d[k] == default:
+                del d[k]
         return d
 
     @classmethod

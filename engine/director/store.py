@@ -56,7 +56,9 @@ def _describe(rec: dict) -> str:
     t = rec.get("type")
     if t in ("close", "start"):
         return f"round {rec.get('round')} {'closed' if t == 'close' else 'started'}"
-    return {"new": "event created", "undo": "undone", "submit": "move entered"}.get(str(t), str(t))
+    return {"new": "event created", "undo": "undone", "submit": "move entered", "penalty": "penalty recorded",
+            "warn": "warning recorded", "join": f"{rec.get('player')} joined",
+            "leave": f"{rec.get('player')} left"}.get(str(t), str(t))
 
 
 def load_event_lexicon(path: str | None, progress=None):
@@ -98,7 +100,7 @@ class EventDir:
     def create(cls, path: str | os.PathLike, players: list[str], seed: int | None = None,
                rules: SimultanRules | None = None, name: str | None = None, lexicon_path: str | None = None,
                lexicon=None, now: Callable[[], float] = _time.time, export: bool = True,
-               notes: Callable[[str], None] | None = _note) -> "EventDir":
+               notes: Callable[[str], None] | None = _note, tables: dict | None = None) -> "EventDir":
         """Create an event: write the ``new`` record (settings and round 1).
 
         Args:
@@ -109,9 +111,10 @@ class EventDir:
             name: the event's name (default: the directory's name).
             lexicon_path: lexicon bundle (``None`` = the packaged default); stored as an absolute path.
             lexicon: the loaded lexicon (default: load ``lexicon_path``).
+            tables: table number (1 to 999) per player; ``None``: one table.
 
         Raises:
-            DirectorError: bad players, or the directory already holds an event.
+            DirectorError: bad players or table numbers, or the directory already holds an event.
         """
         path = Path(path)
         journal = Journal(path)
@@ -129,6 +132,12 @@ class EventDir:
         dup = {p for p in folded if folded.count(p) > 1}
         if dup:
             raise DirectorError(f"player name {sorted(dup)[0]!r} given twice")
+        tables = {str(p).strip(): t for p, t in (tables or {}).items()}
+        for p, t in tables.items():
+            if p not in names:
+                raise DirectorError(f"table for {p!r}, who is not among the players")
+            if isinstance(t, bool) or not isinstance(t, int) or not 1 <= t <= 999:
+                raise DirectorError(f"table {t!r} for {p}: a number from 1 to 999")
         if lexicon_path is not None:
             lexicon_path = str(Path(lexicon_path).resolve())
         if lexicon is None:
@@ -137,7 +146,8 @@ class EventDir:
         if seed is None:
             seed = random.SystemRandom().randrange(2 ** 31)
         settings = Settings(name=name or path.resolve().name, players=names, seed=int(seed), rules=rules,
-                            lexicon=lexicon_path, lexicon_id=lexicon_id(lexicon), alphabet=lexicon.alphabet.name)
+                            lexicon=lexicon_path, lexicon_id=lexicon_id(lexicon), alphabet=lexicon.alphabet.name,
+                            tables=tables)
         rec = Event.plan_new(settings, lexicon, now())
         rec["seq"] = 1
         journal.create(rec)
@@ -286,8 +296,14 @@ class EventDir:
         if failed:
             raise OutputError(f"{_describe(last)} (recorded in the journal), but {'; and '.join(failed)}")
 
-    def submit(self, player: str, move: str, round_no: int | None = None):
+    def submit(self, player: str, move: str, round_no: int | None = None, late: bool = False,
+               source: str = "director"):
         """Enter a player's move for the open round (a resubmission replaces the earlier one).
+
+        Args:
+            late: the move was handed in late (``submit --late``; see the rules' ``late_submission``).
+            source: ``"player"`` for a move sent from the player's phone (the clock decides
+                whether it is late), ``"director"`` otherwise.
 
         Returns:
             the :class:`~engine.director.event.Submission` recorded.
@@ -295,8 +311,47 @@ class EventDir:
         Raises:
             Rejected: bad input (nothing is written).
         """
-        ev, rec = self._change(lambda e: e.plan_submit(player, move, round_no, self.now()))
+        ev, rec = self._change(lambda e: e.plan_submit(player, move, round_no, self.now(), late=late,
+                                                       source=source))
         return ev.rounds[-1].submissions[rec["player"]] if ev.current else None
+
+    def penalty(self, player: str, points: int, round_no: int | None = None, reason: str = "") -> dict:
+        """Deduct ``points`` from a player in a round (default the open round); returns the record.
+
+        Raises:
+            Rejected, DirectorError: see :meth:`Event.plan_penalty` (nothing is written).
+        """
+        return self._change(lambda e: e.plan_penalty(player, points, round_no, reason, self.now()))[1]
+
+    def warn(self, player: str, round_no: int | None = None, reason: str = "") -> dict:
+        """Give a player a warning (default in the open round); returns the record.
+
+        Raises:
+            Rejected, DirectorError: see :meth:`Event.plan_warn` (nothing is written).
+        """
+        return self._change(lambda e: e.plan_warn(player, round_no, reason, self.now()))[1]
+
+    def join(self, name: str, table: int | None = None, expect_round: int | None = None) -> dict:
+        """A player arriving late joins from the open round; returns the record.
+
+        Args:
+            expect_round: refuse unless this is the open round (checked under the lock).
+
+        Raises:
+            DirectorError: see :meth:`Event.plan_join` (nothing is written).
+        """
+        return self._change(lambda e: (_expect(e, expect_round), e.plan_join(name, table, self.now()))[1])[1]
+
+    def leave(self, player: str, expect_round: int | None = None) -> dict:
+        """A player leaves in the open round; returns the record.
+
+        Args:
+            expect_round: refuse unless this is the open round (checked under the lock).
+
+        Raises:
+            Rejected, DirectorError: see :meth:`Event.plan_leave` (nothing is written).
+        """
+        return self._change(lambda e: (_expect(e, expect_round), e.plan_leave(player, self.now()))[1])[1]
 
     def start(self, rack: str | None = None, expect_round: int | None = None):
         """Start the open round's clock. Returns the round.
@@ -347,6 +402,13 @@ class EventDir:
         """
         _ev, rec = self._change(lambda e: e.plan_undo(self.now(), expect))
         return rec
+
+
+def _expect(e: Event, round_no: int | None) -> None:
+    """Refuse (DirectorError) unless ``round_no`` is ``None`` or the open round."""
+    if round_no is not None and (e.current is None or e.current.number != round_no):
+        raise DirectorError(f"round {round_no} is not the open round "
+                            f"({'the event is over' if e.current is None else f'round {e.current.number} is open'})")
 
 
 def play_master(path: str | os.PathLike, seed: int, lexicon=None, lexicon_path: str | None = None,

@@ -23,7 +23,15 @@ action for another round is refused with 409):
   the tied top moves), score everyone, open the next round;
 * ``POST undo`` ``{"expect"}`` — take back journal entry ``expect`` if it is the
   last action (``simultan undo --expect``);
-* ``POST export`` ``{}`` — rewrite ``DIR/export``.
+* ``POST export`` ``{}`` — rewrite ``DIR/export``;
+* ``POST penalty`` ``{"player", "points", "round"?, "reason"?}`` — deduct points
+  (``simultan penalty``; ``round``: the round it belongs to, default the open one);
+* ``POST warn`` ``{"player", "round"?, "reason"?}`` — a warning (``simultan warn``);
+* ``POST join`` ``{"round", "name", "table"?}`` — a player arriving late joins in the open
+  round (``simultan join``; with ``--players-submit`` the answer carries their new link);
+* ``POST leave`` ``{"round", "player"}`` — a player leaves (``simultan leave``).
+
+``submit`` takes ``"late": true`` for a move handed in late (``submit --late``).
 
 Refusals: 400 bad input (an unreadable move, a rack the bag cannot hold, ...),
 409 the round is not the open one (closed meanwhile, or not open yet) or undo's
@@ -75,6 +83,31 @@ class SubmitBody(BaseModel):
     round: int = Field(ge=1)
     player: str = Field(min_length=1, max_length=MAX_NAME_CHARS)
     move: str = Field(min_length=1, max_length=MAX_MOVE_CHARS, description="e.g. '8D KIEPE', '-' = no move")
+    late: bool = Field(default=False, description="handed in late (costs what the rules' late_submission says)")
+
+
+class PenaltyBody(BaseModel):
+    player: str = Field(min_length=1, max_length=MAX_NAME_CHARS)
+    points: int = Field(ge=-1000, le=1000, description="points deducted (negative: given back)")
+    round: int | None = Field(default=None, ge=1, description="the round it belongs to (default: the open one)")
+    reason: str = Field(default="", max_length=200)
+
+
+class WarnBody(BaseModel):
+    player: str = Field(min_length=1, max_length=MAX_NAME_CHARS)
+    round: int | None = Field(default=None, ge=1)
+    reason: str = Field(default="", max_length=200)
+
+
+class JoinBody(BaseModel):
+    round: int = Field(ge=1, description="the round the director saw open")
+    name: str = Field(min_length=1, max_length=100)
+    table: int | None = Field(default=None, ge=1, le=999)
+
+
+class LeaveBody(BaseModel):
+    round: int = Field(ge=1, description="the round the director saw open")
+    player: str = Field(min_length=1, max_length=MAX_NAME_CHARS)
 
 
 class CloseBody(BaseModel):
@@ -91,7 +124,7 @@ def _submission(sub) -> dict | None:
         return None
     return {"move": sub.text, "notation": sub.notation, "valid": sub.valid, "score": sub.score,
             "reason": sub.reason, "words": [list(w) for w in sub.words], "would_score": sub.would_score,
-            "late": sub.late, "seq": sub.seq}
+            "late": sub.late, "handed_late": sub.handed_late, "seq": sub.seq}
 
 
 def describe_de(rec: dict) -> str:
@@ -103,14 +136,53 @@ def describe_de(rec: dict) -> str:
         return f"Schließen von Runde {rec['round']} (Top {rec['top']})"
     if t == "start":
         return f"Start von Runde {rec['round']}" + (f" (Buchstaben {rec['rack']})" if rec.get("rack") else "")
+    if t == "penalty":
+        return f"Strafe {rec['points']} Punkte für {rec['player']} in Runde {rec['round']}"
+    if t == "warn":
+        return f"Verwarnung für {rec['player']} in Runde {rec['round']}"
+    if t == "join":
+        return f"Aufnahme von {rec['player']} in Runde {rec['round']}"
+    if t == "leave":
+        return f"Ausscheiden von {rec['player']} in Runde {rec['round']}"
     return str(t)
+
+
+def penalty_rules_de(rules) -> str:
+    """The event's rules for late moves and warnings in German, for the screen
+    (``"Verspätet abgegeben: 0 Punkte. Verwarnungen: die ersten 2 frei, jede weitere −5."``)."""
+    late = {"count": "zählt (nur markiert)", "zero": "0 Punkte",
+            "penalty": f"zählt, −{rules.late_penalty} Punkte"}[rules.late_submission]
+    grace = f" (Handy: {rules.late_grace} s nach Ablauf)" if rules.late_grace else ""
+    if not rules.warning_penalty:
+        warn = "ohne Abzug"
+    elif rules.warnings_free:
+        warn = f"die ersten {rules.warnings_free} frei, jede weitere −{rules.warning_penalty}"
+    else:
+        warn = f"jede −{rules.warning_penalty}"
+    return f"Verspätet abgegeben: {late}{grace}. Verwarnungen: {warn}. (Festgelegt bei `simultan new`.)"
+
+
+def players_info(ev) -> dict:
+    """Per player: ``table``, ``joined``, ``left`` (round numbers or ``None``), ``warnings`` and
+    ``deduction`` (points, over every round including the open one) and ``notes`` (the
+    deductions in German, :func:`engine.director.export.deduction_text`, newest round last)."""
+    from engine.director.export import deduction_text
+
+    out = {}
+    for p in ev.players:
+        notes = [f"R{r.number}: {deduction_text(r, p)}" for r in ev.rounds if r.penalties.get(p)]
+        out[p] = {"table": ev.tables.get(p), "joined": ev.joined.get(p), "left": ev.left.get(p),
+                  "warnings": sum(r.warnings(p) for r in ev.rounds),
+                  "deduction": sum(r.deduction(p) for r in ev.rounds), "notes": notes}
+    return out
 
 
 def admin_state(ev, now: float | None = None) -> dict:
     """Everything the arbitration screen shows, as JSON.
 
     Returns:
-        ``event`` (``name``, ``players``, ``round_time``, ``physical_bag``), ``seq``,
+        ``event`` (``name``, ``players``, ``round_time``, ``physical_bag``, ``late_submission``,
+        ``tables``: the table numbers in use, ``rules_text``: :func:`penalty_rules_de`), ``players`` (:func:`players_info`), ``seq``,
         ``over``, ``end_reason``, ``now`` (server time); ``current`` (the open round or
         ``None``: ``round``, ``rack``, ``rack_from``, ``leave``, ``started_at``, ``bag``,
         ``tops`` — every tied top move with ``notation``, ``score``, ``leave`` — and
@@ -140,7 +212,9 @@ def admin_state(ev, now: float | None = None) -> dict:
     act = ev.actions[-1] if ev.actions else None
     return {
         "event": {"name": ev.settings.name, "players": list(ev.players), "round_time": int(ev.rules.round_time),
-                  "physical_bag": bool(ev.rules.physical_bag)},
+                  "physical_bag": bool(ev.rules.physical_bag), "late_submission": ev.rules.late_submission,
+                  "tables": sorted(set(ev.tables.values())), "rules_text": penalty_rules_de(ev.rules)},
+        "players": players_info(ev),
         "seq": ev.seq, "over": ev.over, "end_reason": ev.end_reason,
         "now": time.time() if now is None else now,
         "current": current,
@@ -152,7 +226,7 @@ def admin_state(ev, now: float | None = None) -> dict:
 
 
 _CONFLICT = ("is closed", "is not the open round", "is not open yet", "not entry", "the event is over",
-             "already started", "has not started", "nothing to undo")
+             "already started", "has not started", "nothing to undo", "left the event", "left in round")
 
 
 def _refusal(exc: Exception) -> JSONResponse:
@@ -176,7 +250,8 @@ def link_table(links: dict, base: str) -> dict:
 
 
 def register(app: FastAPI, *, event_dir: Path | None, lexicon, key_hash: str | None,
-             static: Path, on_change=None, links: dict | None = None, link_base: str | None = None) -> None:
+             static: Path, on_change=None, links: dict | None = None, link_base: str | None = None,
+             on_join=None) -> None:
     """Add the arbitration screen's routes to ``app``.
 
     Args:
@@ -191,6 +266,8 @@ def register(app: FastAPI, *, event_dir: Path | None, lexicon, key_hash: str | N
             screen as links ``BASE/spieler#t=TOKEN`` with QR codes; ``None``: none to show.
         link_base: ``http://HOST:PORT`` for the links (the address phones reach); default: the
             address the director's browser used.
+        on_join: called with a player's name after a ``join`` (``--players-submit``: makes and
+            stores their token); returns the token to list, or ``None``.
     """
     from engine.director.event import DirectorError, Rejected
     from engine.director.journal import JournalError
@@ -271,8 +348,46 @@ def register(app: FastAPI, *, event_dir: Path | None, lexicon, key_hash: str | N
     async def admin_submit(request: Request, body: SubmitBody):
         """Enter or correct a player's move for the open round; answers the result at once."""
         def work(d):
-            sub = d.submit(body.player, body.move, body.round)
+            sub = d.submit(body.player, body.move, body.round, late=body.late)
             return {"submission": {"player": sub.player, **_submission(sub)}}
+        return await act(request, work)
+
+    @app.post("/api/director/admin/penalty")
+    async def admin_penalty(request: Request, body: PenaltyBody):
+        """Deduct points from a player (``simultan penalty``)."""
+        def work(d):
+            return {"recorded": d.penalty(body.player, body.points, body.round, body.reason)}
+        return await act(request, work)
+
+    @app.post("/api/director/admin/warn")
+    async def admin_warn(request: Request, body: WarnBody):
+        """Give a player a warning (``simultan warn``)."""
+        def work(d):
+            rec = d.warn(body.player, body.round, body.reason)
+            entry = d.load().rounds[rec["round"] - 1].penalties[rec["player"]][-1]
+            return {"recorded": rec, "warning": {"number": entry["number"], "points": entry["points"]}}
+        return await act(request, work)
+
+    @app.post("/api/director/admin/join")
+    async def admin_join(request: Request, body: JoinBody):
+        """A player arriving late joins in the open round (``simultan join``)."""
+        def work(d):
+            rec = d.join(body.name, body.table, expect_round=body.round)
+            out = {"recorded": rec}
+            if on_join is not None:
+                token = on_join(rec["player"])
+                if token:
+                    base = link_base or str(request.base_url)
+                    table.setdefault("links", {}).update(link_table({rec["player"]: token}, base))
+                    out["link"] = table["links"][rec["player"]]["url"]
+            return out
+        return await act(request, work)
+
+    @app.post("/api/director/admin/leave")
+    async def admin_leave(request: Request, body: LeaveBody):
+        """A player leaves in the open round (``simultan leave``)."""
+        def work(d):
+            return {"recorded": d.leave(body.player, expect_round=body.round)}
         return await act(request, work)
 
     @app.post("/api/director/admin/close")

@@ -12,6 +12,8 @@ Routes:
 * ``POST /api/moves`` ``{"cgp", "top"?, "offset"?, "sort"?}`` — every legal move with equity
   (``top`` moves from ``offset``: the page pages the list);
 * ``POST /api/score`` ``{"cgp", "move"}`` — the word checker;
+* ``POST /api/deep`` ``{"cgp", "seconds"?, "include"?}`` — the deeper answer for the position's phase
+  (endgame solver, pre-endgame or simulation; :mod:`engine.web.deep`), at most 20 s;
 * ``POST /api/pad`` ``{"cgp", "move", "together"?}`` — the score pad's checker (words missing
   from the list named, not refused);
 * ``POST /api/word`` ``{"word"}`` — the word lookup: is it in the list?
@@ -40,6 +42,7 @@ import logging
 import threading
 import time
 from pathlib import Path
+from typing import Annotated
 
 from fastapi import FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
@@ -54,7 +57,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from . import api
-from .server import HEAVY_QUEUE, HEAVY_WORKERS, Busy, HeaderLimit, HeavyPool, JSONGuard
+from .server import HEAVY_QUEUE, HEAVY_WORKERS, Busy, HeaderLimit, HeavyPool, JSONGuard, english, message
 
 __all__ = ["check_event_dir", "check_rate", "create_app", "DEFAULT_RATE", "MAX_BODY_BYTES", "STATIC"]
 
@@ -81,6 +84,12 @@ class MovesRequest(CGPRequest):
 
 class ScoreRequest(CGPRequest):
     move: str = Field(max_length=api.MAX_MOVE_CHARS, description="the move, e.g. '8H HA(U)S' or 'H8 HAuS'")
+
+
+class DeepRequest(CGPRequest):
+    seconds: float = Field(default=5.0, gt=0, le=20, description="time budget in seconds (at most 20)")
+    include: list[Annotated[str, Field(max_length=api.MAX_MOVE_CHARS)]] = Field(
+        default_factory=list, max_length=3, description="moves to simulate as well (e.g. the one typed in the checker)")
 
 
 class WordRequest(BaseModel):
@@ -124,10 +133,10 @@ class BodyLimit:
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        message = f"request body too large (at most {self.limit} bytes)"
+        text = message("body_too_large", english(scope["headers"]), limit=self.limit)
         size = dict(scope["headers"]).get(b"content-length")
         if size is not None and (not size.isdigit() or int(size) > self.limit):
-            return await _error(413, message)(scope, receive, send)
+            return await _error(413, text)(scope, receive, send)
         seen = 0
 
         async def limited():
@@ -136,7 +145,7 @@ class BodyLimit:
             if msg["type"] == "http.request":
                 seen += len(msg.get("body", b""))
                 if seen > self.limit:
-                    raise StarletteHTTPException(413, message)  # answered by the app's handler
+                    raise StarletteHTTPException(413, text)  # answered by the app's handler
             return msg
 
         await self.app(scope, limited, send)
@@ -152,6 +161,30 @@ def _message_page(title: str, message: str, retry: bool = True) -> str:
             f"{html.escape(title)}</title><style>body{{font-family:system-ui,sans-serif;background:#f4f1ea;"
             "padding:10vh 8vw;font-size:3.2vh}h1{font-size:5vh;color:#b03a2e}</style></head><body>"
             f"<h1>{html.escape(title)}</h1><p>{html.escape(message)}</p>{again}</body></html>")
+
+
+def _field_de(err: dict) -> str:
+    """A request field's validation error (pydantic's) in German."""
+    t, ctx = err.get("type", ""), err.get("ctx") or {}
+    if t == "missing":
+        return "fehlt"
+    if t == "string_too_long":
+        return f"zu lang (höchstens {ctx.get('max_length')} Zeichen)"
+    if t == "string_too_short":
+        return f"zu kurz (mindestens {ctx.get('min_length')} Zeichen)"
+    if t in ("greater_than_equal", "greater_than"):
+        return f"muss mindestens {ctx.get('ge', ctx.get('gt'))} sein"
+    if t in ("less_than_equal", "less_than"):
+        return f"darf höchstens {ctx.get('le', ctx.get('lt'))} sein"
+    if t.startswith("int_"):
+        return "keine ganze Zahl"
+    if t.startswith("bool"):
+        return "nicht true oder false"
+    if t == "string_pattern_mismatch":
+        return "unzulässiger Wert"
+    if t.startswith("string"):
+        return "kein Text"
+    return f"ungültig ({err.get('msg', '')})"
 
 
 def check_rate(rate: str):
@@ -246,26 +279,32 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
     async def guard(request: Request, call_next):
         if request.url.path.startswith("/api/"):
             client = request.client.host if request.client else "?"
+            en = english(request.headers)
             if not limiter.hit(limit, client):
-                return _error(429, "too many requests: wait a moment and try again", {"Retry-After": "1"})
+                return _error(429, message("too_many", en), {"Retry-After": "1"})
             media = request.headers.get("content-type", "").split(";")[0].strip().lower()
             if request.method == "POST" and media != "application/json" and not media.endswith("+json"):
-                return _error(415, "send the request body as JSON (Content-Type: application/json)")
+                return _error(415, message("not_json_type", en))
         return await call_next(request)
 
     @app.exception_handler(RequestValidationError)
-    async def invalid(_request: Request, exc: RequestValidationError):
+    async def invalid(request: Request, exc: RequestValidationError):
+        en = english(request.headers)
         errs = exc.errors()
         first = errs[0] if errs else {}
         if first.get("type") == "json_invalid":
             reason = (first.get("ctx") or {}).get("error", "")
-            return _error(422, f"the body is not valid JSON{f' ({reason})' if reason else ''}")
+            return _error(422, message("not_json", en, why=f" ({reason})" if reason else ""))
         where = ".".join(str(x) for x in first.get("loc", ()) if x != "body") or "body"
-        return _error(422, f"{where}: {first.get('msg', 'invalid request')}")
+        what = first.get("msg", "invalid request") if en else _field_de(first)
+        return _error(422, message("field", en, where=where, what=what))
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(_request: Request, exc: StarletteHTTPException):
+    async def http_error(request: Request, exc: StarletteHTTPException):
         headers = dict(exc.headers or {})
+        detail = {"Not Found": "not_found", "Method Not Allowed": "method"}.get(str(exc.detail))
+        if detail:
+            exc = StarletteHTTPException(exc.status_code, message(detail, english(request.headers)), exc.headers)
         if exc.status_code == 405 and "allow" not in {k.lower() for k in headers}:
             headers["Allow"] = "GET, HEAD"  # static files
         if exc.status_code == 503:
@@ -283,7 +322,7 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
     @app.exception_handler(Exception)
     async def crash(request: Request, exc: Exception):
         log.exception("error answering %s %s", request.method, request.url.path)
-        return _error(500, f"internal error ({type(exc).__name__}); the server goes on serving")
+        return _error(500, message("internal", english(request.headers), name=type(exc).__name__))
 
     async def engine_call(func, *args, lock=None, wait: float = -1, **kwargs):
         """Run work in a worker thread (under ``lock`` when given, waiting at most ``wait``
@@ -354,6 +393,18 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
         return await engine_call(lambda: api.score_json(api.read_position(req.cgp), lexicon, req.move, table),
                                  lock=heavy)
 
+    from .deep import DeepWorker
+
+    deep = app.state.deep = DeepWorker(lexicon, table)
+    app.router.on_shutdown.append(deep.close)
+
+    @app.post("/api/deep", responses=POST_ERRORS)
+    async def deep_analysis(req: DeepRequest):
+        """The solver's or the simulation's answer for the position's phase (:mod:`engine.web.deep`,
+        :func:`engine.phase.phase_answer`), in a worker process within ``seconds``."""
+        api.read_position(req.cgp)  # a bad CGP is a 400 at once, before the worker is asked
+        return JSONResponse(await heavy.wait_for(deep.run, req.cgp, req.seconds, req.include))
+
     @app.post("/api/pad", responses=POST_ERRORS)
     async def pad(req: PadRequest):
         """The score pad's checker (:func:`engine.web.api.pad_json`; cheap: no move generation)."""
@@ -407,6 +458,7 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
     from . import admin, players
 
     app.state.player_links = None
+    on_join = None
     if players_submit:
         if event_dir is None:
             raise ValueError("players_submit needs an event directory")
@@ -415,9 +467,12 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
         names = EventDir(event_dir, lexicon=lexicon, export=False, notes=None).load().players
         hashes, app.state.player_links = players.player_tokens(event_dir, names, renew=new_player_links)
         players.register(app, event_dir=event_dir, lexicon=lexicon, hashes=hashes, static=STATIC)
+
+        def on_join(name: str) -> str:  # a late arrival's link, shown on the screen that admitted them
+            return players.add_player_token(event_dir, name, hashes)
     admin.register(app, event_dir=event_dir, lexicon=lexicon, static=STATIC,
                    key_hash=admin.secret_hash(admin_key) if admin_key else None,
-                   links=app.state.player_links, link_base=link_base)
+                   links=app.state.player_links, link_base=link_base, on_join=on_join)
 
     # load the cached kernels now, not on the first request
     api.moves_json(api.read_position("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AB/ 0/0 0"), lexicon, table)

@@ -56,8 +56,9 @@ def player_tokens(event_dir: Path, players: list[str], renew: bool = False) -> t
         renew: make new tokens even when the file exists (old links stop working).
 
     Returns:
-        ``(hashes, tokens)``: ``{sha256 hex: player}``, and ``{player: token}`` when they were
-        made now (to print once), else ``None``.
+        ``(hashes, tokens)``: ``{sha256 hex: player}``, and ``{player: token}`` for the tokens
+        made now (to print once: all of them, or those of players who joined late and had
+        none yet), else ``None``.
 
     Raises:
         OSError: the file could not be written (named).
@@ -72,14 +73,43 @@ def player_tokens(event_dir: Path, players: list[str], renew: bool = False) -> t
             hashes = {str(h): str(p) for p, h in data["players"].items()}
         except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"{path}: unreadable ({exc}); --new-player-links makes new links") from None
-        if set(hashes.values()) != set(players):
+        if not set(hashes.values()) & set(players) and players:
             raise ValueError(f"{path}: its players are not the event's; --new-player-links makes new links")
-        return hashes, None
+        hashes = {h: p for h, p in hashes.items() if p in players}  # a late arrival's join undone: no link
+        missing = [p for p in players if p not in set(hashes.values())]  # joined late (simultan join)
+        if not missing:
+            return hashes, None
+        made = {p: add_player_token(event_dir, p, hashes) for p in missing}
+        return hashes, made
     tokens = {p: secrets.token_urlsafe(18) for p in players}
     data = {"format": "simultan-player-tokens", "version": 1, "created": time.time(), "hash": "sha256",
             "players": {p: _hash(t) for p, t in tokens.items()}}
     atomic_write(path, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
     return {_hash(t): p for p, t in tokens.items()}, tokens
+
+
+def add_player_token(event_dir: Path, player: str, hashes: dict) -> str:
+    """Make a token for one player (a late arrival), add its hash to ``hashes`` and to
+    ``DIR/player-tokens.json`` (atomically). Returns the token (to show once).
+
+    Raises:
+        OSError: the file could not be written (``hashes`` is then unchanged).
+    """
+    from engine.director.journal import atomic_write
+
+    path = Path(event_dir) / TOKENS_FILE
+    token = secrets.token_urlsafe(18)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        data = {"format": "simultan-player-tokens", "version": 1, "created": time.time(), "hash": "sha256",
+                "players": {p: h for h, p in hashes.items()}}
+    data["players"][player] = _hash(token)
+    atomic_write(path, json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+    for h in [h for h, p in hashes.items() if p == player]:
+        del hashes[h]
+    hashes[_hash(token)] = player
+    return token
 
 
 class PlayerSubmit(BaseModel):
@@ -144,7 +174,7 @@ def register(app: FastAPI, *, event_dir: Path, lexicon, hashes: dict, static: Pa
             return None
         h = _hash(token)
         found = None
-        for known, player in hashes.items():  # compare every entry: no early exit on a match
+        for known, player in list(hashes.items()):  # every entry (no early exit); a copy: join adds
             if hmac.compare_digest(known, h):
                 found = player
         return found
@@ -168,7 +198,8 @@ def register(app: FastAPI, *, event_dir: Path, lexicon, hashes: dict, static: Pa
                     out = {}
                 except Rejected as exc:
                     r = str(exc)
-                    closed = any(k in r for k in ("is closed", "not open yet", "has not started", "event is over"))
+                    closed = any(k in r for k in ("is closed", "not open yet", "has not started", "event is over",
+                                                  "left the event"))
                     return refuse(409 if closed else 400,
                                   ("Nicht mehr möglich" if closed else "Nicht lesbar") + f": {r} (nichts eingetragen)")
                 except (DirectorError, JournalError) as exc:
@@ -192,6 +223,9 @@ def register(app: FastAPI, *, event_dir: Path, lexicon, hashes: dict, static: Pa
         """The token's player's move for the open round (the latest counts); answers only that it
         was received."""
         def work(d, p):
-            sub = d.submit(p, body.move, body.round)
-            return {"received": {"round": sub.round, "move": sub.text}}
+            sub = d.submit(p, body.move, body.round, source="player")
+            out = {"received": {"round": sub.round, "move": sub.text}}
+            if sub.handed_late:
+                out["received"]["late"] = True
+            return out
         return await run(request, work)

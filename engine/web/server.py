@@ -23,7 +23,7 @@ import json
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
-__all__ = ["HeavyPool", "Busy", "HeaderLimit", "JSONGuard", "guarded_h11", "server_config", "MAX_JSON_DEPTH",
+__all__ = ["message", "english", "LANG_HEADER", "MESSAGES", "HeavyPool", "Busy", "HeaderLimit", "JSONGuard", "guarded_h11", "server_config", "MAX_JSON_DEPTH",
            "REQUEST_TIMEOUT", "KEEP_ALIVE_TIMEOUT", "MAX_CONNECTIONS", "HEAVY_WORKERS", "HEAVY_QUEUE"]
 
 MAX_JSON_DEPTH = 32
@@ -40,6 +40,51 @@ HEAVY_QUEUE = 8
 """Analysis requests admitted at once, running and waiting; more get 503 with ``Retry-After``."""
 MAX_HEADER_BYTES = 16 * 1024
 """Largest request head (request line and headers) h11 accepts (400 above)."""
+
+
+LANG_HEADER = "X-Lang"
+"""The request header choosing the language of the server's own messages: ``en`` for English;
+anything else, or none, German (the pages send their language: docs/web.md)."""
+
+MESSAGES = {
+    "body_too_large": ("Die Anfrage ist zu groß (höchstens {limit} Bytes); nichts eingetragen",
+                       "request body too large (at most {limit} bytes)"),
+    "headers_too_large": ("Die Kopfzeilen der Anfrage sind zu groß (höchstens {limit} Bytes)",
+                          "request headers too large (at most {limit} bytes)"),
+    "too_many": ("Zu viele Anfragen von dieser Adresse: kurz warten und noch einmal versuchen",
+                 "too many requests: wait a moment and try again"),
+    "not_json_type": ("Den Inhalt als JSON senden (Content-Type: application/json)",
+                      "send the request body as JSON (Content-Type: application/json)"),
+    "not_utf8": ("Der Inhalt ist kein gültiges UTF-8 (Byte {at})", "the body is not valid UTF-8 (byte {at})"),
+    "too_deep": ("Der Inhalt ist zu tief verschachtelt (höchstens {depth} Ebenen)",
+                 "the body is nested too deeply (at most {depth} levels)"),
+    "not_json": ("Der Inhalt ist kein gültiges JSON{why}", "the body is not valid JSON{why}"),
+    "field": ("Feld {where}: {what}", "{where}: {what}"),
+    "not_found": ("Nicht gefunden", "Not Found"),
+    "method": ("Diese Methode ist hier nicht erlaubt", "Method Not Allowed"),
+    "internal": ("Interner Fehler ({name}); der Server arbeitet weiter",
+                 "internal error ({name}); the server goes on serving"),
+}
+"""The server's own refusals in German and English: ``{key: (german, english)}``."""
+
+
+def english(headers) -> bool:
+    """True when a request asks for English messages (``X-Lang: en``).
+
+    Args:
+        headers: the ASGI scope's ``headers`` (a list of byte pairs) or a mapping of str.
+    """
+    if isinstance(headers, list):
+        value = next((v for k, v in headers if k.lower() == b"x-lang"), b"").decode("latin-1")
+    else:
+        value = headers.get(LANG_HEADER, "") or ""
+    return value.strip().lower().startswith("en")
+
+
+def message(key: str, en: bool = False, **values) -> str:
+    """The server's message ``key`` (:data:`MESSAGES`) in German, or English when ``en``."""
+    de_text, en_text = MESSAGES[key]
+    return (en_text if en else de_text).format(**values)
 
 
 class Busy(Exception):
@@ -86,6 +131,21 @@ class HeavyPool:
             with self._lock:
                 self._admitted -= 1
 
+    async def wait_for(self, func, *args):
+        """Admit ``func(*args)`` like :meth:`run` (it counts against ``queue``; ``Busy`` when full) but wait
+        for it in a thread of its own, not one of the pool's: for work whose CPU is spent elsewhere (the
+        deep analysis in its worker process, :mod:`engine.web.deep`), so that it never holds up the
+        pool's analyses."""
+        with self._lock:
+            if self._admitted >= self.queue:
+                raise Busy(f"busy: {self._admitted} analyses are running or waiting; try again in a moment")
+            self._admitted += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(None, func, *args)
+        finally:
+            with self._lock:
+                self._admitted -= 1
+
     def shutdown(self) -> None:
         """Stop the threads (waiting ones are dropped)."""
         self._executor.shutdown(wait=False, cancel_futures=True)
@@ -102,8 +162,9 @@ def _depth(value) -> int:
     return deepest
 
 
-def json_problem(body: bytes) -> str | None:
-    """Why a request body cannot be read as the API's JSON (``None`` when it can).
+def json_problem(body: bytes, en: bool = True) -> str | None:
+    """Why a request body cannot be read as the API's JSON (``None`` when it can), in English
+    (``en``) or German.
 
     An empty body is left to FastAPI (``Field required``).
     """
@@ -112,15 +173,15 @@ def json_problem(body: bytes) -> str | None:
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return f"the body is not valid UTF-8 (byte {exc.start})"
+        return message("not_utf8", en, at=exc.start)
     try:
         value = json.loads(text)
     except RecursionError:
-        return f"the body is nested too deeply (at most {MAX_JSON_DEPTH} levels)"
+        return message("too_deep", en, depth=MAX_JSON_DEPTH)
     except ValueError as exc:
-        return f"the body is not valid JSON ({exc})"
+        return message("not_json", en, why=f" ({exc})")
     if _depth(value) > MAX_JSON_DEPTH:
-        return f"the body is nested too deeply (at most {MAX_JSON_DEPTH} levels)"
+        return message("too_deep", en, depth=MAX_JSON_DEPTH)
     return None
 
 
@@ -138,7 +199,8 @@ class HeaderLimit:
         if scope["type"] == "http" and sum(len(k) + len(v) + 4 for k, v in scope["headers"]) > self.limit:
             from fastapi.responses import JSONResponse
 
-            return await JSONResponse({"error": f"request headers too large (at most {self.limit} bytes)"},
+            return await JSONResponse({"error": message("headers_too_large", english(scope["headers"]),
+                                                        limit=self.limit)},
                                       status_code=431, headers={"Connection": "close"})(scope, receive, send)
         return await self.app(scope, receive, send)
 
@@ -169,7 +231,7 @@ class JSONGuard:
             return await JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code,
                                       headers=exc.headers)(scope, receive, send)
         body = b"".join(chunks)
-        problem = json_problem(body)
+        problem = json_problem(body, english(scope["headers"]))
         if problem:
             return await JSONResponse({"error": problem}, status_code=422)(scope, receive, send)
         sent = False

@@ -72,13 +72,48 @@
     cell.className = "res" + (s ? (s.valid ? " ok" : " bad") : "") + (s && s.late !== null && s.late !== undefined ? " late" : "");
   }
 
+  function gridKey(st) {
+    return st.current.round + "|" + st.event.players.map(function (p) {
+      return p + (st.players[p] && st.players[p].left ? "!" : "");
+    }).join("|");
+  }
+
+  function dedText(info) {
+    if (!info || (!info.deduction && !info.warnings)) return "";
+    var parts = [];
+    if (info.deduction) parts.push((info.deduction > 0 ? "−" : "+") + num.format(Math.abs(info.deduction)));
+    if (info.warnings) parts.push(info.warnings + "× verw.");
+    return parts.join(" · ");
+  }
+
+  function applyFilter() {
+    var t = $("#table-filter").value, q = $("#name-filter").value.trim().toLowerCase(), shown = 0, all = 0;
+    document.querySelectorAll("#grid tbody tr").forEach(function (tr) {
+      all++;
+      var ok = (!t || tr.dataset.table === t) && (!q || tr.dataset.player.toLowerCase().indexOf(q) >= 0);
+      tr.hidden = !ok;
+      if (ok) shown++;
+    });
+    $("#grid-count").textContent = shown === all ? all + " Spieler" : shown + " von " + all + " Spielern";
+  }
+  $("#table-filter").addEventListener("change", applyFilter);
+  $("#name-filter").addEventListener("input", applyFilter);
+
   function buildGrid(st) {
     var body = $("#grid tbody");
     body.textContent = "";
     st.event.players.forEach(function (p, i) {
+      var info = st.players[p] || {};
       var tr = document.createElement("tr");
+      tr.dataset.player = p;
+      tr.dataset.table = info.table === null || info.table === undefined ? "" : String(info.table);
+      if (info.left) tr.className = "gone";
+      var tcell = document.createElement("td");
+      tcell.className = "tcol";
+      tcell.textContent = tr.dataset.table;
       var name = document.createElement("td");
-      name.textContent = p;
+      name.textContent = p + (info.left ? " (ausgeschieden in Runde " + info.left + ")" :
+        info.joined ? " (ab Runde " + info.joined + ")" : "");
       var td = document.createElement("td");
       var input = document.createElement("input");
       input.className = "move";
@@ -87,30 +122,51 @@
       input.spellcheck = false;
       input.maxLength = 64;
       input.setAttribute("aria-label", "Zug von " + p);
+      input.disabled = !!info.left;
       input.addEventListener("input", function () { input.dataset.dirty = "1"; });
       input.addEventListener("keydown", function (e) {
         if (e.key === "Enter") { e.preventDefault(); submit(input, i); }
       });
       td.appendChild(input);
+      var lc = document.createElement("td");
+      var late = document.createElement("input");
+      late.type = "checkbox";
+      late.className = "late";
+      late.dataset.player = p;
+      late.disabled = !!info.left;
+      late.setAttribute("aria-label", "zu spät abgegeben: " + p);
+      lc.appendChild(late);
       var res = document.createElement("td");
       res.className = "res";
       res.dataset.player = p;
-      tr.appendChild(name); tr.appendChild(td); tr.appendChild(res);
+      var ded = document.createElement("td");
+      ded.className = "n ded";
+      ded.dataset.player = p;
+      ded.textContent = dedText(info);
+      ded.title = (info.notes || []).join("\n");
+      tr.appendChild(tcell); tr.appendChild(name); tr.appendChild(td); tr.appendChild(lc); tr.appendChild(res);
+      tr.appendChild(ded);
       body.appendChild(tr);
     });
+    applyFilter();
   }
 
   function submit(input, i) {
     var move = input.value.trim();
     var res = document.querySelector('td.res[data-player="' + CSS.escape(input.dataset.player) + '"]');
     if (!move || !state || !state.current) return;
-    call("submit", {round: state.current.round, player: input.dataset.player, move: move}).then(function (d) {
+    var late = input.closest("tr").querySelector("input.late");
+    call("submit", {round: state.current.round, player: input.dataset.player, move: move,
+                    late: !!(late && late.checked)}).then(function (d) {
       input.dataset.dirty = "";
       var s = d.submission;
       setResult(res, s);
-      message(input.dataset.player + ": " + resultText(s), true);
-      var inputs = document.querySelectorAll("#grid input.move");
-      if (i + 1 < inputs.length) inputs[i + 1].focus(); else $("#close-btn").focus();
+      message(input.dataset.player + ": " + resultText(s) + (s.handed_late ? " · zu spät abgegeben" : ""), true);
+      var inputs = Array.prototype.filter.call(document.querySelectorAll("#grid input.move"), function (x) {
+        return !x.disabled && !x.closest("tr").hidden;
+      });
+      var k = inputs.indexOf(input);
+      if (k >= 0 && k + 1 < inputs.length) inputs[k + 1].focus(); else $("#close-btn").focus();
     }).catch(function (e) {
       setResult(res, null, e.message);
       message(e.message, false);
@@ -143,12 +199,19 @@
       $("#draw-note").textContent = st.event.physical_bag ? "Pflicht: die gezogenen Steine" :
         "leer lassen = vorgeschlagene Buchstaben";
       $("#entry-sec").hidden = $("#close-sec").hidden = !started;
-      if (gridRound !== cur.round) { buildGrid(st); gridRound = cur.round; }
+      if (gridRound !== gridKey(st)) { buildGrid(st); gridRound = gridKey(st); }
       document.querySelectorAll("#grid input.move").forEach(function (input) {
         var s = cur.submissions[input.dataset.player];
         if (document.activeElement !== input && !input.dataset.dirty) input.value = s ? s.move : "";
-        var res = document.querySelector('td.res[data-player="' + CSS.escape(input.dataset.player) + '"]');
+        var tr = input.closest("tr");
+        var res = tr.querySelector("td.res");
         if (!res.classList.contains("err") || s) setResult(res, s);
+        var late = tr.querySelector("input.late");
+        if (s && document.activeElement !== late) late.checked = !!s.handed_late;
+        var info = st.players[input.dataset.player];
+        var ded = tr.querySelector("td.ded");
+        ded.textContent = dedText(info);
+        ded.title = (info && info.notes || []).join("\n");
       });
       var tops = $("#tops");
       var tkey = cur.tops.map(function (t) { return t.notation; }).join("|");
@@ -171,9 +234,26 @@
         });
       }
     }
+    document.body.classList.toggle("no-tables", !st.event.tables.length);
+    var tf = $("#table-filter");
+    $("#table-filter-label").hidden = !st.event.tables.length;
+    if (tf.options.length - 1 !== st.event.tables.length) {
+      var keep = tf.value;
+      while (tf.options.length > 1) tf.remove(1);
+      st.event.tables.forEach(function (t) { tf.add(new Option("Tisch " + t, String(t))); });
+      tf.value = keep;
+    }
+    $("#room-sec").hidden = !cur && !st.last_round;
+    $("#room-rules").textContent = st.event.rules_text;
+    var dl = $("#room-players");
+    if (dl.children.length !== st.event.players.length) {
+      dl.textContent = "";
+      st.event.players.forEach(function (p) { var o = document.createElement("option"); o.value = p; dl.appendChild(o); });
+    }
     var links = st.player_links;
     $("#links-sec").hidden = !links;
-    if (links && !$("#links tbody").children.length) {
+    if (links && $("#links tbody").children.length !== Object.keys(links).length) {
+      $("#links tbody").textContent = "";
       Object.keys(links).forEach(function (p) {
         var tr = document.createElement("tr");
         var a = document.createElement("td"); a.textContent = p; a.className = "who";
@@ -199,7 +279,8 @@
       last.scores.forEach(function (r) {
         var tr = document.createElement("tr");
         if (r.top) tr.className = "hit";
-        [r.rank + ".", r.player, r.move || "–", num.format(r.total)].forEach(function (v, i) {
+        var what = r.absent ? "nicht dabei" : (r.move || "–") + (r.late ? " (zu spät)" : "");
+        [r.rank + ".", r.player, what + (r.note ? " · " + r.note : ""), num.format(r.total)].forEach(function (v, i) {
           var td = document.createElement("td"); td.textContent = v; if (i === 3) td.className = "n";
           tr.appendChild(td);
         });
@@ -214,9 +295,13 @@
       sb.textContent = "";
       st.standings.forEach(function (s) {
         var tr = document.createElement("tr");
-        [s.rank + ".", s.player, num.format(s.total), pct.format(s.percent) + "\u00a0%", String(s.tops)]
+        var who = s.player + (s.left ? " (ausgeschieden)" : s.joined ? " (ab Runde " + s.joined + ")" : "");
+        [s.rank + ".", s.table === null || s.table === undefined ? "" : String(s.table), who, num.format(s.total),
+         pct.format(s.percent) + "\u00a0%", String(s.tops), s.penalty ? "−" + num.format(s.penalty) : "",
+         s.warnings ? String(s.warnings) : ""]
           .forEach(function (v, i) {
-            var td = document.createElement("td"); td.textContent = v; if (i !== 1) td.className = "n";
+            var td = document.createElement("td"); td.textContent = v;
+            td.className = (i === 1 ? "n tcol" : i !== 2 ? "n" : "") + (i === 6 ? " ded" : "");
             tr.appendChild(td);
           });
         sb.appendChild(tr);
@@ -270,6 +355,47 @@
   $("#undo-btn").addEventListener("click", function () {
     var n = parseInt($("#undo-btn").dataset.expect, 10);
     action("undo", {expect: n}, function (d) { return "Rückgängig gemacht: " + d.undone.what; });
+  });
+
+  function roomKind() {
+    var k = $("#room-kind").value;
+    $("#room-points").hidden = k !== "penalty";
+    $("#room-table").hidden = k !== "join";
+    $("#room-round").hidden = k !== "penalty" && k !== "warn";
+    $("#room-reason").hidden = k === "join" || k === "leave";
+    $("#room-player").placeholder = k === "join" ? "Name des Nachzüglers" : "Spieler";
+    $("#room-note").textContent = {
+      warn: "Die Verwarnung gilt für die offene Runde (oder die angegebene); sie kostet Punkte, wenn die Regeln es sagen.",
+      penalty: "Punkte werden in der Runde abgezogen (negativ: zurückgeben).",
+      join: "Der Nachzügler spielt ab der offenen Runde; die Runden davor zählen 0.",
+      leave: "Ein schon eingetragener Zug der offenen Runde zählt; danach zählt jede Runde 0."}[k];
+  }
+  $("#room-kind").addEventListener("change", roomKind);
+  roomKind();
+
+  $("#room-form").addEventListener("submit", function (e) {
+    e.preventDefault();
+    if (!state) return;
+    var k = $("#room-kind").value, who = $("#room-player").value.trim();
+    var cur = state.current, body;
+    var rnd = $("#room-round").value ? parseInt($("#room-round").value, 10) : null;
+    if (k === "warn") body = {player: who, round: rnd, reason: $("#room-reason").value};
+    else if (k === "penalty") body = {player: who, points: parseInt($("#room-points").value || "0", 10), round: rnd,
+                                      reason: $("#room-reason").value};
+    else if (k === "join") body = {round: cur ? cur.round : 0, name: who,
+                                   table: $("#room-table").value ? parseInt($("#room-table").value, 10) : null};
+    else body = {round: cur ? cur.round : 0, player: who};
+    action(k, body, function (d) {
+      var r = d.recorded;
+      $("#room-player").value = $("#room-points").value = $("#room-reason").value = $("#room-round").value = "";
+      if (k === "warn") return "Verwarnung " + d.warning.number + " für " + r.player + " in Runde " + r.round +
+        (d.warning.points ? ": −" + d.warning.points + " Punkte" : " (ohne Abzug)");
+      if (k === "penalty") return r.player + ": " + (r.points > 0 ? "−" + r.points : "+" + (-r.points)) +
+        " Punkte in Runde " + r.round;
+      if (k === "join") return r.player + " spielt ab Runde " + r.round + " mit" +
+        (r.table ? " (Tisch " + r.table + ")" : "") + (d.link ? " · Link: " + d.link : "");
+      return r.player + " scheidet in Runde " + r.round + " aus";
+    });
   });
 
   $("#print-links").addEventListener("click", function () {

@@ -36,13 +36,14 @@
   let checkNo = 0;
   let timer = null;
   let checkTimer = null;
+  let deepNo = 0;          // the deeper analysis answer being waited for (POST /api/deep)
 
   // ---- helpers -------------------------------------------------------------------------
   async function call(method, url, body) {
     let r;
     try {
       r = await fetch(url, {
-        method, headers: body ? { "Content-Type": "application/json" } : {},
+        method, headers: Object.assign({ "X-Lang": I18N.lang }, body ? { "Content-Type": "application/json" } : {}),
         body: body ? JSON.stringify(body) : undefined,
       });
     } catch (e) {
@@ -355,6 +356,9 @@
     view.selected = null; view.hover = null;
     $("#play").disabled = true;
     $("#detail").innerHTML = "";
+    deepNo++;                               // an answer still on its way is of the old position
+    $("#deep-result").innerHTML = "";
+    $("#deep").disabled = false;
     drawBoard();
     $("#cgp").value = currentCGP();
     clearTimeout(timer);
@@ -379,6 +383,7 @@
     $("#warnings").innerHTML = pos.warnings.map((w) => `<li>${escapeHtml(S(w))}</li>`).join("");
     $("#unseen").textContent = T("a.unseen", pos.unseen.length, pos.unseen || "–", pos.bag);
     $("#scores").textContent = T("a.scores", pos.scores[0], pos.scores[1]);
+    $("#deep-phase").textContent = T("d.phase." + phaseOf(pos.bag), pos.bag);
     analysis = mv;
     analysis.cgp = cgp;
     analysis.moves.forEach((m, i) => { m.rank = i + 1; });
@@ -404,6 +409,51 @@
     $("#warnings").innerHTML = "";
     $("#unseen").textContent = "";
     renderMoves();
+  }
+
+  // ---- the deeper analysis: endgame solver, pre-endgame or simulation (POST /api/deep) ----------------
+  function phaseOf(bag) { return bag <= 0 ? "endgame" : bag <= 3 ? "preendgame" : "simulation"; }
+  const signed = (x, d = 1) => (x === null || x === undefined ? "–" : (x > 0 ? "+" : "") + x.toFixed(d));
+  const pct = (x) => (x === null || x === undefined ? "–" : (100 * x).toFixed(1));
+  const moveName = (m) => escapeHtml(m === "pass" || m === "-" ? T("d.pass") : m);
+  async function runDeep() {
+    const problem = rackProblem(state.rack);
+    if (problem) { $("#deep-result").innerHTML = `<p class="bad">${escapeHtml(problem)}</p>`; return; }
+    const my = ++deepNo;
+    const seconds = Number($("#deep-time").value) || 5;
+    $("#deep").disabled = true;
+    $("#deep-result").innerHTML = `<p class="muted">${escapeHtml(T("d.running", seconds))}</p>`;
+    const mine = view.check && view.check.legal ? view.check.move : view.selected ? view.selected.move : null;
+    const r = await post("/api/deep", { cgp: currentCGP(), seconds, include: mine ? [mine] : [] });
+    if (my !== deepNo) return;             // the position changed meanwhile
+    $("#deep").disabled = false;
+    $("#deep-result").innerHTML = r.error ? `<p class="bad">${escapeHtml(S(r.error))}</p>` : deepHtml(r, mine);
+  }
+  function deepHtml(r, mine) {
+    const mark = (m) => (m.move === mine ? ' class="mine"' : "");
+    if (r.phase === "endgame") {
+      const state = r.complete ? T("d.exact") : T("d.not_exact", r.depth);
+      return `<p class="deep-best" data-phase="endgame" data-complete="${r.complete}">` +
+        `${escapeHtml(T("d.endgame", "\u0000", signed(r.value, 0), state)).replace("\u0000", `<b>${moveName(r.move)}</b>`)}</p>` +
+        `<p>${escapeHtml(T("d.pv", r.pv.map((m) => (m === "pass" ? T("d.pass") : m)).join(" · ")))}</p>` +
+        `<p class="muted">${escapeHtml(T("d.final", signed(r.final_spread, 0)))}</p>`;
+    }
+    if (r.phase === "preendgame") {
+      const state = r.complete ? T("d.exact") : T("d.partly");
+      const rows = r.moves.map((m) => `<tr${mark(m)}><td>${moveName(m.move)}</td><td class="n">${pct(m.win)}</td>` +
+        `<td class="n">${signed(m.spread)}</td></tr>`).join("");
+      return `<p data-phase="preendgame" data-complete="${r.complete}">${escapeHtml(T("d.pre", state, r.seconds.toFixed(1)))}</p>` +
+        `<div class="deep-wrap"><table class="deep"><thead><tr><th>${T("d.th.move")}</th><th class="n">${T("d.th.win")}</th>` +
+        `<th class="n">${T("d.th.spread")}</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+    }
+    const rows = r.moves.map((m) => `<tr${mark(m)}><td>${moveName(m.move)}</td><td class="n wide">${m.score}</td>` +
+      `<td class="n wide">${m.iterations}</td><td class="n">${signed(m.spread)}</td>` +
+      `<td class="n">[${signed(m.ci[0])}, ${signed(m.ci[1])}]</td><td class="n">${pct(m.win)}</td>` +
+      `<td class="n wide">[${pct(m.win_ci[0])}, ${pct(m.win_ci[1])}]</td></tr>`).join("");
+    return `<p data-phase="simulation">${escapeHtml(T("d.sim", r.iterations.toLocaleString(I18N.lang), r.seconds.toFixed(1)))}</p>` +
+      `<div class="deep-wrap"><table class="deep"><thead><tr><th>${T("d.th.move")}</th><th class="n wide">${T("d.th.score")}</th>` +
+      `<th class="n wide">${T("d.th.iters")}</th><th class="n">${T("d.th.spread")}</th><th class="n">${T("d.th.ci")}</th>` +
+      `<th class="n">${T("d.th.win")}</th><th class="n wide">${T("d.th.winci")}</th></tr></thead><tbody>${rows}</tbody></table></div>`;
   }
 
   // ---- paging: the best PAGE moves first, more on request (or all, for a filter or another order) ----------
@@ -634,6 +684,7 @@
       });
     });
     $("#more").addEventListener("click", () => loadMore(2 * PAGE));
+    $("#deep").addEventListener("click", runDeep);
     $("#all").addEventListener("click", () => loadMore(null));
     $("#rack").addEventListener("input", onRackInput);
     $("#rack").addEventListener("keydown", (e) => {   // the page's undo, not the field's own

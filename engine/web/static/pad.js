@@ -36,7 +36,8 @@
   async function call(method, url, body) {
     let r;
     try {
-      r = await fetch(url, { method, headers: body ? { "Content-Type": "application/json" } : {},
+      r = await fetch(url, { method, headers: Object.assign({ "X-Lang": I18N.lang },
+        body ? { "Content-Type": "application/json" } : {}),
         body: body ? JSON.stringify(body) : undefined });
     } catch (e) {
       return { error: S("the server does not answer – is `python -m engine web` still running?"), status: 0 };

@@ -68,7 +68,8 @@
     var move = $("#move").value.trim();
     if (!move || !state || !state.current) return;
     call("submit", {round: state.current.round, move: move}).then(function (d) {
-      message("Eingegangen: " + d.received.move, true);
+      message("Eingegangen: " + d.received.move + (d.received.late ? " (nach Ablauf der Zeit: gilt als verspätet)" : ""),
+              true);
       $("#move").value = "";
     }).catch(function (err) { message(err.message, false); });
   });
