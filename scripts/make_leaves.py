@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """Make the German leave table by self-play (the method is in docs/leaves.md).
 
-    .venv/bin/python scripts/make_leaves.py --seed 2024 --out engine/data/leaves-german
+    .venv/bin/python scripts/make_leaves.py --seed 2024 --run-dir /path/outside/the/repo [--deadline HH:MM]
 
 Generations: generation 0 is played by pure score players and fitted with the
 single-tile model (tile levels, vowel/consonant balance, size); every later
@@ -10,7 +10,9 @@ fitted with the full model (plus pair synergies and shrunken per-leave
 residuals) on its own games and the previous generation's, with TD(0) targets
 re-evaluated under the newest values. Every game is seeded from
 ``(--seed, generation, game)``, results are merged in game order, so a run is
-reproducible whatever the number of workers.
+reproducible whatever the number of workers. The games are played in the game
+kernel in shards (:mod:`engine.leave_selfplay`: local worker processes or Ray
+tasks, ``--backend ray``), kept in ``--run-dir``; a re-run resumes.
 
 Writes ``<out>.klv2.xz`` (the table, KLV2, xz) and ``<out>.json`` (how it was
 made: games per generation, seeds, fit reports, convergence, bag ramp,
