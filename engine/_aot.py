@@ -41,8 +41,8 @@ import numpy as np
 KERNELS = ("movegen_best", "movegen_all")
 """Entry kernels compiled ahead of time: what ``best`` and ``moves`` call (engine.movegen)."""
 
-_SOURCES = (("engine", "_movegen.py"), ("engine", "_rows.py"), ("engine", "movegen.py"), ("engine", "_aot.py"),
-            ("lexicon_tools", "_kwg_kernels.py"), ("lexicon_tools", "_kwg_nodes.py"))
+_SOURCES = (("engine", "_movegen.py"), ("engine", "_allmoves.py"), ("engine", "_rows.py"), ("engine", "movegen.py"),
+            ("engine", "_aot.py"), ("lexicon_tools", "_kwg_kernels.py"), ("lexicon_tools", "_kwg_nodes.py"))
 
 
 def enabled() -> bool:

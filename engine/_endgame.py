@@ -15,7 +15,20 @@ Moves come from the GADDAG kernels of :mod:`engine._movegen`
 (``generate_checked`` into a preallocated per-ply buffer); a move is placed on
 the board arrays, the cross-checks of the touched lines are recomputed with
 ``update_cross_checks`` and everything is restored from the per-ply copies on
-the way back. :mod:`engine.endgame` validates the position and drives the
+the way back.
+
+Speed-ups that never change a move list or a value (tested on and off):
+
+* incremental move lists (``C_INC``): a node takes over the moves of the
+  nearest ancestor of the same side that generated its whole list, on the
+  lines whose tiles and cross-checks no move since changed, if the rack still
+  holds their tiles (racks only shrink), and generates only the changed lines
+  (:func:`generate_lines`); see :func:`_gen_node`;
+* the history heuristic (Schaeffer 1989) in the move order: a move's key
+  gains the count of cut-offs it caused anywhere (weighted by the tiles left
+  squared), after the table's move and the killers;
+* (in :mod:`engine.endgame`) a lexicon pruned to the words the two racks can
+  still form on the board (:mod:`engine._wordprune`). :mod:`engine.endgame` validates the position and drives the
 iterative deepening; these kernels see only checked arrays.
 
 State arrays (shapes and dtypes):
@@ -41,6 +54,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from lexicon_tools._kwg_nodes import node_arc  # uint32 KWG or uint64 wide
+
 from . import _movegen as K
 
 N = 15
@@ -58,7 +73,13 @@ C_NODES, C_ABORT, C_LIMIT, C_LEAVES, C_HITS, C_MAXPLY, C_GENS = 0, 1, 2, 3, 4, 5
 # move-ordering weights (read from the counters array): per point scored, per tile played,
 # per point of the tiles played (dumping high-value tiles first)
 C_W_SCORE, C_W_TILES, C_W_TVAL = 8, 9, 10
+# history heuristic: weight of a move's history count in its ordering key (0 = off), the cap of a count
+C_W_HIST, C_HIST_CAP = 11, 12
+# 1 = incremental move lists (see _gen_node); moves taken over from the grandparent's list
+C_INC, C_REUSED = 13, 14
+INC_BACK = 32
 N_COUNTERS = 16
+HIST_BITS = 16
 
 
 @njit(cache=True)
@@ -223,25 +244,192 @@ def _grow(arena, keys, order, need):
     o2[: order.shape[0]] = order
     return a2, k2, o2
 
+@njit(cache=True)
+def _gen_lines_masked(kwg, tiles, tvals, cs, xs, hx, lm, wm, rack, vals, out, cnt, params, mask):
+    """The moves of one direction (``params[2]``) on the lines where ``mask`` is set.
+
+    The line loop of :func:`engine._movegen._gen_lines` (non-empty board) restricted to
+    some lines; each anchor is walked by the generator's own ``_gen_anchor``.
+    """
+    info = np.zeros((7, N), dtype=np.int64)
+    placed = np.zeros(N, dtype=np.int64)
+    stack = np.zeros((K.STACK, K.F_WIDTH), dtype=np.int64)
+    groot = node_arc(kwg[1])
+    no_spb = np.zeros((1, 1), dtype=np.float64)
+    no_pfx = np.zeros(1, dtype=np.float64)
+    no_radix = np.zeros(1, dtype=np.int64)
+    for line in range(N):
+        if mask[line] == 0:
+            continue
+        for c in range(N):
+            info[K.I_TILE, c] = tiles[line, c]
+            info[K.I_VAL, c] = tvals[line, c]
+            info[K.I_CS, c] = cs[line, c]
+            info[K.I_XS, c] = xs[line, c]
+            info[K.I_HX, c] = hx[line, c]
+            info[K.I_LM, c] = lm[line, c]
+            info[K.I_WM, c] = wm[line, c]
+        last_anchor = -2
+        for c in range(N):
+            if tiles[line, c] != 0:
+                is_anchor = c == N - 1 or tiles[line, c + 1] == 0
+            else:
+                is_anchor = (hx[line, c] != 0 and (c == 0 or tiles[line, c - 1] == 0)
+                             and (c == N - 1 or tiles[line, c + 1] == 0))
+            if is_anchor:
+                fit = np.int64(0) if params[1] == 0 else (np.int64(-1) if rack[0] > 0 else params[5])
+                if tiles[line, c] == 0:
+                    open_ = (info[K.I_CS, c] & fit) != 0
+                else:
+                    open_ = c < N - 1 and (info[K.I_CS, c + 1] & fit) != 0
+                    if not open_:
+                        l0 = c
+                        while l0 > 0 and tiles[line, l0 - 1] != 0:
+                            l0 -= 1
+                        open_ = l0 > 0 and l0 - 1 != last_anchor and (info[K.I_CS, l0 - 1] & fit) != 0
+                if open_:
+                    K._gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, c, last_anchor, groot,
+                                  line, no_spb, no_spb, no_pfx, no_pfx, no_radix, no_pfx, False)
+                last_anchor = c
+
+
+@njit(cache=True)
+def generate_lines(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx, out, cnt, dirty):
+    """:func:`engine._movegen.generate_checked` on the lines of ``dirty`` only (non-empty board).
+
+    ``dirty`` uint8 (2, 15): ``[0, r]`` across moves of row r, ``[1, c]`` down moves of column c.
+    The moves of a line depend only on the line's tiles, premiums and cross-checks and on
+    the rack, so a line whose arrays did not change keeps its moves.
+    """
+    params = K._params(rack, bingo_tiles, bingo_bonus)
+    cnt[0] = 0
+    params[2] = 0
+    _gen_lines_masked(kwg, tiles, tvals, cs[0], xs[0], hx[0], lm, wm, rack, vals, out, cnt, params, dirty[0])
+    params[2] = 1
+    _gen_lines_masked(kwg, tiles.T.copy(), tvals.T.copy(), cs[1], xs[1], hx[1], lm.T.copy(), wm.T.copy(), rack,
+                      vals, out, cnt, params, dirty[1])
+
+
+@njit(cache=True)
+def _mark_move(arena, i, dirty):
+    """Mark the lines of the squares move row ``i`` places tiles on (across row and down column)."""
+    r0 = arena[i, K.OUT_ROW]
+    c0 = arena[i, K.OUT_COL]
+    dr = 1 if arena[i, K.OUT_DIR] == 1 else 0
+    dc = 1 - dr
+    for k in range(arena[i, K.OUT_LEN]):
+        if arena[i, K.OUT_TILES + k] != 0:
+            dirty[0, r0 + dr * k] = 1
+            dirty[1, c0 + dc * k] = 1
+
+
+@njit(cache=True)
+def _dirty_lines(g, sp, fr, arena, cs, xs, hx, save_cs, save_xs, save_hx, dirty):
+    """Lines whose tiles or cross-checks changed since the state of ancestor frame ``g``.
+
+    The moves made since are those of frames ``g .. sp - 1``. Returns False when none
+    of them changed the board (all passes: every line clean).
+    """
+    dirty[:, :] = 0
+    ref = -1
+    for f in range(g, sp):
+        if arena[fr[f, FD_CUR], K.OUT_LEN] != 0:
+            if ref < 0:
+                ref = f
+            _mark_move(arena, fr[f, FD_CUR], dirty)
+    if ref < 0:
+        return False
+    rcs = save_cs[ref]
+    rxs = save_xs[ref]
+    rhx = save_hx[ref]
+    for d in range(2):
+        for line in range(N):
+            if dirty[d, line]:
+                continue
+            for q in range(N):
+                if rcs[d, line, q] != cs[d, line, q] or rxs[d, line, q] != xs[d, line, q] or \
+                        rhx[d, line, q] != hx[d, line, q]:
+                    dirty[d, line] = 1
+                    break
+    return True
+
 
 @njit(cache=True)
 def _gen_node(off, start, sp, fr, kwg, tiles, tvals, lm, wm, racks, vals, bingo_tiles, bingo_bonus, cs, xs, hx,
-              arena, keys, order, killers, counters, ttm, side):
+              arena, keys, order, killers, hist, counters, ttm, side, save_cs, save_xs, save_hx, dirty, need):
     """Generate the moves of frame ``sp`` into ``arena[off + start:]`` with the pass last, order keys set.
 
     ``start = 1`` when the table's move was tried already at ``arena[off]``: its
     duplicate in the new list gets ``SKIP_KEY``. Sets ``FD_N``; returns the (maybe grown) arrays.
+
+    Incremental lists (``counters[C_INC]``): the same side moved two plies up, from a
+    board that differs only on the lines the two moves since changed, with a rack
+    that holds a superset of this rack's tiles. So this node's moves are the
+    grandparent's moves on unchanged lines whose tiles the rack still holds, plus
+    the moves generated on the changed lines (:func:`generate_lines`).
     """
     base = off + start
     counters[C_GENS] += 1
     cnt = np.zeros(1, dtype=np.int64)
-    K.generate_checked(kwg, tiles, tvals, lm, wm, racks[side], vals, bingo_tiles, bingo_bonus, cs, xs, hx,
-                       arena[base:], cnt)
-    n = np.int64(cnt[0])
-    if base + n + 1 > arena.shape[0]:
-        arena, keys, order = _grow(arena, keys, order, base + n + 1)
-        K.generate_checked(kwg, tiles, tvals, lm, wm, racks[side], vals, bingo_tiles, bingo_bonus, cs, xs, hx,
+    rack = racks[side]
+    # the nearest ancestor of the same side (at most INC_BACK moves of it up) with its whole list
+    g = -1
+    if counters[C_INC] != 0:
+        k = sp - 2
+        while k >= 0 and k >= sp - 2 * INC_BACK:
+            if fr[k, FD_STAGE] == 0:
+                g = k
+                break
+            k -= 2
+    inc = g >= 0
+    if inc:
+        nf = 0
+        if _dirty_lines(g, sp, fr, arena, cs, xs, hx, save_cs, save_xs, save_hx, dirty):
+            g0 = fr[g, FD_OFF]
+            g1 = g0 + fr[g, FD_N]
+            if base + (g1 - g0) + 1 > arena.shape[0]:
+                arena, keys, order = _grow(arena, keys, order, base + (g1 - g0) + 1)
+            for i in range(g0, g1):
+                ln = arena[i, K.OUT_LEN]
+                if ln == 0 or keys[i] == SKIP_KEY:
+                    continue
+                line = arena[i, K.OUT_COL] if arena[i, K.OUT_DIR] == 1 else arena[i, K.OUT_ROW]
+                if dirty[arena[i, K.OUT_DIR], line]:
+                    continue
+                ok = True
+                for q in range(ln):
+                    code = arena[i, K.OUT_TILES + q]
+                    if code != 0:
+                        t = 0 if code & BLANK_FLAG else code
+                        need[t] += 1
+                        if need[t] > rack[t]:
+                            ok = False
+                for q in range(ln):
+                    code = arena[i, K.OUT_TILES + q]
+                    if code != 0:
+                        need[0 if code & BLANK_FLAG else code] = 0
+                if ok:
+                    for k in range(W):
+                        arena[base + nf, k] = arena[i, k]
+                    nf += 1
+            counters[C_REUSED] += nf
+            generate_lines(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx,
+                           arena[base + nf:], cnt, dirty)
+            if base + nf + cnt[0] + 1 > arena.shape[0]:
+                arena, keys, order = _grow(arena, keys, order, base + nf + cnt[0] + 1)
+                generate_lines(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx,
+                               arena[base + nf:], cnt, dirty)
+        else:
+            inc = False
+        n = np.int64(cnt[0]) + nf
+    if not inc:
+        K.generate_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx,
                            arena[base:], cnt)
+        n = np.int64(cnt[0])
+        if base + n + 1 > arena.shape[0]:
+            arena, keys, order = _grow(arena, keys, order, base + n + 1)
+            K.generate_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx,
+                               arena[base:], cnt)
     for k in range(W):
         arena[base + n, k] = 0  # the pass: a row of length 0
     ntiles = fr[sp, FD_NTILES]
@@ -266,6 +454,11 @@ def _gen_node(off, start, sp, fr, kwg, tiles, tvals, lm, wm, racks, vals, bingo_
                 key += tv * counters[C_W_TVAL]
             if tp == ntiles:
                 key += (np.int64(1) << 28) + 8 * op_val
+            if counters[C_W_HIST] != 0:
+                hv = hist[np.int64(mk >> np.uint64(64 - HIST_BITS))]
+                if hv > counters[C_HIST_CAP]:
+                    hv = counters[C_HIST_CAP]
+                key += hv * counters[C_W_HIST]
         if mk == ttm:
             key = SKIP_KEY if start == 1 else key + (np.int64(1) << 40)
         elif mk == k1:
@@ -282,7 +475,7 @@ def _gen_node(off, start, sp, fr, kwg, tiles, tvals, lm, wm, racks, vals, bingo_
 def negamax(depth, alpha, beta, side, passes, h, kwg, vals, all_mask, bingo_tiles, bingo_bonus,
             tiles, tvals, lm, wm, cs, xs, hx, racks, zb, zr, zs,
             tt_key, tt_val, tt_depth, tt_flag, tt_move, tt_row,
-            arena, keys, order, save_cs, save_xs, save_hx, save_sq, rows, cols, killers, counters, result):
+            arena, keys, order, save_cs, save_xs, save_hx, save_sq, rows, cols, killers, hist, counters, result):
     """Negamax with alpha-beta from the given state; iterative (an explicit stack of frames).
 
     Writes ``result[0]`` = value (spread gained by ``side`` from here to the
@@ -293,6 +486,8 @@ def negamax(depth, alpha, beta, side, passes, h, kwg, vals, all_mask, bingo_tile
     arrays are returned ``(arena, keys, order)`` for reuse.
     """
     fr = np.zeros((MAXPLY + 2, FD_WIDTH), dtype=np.int64)
+    dirty = np.zeros((2, N), dtype=np.uint8)
+    need = np.zeros(racks.shape[1], dtype=np.int64)
     fh = np.zeros(MAXPLY + 2, dtype=np.uint64)
     fbk = np.zeros(MAXPLY + 2, dtype=np.uint64)
     fttm = np.zeros(MAXPLY + 2, dtype=np.uint64)
@@ -375,8 +570,8 @@ def negamax(depth, alpha, beta, side, passes, h, kwg, vals, all_mask, bingo_tile
             fr[sp, FD_STAGE] = 0
             mode = M_NEXT
             arena, keys, order = _gen_node(off, 0, sp, fr, kwg, tiles, tvals, lm, wm, racks, vals, bingo_tiles,
-                                                bingo_bonus, cs, xs, hx, arena, keys, order, killers, counters,
-                                                ttm, s_)
+                                                bingo_bonus, cs, xs, hx, arena, keys, order, killers, hist,
+                                                counters, ttm, s_, save_cs, save_xs, save_hx, dirty, need)
             continue
         if mode == M_RETURN:
             if sp == 0:
@@ -421,6 +616,8 @@ def negamax(depth, alpha, beta, side, passes, h, kwg, vals, all_mask, bingo_tile
                 if mk != PASS_KEY and mk != killers[sp, 0]:
                     killers[sp, 1] = killers[sp, 0]
                     killers[sp, 0] = mk
+                if mk != PASS_KEY:
+                    hist[np.int64(mk >> np.uint64(64 - HIST_BITS))] += fr[sp, FD_NTILES] * fr[sp, FD_NTILES]
                 fr[sp, FD_J] = fr[sp, FD_N]  # cut
                 fr[sp, FD_STAGE] = 0
             continue
@@ -434,8 +631,8 @@ def negamax(depth, alpha, beta, side, passes, h, kwg, vals, all_mask, bingo_tile
             # the table's move did not cut: generate the others
             fr[sp, FD_STAGE] = 0
             arena, keys, order = _gen_node(off, 1, sp, fr, kwg, tiles, tvals, lm, wm, racks, vals, bingo_tiles,
-                                           bingo_bonus, cs, xs, hx, arena, keys, order, killers, counters,
-                                           fttm[sp], s_)
+                                           bingo_bonus, cs, xs, hx, arena, keys, order, killers, hist,
+                                           counters, fttm[sp], s_, save_cs, save_xs, save_hx, dirty, need)
             continue
         if j >= n:
             best = fr[sp, FD_BEST]
@@ -518,6 +715,7 @@ def negamax(depth, alpha, beta, side, passes, h, kwg, vals, all_mask, bingo_tile
                 if mk != killers[sp, 0]:
                     killers[sp, 1] = killers[sp, 0]
                     killers[sp, 0] = mk
+                hist[np.int64(mk >> np.uint64(64 - HIST_BITS))] += fr[sp, FD_NTILES] * fr[sp, FD_NTILES]
                 fr[sp, FD_J] = n
                 fr[sp, FD_STAGE] = 0
             continue

@@ -30,7 +30,7 @@ def _drop_stale_cache() -> None:
 
     try:
         h = hashlib.sha256()
-        mods = [KG, KG.K, KG.LK, KG._KWG]
+        mods = [KG, KG.K, KG.LK, KG._KWG, KG._WM]
         try:  # the node accessors the graph kernels inline (uint32 KWG or uint64 wide graphs)
             mods.append(importlib.import_module("lexicon_tools._kwg_nodes"))
         except ImportError:
@@ -145,7 +145,7 @@ def sub_multisets(pool, k):
 @njit(cache=True)
 def best_values(kwg, vals, bingo_tiles, bingo_bonus, upper, lower, tiles, blanks, tvals, lm, wm, cs, xs, hx,
                 base, leaves, bagn, allow_exchange, bonus, values, H, cap, P, eqp, tile_values, n_exchange,
-                best, target, keep):
+                best, target, keep, wmap):
     """The static equity player's best value for each rack ``base + leaves[i]``, and the played move's value.
 
     Args:
@@ -162,6 +162,7 @@ def best_values(kwg, vals, bingo_tiles, bingo_bonus, upper, lower, tiles, blanks
             the best exchange of exactly ``n_exchange`` tiles (``-inf``: none).
         keep: int64 (M, T) out: for ``n_exchange > 0`` the tiles that best
             exchange keeps; else a copy of ``leaves``.
+        wmap: the lexicon's word map for the best-first bounds (:func:`engine.movegen.word_map`).
     """
     T = base.shape[0]
     rack = np.zeros(T, dtype=np.int64)
@@ -177,7 +178,8 @@ def best_values(kwg, vals, bingo_tiles, bingo_bonus, upper, lower, tiles, blanks
             rack[c] = base[c] + leaves[i, c]
         bi, bv, xv, has_x, rows = KG.decide(KG.PLAYER_EQUITY, kwg, vals, bingo_tiles, bingo_bonus, upper, lower,
                                              tiles, blanks, tvals, lm, wm, cs, xs, hx, rack, bagn, allow_exchange,
-                                             bonus, values, H, cap, P, eqp, tile_values, out, cnt, put, kbest, kcur)
+                                             bonus, values, H, cap, P, eqp, tile_values, out, cnt, put, kbest, kcur,
+                                             wmap)
         if rows.shape[0] > out.shape[0]:
             out = rows
         b = -np.inf

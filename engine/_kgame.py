@@ -66,9 +66,11 @@ import numpy as np
 from numba import njit
 
 from lexicon_tools import _kwg_kernels as _KWG
+from lexicon_tools import _kwg_nodes as _KWN
 
 from . import _leaves_kernels as LK
 from . import _movegen as K
+from . import _wordmap as _WM
 
 
 def _drop_stale_cache() -> None:
@@ -85,7 +87,7 @@ def _drop_stale_cache() -> None:
 
     try:
         h = hashlib.sha256()
-        for mod in (K, LK, _KWG):
+        for mod in (K, LK, _KWG, _KWN, _WM):
             with open(mod.__file__, "rb") as f:
                 h.update(f.read())
         digest = h.hexdigest()
@@ -549,118 +551,29 @@ def leave_scale(bag, ramp, floor):
     return floor + (1.0 - floor) * min(1.0, bag / ramp)
 
 
-@njit(cache=True)
-def rank_prefix(H, cap):
-    """Prefix sums of the ranking table for :func:`leave_arrays`: int64 (MAXLEN + 1, T + 1),
-    ``P[r, t] = sum(H[c, cap[c] - 1, r] for c < t if cap[c] >= 1)``."""
-    T = cap.shape[0]
-    P = np.zeros((LK.MAXLEN + 1, T + 1), dtype=np.int64)
-    for r in range(LK.MAXLEN + 1):
-        for c in range(T):
-            P[r, c + 1] = P[r, c] + (H[c, cap[c] - 1, r] if cap[c] >= 1 else 0)
-    return P
-
-
-@njit(cache=True)
-def leave_arrays(rack, values, H, cap, P, scale, endgame, out_bonus, stuck_penalty, tile_values, seven):
-    """:func:`engine._leaves_kernels.sub_leave_arrays` with the same results, faster.
-
-    The rank of each leave (the same multiset ranking) is summed from the
-    prefix table ``P`` of :func:`rank_prefix` in one step per tile instead of
-    one per smaller tile code, and the leave's tiles come straight from the
-    mixed-radix digits. Arguments and returns as ``sub_leave_arrays``.
-    """
-    T = rack.shape[0]
-    radix = np.zeros(T, dtype=np.int64)
-    codes = np.zeros(T, dtype=np.int64)
-    nd = 0
-    size = 1
-    for c in range(T):
-        if rack[c] > 0:
-            radix[c] = size
-            size *= rack[c] + 1
-            codes[nd] = c
-            nd += 1
-    lv = np.zeros(size, dtype=np.float64)
-    lvmax = np.full(8, -np.inf)
-    keep = np.zeros(T, dtype=np.int64)
-    for idx in range(size):
-        rem = idx
-        k = 0
-        n_left = 0
-        face = 0.0
-        for j in range(nd):
-            c = codes[j]
-            base = rack[c] + 1
-            u = rem % base
-            rem //= base
-            k += u
-            keep[j] = rack[c] - u
-            n_left += keep[j]
-            face += keep[j] * tile_values[c]
-        if endgame:
-            val = out_bonus if n_left == 0 else -(2.0 * face + stuck_penalty)
-        elif n_left == 0:
-            val = 0.0
-        elif n_left > LK.MAXLEN:
-            val = seven
-        else:
-            rank = 0
-            prev = -1
-            ucount = 0
-            p = 0
-            ok = True
-            for j in range(nd):
-                c = codes[j]
-                m = keep[j]
-                if m == 0:
-                    continue
-                if m > cap[c]:
-                    ok = False
-                    break
-                # first copy of c at position p: strings starting s[:p] + d for prev <= d < c
-                r = LK.MAXLEN - 1 - p
-                if prev >= 0:
-                    a = cap[prev] - ucount
-                    if a >= 1:
-                        rank += H[prev, a - 1, r]
-                    rank += P[r, c] - P[r, prev + 1]
-                else:
-                    rank += P[r, c]
-                p += 1
-                # further copies of c: nothing smaller may stand there (d ranges over c..c-1)
-                p += m - 1
-                prev = c
-                ucount = m
-            val = scale * values[rank + n_left - 1] if ok else 0.0
-        lv[idx] = val
-        if k < 8 and val > lvmax[k]:
-            lvmax[k] = val
-    for k in range(8):
-        if not np.isfinite(lvmax[k]):
-            lvmax[k] = 0.0
-    return radix, lv, lvmax
+rank_prefix = LK.rank_prefix  # the leave arrays' kernels live in engine._leaves_kernels
+leave_arrays = LK.sub_leave_arrays
 
 
 @njit(cache=True)
 def generate_into(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx, radix, lv, lvmax,
-                  out, cnt):
+                  out, cnt, wmap, floor):
     """:func:`engine._movegen.generate_best_checked` for the top move; returns the output rows
     (``out``, or a larger array when ``out`` was too small) and their number."""
     K.generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx,
-                            radix, lv, lvmax, 1, out, cnt)
+                            radix, lv, lvmax, 1, out, cnt, wmap, floor)
     n = cnt[0]
     if n > out.shape[0]:
         out = np.empty((n + 64, OUT_WIDTH), dtype=np.int32)
         K.generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx,
-                                radix, lv, lvmax, 1, out, cnt)
+                                radix, lv, lvmax, 1, out, cnt, wmap, floor)
         n = cnt[0]
     return out, n
 
 
 @njit(cache=True)
 def decide(kind, kwg, vals, bingo_tiles, bingo_bonus, upper, lower, tiles, blanks, tvals, lm, wm, cs, xs, hx,
-           rack, bagn, allow_exchange, bonus, values, H, cap, P, eqp, tile_values, out, cnt, put, kbest, kcur):
+           rack, bagn, allow_exchange, bonus, values, H, cap, P, eqp, tile_values, out, cnt, put, kbest, kcur, wmap):
     """A static player's choice for ``rack`` (no game-state rules: the caller applies them).
 
     ``kind`` :data:`PLAYER_SCORE`: the top-scoring placement (ties by
@@ -674,7 +587,10 @@ def decide(kind, kwg, vals, bingo_tiles, bingo_bonus, upper, lower, tiles, blank
         ``(play_row, play_value, exch_value, has_exchange, rows)``: index of the
         best placement in ``rows`` (-1: none) and its value, the best exchange's
         value (tiles in ``put``; only for equity players). The score player's
-        exchange (the whole rack) is the caller's rule.
+        exchange (the whole rack) is the caller's rule. With an exchange the
+        placements are searched only down to its value (the best-first
+        ``floor``): ``play_row`` is then -1 or ``play_value`` below the
+        exchange's only when no placement reaches it, so the choice is the same.
     """
     if kind == PLAYER_SCORE:
         radix = np.zeros(rack.shape[0], dtype=np.int64)
@@ -684,16 +600,18 @@ def decide(kind, kwg, vals, bingo_tiles, bingo_bonus, upper, lower, tiles, blank
         scale = leave_scale(bagn, eqp[E_RAMP], eqp[E_FLOOR])
         radix, lv, lvmax = leave_arrays(rack, values, H, cap, P, scale, 1 if bagn <= 0 else 0, bonus,
                                         eqp[E_STUCK], tile_values, eqp[E_SEVEN])
-    rows, n = generate_into(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx, radix, lv,
-                            lvmax, out, cnt)
-    bi, bv = best_row(rows, n, radix, lv, tiles, blanks, upper, lower, kbest, kcur)
     has_x = False
     xv = 0.0
+    floor = -np.inf
     if kind == PLAYER_EQUITY and allow_exchange:
         xi, xv = best_exchange(rack, radix, lv, upper, kbest, kcur)
         if xi >= 1:
             has_x = True
             exchange_counts(rack, xi, put)
+            floor = xv  # a placement below the best exchange is never chosen: the search starts there
+    rows, n = generate_into(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx, radix, lv,
+                            lvmax, out, cnt, wmap, floor)
+    bi, bv = best_row(rows, n, radix, lv, tiles, blanks, upper, lower, kbest, kcur)
     return bi, bv, xv, has_x, rows
 
 
@@ -817,7 +735,7 @@ def start_game(bag, meta, mt, racks, rack_size):
 @njit(cache=True)
 def play_game(kwg, vals, all_mask, bingo_tiles, bingo_bonus, upper, lower, lm0, wm0,
               tiles, blanks, tvals, lm, wm, cs, xs, hx, racks, scores, bag, meta, mt,
-              kinds, values, H, cap, P, eqp, tile_values, min_bag, end_pass_rounds, max_turns, rec, dlog):
+              kinds, values, H, cap, P, eqp, tile_values, min_bag, end_pass_rounds, max_turns, rec, wmap, dlog):
     """Play a game from its current state to the end with static players (German home/tournament rules).
 
     Seat ``p`` plays as ``kinds[p]``: :data:`PLAYER_SCORE` (the player of
@@ -837,6 +755,8 @@ def play_game(kwg, vals, all_mask, bingo_tiles, bingo_bonus, upper, lower, lm0, 
             ``meta`` holds bag size, player to move, pass counters, the end.
         rec: int32 (max_turns + n + 1, REC_WIDTH) receives one row per
             score-pad entry (``meta[M_NREC]`` rows).
+        wmap: uint64 word map of the lexicon (:func:`engine._wordmap.build_wordmap`;
+            empty: none) for the best-first bounds.
         dlog: int32 (rows, LOG_WIDTH); with ``rows >= max_turns`` one row per
             decision (``meta[M_NLOG]`` rows) for the leave fit: mover, kind
             (:data:`DEC_PLAY` ...), rank of the leave kept (-1 empty, -3 pass),
@@ -872,7 +792,7 @@ def play_game(kwg, vals, all_mask, bingo_tiles, bingo_bonus, upper, lower, lm0, 
         allow_x = bagn >= min_bag
         bi, bv, xv, has_x, rows = decide(kinds[p], kwg, vals, bingo_tiles, bingo_bonus, upper, lower, tiles, blanks,
                                          tvals, lm, wm, cs, xs, hx, rack, bagn, allow_x, bonus, values[p], H, cap,
-                                         P, eqp[p], tile_values, out, cnt, put, kbest, kcur)
+                                         P, eqp[p], tile_values, out, cnt, put, kbest, kcur, wmap)
         dec = DEC_PASS
         if kinds[p] == PLAYER_SCORE:
             if bi >= 0:
@@ -983,7 +903,7 @@ def equity_leave_term(leave, bag, bonus, values, H, cap, eqp, tile_values):
 def sim_rollouts(kwg, vals, all_mask, bingo_tiles, bingo_bonus, upper, lower,
                  tiles0, blanks0, tvals0, lm0, wm0, cs0, xs0, hx0, rack0, opp0, known_opp,
                  perms, iters, seed, stream, cand_kind, cand_pl, cand_n, cand_score, cand_put, plies,
-                 kind, values, H, cap, P, eqp, tile_values, min_bag, end_passes, res):
+                 kind, values, H, cap, P, eqp, tile_values, min_bag, end_passes, res, wmap):
     """Simulation iterations of one candidate (:func:`engine.simulation.run_chunk`), each from the start position.
 
     Iteration ``i``: the bag is ``perms[i]`` (the unseen tiles in a random
@@ -1004,6 +924,7 @@ def sim_rollouts(kwg, vals, all_mask, bingo_tiles, bingo_bonus, upper, lower,
         res: float64 (n, 5) per iteration: raw spread (mover minus opponent),
             spread with the leftover leave terms (equity players), 1.0 when the
             game ended, tiles left (bag and both racks), 1.0 when the mover is on turn.
+        wmap: the word map, as :func:`play_game`.
     """
     T = rack0.shape[0]
     tiles = np.empty_like(tiles0)
@@ -1086,7 +1007,8 @@ def sim_rollouts(kwg, vals, all_mask, bingo_tiles, bingo_bonus, upper, lower,
                 allow_x = left >= min_bag
                 bi, bv, xv, has_x, rows = decide(kind, kwg, vals, bingo_tiles, bingo_bonus, upper, lower, tiles,
                                                  blanks, tvals, lm, wm, cs, xs, hx, rack, left, allow_x, bonus,
-                                                 values, H, cap, P, eqp, tile_values, out, cnt, put, kbest, kcur)
+                                                 values, H, cap, P, eqp, tile_values, out, cnt, put, kbest, kcur,
+                                                 wmap)
                 dec = DEC_PASS
                 if kind == PLAYER_SCORE:
                     if bi >= 0:

@@ -142,8 +142,21 @@ def enumerate_leaves(cap, total):
 
 
 @njit(cache=True)
-def sub_leave_arrays(rack, values, H, cap, scale, endgame, out_bonus, stuck_penalty, tile_values, seven):
-    """Leave terms of every sub-multiset of ``rack`` for the best-first kernel.
+def rank_prefix(H, cap):
+    """Prefix sums of the ranking table for :func:`leave_arrays`: int64 (MAXLEN + 1, T + 1),
+    ``P[r, t] = sum(H[c, cap[c] - 1, r] for c < t if cap[c] >= 1)``."""
+    T = cap.shape[0]
+    P = np.zeros((MAXLEN + 1, T + 1), dtype=np.int64)
+    for r in range(MAXLEN + 1):
+        for c in range(T):
+            P[r, c + 1] = P[r, c] + (H[c, cap[c] - 1, r] if cap[c] >= 1 else 0)
+    return P
+
+
+@njit(cache=True)
+def sub_leave_arrays(rack, values, H, cap, P, scale, endgame, out_bonus, stuck_penalty, tile_values, seven):
+    """Leave terms of every sub-multiset of ``rack`` for the best-first kernel (the one
+    builder of these arrays: :mod:`engine.equity`, :mod:`engine._kgame`).
 
     The layout is that of :func:`engine.movegen.leave_arrays`: ``radix[c]`` is
     the place value of tile ``c`` among the rack's distinct tiles (code order),
@@ -154,6 +167,19 @@ def sub_leave_arrays(rack, values, H, cap, scale, endgame, out_bonus, stuck_pena
     ``seven``) while tiles are left to draw (``endgame == 0``); with the bag
     empty (``endgame == 1``) ``out_bonus`` for the empty leave and
     ``-(2 * face value + stuck_penalty)`` otherwise.
+
+    The rank of each leave (the ranking of :func:`rank_counts`) is summed from
+    the prefix table ``P`` of :func:`rank_prefix` in one step per tile instead
+    of one per smaller tile code, and the leave's tiles come straight from the
+    mixed-radix digits.
+
+    Args:
+        rack: int64 (T,) tile counts; values: float64 leave values by rank;
+        H, cap: the leave index's ranking tables; P: ``rank_prefix(H, cap)``;
+        tile_values: float64 (T,) face values.
+
+    Returns:
+        ``(radix, lv, lvmax)``: int64 (T,), float64 (size,), float64 (8,).
     """
     T = rack.shape[0]
     radix = np.zeros(T, dtype=np.int64)
@@ -168,37 +194,56 @@ def sub_leave_arrays(rack, values, H, cap, scale, endgame, out_bonus, stuck_pena
             nd += 1
     lv = np.zeros(size, dtype=np.float64)
     lvmax = np.full(8, -np.inf)
-    used = np.zeros(T, dtype=np.int64)
-    leave = np.zeros(T, dtype=np.int64)
+    keep = np.zeros(T, dtype=np.int64)
     for idx in range(size):
-        # digits of idx -> tiles used
         rem = idx
         k = 0
+        n_left = 0
+        face = 0.0
         for j in range(nd):
             c = codes[j]
             base = rack[c] + 1
-            used[c] = rem % base
+            u = rem % base
             rem //= base
-            k += used[c]
-        n_left = 0
-        face = 0
-        for c in range(T):
-            leave[c] = rack[c] - used[c]
-            n_left += leave[c]
-            face += leave[c] * tile_values[c]
+            k += u
+            keep[j] = rack[c] - u
+            n_left += keep[j]
+            face += keep[j] * tile_values[c]
         if endgame:
-            if n_left == 0:
-                val = out_bonus
-            else:
-                val = -(2.0 * face + stuck_penalty)
+            val = out_bonus if n_left == 0 else -(2.0 * face + stuck_penalty)
+        elif n_left == 0:
+            val = 0.0
+        elif n_left > MAXLEN:
+            val = seven
         else:
-            if n_left == 0:
-                val = 0.0
-            elif n_left > MAXLEN:
-                val = seven
-            else:
-                r = rank_counts(leave, H, cap)
-                val = scale * values[r] if r >= 0 else 0.0
+            rank = 0
+            prev = -1
+            ucount = 0
+            p = 0
+            ok = True
+            for j in range(nd):
+                c = codes[j]
+                m = keep[j]
+                if m == 0:
+                    continue
+                if m > cap[c]:
+                    ok = False
+                    break
+                # first copy of c at position p: strings starting s[:p] + d for prev <= d < c
+                r = MAXLEN - 1 - p
+                if prev >= 0:
+                    a = cap[prev] - ucount
+                    if a >= 1:
+                        rank += H[prev, a - 1, r]
+                    rank += P[r, c] - P[r, prev + 1]
+                else:
+                    rank += P[r, c]
+                p += 1
+                # further copies of c: nothing smaller may stand there (d ranges over c..c-1)
+                p += m - 1
+                prev = c
+                ucount = m
+            val = scale * values[rank + n_left - 1] if ok else 0.0
         lv[idx] = val
         if k < 8 and val > lvmax[k]:
             lvmax[k] = val

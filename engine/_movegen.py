@@ -23,7 +23,9 @@ Board arrays are ``(15, 15)``; tile codes 1..29 (0 = empty square); rack and
 value arrays are indexed by tile code (0 = blank).
 
 Entry points (one call per request from :mod:`engine.movegen`):
-:func:`movegen_all` (every move) and :func:`movegen_best` (best-first, bounds
+:func:`movegen_all` (every move; its own kernel in :mod:`engine._allmoves`,
+re-exported here, with the same rows in the same order as
+:func:`generate_checked`) and :func:`movegen_best` (best-first, bounds
 in :func:`generate_best_checked`) take the board's tiles, blanks and premium
 layout and work out tile values, open premiums and (unless given)
 cross-checks themselves. Helpers that take arrays are written out inside hot
@@ -43,6 +45,9 @@ from numba import njit
 
 from lexicon_tools._kwg_kernels import child_arc as _child_arc
 from lexicon_tools._kwg_nodes import node_accepts, node_arc, node_is_end, node_tile  # uint32 KWG or uint64 wide
+
+from ._leaves_kernels import sub_leave_arrays
+from ._wordmap import WM_RAND, wm_word_exists
 
 ARC_MASK = np.uint32(0x3FFFFF)
 IS_END = np.uint32(0x400000)
@@ -203,6 +208,27 @@ def _push(stack, sp, col, p, tp, main, wmul, cross, left):
 
 
 @njit(cache=True, inline="always")
+def _top_insert(top, s):
+    """Put rank ``s`` into ``top`` (ascending, the ``top.shape[0]`` best so far) when it beats ``top[0]``."""
+    if s > top[0]:
+        j = 0
+        while j + 1 < top.shape[0] and top[j + 1] < s:
+            top[j] = top[j + 1]
+            j += 1
+        top[j] = s
+
+
+@njit(cache=True, inline="always")
+def _insert_desc(a, j, v):
+    """Insert ``v`` into the descending ``a[:j]`` (``a`` has room for ``j + 1``)."""
+    i = j
+    while i > 0 and a[i - 1] < v:
+        a[i] = a[i - 1]
+        i -= 1
+    a[i] = v
+
+
+@njit(cache=True, inline="always")
 def _rank_into(placed, left, right, score, radix, lv, top):
     """Put a recorded move's rank (score + leave value of the tiles it uses) into ``top`` (ascending)."""
     u = 0
@@ -210,13 +236,7 @@ def _rank_into(placed, left, right, score, radix, lv, top):
         t = placed[c]
         if t != 0:
             u += radix[0] if t & BLANK_FLAG else radix[t]
-    s = score + lv[u]
-    if s > top[0]:
-        j = 0
-        while j + 1 < top.shape[0] and top[j + 1] < s:
-            top[j] = top[j + 1]
-            j += 1
-        top[j] = s
+    _top_insert(top, score + lv[u])
 
 
 @njit(cache=True, inline="always")
@@ -583,11 +603,170 @@ def _heap_pop(hb, hi, n):
 
 @njit(cache=True)
 def generate_best(kwg, tiles, tvals, lm, wm, rack, vals, all_mask, bingo_tiles, bingo_bonus, radix, lv, lvmax,
-                  n_best, out, cnt):
+                  n_best, out, cnt, wmap, floor):
     """:func:`generate_best_checked` computing the cross-checks first."""
     cs, xs, hx = all_cross_checks(kwg, tiles, tvals, all_mask)
     return generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx,
-                                 radix, lv, lvmax, n_best, out, cnt)
+                                 radix, lv, lvmax, n_best, out, cnt, wmap, floor)
+
+
+@njit(cache=True)
+def _word_leaves(wmap, rack, radix, lv, lvmax, n_letters):
+    """float64 (8,): for each number ``k`` of tiles played, the best leave value ``lv[...]`` over
+    the sub-multisets of ``k`` rack tiles that form a word (word map), ``-inf`` when none does.
+
+    ``lvmax`` itself (no pruning) without a word map, with two or more blanks on the rack
+    (too many letter choices to try), and for ``k = 1`` (a one-tile main word is no word;
+    such moves are the other direction's).
+    """
+    lvw = lvmax.copy()
+    if wmap.shape[0] == 0 or rack[0] >= 2:
+        return lvw
+    for k in range(2, 8):
+        lvw[k] = -np.inf
+    T = rack.shape[0]
+    codes = np.empty(T, dtype=np.int64)
+    nd = 0
+    total = 1
+    for c in range(T):
+        if rack[c] > 0:
+            codes[nd] = c
+            nd += 1
+            total *= rack[c] + 1
+    for sub in range(1, total):
+        rem = sub
+        k = 0
+        li = 0
+        b = 0
+        h = np.uint64(0)
+        for j in range(nd):
+            c = codes[j]
+            base = rack[c] + 1
+            u = rem % base
+            rem //= base
+            k += u
+            li += u * radix[c]
+            if c == 0:
+                b = u
+            else:
+                for _ in range(u):
+                    h += WM_RAND[c]
+        if k < 2 or k > 7 or lv[li] <= lvw[k]:
+            continue
+        if wm_word_exists(wmap, WM_RAND, h, b, n_letters):
+            lvw[k] = lv[li]
+    return lvw
+
+
+@njit(cache=True)
+def _best_opening(kwg, lm, wm, rack, vals, bingo_tiles, bingo_bonus, radix, lv, n_best, out, cnt, both, floor):
+    """Best-first on the empty board: the rack's words from the DAWG, each scored at every start.
+
+    Every word the rack can spell (each blank as each letter) is found once by
+    a depth-first walk of the DAWG with the rack's counts, instead of once per
+    split point as a GADDAG walk from the centre finds it; each is then scored
+    at every start on the centre row (and the centre column when ``both``, for
+    a layout that is not symmetric) whose word covers the centre square. The
+    moves whose rank (score + ``lv`` of the tiles used) reaches the
+    ``n_best``-th best so far are recorded, so the rows reaching the final
+    ``n_best``-th best rank are all in ``out`` (as :func:`generate_best_checked`).
+    """
+    centre = N // 2
+    root = node_arc(kwg[0])
+    if root == 0:
+        return
+    top = np.full(n_best, max(floor, -1e18))
+    cur = np.empty(N, dtype=np.int64)
+    ph = np.zeros(N, dtype=np.int64)
+    chosen = np.full(N, -1, dtype=np.int64)  # letter taken at each depth (-1: none), blank in isblank
+    isblank = np.zeros(N, dtype=np.int64)
+    word = np.zeros(N, dtype=np.int64)
+    tv = np.zeros(N, dtype=np.int64)
+    left = 0
+    for t in range(rack.shape[0]):
+        left += rack[t]
+    depth = 0
+    cur[0] = root
+    while depth >= 0:
+        if chosen[depth] >= 0:
+            if isblank[depth]:
+                rack[0] += 1
+            else:
+                rack[chosen[depth]] += 1
+            left += 1
+            chosen[depth] = -1
+        a = -1
+        blank = False
+        letter = 0
+        while cur[depth] >= 0:
+            v = kwg[cur[depth]]
+            letter = np.int64(node_tile(v))
+            if ph[depth] == 0:
+                ph[depth] = 1
+                if letter != 0 and rack[letter] > 0:
+                    a = cur[depth]
+                    break
+            ph[depth] = 0
+            here = cur[depth]
+            cur[depth] = -1 if node_is_end(v) else cur[depth] + 1
+            if letter != 0 and rack[0] > 0:
+                a = here
+                blank = True
+                break
+        if a < 0:
+            depth -= 1
+            continue
+        chosen[depth] = letter
+        isblank[depth] = 1 if blank else 0
+        if blank:
+            rack[0] -= 1
+            word[depth] = letter | BLANK_FLAG
+            tv[depth] = 0
+        else:
+            rack[letter] -= 1
+            word[depth] = letter
+            tv[depth] = vals[letter]
+        left -= 1
+        v = kwg[a]
+        L = depth + 1
+        if node_accepts(v) and L >= 2:
+            u = 0
+            for i in range(L):
+                u += radix[0] if isblank[i] else radix[chosen[i]]
+            leave = lv[u]
+            for d in range(2 if both else 1):
+                for st in range(max(0, centre - L + 1), min(centre, N - L) + 1):
+                    main = 0
+                    wmul = 1
+                    for i in range(L):
+                        r = centre if d == 0 else st + i
+                        c = st + i if d == 0 else centre
+                        main += tv[i] * lm[r, c]
+                        wmul *= wm[r, c]
+                    score = main * wmul
+                    if L == bingo_tiles:
+                        score += bingo_bonus
+                    rank = score + leave
+                    if rank < top[0]:
+                        continue
+                    n = cnt[0]
+                    cnt[0] = n + 1
+                    if n < out.shape[0]:
+                        out[n, OUT_SCORE] = score
+                        out[n, OUT_ROW] = centre if d == 0 else st
+                        out[n, OUT_COL] = st if d == 0 else centre
+                        out[n, OUT_DIR] = d
+                        out[n, OUT_LEN] = L
+                        out[n, OUT_NTILES] = L
+                        for k in range(N):
+                            out[n, OUT_TILES + k] = word[k] if k < L else 0
+                    _top_insert(top, rank)
+        child = node_arc(v)
+        if child != 0 and left > 0 and depth + 1 < N:
+            depth += 1
+            cur[depth] = child
+            ph[depth] = 0
+            chosen[depth] = -1
 
 
 # fields of the per-line square table of the best-first walk (the first seven as I_*)
@@ -598,7 +777,7 @@ REFINE_MIN_TILES = 4  # refine (per-span bounds) from this many rack tiles on
 
 @njit(cache=True)
 def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx,
-                          radix, lv, lvmax, n_best, out, cnt):
+                          radix, lv, lvmax, n_best, out, cnt, wmap, floor):
     """Moves of the spans that can still hold one of the ``n_best`` top-ranked moves.
 
     The ranking is score plus a value that depends only on which rack tiles a
@@ -632,6 +811,19 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
     caller's top ``n_best`` equal those of the full list. Other arguments as
     :func:`generate_checked`.
 
+    Word map (``wmap``, :func:`engine._wordmap.build_wordmap`; an empty array
+    turns it off): a span in which a move would use every rack tile is dropped
+    when no word consists of exactly the rack's letters and the span's board
+    tiles (blanks: any letter; with two blanks only spans without board tiles
+    are checked), and an anchor's region bound leaves out the whole-rack term
+    when the region holds no board tile and no word uses exactly the rack.
+    This takes the bingo bonus out of the bounds of racks that cannot bingo.
+
+    ``floor`` (``-inf`` for none): a rank that the caller already holds
+    another way, e.g. the ``n_best``-th best exchange: the search starts with
+    it as the threshold, so only moves ranking at least ``floor`` are sure to
+    be in ``out`` (those are the ones that can beat or tie it).
+
     Racks of fewer than ``REFINE_MIN_TILES`` tiles walk an anchor without
     per-span bounds (measured cheaper; not needed for correctness). The threshold also rises while an anchor
     is walked, cutting its remaining spans (see :func:`_gen_anchor`).
@@ -656,6 +848,16 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
     if nv == 0:
         return 0
     has_blank = rack[0] > 0
+    # word map: the multiset hash of the rack's letters; is there a word of exactly the rack's tiles?
+    n_letters = rack.shape[0] - 1
+    hrack = np.uint64(0)
+    for t in range(1, rack.shape[0]):
+        for _ in range(rack[t]):
+            hrack += WM_RAND[t]
+    rack_word = wm_word_exists(wmap, WM_RAND, hrack, rack[0], n_letters)
+    # spans without board tiles: the main word is made of the played tiles alone, so ``k`` tiles
+    # need a word of some k of the rack's tiles; lvw[k] is the best leave of those (-inf: none)
+    lvw = _word_leaves(wmap, rack, radix, lv, lvmax, n_letters)
     # the rack's distinct letters, highest value first
     letters = np.empty(8, dtype=np.int64)
     nl = 0
@@ -668,6 +870,12 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
             letters[j] = t
             nl += 1
     mirror = _mirror_opening(tiles, lm, wm)
+    if empty_board:
+        _best_opening(kwg, lm, wm, rack, vals, bingo_tiles, bingo_bonus, radix, lv, n_best, out, cnt, not mirror,
+                      floor)
+        if mirror:
+            _add_transposed(out, cnt)
+        return 1
     nd = 1 if mirror else 2
     # per direction and line, the square table: tile, value, cross-check, cross-score, hook,
     # open premiums and the highest value of a rack tile that fits (-1: none fits, or a tile)
@@ -751,6 +959,7 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
                 fixed = 0
                 cross_fixed = 0
                 m = 0
+                on_board = 0
                 for q in range(left, right + 1):
                     if L[I_TILE, q] == 0:
                         wmul *= L[I_WM, q]
@@ -759,6 +968,7 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
                             cross_fixed += L[I_XS, q] * L[I_WM, q]
                     else:
                         fixed += L[I_VAL, q]
+                        on_board += 1
                 if m == 0:
                     continue
                 j = 0
@@ -767,17 +977,8 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
                         v = L[I_LM, q] * wmul
                         if L[I_HX, q]:
                             v += L[I_LM, q] * L[I_WM, q]
-                        w = v * L[I_MAXV, q]
-                        i = j
-                        while i > 0 and coef[i - 1] < v:
-                            coef[i] = coef[i - 1]
-                            i -= 1
-                        coef[i] = v
-                        i = j
-                        while i > 0 and capv[i - 1] < w:
-                            capv[i] = capv[i - 1]
-                            i -= 1
-                        capv[i] = w
+                        _insert_desc(coef, j, v)
+                        _insert_desc(capv, j, v * L[I_MAXV, q])
                         j += 1
                 base = fixed * wmul + cross_fixed
                 pair = 0
@@ -786,7 +987,9 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
                 for q in range(min(m, nv)):
                     pair += coef[q] * rack_vals[q]
                     cap += capv[q]
-                    b = base + min(pair, cap) + lvmax[q + 1]
+                    if q + 1 == nv and on_board == 0 and not rack_word:
+                        break  # no word of the whole rack's letters (word map)
+                    b = base + min(pair, cap) + (lvmax[q + 1] if on_board else lvw[q + 1])
                     if q + 1 == bingo_tiles:
                         b += bingo_bonus
                     if b > bound:
@@ -813,7 +1016,7 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
     info = np.zeros((L_WIDTH, N), dtype=np.int64)
     stack = np.zeros((STACK, F_WIDTH), dtype=np.int64)
     groot = node_arc(kwg[1])
-    top = np.full(n_best, -1e18)  # ascending: top[0] is the n-th best so far
+    top = np.full(n_best, max(floor, -1e18))  # ascending: top[0] is the n-th best so far (or the floor)
     walked = 0
     while nh > 0:
         if hb[0] < top[0]:
@@ -850,6 +1053,8 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
                 wmul = 1
                 fixed = 0
                 cross_fixed = 0
+                hbt = np.uint64(0)
+                nb = 0
                 for c in range(l, N):
                     if L[I_TILE, c] == 0:
                         if L[I_MAXV, c] < 0 or k == nv:
@@ -868,27 +1073,25 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
                             first_q = 0
                         for q in range(first_q, k):
                             v = sq_lm[q] * wmul + sq_x[q]
-                            w = v * sq_v[q]
-                            i = q
-                            while i > 0 and coef[i - 1] < v:
-                                coef[i] = coef[i - 1]
-                                i -= 1
-                            coef[i] = v
-                            i = q
-                            while i > 0 and capv[i - 1] < w:
-                                capv[i] = capv[i - 1]
-                                i -= 1
-                            capv[i] = w
+                            _insert_desc(coef, q, v)
+                            _insert_desc(capv, q, v * sq_v[q])
                     else:
                         fixed += L[I_VAL, c]
+                        hbt += WM_RAND[L[I_TILE, c]]
+                        nb += 1
                     if c < anchor or c == l or (c < N - 1 and L[I_TILE, c + 1] != 0) or k == 0:
                         continue
+                    if k == nv and not (rack_word if nb == 0 else wm_word_exists(
+                            wmap, WM_RAND, hrack + hbt, rack[0] if rack[0] < 2 else 3, n_letters)):
+                        continue  # every rack tile used, and no word of these letters (word map)
                     pair = 0
                     cap = 0
                     for q in range(k):
                         pair += coef[q] * rack_vals[q]
                         cap += capv[q]
-                    b = fixed * wmul + cross_fixed + min(pair, cap) + lvmax[k]
+                    b = fixed * wmul + cross_fixed + min(pair, cap) + (lvmax[k] if nb else lvw[k])
+                    if b == -np.inf:
+                        continue  # no word of k rack tiles (word map)
                     if k == bingo_tiles:
                         b += bingo_bonus
                     sb[ns] = b
@@ -940,6 +1143,8 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
 # ---------------------------------------------------------------------------
 C_ALL_MASK, C_BINGO_TILES, C_BINGO_BONUS = 0, 1, 2
 
+from ._allmoves import movegen_all  # noqa: E402,F401  (every move: its own kernel, engine._allmoves)
+
 
 @njit(cache=True)
 def _prepare(tiles, blanks, lmult, wmult, vals, tvals, lm, wm):
@@ -972,36 +1177,6 @@ def _board_state(kwg, tiles, blanks, lmult, wmult, vals, all_mask, cs, xs, hx, h
 
 
 @njit(cache=True)
-def movegen_all(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs, hx, have_checks, out):
-    """Every legal placement in one call: board arrays in, output rows out.
-
-    Args:
-        kwg: uint32 (n,) KWG node array (validated).
-        tiles: uint8 (15, 15) tile codes, 0 = empty; blanks: bool (15, 15).
-        lmult, wmult: uint8 (15, 15) premium layout (letter, word multipliers).
-        vals: int64 (n_letters + 1,) points per tile code (0 = blank).
-        consts: int64 (3,) ``[all_mask, bingo_tiles, bingo_bonus]``.
-        rack_in: integer (n_letters + 1,) rack counts (not modified).
-        cs, xs, hx: (2, 15, 15) cross-checks as :func:`generate_checked`; read
-            when ``have_checks``, else overwritten with the board's.
-        out: int32 (capacity, OUT_WIDTH) output rows.
-
-    Returns:
-        the number of moves; when larger than ``out``'s capacity only the first
-        rows were written (call again with a larger ``out``).
-    """
-    rack = np.empty(rack_in.shape[0], dtype=np.int64)
-    for i in range(rack_in.shape[0]):
-        rack[i] = rack_in[i]
-    tvals, lm, wm = _board_state(kwg, tiles, blanks, lmult, wmult, vals, np.uint32(consts[C_ALL_MASK]), cs, xs, hx,
-                                 have_checks)
-    cnt = np.zeros(1, dtype=np.int64)
-    generate_checked(kwg, tiles, tvals, lm, wm, rack, vals, consts[C_BINGO_TILES], consts[C_BINGO_BONUS], cs, xs, hx,
-                     out, cnt)
-    return cnt[0]
-
-
-@njit(cache=True)
 def cross_checks_of(kwg, tiles, blanks, lmult, wmult, vals, consts, cs, xs, hx):
     """The board's cross-checks of both directions into ``cs, xs, hx`` (arguments as :func:`movegen_all`)."""
     _board_state(kwg, tiles, blanks, lmult, wmult, vals, np.uint32(consts[C_ALL_MASK]), cs, xs, hx, False)
@@ -1020,13 +1195,15 @@ def update_checks_of(kwg, tiles, blanks, vals, consts, cs, xs, hx, rows, cols):
 
 @njit(cache=True)
 def movegen_best(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs, hx, have_checks, radix, lv, lvmax,
-                 n_best, out):
+                 n_best, out, wmap, ranks, floor):
     """Best-first generation (:func:`generate_best_checked`) in one call, arguments as :func:`movegen_all`.
 
     On return ``out[:count]`` holds exactly the walked moves whose rank
     (score + ``lv[...]`` of the tiles used) reaches the ``n_best``-th best
     rank: the top ``n_best`` and every move tied with the last of them, in
-    generation order.
+    generation order, and ``ranks[:count]`` (float64, at least as long as
+    ``out``) their ranks. ``wmap``: the word map (:mod:`engine._wordmap`;
+    empty: none). ``floor``: as :func:`generate_best_checked` (``-inf``: none).
 
     Returns:
         the count; when larger than ``out``'s capacity, call again with a larger ``out``.
@@ -1038,11 +1215,64 @@ def movegen_best(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs
                                  have_checks)
     cnt = np.zeros(1, dtype=np.int64)
     generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, consts[C_BINGO_TILES], consts[C_BINGO_BONUS],
-                          cs, xs, hx, radix, lv, lvmax, n_best, out, cnt)
+                          cs, xs, hx, radix, lv, lvmax, n_best, out, cnt, wmap, floor)
     n = cnt[0]
     if n > out.shape[0]:
         return n
-    return _keep_top(out, n, radix, lv, n_best)
+    return _keep_top(out, n, radix, lv, n_best, ranks)
+
+
+@njit(cache=True)
+def movegen_best_equity(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs, hx, have_checks,
+                        values, H, cap, P, tile_values, counts, scale, endgame, out_bonus, stuck_penalty, seven,
+                        n_best, with_exchanges, out, wmap, ranks):
+    """:func:`movegen_best` ranked by static equity, with the rack's leave terms worked out in the same call.
+
+    The leave arrays are :func:`engine._leaves_kernels.sub_leave_arrays` (``values, H,
+    cap, P, tile_values, scale, endgame, out_bonus, stuck_penalty, seven`` as there); with
+    the bag empty (``endgame``) and ``out_bonus`` NaN the going-out bonus is twice the face
+    value of the tiles neither on the board nor on the rack (``counts``: int64 tiles of
+    each code in the set, as :func:`engine.equity.out_bonus`). With ``with_exchanges`` the ``n_best``-th best
+    exchange (leave term of a non-empty put-back) is the search's floor. Other
+    arguments as :func:`movegen_best`.
+
+    Returns:
+        ``(count, radix, lv)``: as :func:`movegen_best`, and the leave arrays.
+    """
+    T = rack_in.shape[0]
+    rack = np.empty(T, dtype=np.int64)
+    for i in range(T):
+        rack[i] = rack_in[i]
+    bonus = out_bonus
+    if endgame and out_bonus != out_bonus:
+        bonus = 0.0
+        unseen = np.empty(T, dtype=np.int64)
+        for c in range(T):
+            unseen[c] = counts[c] - rack[c]
+        for r in range(N):
+            for c in range(N):
+                t = tiles[r, c]
+                if t != 0:
+                    unseen[0 if blanks[r, c] else t] -= 1
+        for c in range(T):
+            if unseen[c] > 0:
+                bonus += unseen[c] * vals[c]
+        bonus *= 2.0
+    radix, lv, lvmax = sub_leave_arrays(rack, values, H, cap, P, scale, endgame, bonus, stuck_penalty, tile_values,
+                                        seven)
+    floor = -np.inf
+    size = lv.shape[0]
+    if with_exchanges and size > n_best:
+        floor = np.sort(lv[1:])[size - 1 - n_best]
+    tvals, lm, wm = _board_state(kwg, tiles, blanks, lmult, wmult, vals, np.uint32(consts[C_ALL_MASK]), cs, xs, hx,
+                                 have_checks)
+    cnt = np.zeros(1, dtype=np.int64)
+    generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, consts[C_BINGO_TILES], consts[C_BINGO_BONUS],
+                          cs, xs, hx, radix, lv, lvmax, n_best, out, cnt, wmap, floor)
+    n = cnt[0]
+    if n > out.shape[0]:
+        return n, radix, lv
+    return _keep_top(out, n, radix, lv, n_best, ranks), radix, lv
 
 
 @njit(cache=True)
@@ -1056,19 +1286,20 @@ def _rank(out, i, radix, lv):
 
 
 @njit(cache=True)
-def _keep_top(out, n, radix, lv, n_best):
-    """Move the rows ranking at least the ``n_best``-th best to the front (order kept); their count."""
+def _keep_top(out, n, radix, lv, n_best, ranks):
+    """Move the rows ranking at least the ``n_best``-th best to the front (order kept), their
+    ranks into ``ranks``; their count."""
+    for i in range(n):
+        ranks[i] = _rank(out, i, radix, lv)
     if n <= n_best:
         return n
-    rank = np.empty(n, dtype=np.float64)
-    for i in range(n):
-        rank[i] = _rank(out, i, radix, lv)
-    cutoff = np.sort(rank)[n - n_best]
+    cutoff = np.sort(ranks[:n])[n - n_best]
     k = 0
     for i in range(n):
-        if rank[i] >= cutoff:
+        if ranks[i] >= cutoff:
             if k != i:
                 for c in range(OUT_WIDTH):
                     out[k, c] = out[i, c]
+                ranks[k] = ranks[i]
             k += 1
     return k

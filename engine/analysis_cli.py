@@ -5,9 +5,12 @@
   the end-of-bag correction of :mod:`engine.equity`): move, score, leave, leave
   value, equity. ``--top N`` uses the best-first generator ranked by equity
   (only what can reach the top ``N`` is generated); ``--all`` ranks every move.
-  Near the end it also searches, within ``--time S`` (default 10 s): with the
-  bag empty the endgame solver (:mod:`engine.endgame`), with 1 to 3 tiles in
-  the bag the pre-endgame (:mod:`engine.preendgame`); ``--static`` skips that.
+  It also searches, within ``--time S`` (default 10 s): with the bag empty the
+  endgame solver (:mod:`engine.endgame`), with 1 to 3 tiles in the bag the
+  pre-endgame (:mod:`engine.preendgame`), otherwise, when ``--time`` is given,
+  a 2-ply simulation of the best candidates (:mod:`engine.simulation`,
+  successive elimination at a 5 % error level, ``--sim-seed``); ``--static``
+  skips all of that.
 * ``python -m engine practice --seed S [--turns K] [--move M] [--top N] [--time S | --static] [--leaves KLV] [--lexicon L] [--json]``
   — deals a position (a game between equity players, ``K`` turns in, both
   reproducible from ``S``), shows the board and the rack, takes the user's move
@@ -137,7 +140,36 @@ def _search(pos, lex, table, args):
         lines += [f"  {c['move']:<24} win {c['win']:.3f}  spread {c['spread']:+.1f}" for c in res["moves"]]
         moves = [{"move": c["move"], "win": round(c["win"], 4), "spread": round(c["spread"], 2)} for c in res["moves"]]
         return "preendgame", {"moves": moves}, lines
-    return None
+    if args.time is None:  # a simulation only when asked for with --time (the static table stays instant)
+        return None
+    return _simulation_search(pos, lex, args, limit)
+
+
+def _simulation_search(pos, lex, args, limit: float):
+    """More than 3 tiles in the bag: simulate the best candidates within ``limit`` seconds.
+
+    Two plies after each candidate, equity players, candidates dropped by the
+    successive-elimination rule (error level 5 %, :func:`engine.simulation.eliminated`),
+    win rates from the self-play win table; stops when one candidate is left, at
+    the iteration budget or after the first batch past ``limit``.
+    """
+    from .simulation import simulate
+
+    seed = args.seed if getattr(args, "seed", None) is not None else 1
+    res = simulate(pos, lex, n_candidates=min(args.top or 10, 10), plies=2, iterations=5000, seed=seed,
+                   progress=False, time_limit=limit, stop_rule="elimination", error=0.05)
+    ranked = res.ranked()
+    lines = [f"simulation (2 plies, {res.total_iterations} iterations in {res.seconds:.1f} s, "
+             f"stopped: {res.stop_reason}, error level 5 %):"]
+    for c in ranked:
+        drop = "" if c.pruned_at is None else f"  (dropped at {c.pruned_at})"
+        lines.append(f"  {c.notation:<24} win {c.win_rate:.3f}  spread {c.mean_spread:+.1f} ±{c.stderr:.1f}  "
+                     f"n {c.iterations}{drop}")
+    moves = [{"move": c.notation, "win": round(float(c.win_rate), 4), "spread": round(float(c.mean_spread), 2),
+              "stderr": round(float(c.stderr), 2) if c.iterations > 1 else None, "iterations": c.iterations,
+              "dropped_at": c.pruned_at} for c in ranked]
+    return "simulation", {"moves": moves, "stop_reason": res.stop_reason, "iterations": res.total_iterations,
+                          "seconds": round(res.seconds, 2), "seed": res.seed, "error": 0.05}, lines
 
 
 # ---------------------------------------------------------------------------
@@ -319,8 +351,12 @@ def add_parser(subparsers) -> None:
     g.add_argument("--top", type=int, default=None, metavar="N", help="the N best moves (default 20; best-first)")
     g.add_argument("--all", action="store_true", help="rank every move")
     sp.add_argument("--time", default=None, metavar="S",
-                    help="seconds for the endgame / pre-endgame search near the end (default 10)")
-    sp.add_argument("--static", action="store_true", help="static equity only, no endgame or pre-endgame search")
+                    help="seconds for the endgame / pre-endgame search (default 10); with more than 3 tiles "
+                         "in the bag, giving it runs a simulation for that long")
+    sp.add_argument("--static", action="store_true",
+                    help="static equity only, no endgame, pre-endgame or simulation search")
+    sp.add_argument("--sim-seed", dest="seed", type=int, default=None, metavar="S",
+                    help="seed of the simulation (bag > 3 tiles; default 1)")
     sp.add_argument("--json", action="store_true", help="print one JSON object")
     sp.set_defaults(func=cmd_analyze)
 

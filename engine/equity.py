@@ -145,7 +145,7 @@ def leave_arrays(table: LeaveTable, rack: np.ndarray, bag: int, bonus: float = 0
     :func:`engine.movegen.leave_arrays` (``radix, lv, lvmax``), computed in one kernel call."""
     params = params or EquityParams.of(table)
     idx = table.index
-    return LK.sub_leave_arrays(np.asarray(rack, dtype=np.int64), table.values, idx.H, idx.cap,
+    return LK.sub_leave_arrays(np.asarray(rack, dtype=np.int64), table.values, idx.H, idx.cap, idx.prefix,
                                leave_scale(bag, params), 1 if bag <= 0 else 0, float(bonus),
                                float(params.stuck_penalty), idx.tile_values, float(params.seven))
 
@@ -213,16 +213,6 @@ class Candidate:
         return (-self.equity, {"play": 0, "exchange": 1, "pass": 2}[self.kind], self.notation)
 
 
-def _walk(board, rack, lexicon, n, checks, radix, lv, lvmax):
-    """Moves of the best-first walk ranked by leave arrays made in one go
-    (:func:`engine.movegen.best_move_list` with ``leaves``; about 3× faster for
-    whole games than a Python callback per leave)."""
-    from .movegen import best_move_list
-
-    return best_move_list(board, np.asarray(rack), lexicon, n, checks,
-                          leaves=(radix.astype(np.int64), lv.astype(np.float64), lvmax.astype(np.float64)))
-
-
 def _rack_leaves(board, rack, bag, table, bonus, params):
     """Leave arrays of a rack with the defaults filled in (packaged table, its
     parameters, the going-out bonus when the bag is empty)."""
@@ -258,39 +248,65 @@ def best_equity(board, rack: np.ndarray, lexicon, *, bag: int, n: int = 1, table
     Raises:
         ValueError: as :func:`engine.movegen.best_moves`.
     """
-    from dataclasses import replace as _replace
-
     if n < 1:
         raise ValueError(f"n must be at least 1, got {n}")
-    rack = np.asarray(rack, dtype=np.int32)
-    radix, lv, lvmax = _rack_leaves(board, rack, bag, table, bonus, params)
+    from . import _kernels as K
+    from .movegen import _check_inputs, best_equity_rows, best_move_list_ranked
+
+    rack = _check_inputs(board, rack, lexicon)[1]  # before any kernel sees it
     a = board.alphabet
     out: list[Candidate] = []
-    ml = _walk(board, rack, lexicon, n, checks, radix, lv, lvmax)
+    if not K.aot_active():
+        # one kernel call: leave arrays (and the going-out bonus), the exchange floor, the walk
+        table = table if table is not None else default_table()
+        params = params or EquityParams.of(table)
+        idx = table.index
+        targs = (table.values, idx.H, idx.cap, idx.prefix, idx.tile_values, leave_scale(bag, params),
+                 1 if bag <= 0 else 0, float("nan") if bonus is None else float(bonus),
+                 float(params.stuck_penalty), float(params.seven))
+        ml, eq, radix, lv = best_equity_rows(board, rack, lexicon, n, checks, targs,
+                                             bool(exchanges and bag >= MIN_BAG_EXCHANGE))
+    else:
+        radix, lv, lvmax = _rack_leaves(board, rack, bag, table, bonus, params)
+        with_x = exchanges and bag >= MIN_BAG_EXCHANGE and lv.shape[0] > n
+        # a placement below the n-th best exchange cannot be in the top n: the search starts there
+        xfloor = float(np.partition(lv[1:], lv.shape[0] - 1 - n)[lv.shape[0] - 1 - n]) if with_x else -np.inf
+        # the kept rows: the top n placements (of those reaching xfloor) and the ties of the n-th
+        ml, eq = best_move_list_ranked(board, rack, lexicon, n, checks, (radix, lv, lvmax), xfloor)
+    floor = -np.inf
     if len(ml):
-        eq = ml.scores + lv[ml.used_index(radix)]
-        cutoff = np.sort(eq)[::-1][min(n, len(eq)) - 1]
-        for i in np.nonzero(eq >= cutoff)[0]:
-            m = ml.move(int(i))
-            out.append(Candidate("play", _replace(m, equity=float(eq[i])), "", m.score, m.leave,
-                                 float(eq[i]) - m.score, float(eq[i])))
+        eql = eq.tolist()
+        order = list(range(len(eql)))
+        if len(order) > 1:  # ties of the n-th (a blank as several letters, twins on an empty board)
+            order.sort(key=lambda i: (-eql[i], ml.notation(i)))
+        for i in order[:n]:  # only the n best placements can be in the top n
+            m = ml.move(i, equity=eql[i])
+            out.append(Candidate("play", m, "", m.score, m.leave, eql[i] - m.score, eql[i]))
+        if len(ml) >= n:
+            floor = float(eq.min())  # the n-th best placement: an exchange must beat it (ties: plays first)
     if exchanges and bag >= MIN_BAG_EXCHANGE:
-        out.extend(_exchanges(rack, radix, lv, a, n))
+        out.extend(_exchanges(rack, radix, lv, a, n, floor))
     if not out:
         out.append(Candidate("pass", None, "", 0, a.rack_string(rack), float(lv[0]), float(lv[0])))
-    out.sort(key=Candidate.sort_key)
+    if len(out) > 1:
+        out.sort(key=Candidate.sort_key)
     return out[:n]
 
 
-def _exchanges(rack, radix, lv, alphabet, n=None) -> list[Candidate]:
-    """Exchange candidates from the leave arrays (index = tiles put back)."""
+def _exchanges(rack, radix, lv, alphabet, n=None, floor: float = -np.inf) -> list[Candidate]:
+    """Exchange candidates from the leave arrays (index = tiles put back): with ``n``
+    the top ``n`` and their ties, and of those only the ones above ``floor``."""
     size = lv.shape[0]
     if size <= 1:
+        return []
+    if floor > -np.inf and float(lv[1:].max()) <= floor:
         return []
     idxs = np.arange(1, size)
     if n is not None and n < len(idxs):
         cutoff = np.sort(lv[1:])[::-1][n - 1]
         idxs = idxs[lv[1:] >= cutoff]
+    if floor > -np.inf:
+        idxs = idxs[lv[idxs] > floor]
     codes = [c for c in range(rack.shape[0]) if rack[c] > 0]
     out = []
     for idx in idxs:

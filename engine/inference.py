@@ -408,7 +408,7 @@ def infer(position, last_move, lexicon, *, table=None, margin: float = DEFAULT_M
                    b.blanks.astype(np.uint8), b.tile_values(), lm, wm, checks.cs, checks.xs, checks.hx,
                    np.ascontiguousarray(base, dtype=np.int64), sets, int(bag_before), bag_before >= rs, 0.0,
                    np.ascontiguousarray(kp.values[0]), kp.H, kp.cap, kp.P, kp.eqp[0].copy(), kp.tile_values,
-                   int(n_exch), best, target, keep)
+                   int(n_exch), best, target, keep, kc.wmap)
     if n_exch == 0:
         played_eq = mv.score + target
     else:

@@ -50,6 +50,7 @@ class KernelConstants:
         upper, lower: int64 (n_letters + 1,) code points of each letter (tie-breaks by notation).
         lm0, wm0: int32 (15, 15) premium squares of the layout.
         rack_size, bingo_bonus: 7 and 50 for the German set.
+        wmap: uint64 word map of the lexicon (:func:`engine.movegen.word_map`).
 
     Raises:
         ValueError: the lexicon's alphabet is not the tile set.
@@ -81,6 +82,9 @@ class KernelConstants:
 
         empty = np.zeros((N, N), dtype=np.uint8)
         self.empty_checks = K.all_cross_checks(self.kwg, empty, np.zeros((N, N), dtype=np.int32), self.all_mask)
+        from .movegen import word_map
+
+        self.wmap = word_map(lexicon)  # the best-first bounds' word map (engine._wordmap)
 
 
 class KernelPlayers:
@@ -231,7 +235,7 @@ class KernelGame:
                      self.racks, self.scores, self.bag, self.meta, self.mt,
                      players.kinds, players.values, players.H, players.cap, players.P, players.eqp, players.tile_values,
                      int(self.rules.min_bag_for_exchange), int(self.rules.end_pass_rounds), int(max_turns), self.rec,
-                     self.dlog)
+                     c.wmap, self.dlog)
         self.rec = self.rec[: int(self.meta[KG.M_NREC])]
         self.dlog = self.dlog[: int(self.meta[KG.M_NLOG])]
         return self

@@ -108,6 +108,11 @@ class LeaveIndex:
         self.size = int(G[0, MAXLEN] - 1)
         self.tile_values = a.values.astype(np.float64)
 
+    @cached_property
+    def prefix(self) -> np.ndarray:
+        """int64 prefix sums of ``H`` for the leave-arrays kernel (:func:`engine._leaves_kernels.rank_prefix`)."""
+        return K.rank_prefix(self.H, self.cap)
+
     def rank(self, leave) -> int:
         """Rank of a leave given as a counts array (index = tile code) or a rack string.
 

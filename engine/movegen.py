@@ -1,13 +1,16 @@
 """Move generation API: validated inputs in, a :class:`~engine.moves.MoveList` out.
 
-The work happens in the Numba kernels of :mod:`engine._movegen` (GADDAG
-traversal, Gordon 1994; anchors and cross-checks, Appel & Jacobson 1988). This
+The work happens in the Numba kernels of :mod:`engine._allmoves` (every
+move) and :mod:`engine._movegen` (best-first, cross-checks); both are GADDAG
+walks (Gordon 1994) over anchors and cross-checks (Appel & Jacobson 1988). This
 module checks the board, rack and lexicon (a few microseconds, before any
 kernel runs) and makes one kernel call per request: tile values, open premiums
 and cross-checks are worked out inside the kernel, the output rows go to a
 per-thread buffer that is reused (grown when a position has more moves), and
-the result is a :class:`MoveList` over a copy of the rows; :class:`Move`
-objects are made only when asked for.
+the result is a :class:`MoveList` over those rows: a buffer at least half full
+is handed to the list as it is (the next call takes a new one), otherwise the
+rows are copied into an array of their own; :class:`Move` objects are made
+only when asked for.
 """
 
 from __future__ import annotations
@@ -34,13 +37,15 @@ _COLUMNS = "ABCDEFGHIJKLMNO"
 class _AlphabetConsts:
     """What validation and the kernels need of an alphabet, computed once per alphabet."""
 
-    __slots__ = ("alphabet", "letters", "size", "rack_size", "vals", "consts", "valid_bytes", "all_mask")
+    __slots__ = ("alphabet", "letters", "size", "rack_size", "rack_shape", "vals", "consts", "valid_bytes",
+                 "all_mask")
 
     def __init__(self, a: Alphabet):
         self.alphabet = a
         self.letters = a.letters
         self.size = a.size
         self.rack_size = a.rack_size
+        self.rack_shape = (a.size + 1,)
         self.vals = np.ascontiguousarray(a.values, dtype=np.int64)
         self.all_mask = np.uint32(((1 << (a.size + 1)) - 1) & ~1)
         self.consts = np.array([int(self.all_mask), a.rack_size, a.bingo_bonus], dtype=np.int64)
@@ -62,12 +67,14 @@ class _Workspace(threading.local):
 
     def __init__(self):
         self.out = np.empty((_INITIAL_CAPACITY, K.OUT_WIDTH), dtype=np.int32)
+        self.ranks = np.zeros(_INITIAL_CAPACITY, dtype=np.float64)  # best-first: rank of each kept row
         self.cs = np.zeros((2, K.N, K.N), dtype=np.uint32)
         self.xs = np.zeros((2, K.N, K.N), dtype=np.int32)
         self.hx = np.zeros((2, K.N, K.N), dtype=np.uint8)
 
     def grow(self, rows: int) -> np.ndarray:
         self.out = np.empty((max(rows, 2 * self.out.shape[0]), K.OUT_WIDTH), dtype=np.int32)
+        self.ranks = np.zeros(self.out.shape[0], dtype=np.float64)
         return self.out
 
 
@@ -79,8 +86,14 @@ def _bad_tile(tiles: np.ndarray, size: int) -> str:
     return f"board square {r + 1}{_COLUMNS[c]}: tile code {tiles[r, c]} is not a letter (1..{size})"
 
 
+_SHAPE = (K.N, K.N)
+_U8, _BOOL, _I32 = np.dtype(np.uint8), np.dtype(np.bool_), np.dtype(np.int32)
+
+
 def _check_inputs(board: Board, rack, lexicon: Lexicon):
     """Validate a request in a few microseconds; returns ``(alphabet constants, rack array)``.
+
+    (Written for a cold call: few Python calls, dtypes compared by identity first.)
 
     Raises:
         ValueError: lexicon of another alphabet, board arrays of the wrong
@@ -88,29 +101,31 @@ def _check_inputs(board: Board, rack, lexicon: Lexicon):
             square), a rack that is not a counts array of 0..7 tiles.
     """
     a = board.alphabet
-    k = _consts(a)
+    k = _CONSTS.get(id(a))
+    if k is None or k.alphabet is not a:
+        k = _consts(a)
     la = getattr(lexicon, "alphabet", None)
     if la is None or getattr(lexicon, "graph", None) is None:
         raise ValueError(f"lexicon must be a loaded Lexicon, got {type(lexicon).__name__}")
     if la is not a and la.letters != k.letters:
         raise ValueError(f"lexicon {lexicon.path} uses the {la.name} alphabet, the board {a.name}")
     t = board.tiles
-    if type(t) is not np.ndarray or t.shape != (K.N, K.N) or t.dtype != np.uint8:
+    if type(t) is not np.ndarray or t.shape != _SHAPE or (t.dtype is not _U8 and t.dtype != _U8):
         raise ValueError(f"board tiles must be a uint8 ({K.N}, {K.N}) array")
     if t.tobytes().translate(None, k.valid_bytes):
         raise ValueError(_bad_tile(t, k.size))
     bl = board.blanks
-    if type(bl) is not np.ndarray or bl.shape != (K.N, K.N) or bl.dtype != np.bool_:
+    if type(bl) is not np.ndarray or bl.shape != _SHAPE or (bl.dtype is not _BOOL and bl.dtype != _BOOL):
         raise ValueError(f"board blanks must be a bool ({K.N}, {K.N}) array")
     if type(rack) is not np.ndarray:
         rack = np.asarray(rack)
-    if rack.shape != (k.size + 1,) or rack.dtype.kind not in "iu":
+    if rack.shape != k.rack_shape or rack.dtype.kind not in "iu":
         raise ValueError(f"rack must be an integer counts array of shape ({k.size + 1},), "
                          f"got {rack.dtype} {rack.shape}")
     counts = rack.tolist()
     if min(counts) < 0 or sum(counts) > k.rack_size:
         raise ValueError(f"rack must hold 0..{k.rack_size} tiles (no negative counts), got {counts}")
-    if rack.dtype != np.int32:
+    if rack.dtype is not _I32 and rack.dtype != _I32:
         rack = rack.astype(np.int32)
     return k, rack
 
@@ -119,8 +134,8 @@ def _layout(board: Board):
     """The premium layout's ``(letter_mult, word_mult)`` arrays, checked (15, 15) of multipliers 1..3."""
     lay = board.layout
     lm, wm = lay.letter_mult, lay.word_mult
-    if (type(lm) is not np.ndarray or type(wm) is not np.ndarray or lm.shape != (K.N, K.N) or wm.shape != (K.N, K.N)
-            or lm.dtype != np.uint8 or wm.dtype != np.uint8):
+    if (type(lm) is not np.ndarray or type(wm) is not np.ndarray or lm.shape != _SHAPE or wm.shape != _SHAPE
+            or (lm.dtype is not _U8 and lm.dtype != _U8) or (wm.dtype is not _U8 and wm.dtype != _U8)):
         raise ValueError(f"board layout {getattr(lay, 'name', '?')!r}: premiums must be uint8 ({K.N}, {K.N}) arrays")
     return lm, wm
 
@@ -198,7 +213,10 @@ def generate_moves(board: Board, rack: np.ndarray, lexicon: Lexicon,
     """
     k, rack = _check_inputs(board, rack, lexicon)
     ws = _WS
-    cs, xs, hx, have = _checks_args(checks, ws)
+    if checks is None:
+        cs, xs, hx, have = ws.cs, ws.xs, ws.hx, False
+    else:
+        cs, xs, hx, have = _checks_args(checks, ws)
     lmult, wmult = _layout(board)
     out = ws.out
     n = K.movegen_all(lexicon.graph, board.tiles, board.blanks, lmult, wmult, k.vals, k.consts, rack, cs, xs, hx,
@@ -207,6 +225,11 @@ def generate_moves(board: Board, rack: np.ndarray, lexicon: Lexicon,
         out = ws.grow(n)
         n = K.movegen_all(lexicon.graph, board.tiles, board.blanks, lmult, wmult, k.vals, k.consts, rack, cs, xs,
                           hx, have, out)
+    if 2 * n >= out.shape[0]:
+        # a well-filled buffer becomes the list's rows (no copy; copying 4,000 rows costs ~15 µs)
+        # and the next call gets a new one
+        ws.out = np.empty_like(out)
+        return MoveList(out[:n], board, rack.copy())
     return MoveList(out[:n].copy(), board, rack.copy())
 
 
@@ -268,12 +291,19 @@ def best_moves(board: Board, rack: np.ndarray, lexicon: Lexicon, n: int = 1,
     Raises:
         ValueError: as :func:`generate_moves`, or ``n < 1``.
     """
-    ml, radix, lv = _best_walk(board, rack, lexicon, n, checks,
-                               None if leave_value is None else leave_arrays(_check_inputs(board, rack, lexicon)[1],
-                                                                             leave_value))
+    ml, eq = _best_walk(board, rack, lexicon, n, checks,
+                        None if leave_value is None else leave_arrays(_check_inputs(board, rack, lexicon)[1],
+                                                                      leave_value))
     if leave_value is None:
+        if len(ml) <= 4 * n + 8:
+            # the kept rows are the top n and the ties of the n-th (an empty board's across / down
+            # twins, a blank as several letters): ties by notation, Move objects only for the n
+            scores = ml.scores.tolist()
+            order = list(range(len(scores)))
+            if len(order) > 1:
+                order.sort(key=lambda i: (-scores[i], ml.notation(i)))
+            return [ml.move(i) for i in order[:n]]
         return ml.top(n)
-    eq = ml.scores + lv[ml.used_index(radix)]
     if len(ml) == 0:
         return []
     cutoff = np.sort(eq)[::-1][min(n, len(eq)) - 1]
@@ -295,7 +325,50 @@ def best_move_list(board: Board, rack: np.ndarray, lexicon: Lexicon, n: int = 1,
     return _best_walk(board, rack, lexicon, n, checks, leaves)[0]
 
 
+def best_move_list_ranked(board: Board, rack: np.ndarray, lexicon: Lexicon, n: int, checks, leaves: tuple,
+                          floor: float = -np.inf):
+    """:func:`best_move_list` for a rack already checked by :func:`_check_inputs` (its int32
+    result, with the same board and lexicon) and leave arrays made by this package's kernels
+    (neither is checked again).
+
+    ``floor``: a rank the caller holds another way (the ``n``-th best
+    exchange): only the moves ranking at least ``floor`` are sure to be
+    found (see :func:`engine._movegen.generate_best_checked`).
+
+    Returns:
+        ``(MoveList, ranks)``: the kept moves (the top ``n`` and the moves tied
+        with the last of them, of those reaching ``floor``) and float64 their
+        rank values (score + leave value).
+    """
+    return _best_walk(board, rack, lexicon, n, checks, leaves, trusted=True, floor=float(floor))
+
+
 _NO_LEAVES: dict[int, tuple] = {}
+_NO_WORDMAP = np.zeros(0, dtype=np.uint64)
+_NO_WORDMAP.setflags(write=False)
+_WORDMAPS: dict[int, tuple] = {}
+
+
+def word_map(lexicon: Lexicon) -> np.ndarray:
+    """The word map of a lexicon's graph for the best-first bounds (:mod:`engine._wordmap`), built once.
+
+    Built on the first call per graph (about 50 ms for the 480,788-word default
+    list, 8 MiB) and kept for the process. With the ahead-of-time compiled
+    kernels of the command line (no Numba in the process) it is the empty
+    table, which turns the word-map bounds off (same moves, looser bounds).
+    """
+    g = lexicon.graph
+    hit = _WORDMAPS.get(id(g))
+    if hit is not None and hit[0] is g:
+        return hit[1]
+    if K.aot_active():
+        return _NO_WORDMAP
+    from ._wordmap import WM_RAND, build_wordmap
+
+    table = build_wordmap(g, WM_RAND)
+    table.setflags(write=False)
+    _WORDMAPS[id(g)] = (g, table)
+    return table
 
 
 def _no_leaves(size: int) -> tuple:
@@ -308,14 +381,60 @@ def _no_leaves(size: int) -> tuple:
     return hit
 
 
-def _best_walk(board, rack, lexicon, n, checks, leaves):
-    k, rack = _check_inputs(board, rack, lexicon)
+def best_equity_rows(board: Board, rack: np.ndarray, lexicon: Lexicon, n: int, checks, table_args: tuple,
+                     with_exchanges: bool):
+    """The best-first walk ranked by equity with the leave arrays made in the same kernel call
+    (:func:`engine._movegen.movegen_best_equity`), for :func:`engine.equity.best_equity`.
+
+    Args:
+        rack: int32 counts already checked by :func:`_check_inputs` (same board and lexicon).
+        table_args: ``(values, H, cap, P, tile_values, scale, endgame, out_bonus,
+            stuck_penalty, seven)`` of the leave table and the equity rules (``out_bonus``
+            NaN: worked out from the board).
+        with_exchanges: exchanges are allowed (the ``n``-th best is the search's floor).
+
+    Returns:
+        ``(MoveList, ranks, radix, lv)``: as :func:`best_move_list_ranked`, and the leave arrays.
+    """
+    k = _consts(board.alphabet)
+    ws = _WS
+    cs, xs, hx, have = _checks_args(checks, ws)
+    lmult, wmult = _layout(board)
+    values, H, cap, P, tv, scale, endgame, bonus, stuck, seven = table_args
+    wmap = word_map(lexicon)
+    counts = board.alphabet.counts
+    out = ws.out
+    cnt, radix, lv = K.movegen_best_equity(lexicon.graph, board.tiles, board.blanks, lmult, wmult, k.vals, k.consts,
+                                           rack, cs, xs, hx, have, values, H, cap, P, tv, counts, scale, endgame,
+                                           bonus, stuck, seven, n, with_exchanges, out, wmap, ws.ranks)
+    if cnt > out.shape[0]:
+        out = ws.grow(cnt)
+        cnt, radix, lv = K.movegen_best_equity(lexicon.graph, board.tiles, board.blanks, lmult, wmult, k.vals,
+                                               k.consts, rack, cs, xs, hx, have, values, H, cap, P, tv, counts,
+                                               scale, endgame, bonus, stuck, seven, n, with_exchanges, out, wmap,
+                                               ws.ranks)
+    return MoveList(out[:cnt].copy(), board, rack.copy()), ws.ranks[:cnt].copy(), radix, lv
+
+
+def _best_walk(board, rack, lexicon, n, checks, leaves, trusted=False, floor=-np.inf):
+    """``(MoveList, ranks)``: the kept rows of the best-first walk and their rank values.
+
+    ``trusted``: ``leaves`` come from this package's own kernels (int64 radix,
+    float64 ``lv`` and ``lvmax`` of the right sizes) and ``rack`` from
+    :func:`_check_inputs` (its int32 result); they are not checked again.
+    """
+    if trusted:
+        k = _consts(board.alphabet)
+    else:
+        k, rack = _check_inputs(board, rack, lexicon)
     if type(n) is not int and not isinstance(n, (int, np.integer)):
         raise ValueError(f"n must be an integer, got {n!r}")
     if n < 1:
         raise ValueError(f"n must be at least 1, got {n}")
     if leaves is None:
         radix, lv, lvmax = _no_leaves(rack.shape[0])
+    elif trusted:
+        radix, lv, lvmax = leaves
     else:
         try:
             radix, lv, lvmax = leaves
@@ -333,13 +452,14 @@ def _best_walk(board, rack, lexicon, n, checks, leaves):
     cs, xs, hx, have = _checks_args(checks, ws)
     lmult, wmult = _layout(board)
     out = ws.out
+    wmap = word_map(lexicon)
     cnt = K.movegen_best(lexicon.graph, board.tiles, board.blanks, lmult, wmult, k.vals, k.consts, rack, cs, xs, hx,
-                         have, radix, lv, lvmax, n, out)
+                         have, radix, lv, lvmax, n, out, wmap, ws.ranks, floor)
     if cnt > out.shape[0]:
         out = ws.grow(cnt)
         cnt = K.movegen_best(lexicon.graph, board.tiles, board.blanks, lmult, wmult, k.vals, k.consts, rack, cs, xs,
-                             hx, have, radix, lv, lvmax, n, out)
-    return MoveList(out[:cnt].copy(), board, rack.copy()), radix, lv
+                             hx, have, radix, lv, lvmax, n, out, wmap, ws.ranks, floor)
+    return MoveList(out[:cnt].copy(), board, rack.copy()), ws.ranks[:cnt].copy()
 
 
 def position_moves(position: Position, lexicon: Lexicon) -> MoveList:

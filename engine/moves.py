@@ -155,12 +155,13 @@ class MoveList:
         letters = self.alphabet.letters
         return "".join(letters[c - 1] * counts[c] for c in range(1, len(counts)) if counts[c]) + "?" * counts[0]
 
-    def move(self, i: int, leave: bool = True) -> Move:
-        """The :class:`Move` for row ``i`` (with ``leave=False`` its ``leave`` is ``""``, which is faster)."""
+    def move(self, i: int, leave: bool = True, equity: float | None = None) -> Move:
+        """The :class:`Move` for row ``i`` (with ``leave=False`` its ``leave`` is ``""``, which is faster;
+        ``equity`` is stored in the move)."""
         r = self.rows[i].tolist()
         word, through = self._spell(r)
         return Move(r[K.OUT_ROW], r[K.OUT_COL], r[K.OUT_DIR], word, through, r[K.OUT_SCORE],
-                    self._leave_of(r) if leave else "")
+                    self._leave_of(r) if leave else "", equity)
 
     def placed_tiles(self, indices=None) -> list[list[list]]:
         """Newly placed tiles of moves, without building :class:`Move` objects.

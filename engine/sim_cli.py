@@ -106,7 +106,7 @@ def cmd_simulate(args) -> int:
         stop_when_clearly_ahead=not args.no_stop, progress=not args.no_progress, player=_player(args),
         batch_size=args.batch_size, min_iterations=args.min_iterations, stop_on=args.stop_on,
         known_opponent_rack=args.known_opponent_rack, time_limit=args.time_limit, ray_address=args.ray_address,
-        opponent_leaves=leaves)
+        stop_rule=args.stop_rule, error=args.error, opponent_leaves=leaves)
     if args.json:
         json.dump(res.to_dict(), sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")
@@ -145,6 +145,11 @@ def add_parser(subparsers) -> None:
     sp.add_argument("--no-stop", action="store_true", help="run every candidate to the full budget")
     sp.add_argument("--stop-on", choices=("spread", "win"), default="spread",
                     help="what the early stop and the ranking compare (default spread)")
+    sp.add_argument("--stop-rule", choices=("elimination", "overlap"), default="elimination",
+                    help="early stop: successive elimination at error level --error (default), or the older "
+                         "interval-overlap rule")
+    sp.add_argument("--error", type=float, default=0.05,
+                    help="chance of ever dropping the best candidate, elimination rule (default 0.05)")
     sp.add_argument("--batch-size", type=int, default=50, help="iterations per candidate between stop checks")
     sp.add_argument("--min-iterations", type=int, default=100, help="no early stop before this many iterations")
     sp.add_argument("--time-limit", type=float, default=None, metavar="SECONDS", help="stop after this long")

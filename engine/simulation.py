@@ -52,6 +52,7 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from statistics import NormalDist
+from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
 import numpy as np
@@ -64,6 +65,7 @@ from .moves import Move
 
 __all__ = [
     "WinModel",
+    "WinTable",
     "DEFAULT_WIN_MODEL",
     "CandidateResult",
     "SimResult",
@@ -172,8 +174,81 @@ class WinModel:
         return 0.5 * (1.0 + math.erf(mu / math.sqrt(2.0 * var)))
 
 
-DEFAULT_WIN_MODEL = WinModel()
-"""The win model used unless ``simulate(win_model=...)`` says otherwise."""
+WIN_TABLE_PATH = Path(__file__).resolve().parent / "data" / "winpct-german.json"
+
+
+@dataclass(frozen=True, eq=False)
+class WinTable:
+    """Win probability of an unfinished game from a table made by our own self-play.
+
+    ``p[T, k]`` = P(the player on turn wins | its lead = ``lead_min + k·lead_step``,
+    ``T`` tiles not on the board (bag and both racks)); draws count ½. The
+    packaged table (``engine/data/winpct-german.json``) comes from
+    ``scripts/make_win_table.py``: kernel self-play between static equity
+    players on the default lexicon, a logistic curve in the lead per ``T``
+    fitted to the positions with tile counts near ``T`` (the JSON says how
+    many games, the seed and the fit). Leads between grid points are
+    interpolated linearly; beyond the grid and the tile range the nearest
+    entry is used. Same ``probability`` interface as :class:`WinModel`.
+    """
+
+    p: np.ndarray
+    lead_min: float
+    lead_step: float
+    source: str = ""
+
+    @classmethod
+    def load(cls, path: str | Path | None = None) -> "WinTable":
+        """Read a table JSON (default: the packaged one).
+
+        Raises:
+            ValueError: a file that is not such a table (missing fields, ragged grid, values outside 0..1).
+        """
+        import json
+
+        path = Path(path) if path is not None else WIN_TABLE_PATH
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            p = np.asarray(data["p"], dtype=np.float64)
+            lead_min, step = float(data["lead_min"]), float(data["lead_step"])
+        except (OSError, ValueError, KeyError, TypeError) as exc:
+            raise ValueError(f"win table {path}: not readable as a win table ({exc})") from None
+        if p.ndim != 2 or p.shape[0] < 1 or p.shape[1] < 2 or step <= 0 or not ((p >= 0) & (p <= 1)).all():
+            raise ValueError(f"win table {path}: the grid must be T x leads with values in 0..1")
+        return cls(p, lead_min, step, str(data.get("made_by", path.name)))
+
+    def on_turn(self, lead: float, tiles_left: int) -> float:
+        """P(win) of the player on turn ``lead`` points ahead with ``tiles_left`` tiles not on the board."""
+        row = self.p[min(max(int(tiles_left), 0), self.p.shape[0] - 1)]
+        x = (float(lead) - self.lead_min) / self.lead_step
+        if x <= 0:
+            return float(row[0])
+        if x >= row.shape[0] - 1:
+            return float(row[-1])
+        k = int(x)
+        f = x - k
+        return float(row[k] * (1.0 - f) + row[k + 1] * f)
+
+    def probability(self, lead: float, tiles_left: int, on_turn: bool) -> float:
+        """P(win) for the player ``lead`` points ahead (negative: behind); ``on_turn``: it moves next.
+
+        With the bag and racks empty (``tiles_left`` 0) the game is decided: 1, ½ or 0 by the lead.
+        """
+        if int(tiles_left) <= 0:
+            return 1.0 if lead > 0 else (0.5 if lead == 0 else 0.0)
+        return self.on_turn(lead, tiles_left) if on_turn else 1.0 - self.on_turn(-lead, tiles_left)
+
+
+def _default_win_model():
+    try:
+        return WinTable.load()
+    except ValueError:  # pragma: no cover - the packaged table is part of the package
+        return WinModel()
+
+
+DEFAULT_WIN_MODEL = _default_win_model()
+"""The win model used unless ``simulate(win_model=...)`` says otherwise: the packaged
+self-play :class:`WinTable` (:class:`WinModel`, the older spread-only normal model, if it is missing)."""
 
 
 # ---------------------------------------------------------------------------
@@ -398,7 +473,7 @@ class SimContext:
     seed: int
     common_random_numbers: bool = True
     player: object = None
-    win_model: WinModel = DEFAULT_WIN_MODEL
+    win_model: object = DEFAULT_WIN_MODEL
     min_bag_exchange: int = 7
     end_passes: int = 4
     opponent_leaves: tuple | None = None
@@ -546,7 +621,7 @@ class _KernelRollouts:
                         self.rack, self.opp, self.known, perms, np.arange(start, stop, dtype=np.int64),
                         np.uint64(ctx.seed & _SEED_MASK), stream, dec, pl, npl, score, put, ctx.plies,
                         self.kind, self.values, self.H, self.cap, self.P, self.eqp, self.tile_values,
-                        ctx.min_bag_exchange, ctx.end_passes, res)
+                        ctx.min_bag_exchange, ctx.end_passes, res, c.wmap)
         out = np.empty((n, 2), dtype=np.float64)
         lead0 = ctx.scores[0] - ctx.scores[1]
         model = ctx.win_model
@@ -1059,9 +1134,10 @@ def simulate(position: Position, lexicon, candidates=None, n_candidates: int = 1
              progress: bool | None = True, *, player=None, batch_size: int = 50, min_iterations: int = 100,
              confidence: float = 0.95, stop_confidence: float = 0.99, stop_on: str = "spread",
              known_opponent_rack: bool = False, common_random_numbers: bool = True,
-             win_model: WinModel = DEFAULT_WIN_MODEL, time_limit: float | None = None,
+             win_model=DEFAULT_WIN_MODEL, time_limit: float | None = None,
              start_method: str | None = None, ray_address: str | None = None,
-             pool: "SimPool | None" = None, opponent_leaves=None) -> SimResult:
+             pool: "SimPool | None" = None, opponent_leaves=None, stop_rule: str = "elimination",
+             error: float = 0.05) -> SimResult:
     """Simulate the top candidates of a position and rank them by mean spread and win rate.
 
     Args:
@@ -1082,9 +1158,15 @@ def simulate(position: Position, lexicon, candidates=None, n_candidates: int = 1
         workers: processes for ``process`` / Ray tasks in flight for ``ray``.
         backend: ``"local"`` (this process), ``"process"`` (multiprocessing
             pool), ``"ray"``; ``None``: local for one worker, process otherwise.
-        stop_when_clearly_ahead: after each batch, drop candidates whose upper
-            bound (at ``stop_confidence``) is below the lower bound of the one with
-            the best mean; stop when one is left.
+        stop_when_clearly_ahead: after each batch, drop the candidates the
+            ``stop_rule`` says are behind; stop when one is left.
+        stop_rule: ``"elimination"`` (default): successive elimination with a
+            union bound (:func:`eliminated`): the best candidate is dropped with
+            probability at most ``error`` over the whole run (normal approximation);
+            ``"overlap"``: the older rule, drop a candidate whose upper bound at
+            ``stop_confidence`` is below the leader's lower bound (no stated error
+            level for the run as a whole).
+        error: the elimination rule's error level (0 < error < 1).
         progress: tqdm bar on stderr (``None``: only on a terminal).
         player: the static player of both sides. Default (no ``leave_value``
             either): :class:`EquityPlayer` ``()``, the static equity of
@@ -1133,6 +1215,10 @@ def simulate(position: Position, lexicon, candidates=None, n_candidates: int = 1
         raise ValueError(f"batch_size must be at least 1, got {batch_size}")
     if stop_on not in ("spread", "win"):
         raise ValueError(f"stop_on must be 'spread' or 'win', got {stop_on!r}")
+    if stop_rule not in ("elimination", "overlap"):
+        raise ValueError(f"stop_rule must be 'elimination' or 'overlap', got {stop_rule!r}")
+    if not 0.0 < error < 1.0:
+        raise ValueError(f"error must be between 0 and 1, got {error}")
     if pool is not None:
         if backend not in (None, "process"):
             raise ValueError(f"a SimPool runs the process backend, not {backend!r}")
@@ -1190,6 +1276,7 @@ def simulate(position: Position, lexicon, candidates=None, n_candidates: int = 1
     active = list(range(nc))
     pruned: dict[int, int] = {}
     stop_reason = "single candidate" if nc == 1 else "budget"
+    z_elim = elimination_z(nc, iterations, batch_size, min_iterations, error)
 
     from tqdm import tqdm
 
@@ -1210,7 +1297,10 @@ def simulate(position: Position, lexicon, candidates=None, n_candidates: int = 1
             for c in active:
                 done[c] = n1
             if stop_when_clearly_ahead and len(active) > 1 and n1 >= min_iterations:
-                drop = _clearly_behind(active, spreads, wins, n1, z_stop, stop_on)
+                if stop_rule == "elimination":
+                    drop = eliminated(active, spreads if stop_on == "spread" else wins, n1, z_elim)
+                else:
+                    drop = _clearly_behind(active, spreads, wins, n1, z_stop, stop_on)
                 for c in drop:
                     pruned[c] = n1
                     bar.total -= iterations - n1
@@ -1273,6 +1363,51 @@ def _chunks(active: Sequence[int], n0: int, n1: int, workers: int) -> list[Chunk
     pieces = max(1, math.ceil(2 * workers / len(active))) if workers > 1 else 1
     size = max(1, math.ceil((n1 - n0) / pieces))
     return [(c, s, min(n1, s + size)) for c in active for s in range(n0, n1, size)]
+
+
+def elimination_z(n_candidates: int, iterations: int, batch_size: int, min_iterations: int,
+                  error: float) -> float:
+    """One-sided z of the successive-elimination rule for an overall error level ``error``.
+
+    The rule is checked after every batch from ``min_iterations`` on, at most
+    ``R = ceil((iterations - min_iterations) / batch_size) + 1`` times; each check
+    compares the best candidate with at most ``K - 1`` others. A union bound
+    over these ``(K - 1)·R`` one-sided tests at level ``error / ((K - 1)·R)`` each
+    bounds the chance that the best candidate is ever dropped by ``error``.
+    """
+    k = max(1, n_candidates - 1)
+    checks = max(1, math.ceil(max(0, iterations - min_iterations) / batch_size) + 1)
+    return _PHI.inv_cdf(1.0 - error / (k * checks))
+
+
+def eliminated(active: Sequence[int], values: np.ndarray, n: int, z: float) -> list[int]:
+    """Successive elimination (Even-Dar, Mannor & Mansour 2006), paired by iteration.
+
+    ``values`` (candidates, iterations): per-iteration spreads (or win values).
+    With common random numbers iteration ``i`` of every candidate meets the
+    same draws, so the difference ``d_i = x_leader,i - x_c,i`` to the leader
+    (best mean) is what is tested: candidate ``c`` is dropped when
+    ``mean(d) - z·sd(d)/sqrt(n) > 0``, i.e. when the one-sided test at level
+    ``1 - Phi(z)`` says the leader is better. With ``z`` from
+    :func:`elimination_z` the probability of ever dropping the candidate with
+    the best expected value is at most the stated error (normal approximation
+    of the mean differences). Returns the dropped candidates.
+    """
+    if n < 2:
+        return []
+    means = {c: float(values[c, :n].mean()) for c in active}
+    best = max(active, key=lambda c: (means[c], -c))
+    out = []
+    root_n = math.sqrt(n)
+    for c in active:
+        if c == best:
+            continue
+        d = values[best, :n] - values[c, :n]
+        sd = float(d.std(ddof=1))
+        m = float(d.mean())
+        if m - z * sd / root_n > 0.0:
+            out.append(c)
+    return out
 
 
 def _clearly_behind(active: Sequence[int], spreads: np.ndarray, wins: np.ndarray, n: int, z: float,

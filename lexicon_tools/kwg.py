@@ -185,6 +185,25 @@ def build_kwg(words: Sequence[str], alphabet: Alphabet | None = None, max_nodes:
     return nodes
 
 
+def build_kwg_from_codes(codes: np.ndarray, alphabet: Alphabet | None = None) -> np.ndarray:
+    """:func:`build_kwg` from encoded words: uint8 ``(n, 16)`` tile codes 1..n, 0-padded (duplicates allowed).
+
+    For word sets made by kernels (the endgame's pruned lexicon), without a
+    round trip through strings. Raises ValueError on an empty set.
+    """
+    alphabet = alphabet or german()
+    if codes.shape[0] == 0:
+        raise ValueError("no words: cannot build a lexicon from an empty list")
+    rows = np.zeros((codes.shape[0], 17), dtype=np.uint8)
+    np.add(codes[:, :16], 1, out=rows[:, :16], where=codes[:, :16] > 0)
+    hi, lo = K.pack_keys(rows)
+    order = np.lexsort((lo, hi))
+    hi, lo = hi[order], lo[order]
+    keep = np.ones(order.shape[0], dtype=bool)
+    keep[1:] = (hi[1:] != hi[:-1]) | (lo[1:] != lo[:-1])
+    return _build_rows(rows[order[keep]], alphabet, MAX_NODES)
+
+
 def _build_rows(dawg_rows: np.ndarray, alphabet: Alphabet, max_nodes: int, format: str = "kwg") -> np.ndarray:
     """:func:`build_kwg` on rows from :func:`_word_rows`."""
     total = int(np.count_nonzero(dawg_rows))

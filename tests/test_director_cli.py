@@ -98,12 +98,12 @@ def test_rejected_submissions_exit_1_and_change_nothing(event, capsys, golden_le
         (("Ana", "8H AB", "--round", 2), "round 2 is not open yet"),
     ]:
         code, out, err = run(capsys, "submit", event, *args)
-        assert code == 1 and out == ""
-        assert message in one_error_line(err, "rejected: ")
+        assert code == 2 and out == ""
+        assert message in one_error_line(err)
     run(capsys, "close", event)
     before = journal.read_bytes()
     code, _out, err = run(capsys, "submit", event, "Ana", ev.current.tops[0].notation, "--round", 1)
-    assert code == 1 and "round 1 is closed" in one_error_line(err, "rejected: ")
+    assert code == 2 and "round 1 is closed" in one_error_line(err)
     assert journal.read_bytes() == before
 
 
@@ -200,7 +200,7 @@ def test_event_with_kill_and_resume(tmp_path, golden_lexicon):
             assert f"Ana  {top.notation} {top.score}" in shown
         cli("submit", club, "Ben", low.notation)
         bad = cli("submit", club, "Cal", "8H QQQ", check=False)
-        assert bad.returncode == 1 and bad.stderr.startswith("rejected: ")
+        assert bad.returncode == 2 and bad.stderr.startswith("error: ")
         cli("submit", club, "Cal", "-")
         out = cli("close", club, "--round", rnd).stdout
         assert f"round {rnd} closed. top: {top.notation} {top.score}" in out

@@ -222,7 +222,7 @@ def test_choose_a_tied_top(tmp_path, lex):
     tops = ev.current.tops
     assert len(tops) > 1
     d.start()
-    with pytest.raises(DirectorError, match="only a top move"):
+    with pytest.raises(DirectorError, match="is not one of the tied top moves"):
         d.close(choose=lower_move(ev, lex).notation)
     with pytest.raises(DirectorError, match="--choose"):
         d.close(choose="8H XYZ")

@@ -148,8 +148,8 @@ def test_cli_commands_and_exports(tmp_path, golden_lexicon, capsys):
     assert main(["simultan", "penalty", ev_dir, "Müller, Hans", "3", "--lexicon", lex]) == 0
     assert main(["simultan", "penalty", ev_dir, "Ana", "0", "--lexicon", lex]) == 2
     assert capsys.readouterr().err.startswith("error: penalty 0")
-    assert main(["simultan", "warn", ev_dir, "Zoe", "--lexicon", lex]) == 1
-    assert "rejected: unknown player 'Zoe'" in capsys.readouterr().err
+    assert main(["simultan", "warn", ev_dir, "Zoe", "--lexicon", lex]) == 2
+    assert "error: unknown player 'Zoe'" in capsys.readouterr().err
     assert main(["simultan", "close", ev_dir, "--lexicon", lex]) == 0
     assert main(["simultan", "join", ev_dir, "Dora", "--table", "2", "--lexicon", lex]) == 0
     assert "Dora joins in round 2 at table 2; round 1 counts 0" in capsys.readouterr().out
@@ -181,9 +181,9 @@ def test_admin_api_room_events(tmp_path, golden_lexicon):
     before = path.read_bytes()
     for url, body, status, text in [
             ("warn", {"player": "Ana"}, 401, "Schlüssel fehlt"),
-            ("join", {"round": 2, "name": "Eva"}, 409, "Nicht möglich: round 2 is not the open round"),
+            ("join", {"round": 2, "name": "Eva"}, 409, "Nicht möglich: Runde 2 ist nicht die offene Runde"),
             ("penalty", {"player": "Ana", "points": 5000}, 422, "Feld points: darf höchstens 1000 sein"),
-            ("penalty", {"player": "Zoe", "points": 5}, 400, "Abgelehnt: unknown player 'Zoe'"),
+            ("penalty", {"player": "Zoe", "points": 5}, 400, "Abgelehnt: Unbekannter Spieler 'Zoe'"),
             ("leave", {"round": 1}, 422, "Feld player: fehlt")]:
         r = c.post(f"/api/director/admin/{url}", json=body, headers={} if status == 401 else H)
         assert r.status_code == status and r.json()["error"].startswith(text), r.json()
@@ -201,7 +201,7 @@ def test_admin_api_room_events(tmp_path, golden_lexicon):
     c.post("/api/director/admin/start", json={"round": 1}, headers=H)
     m = top_moves(d, golden_lexicon)
     r = c.post("/api/director/admin/submit", json={"round": 1, "player": "Cal", "move": m[0].notation}, headers=H)
-    assert r.status_code == 409 and "Cal left the event" in r.json()["error"]
+    assert r.status_code == 409 and "Cal hat das Turnier in Runde 1 verlassen" in r.json()["error"]
     r = c.post("/api/director/admin/submit", json={"round": 1, "player": "Ana", "move": m[0].notation, "late": True},
                headers=H)
     assert r.json()["submission"]["handed_late"] is True

@@ -56,25 +56,41 @@ def test_mersenne_twister_matches_cpython():
         assert mt.tolist() == list(state[:624]) and meta[KG.M_MTPOS] == state[624]
 
 
-def test_leave_arrays_equal_the_reference_kernel(table):
-    """The prefix-sum leave ranking gives exactly engine._leaves_kernels.sub_leave_arrays' arrays."""
-    from engine import _leaves_kernels as LK
+def test_leave_arrays_equal_a_per_leave_reference(table):
+    """The prefix-sum leave ranking of the one leave-arrays kernel gives, for every sub-multiset of a
+    rack, the term computed leave by leave with LeaveIndex.rank (the plain ranking) in Python."""
+    from itertools import product
 
     idx = table.index
     P = KG.rank_prefix(idx.H, idx.cap)
     rng = np.random.default_rng(5)
     full = np.repeat(np.arange(30), idx.alphabet.counts)
     racks = [np.bincount(rng.permutation(full)[:k], minlength=30).astype(np.int64)
-             for k in (1, 2, 5, 7, 7, 7, 7, 7, 7, 7) for _ in range(20)]
+             for k in (1, 2, 5, 7, 7, 7) for _ in range(5)]
     racks.append(np.array([0] * 6 + [7] + [0] * 23, dtype=np.int64))  # seven E: leaves of up to 6 E
     for rack in racks:
+        codes = [c for c in range(30) if rack[c]]
         for scale, endgame, bonus in ((1.0, 0, 0.0), (0.3, 0, 0.0), (0.0, 1, 24.0)):
-            want = LK.sub_leave_arrays(rack, table.values, idx.H, idx.cap, scale, endgame, bonus, 10.0,
-                                       idx.tile_values, 1.5)
-            got = KG.leave_arrays(rack, table.values, idx.H, idx.cap, P, scale, endgame, bonus, 10.0,
-                                  idx.tile_values, 1.5)
-            for w, g in zip(want, got):
-                assert np.array_equal(w, g)
+            radix, lv, lvmax = KG.leave_arrays(rack, table.values, idx.H, idx.cap, P, scale, endgame, bonus, 10.0,
+                                               idx.tile_values, 1.5)
+            best = [-np.inf] * 8
+            for used in product(*(range(int(rack[c]) + 1) for c in codes)):
+                leave = rack.copy()
+                for c, u in zip(codes, used):
+                    leave[c] -= u
+                left = int(leave.sum())
+                if endgame:
+                    want = bonus if left == 0 else -(2.0 * float((leave * idx.tile_values).sum()) + 10.0)
+                elif left == 0:
+                    want = 0.0
+                elif left > 6:
+                    want = 1.5
+                else:
+                    want = scale * float(table.values[idx.rank(leave)])
+                i = sum(u * int(radix[c]) for c, u in zip(codes, used))
+                assert lv[i] == want, (rack.tolist(), used)
+                best[sum(used)] = max(best[sum(used)], want)
+            assert lvmax.tolist() == [b if np.isfinite(b) else 0.0 for b in best]
 
 
 @pytest.mark.parametrize("players,rules", [(2, None), (3, None), (2, TOURNAMENT)])

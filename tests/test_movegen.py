@@ -257,3 +257,30 @@ def test_opening_down_moves_are_the_transposed_across_moves(golden_lexicon):
         return ",".join(f"{'ABCDEFGHIJKLMNO'[c]}{r + 1}:{l}" for r, c, l in sorted(sq))
 
     assert {(transpose(p), s) for p, s in across} == down
+
+
+def test_opening_on_an_asymmetric_layout_lists_both_directions(small_lexicon, small_index):
+    """With a layout that is not symmetric about the diagonal the opening's down moves are
+    generated, not copied from the across ones: a triple-letter square at 8J (across
+    moves reach it) has no mirror at J8 (down moves), so equal words score differently."""
+    from engine.board import Layout, standard_layout
+
+    std = standard_layout()
+    lm = std.letter_mult.copy()
+    wm = std.word_mult.copy()
+    assert lm[7, 9] == 1 and wm[7, 9] == 1 and lm[9, 7] == 1
+    lm[7, 9] = 3
+    board = Board(layout=Layout("skew", lm, wm))
+    a = german()
+    rack = a.parse_rack("AEHNRS?")
+    moves = generate_moves(board, rack, small_lexicon)
+    got = moves.placement_set()
+    assert got == reference_moves(board, rack, small_index)
+    across = {p: s for p, s in got if all(part.split(":")[0][1:] == "8" for part in p.split(","))}
+    down = {(_transpose_key(p), s) for p, s in got if p not in across}
+    assert across and len(across) + len(down) == len(got)
+    # an across move through 8J (a tile of value v on a TL square) scores more than its mirror
+    # down move through J8; every other across move has its mirror with the same score
+    moved = {p for p, s in across.items() if (p, s) not in down}
+    assert moved and all("J8:" in p for p in moved)
+    assert all((p, s) in down for p, s in across.items() if "J8:" not in p)

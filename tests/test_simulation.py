@@ -183,7 +183,8 @@ def test_near_end_statistics_match_exhaustive_oracle(lex):
 
 def test_near_end_early_stop_keeps_the_winning_move(lex):
     pos = parse_cgp(NEAR_END)
-    res = simulate(pos, lex, n_candidates=5, plies=2, iterations=2000, seed=3, progress=False)  # equity players
+    res = simulate(pos, lex, n_candidates=5, plies=2, iterations=2000, seed=3, progress=False,
+                   stop_rule="overlap")  # equity players, the interval-overlap rule
     assert res.stop_reason == "one left"
     best = res.best
     assert best.notation == BINGO and best.pruned_at is None and best.win_rate > 0.95

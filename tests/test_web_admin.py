@@ -121,9 +121,9 @@ def test_a_round_from_the_screen(client, event, golden_lexicon):
         r = client.post("/api/director/admin/submit", json={"round": 1, "player": "Cal", "move": bad}, headers=H)
         assert r.status_code == 400 and r.json()["error"].startswith("Abgelehnt: "), r.json()
     r = client.post("/api/director/admin/submit", json={"round": 1, "player": "Zoe", "move": "-"}, headers=H)
-    assert r.status_code == 400 and "unknown player" in r.json()["error"]
+    assert r.status_code == 400 and "Unbekannter Spieler 'Zoe'" in r.json()["error"]
     r = client.post("/api/director/admin/submit", json={"round": 2, "player": "Cal", "move": "-"}, headers=H)
-    assert r.status_code == 409 and "not open yet" in r.json()["error"]
+    assert r.status_code == 409 and "Runde 2 ist noch nicht offen" in r.json()["error"]
     assert journal(event) == before
     # a correction replaces the entry
     r = client.post("/api/director/admin/submit", json={"round": 1, "player": "Cal", "move": low.notation}, headers=H)
@@ -143,7 +143,7 @@ def test_a_round_from_the_screen(client, event, golden_lexicon):
     # the round is closed: a late entry for it is refused (409), the journal untouched
     before = journal(event)
     r = client.post("/api/director/admin/submit", json={"round": 1, "player": "Ben", "move": tied[0]}, headers=H)
-    assert r.status_code == 409 and "round 1 is closed" in r.json()["error"]
+    assert r.status_code == 409 and "Runde 1 ist geschlossen" in r.json()["error"]
     assert client.post("/api/director/admin/close", json={"round": 1}, headers=H).status_code == 409
     assert journal(event) == before
     # the CLI sees what the screen did
@@ -157,7 +157,7 @@ def test_undo_needs_the_entry_it_takes_back(client, event):
     assert st["last_action"] == {"seq": 2, "what": "Start von Runde 1"}
     before = journal(event)
     r = client.post("/api/director/admin/undo", json={"expect": 1}, headers=H)
-    assert r.status_code == 409 and "not entry 1" in r.json()["error"]
+    assert r.status_code == 409 and "nicht Eintrag 1" in r.json()["error"]
     assert journal(event) == before
     r = client.post("/api/director/admin/undo", json={"expect": 2}, headers=H)
     assert r.status_code == 200 and r.json()["undone"] == {"seq": 2, "what": "Start von Runde 1"}
@@ -170,7 +170,7 @@ def test_undo_needs_the_entry_it_takes_back(client, event):
 
 def test_bad_racks_and_large_bodies_are_refused(client, event):
     before = journal(event)
-    for rack, words in (("BCDFGHK", "needs at least 2 vowels"), ("QQAEIRS", "only 1"), ("AB", "needs 7 tiles")):
+    for rack, words in (("BCDFGHK", "braucht mindestens 2 Vokale"), ("QQAEIRS", "2 × Q, der Satz hat nur 1"), ("AB", "braucht 7")):
         r = client.post("/api/director/admin/start", json={"round": 1, "rack": rack}, headers=H)
         assert r.status_code == 400 and words in r.json()["error"], r.json()
     big = json.dumps({"round": 1, "player": "Ana", "move": "x" * (MAX_BODY_BYTES + 10)})

@@ -125,7 +125,7 @@ def test_attacker_loop_on_loopback(tmp_path, golden_lexicon):
         assert status == 200
         after_close = journal.read_bytes()
         status, body = call(url, "/api/player/submit", {"round": 1, "move": move}, {"X-Player-Token": links["Ben"]})
-        assert status == 409 and body["error"].startswith("Nicht mehr möglich: round 1 is closed")
+        assert status == 409 and body["error"].startswith("Nicht mehr möglich: Runde 1 ist geschlossen")
         assert journal.read_bytes() == after_close
     final = EventDir(d.path, golden_lexicon, notes=None, export=False).load()
     assert set(final.closed_rounds[0].submissions) == {"Ana"}

@@ -123,7 +123,7 @@ def test_a_round_from_the_phones(app, event, golden_lexicon):
     assert st["percent"] == round(100 * low.score / top.score, 2)
     before = journal(event)
     r = c.post("/api/player/submit", json={"round": 1, "move": top.notation}, headers=T(links["Cal"]))
-    assert r.status_code == 409 and "round 1 is closed" in r.json()["error"]
+    assert r.status_code == 409 and "Runde 1 ist geschlossen" in r.json()["error"]
     assert journal(event) == before
 
 

@@ -20,10 +20,12 @@ Order: ``submit`` and ``close`` need the open round's clock started (``round
 --start``); a second ``close`` therefore finds the next round not started and
 is refused.
 
-Exit codes: 0 done; 1 submission rejected (``rejected: ...``; nothing
-changes); 2 any other error (one ``error: ...`` line; nothing changes, except
-when the message says the entry was recorded but a file - exports, backup -
-could not be written: then the entry stands and the next command rebuilds the file).
+Exit codes: 0 done (a readable move that breaks a rule, a word not in the list,
+is recorded with 0 points and the reason: exit 0); 2 refused (one ``error: ...``
+line: an unknown player, unreadable notation, tiles not on the rack, a closed
+round, bad options; nothing changes, except when the message says the entry was
+recorded but a file - exports, backup - could not be written: then the entry
+stands and the next command rebuilds the file). ``repair`` has its own codes.
 """
 
 from __future__ import annotations
@@ -242,10 +244,22 @@ def _print_open(ev, event_dir) -> None:
     if cur is None:
         print(f"the event is over: {ev.end_reason}")
         return
+    if ev.rack_pending:
+        print(f"round {cur.number}: {_pending_text(ev)}")
+        _print_page(event_dir)
+        return
     rej = f" ({len(cur.rejected)} rejected draw{'s' * (len(cur.rejected) != 1)}: " \
           f"{', '.join(r[0] for r in cur.rejected)})" if cur.rejected else ""
     print(f"round {cur.number}: rack {' '.join(cur.rack)}{rej}; {cur.bag} tiles in the bag")
     _print_page(event_dir)
+
+
+def _pending_text(ev) -> str:
+    """A physical-bag round before its tiles are drawn: the leave, and what to type."""
+    cur = ev.current
+    leave = ev.alphabet.rack_string(cur.leave) if cur.leave is not None else ""
+    return (f"draw the tiles from the bag" + (f" (the leave {' '.join(leave)} stays on the rack)" if leave else "")
+            + ", then `simultan round DIR --start --rack TILES`")
 
 
 def _print_page(event_dir) -> None:
@@ -275,8 +289,11 @@ def cmd_round(args) -> int:
             left = None
             if cur.started_at is not None:
                 left = round(cur.started_at + ev.rules.round_time - time.time(), 1)
-            out.update({"round": cur.number, "rack": cur.rack, "bag": cur.bag,
-                        "rejected": [list(r) for r in cur.rejected], "started_at": cur.started_at,
+            pending = ev.rack_pending
+            out.update({"round": cur.number, "rack": "" if pending else cur.rack,
+                        "rack_pending": pending, "bag": cur.bag,
+                        "rejected": [] if pending else [list(r) for r in cur.rejected],
+                        "started_at": cur.started_at,
                         "seconds_left": left,
                         "submissions": {p: (None if s is None else {"move": s.text, "notation": s.notation,
                                                                      "valid": s.valid, "score": s.score,
@@ -302,7 +319,11 @@ def cmd_round(args) -> int:
     v, c, b = rack_balance(ev.rack, a, ev.rules.vowels)
     rej = f"; {len(cur.rejected)} rejected draw(s) before it: {', '.join(r[0] for r in cur.rejected)}" \
         if cur.rejected else ""
-    print(f"rack: {' '.join(cur.rack)}   ({v} vowels, {c} consonants, {b} blanks{rej})")
+    if ev.rack_pending:
+        print(f"rack: {_pending_text(ev)}")
+    else:
+        print(f"rack: {' '.join(cur.rack)}   ({v} vowel{'s' * (v != 1)}, {c} consonant{'s' * (c != 1)}, "
+              f"{b} blank{'s' * (b != 1)}{rej})")
     print(f"bag: {cur.bag} tiles")
     if ev.players:
         print("moves entered:")
@@ -328,6 +349,10 @@ def cmd_submit(args) -> int:
     # not a check against the next round's rack
     expect = args.round if args.round is not None else (cur.number if cur is not None else None)
     sub = d.submit(player, move, expect, late=args.late)
+    if sub.unchanged:
+        print(f"{sub.player}, round {sub.round}: unchanged ({_submission_line(sub)} is already entered; "
+              f"nothing recorded)")
+        return 0
     replaced = f" (replaces {_submission_line(old)})" if old is not None else ""
     if sub.late is not None:
         replaced += f"; entered LATE (+{sub.late:g} s) after the round time (flagged late)"
@@ -384,7 +409,7 @@ def cmd_close(args) -> int:
             if p in rnd.void_late:
                 tag += "  0: handed in late"
             if rnd.deduction(p):
-                tag += f"  -{rnd.deduction(p)} ({_deductions(rnd, p)})"
+                tag += f"  {_signed(-rnd.deduction(p))} ({_deductions(rnd, p)})"
             if ev.absent(p, rnd):
                 tag += "  absent"
             print(f"  {p:<{w}}  {pts:>4}  {percent(pts, rnd.top.score):6.2f}%  {_submission_line(sub)}{tag}")
@@ -392,12 +417,17 @@ def cmd_close(args) -> int:
     return 0
 
 
+def _signed(n: int) -> str:
+    """``n`` with its sign: ``-5`` for points taken, ``+5`` for points given back."""
+    return f"{n:+d}"
+
+
 def _deductions(rnd, p) -> str:
     """A round's deductions for a player, e.g. ``"penalty 5: phone; warning 2: 10"``."""
     parts = []
     for e in rnd.penalties.get(p, ()):
         what = {"warning": f"warning {e.get('number', '')}".strip(), "late": "late move"}.get(e["kind"], e["kind"])
-        parts.append(what + (f" -{e['points']}" if e["points"] else "")
+        parts.append(what + (f" {_signed(-int(e['points']))}" if e["points"] else "")
                      + (f": {e['reason']}" if e.get("reason") and e["kind"] != "late" else ""))
     return "; ".join(parts)
 
@@ -437,7 +467,7 @@ def cmd_standings(args) -> int:
     for s in rows:
         note = _status(s)
         print(f"  {s.rank:>4}  {s.player:<{w}}  {s.total:>6}  {s.percent:>7.2f}%  {s.tops:>4}  {s.solos:>5}  "
-              f"{s.invalid:>7}  {s.missing:>7}  {s.late:>4}  {-s.penalty if s.penalty else 0:>7}  {s.warnings:>8}"
+              f"{s.invalid:>7}  {s.missing:>7}  {s.late:>4}  {_signed(-s.penalty) if s.penalty else '0':>7}  {s.warnings:>8}"
               + (f"  ({note})" if note else ""))
     return 0
 
@@ -498,6 +528,14 @@ def cmd_leave(args) -> int:
     return 0
 
 
+def _drops_text(drops: list) -> str:
+    """The phone moves an undo takes back with the director's action."""
+    if not drops:
+        return ""
+    n = len(drops)
+    return f", and with it {n} move{'s' * (n != 1)} sent from phones after it (entries {', '.join(map(str, drops))})"
+
+
 def cmd_undo(args) -> int:
     """``undo``: take back the director's last action (``--expect N``: only if it is entry N)."""
     from .event import describe_action
@@ -505,15 +543,15 @@ def cmd_undo(args) -> int:
     d = _dir(args)
     if args.show:
         ev = d.load()
-        if not ev.actions:
-            print("nothing to undo (the event has no action after `new`)")
+        last, drops = ev.undo_target()
+        if last is None:
+            print("nothing to undo (the event has no action of the director after `new`)")
         else:
-            last = ev.actions[-1]
-            print(f"undo would take back entry {last['seq']}: {describe_action(last)}")
+            print(f"undo would take back entry {last['seq']}: {describe_action(last)}" + _drops_text(drops))
             print(f"run: simultan undo {args.event_dir} --expect {last['seq']}")
         return 0
     rec = d.undo(args.expect)
-    print(f"undone: entry {rec['undoes']}: {rec['what']}")
+    print(f"undone: entry {rec['undoes']}: {rec['what']}" + _drops_text(rec.get("drops", [])))
     ev = _dir(args).load()
     _print_open(ev, args.event_dir)
     return 0
@@ -600,7 +638,7 @@ def cmd_auto(args) -> int:
 # registration
 # ---------------------------------------------------------------------------
 def handler(args) -> int:
-    """Run a ``simultan`` sub-command: 0 ok, 1 rejected submission, 2 error (one ``error:`` line)."""
+    """Run a ``simultan`` sub-command: 0 ok, 2 refused (one ``error:`` line; ``repair``: see its help)."""
     from lexicon_tools.bundle import LexiconError
 
     from .event import DirectorError, Rejected
@@ -616,9 +654,9 @@ def handler(args) -> int:
             if rest:
                 raise _Usage(f"unexpected argument(s) {' '.join(rest)!r} (players go after --players)")
         return args.func2(args)
-    except Rejected as exc:
-        print(f"rejected: {exc.reason}", file=sys.stderr)
-        return 1
+    except Rejected as exc:  # refused, nothing recorded: like every other refusal
+        print(f"error: {exc.reason}", file=sys.stderr)
+        return 2
     except BrokenPipeError:  # output piped into `head`: what was done is done
         try:
             devnull = os.open(os.devnull, os.O_WRONLY)

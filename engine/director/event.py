@@ -14,7 +14,8 @@ Record types (every record also has ``seq``, ``type`` and ``time``):
     ``settings`` (players, seed, rules, lexicon) and ``open`` (round 1).
 ``submit``
     ``round``, ``player``, ``move`` (as typed) and ``result`` (valid, notation,
-    score, reason, words). The latest submission of a player counts.
+    score, reason, words); ``source: "player"`` for a move sent from the player's
+    phone. The latest submission of a player counts.
 ``start``
     ``round``: the round clock starts. With a rack from a physical bag
     (``round --start --rack``) also ``rack`` (the whole rack, leave included)
@@ -24,7 +25,11 @@ Record types (every record also has ``seq``, ``type`` and ``time``):
     ``round``, ``top`` (notation), ``chosen_by`` (``tie-break`` or
     ``director``) and ``open`` (the next round, or the end of the event).
 ``undo``
-    ``undoes``: the ``seq`` of the action taken back (the last one not yet undone).
+    ``undoes``: the ``seq`` of the action taken back: the director's last action not yet
+    undone (moves sent from phones are skipped: a player corrects their own move, or the
+    director's entry overrides it); ``drops``: the phone moves taken back with it because
+    they depend on it (those sent after an undone ``start``, or a late arrival's after an
+    undone ``join``).
 ``penalty``
     ``round``, ``player``, ``points`` (deducted; negative gives points back) and
     ``reason``: a deduction by the director (``simultan penalty``).
@@ -54,6 +59,7 @@ from __future__ import annotations
 
 import copy
 import time as _time
+import unicodedata
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
@@ -193,6 +199,8 @@ class Submission:
     would_score: int | None = None
     late: float | None = None
     handed_late: bool = False
+    source: str = "director"
+    unchanged: bool = False
 
     def result(self) -> dict:
         """The journal's ``result`` dict."""
@@ -429,6 +437,14 @@ class Event:
         return [r for r in self.rounds if r.closed]
 
     @property
+    def rack_pending(self) -> bool:
+        """True while the open round waits for its tiles from a physical bag (``rules.physical_bag``,
+        clock not started): its seeded draw and that draw's top moves are no rack of the
+        event and are shown nowhere (only the leave kept from the last round is)."""
+        cur = self.current
+        return bool(cur is not None and self.rules.physical_bag and cur.started_at is None)
+
+    @property
     def rack(self) -> np.ndarray:
         """Counts of the open round's rack (a copy)."""
         return self._rack.copy()
@@ -442,8 +458,9 @@ class Event:
         for p in self.players:
             if p == name:
                 return p
+        key = name_key(name)
         for p in self.players:
-            if p.casefold() == name.casefold():
+            if name_key(p) == key:
                 return p
         raise Rejected(f"unknown player {name!r} (players: {', '.join(self.players) or 'none'})")
 
@@ -554,8 +571,30 @@ class Event:
             late = True
         if late:
             rec["handed_late"] = True
+        if source == "player":
+            rec["source"] = "player"
         return rec
 
+    def unchanged(self, rec: dict) -> "Submission | None":
+        """The counting submission when ``rec`` (a planned ``submit``) repeats it exactly (same
+        move, same lateness, same source): it need not be journaled again; else ``None``."""
+        cur = self.current
+        old = cur.submissions.get(rec["player"]) if cur is not None else None
+        if (old is None or old.text != rec["move"] or old.handed_late != bool(rec.get("handed_late"))
+                or old.source != rec.get("source", "director")):
+            return None
+        return old
+
+    def undo_target(self) -> tuple[dict | None, list[int]]:
+        """What ``undo`` takes back: ``(action, drops)`` — the director's last action not yet
+        undone (``None``: nothing to undo) and the ``seq`` of the phone moves that go with it.
+
+        Moves sent from phones are never the target: the player corrects their own move, and
+        the director's entry for the player replaces it. Phone moves that depend on the
+        director's action are taken back with it: every one sent after an undone ``start``
+        (they were made under that clock and rack), a late arrival's after an undone ``join``.
+        """
+        return undo_target(self.actions)
     def _target_round(self, round_no: int | None) -> Round:
         """The round a penalty or warning goes to: ``round_no``, else the open round, else the last one."""
         if not self.rounds:
@@ -567,9 +606,20 @@ class Event:
         return self.rounds[round_no - 1]
 
     def _playing(self, rnd: Round, player: str) -> str:
+        """The player, if they played round ``rnd`` (a penalty or warning can go to it).
+
+        Raises:
+            Rejected: unknown player, or the player left before ``rnd`` (the same refusal as
+                a move: "left the event in round N"); rounds up to the one they left in take
+                deductions.
+            DirectorError: the player joined after ``rnd``.
+        """
         p = self.find_player(player)
         if self.joined.get(p, 0) > rnd.number:
             raise DirectorError(f"{p} joined in round {self.joined[p]}, after round {rnd.number}")
+        if p in self.left and rnd.number > self.left[p]:
+            raise Rejected(f"{p} left the event in round {self.left[p]}; nothing recorded (a penalty or warning "
+                           f"can still go to round {self.left[p]} or before)")
         return p
 
     def plan_penalty(self, player: str, points: int, round_no: int | None = None, reason: str = "",
@@ -616,7 +666,7 @@ class Event:
         now = _time.time() if now is None else now
         cur = self._need_open()
         n = check_player_name(name)
-        taken = [p for p in self.players if p.casefold() == n.casefold()]
+        taken = [p for p in self.players if name_key(p) == name_key(n)]
         if taken:
             extra = f" (left in round {self.left[taken[0]]})" if taken[0] in self.left else ""
             raise DirectorError(f"player name {n!r} is taken by {taken[0]!r}{extra}; choose another name")
@@ -752,15 +802,17 @@ class Event:
         top = cur.tops[0]
         chosen_by = "tie-break"
         if choose:
-            try:
-                scored = check_move(self.board, choose, self.lexicon, rack=self._rack)
-            except IllegalMove as exc:
-                raise DirectorError(f"--choose {choose!r}: {exc.reason}") from None
-            match = [t for t in cur.tops if t.notation == scored.move.notation]
+            notation, score = choose.strip(), None
+            try:  # the notation as the tops write it; no word check: a top move's words are fine
+                loose = score_placement(self.board, parse_move(self.board, choose).tiles, None, rack=self._rack)
+                notation, score = loose.move.notation, loose.score
+            except IllegalMove:
+                pass
+            match = [t for t in cur.tops if t.notation == notation]
             if not match:
-                raise DirectorError(f"--choose {choose!r} scores {scored.score}; only a top move "
-                                    f"({cur.top_score} points) can be chosen: "
-                                    f"{', '.join(t.notation for t in cur.tops[:10])}")
+                tops = ", ".join(t.notation for t in cur.tops[:10])
+                raise DirectorError(f"--choose {choose!r} is not one of the tied top moves ({cur.top_score} points"
+                                    + (f"; it scores {score}" if score is not None else "") + f"): {tops}")
             top = match[0]
             chosen_by = "director" if top is not cur.tops[0] else "tie-break"
         rec = {"type": "close", "time": now, "round": cur.number, "top": top.notation, "score": top.score,
@@ -783,14 +835,14 @@ class Event:
                 action is not entry ``expect``.
         """
         now = _time.time() if now is None else now
-        if not self.actions:
-            raise DirectorError("nothing to undo (the event has no action after `new`)"
+        last, drops = self.undo_target()
+        if last is None:
+            raise DirectorError("nothing to undo (the event has no action of the director after `new`)"
                                 + (f"; entry {expect} is not the last action" if expect is not None else ""))
-        last = self.actions[-1]
         if expect is not None and last["seq"] != expect:
             raise DirectorError(f"the last action is entry {last['seq']} ({describe_action(last)}), not entry "
                                 f"{expect}; nothing undone (was entry {expect} undone already?)")
-        return {"type": "undo", "time": now, "undoes": last["seq"], "what": describe_action(last)}
+        return {"type": "undo", "time": now, "undoes": last["seq"], "drops": drops, "what": describe_action(last)}
 
     # -- applying ----------------------------------------------------------------------
     def apply(self, rec: dict, recompute: bool = False) -> None:
@@ -824,7 +876,7 @@ class Event:
             elif t == "join":
                 self._round_of(rec)
                 n = check_player_name(rec["player"])
-                if any(p.casefold() == n.casefold() for p in self.players):
+                if any(name_key(p) == name_key(n) for p in self.players):
                     raise JournalError(f"journal entry {seq}: player {n!r} joins twice")
                 self.roster.append(n)
                 self.joined[n] = int(rec["round"])
@@ -888,7 +940,8 @@ class Event:
                          valid=result["valid"], notation=result["notation"], score=result["score"],
                          reason=result["reason"], words=[tuple(w) for w in result["words"]],
                          would_score=result["would_score"], late=late,
-                         handed_late=bool(rec.get("handed_late", False)))
+                         handed_late=bool(rec.get("handed_late", False)),
+                         source="player" if rec.get("source") == "player" else "director")
         cur.submissions[p] = sub
         cur.history.append(sub)
 
@@ -1115,16 +1168,46 @@ def _clean_reason(text: str) -> str:
 
 
 def check_player_name(name: str) -> str:
-    """A player's name, stripped.
+    """A player's name, stripped and in Unicode NFC (so ``Döra`` typed with a combining
+    diaeresis is the same name as with ``ö``).
 
     Raises:
-        DirectorError: empty, over 100 characters, with tabs or line breaks, or starting with ``-``.
+        DirectorError: empty, over 100 characters, starting with ``-``, or holding a control
+            character (tabs, line breaks) or an invisible format character (Unicode category
+            Cf: zero-width spaces, direction overrides such as U+202E, soft hyphens), named by
+            its code point.
     """
-    n = str(name).strip()
-    if not n or n.startswith("-") or any(ch in n for ch in "\n\r\t") or len(n) > 100:
+    n = unicodedata.normalize("NFC", str(name)).strip()
+    bad = next((ch for ch in n if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Co", "Cs")), None)
+    if bad is not None:
+        raise DirectorError(f"player name {n!r}: holds the invisible or control character U+{ord(bad):04X} "
+                            f"({unicodedata.name(bad, 'unnamed')}); type the name without it")
+    if not n or n.startswith("-") or len(n) > 100:
         raise DirectorError(f"player name {n!r}: must be non-empty, at most 100 characters, without tabs or "
                             f"line breaks, and not start with '-'")
     return n
+
+
+def name_key(name: str) -> str:
+    """The key two player names must not share: NFC, then casefold (``Ana`` = ``ANA``)."""
+    return unicodedata.normalize("NFC", unicodedata.normalize("NFC", str(name)).strip().casefold())
+
+
+def undo_target(actions: list[dict]) -> tuple[dict | None, list[int]]:
+    """:meth:`Event.undo_target` for a list of action records (oldest first)."""
+    for i in range(len(actions) - 1, -1, -1):
+        a = actions[i]
+        if a.get("type") == "submit" and a.get("source") == "player":
+            continue
+        after = actions[i + 1:]  # only phone moves
+        if a.get("type") == "start":
+            drops = [b["seq"] for b in after]
+        elif a.get("type") == "join":
+            drops = [b["seq"] for b in after if b.get("player") == a.get("player")]
+        else:
+            drops = []
+        return a, drops
+    return None, []
 
 
 def replay(records: list[dict], lexicon, recompute: bool = False) -> Event:
@@ -1150,10 +1233,12 @@ def replay(records: list[dict], lexicon, recompute: bool = False) -> Event:
     effective: list[dict] = []
     for rec in records[1:]:
         if rec.get("type") == "undo":
-            if not effective or effective[-1]["seq"] != rec.get("undoes"):
+            target, drops = undo_target(effective)
+            if target is None or target["seq"] != rec.get("undoes") or drops != list(rec.get("drops", [])):
                 raise JournalError(f"journal entry {rec.get('seq')}: undoes entry {rec.get('undoes')}, which is "
-                                   f"not the last action")
-            effective.pop()
+                                   f"not the director's last action")
+            gone = {target["seq"], *drops}
+            effective = [r for r in effective if r["seq"] not in gone]
         elif rec.get("type") == "new":
             raise JournalError(f"journal entry {rec.get('seq')}: a second `new`")
         else:

@@ -215,9 +215,10 @@ def standings_rows(ev: Event, upto: int | None = None) -> list[dict]:
 def status_line(ev: Event) -> str:
     """One line about the event's state (German, for the pages)."""
     closed = len(ev.closed_rounds)
+    rounds = "1 Runde" if closed == 1 else f"{closed} Runden"
     if ev.over:
-        return f"Partie beendet nach {closed} Runden ({ev.end_reason})"
-    return f"Runde {ev.current.number} läuft · {closed} Runden gespielt"
+        return f"Partie beendet nach {rounds} ({ev.end_reason})"
+    return f"Runde {ev.current.number} läuft · {rounds} gespielt"
 
 
 def results_dict(ev: Event) -> dict:
@@ -265,12 +266,28 @@ def results_dict(ev: Event) -> dict:
     }
 
 
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value):
+    """A CSV cell safe to open in a spreadsheet: text starting with ``= + - @``, a tab or a
+    carriage return (a formula: CSV injection, OWASP) gets a leading ``'``; numbers, ``-``
+    (no move) and text that is a plain number stay as they are."""
+    if not isinstance(value, str) or not value.startswith(_FORMULA_START) or value == "-":
+        return value
+    try:
+        float(value)
+        return value
+    except ValueError:
+        return "'" + value
+
+
 def _csv(rows: list[dict], fields: list[str]) -> str:
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=fields, lineterminator="\n")
     w.writeheader()
     for r in rows:
-        w.writerow(r)
+        w.writerow({k: csv_cell(v) for k, v in r.items()})
     return buf.getvalue()
 
 

@@ -50,11 +50,12 @@ FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 def de_number(value, decimals: int = 0) -> str:
     """A number as German text: comma before the decimals, a dot between thousands.
 
-    ``de_number(1234.5, 2) == "1.234,50"``, ``de_number(-7) == "-7"``; ``decimals`` is the
-    number of digits after the comma (0: rounded to a whole number).
+    ``de_number(1234.5, 2) == "1.234,50"``, ``de_number(-7) == "\u22127"`` (a negative
+    number with the real minus sign U+2212, as the pages write deductions); ``decimals`` is
+    the number of digits after the comma (0: rounded to a whole number).
     """
     text = f"{float(value) if decimals else round(value):,.{decimals}f}"
-    return text.replace(",", "\x00").replace(".", ",").replace("\x00", ".")
+    return text.replace(",", "\x00").replace(".", ",").replace("\x00", ".").replace("-", "\u2212")
 
 
 def de_percent(value) -> str:
@@ -720,8 +721,9 @@ def index_page(event_name: str, rounds: list[dict], standings: list[dict], statu
            "table{border-collapse:collapse;font-size:2.6vh;margin:2vh 0 4vh}"
            "td,th{padding:.6vh 1.4vw;border-bottom:1px solid #ccc;text-align:left}"
            "td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}a{color:#2f6db5}"
-           "@media (max-width:700px){body{padding:2vh 3vw}h1{font-size:26px}table{font-size:15px}"
-           "td,th{padding:5px 6px}.small{font-size:14px}}"
+           ".wide{max-width:100%;overflow-x:auto;-webkit-overflow-scrolling:touch}.wide table{margin-top:0}"
+           "@media (max-width:700px){body{padding:2vh 3vw}h1{font-size:26px}table{font-size:14px}"
+           "td,th{padding:4px 4px}th{white-space:normal}td{overflow-wrap:anywhere}.small{font-size:14px}}"
            ".bl{border:.1em dashed #7b7b7b;border-radius:.1em;padding:0 .05em;color:#555}")
     rows = "".join(
         f'<tr><td class="n"><a href="{_esc(r["href"])}">{r["round"]}</a></td><td>{_esc(r["rack"])}</td>'
@@ -744,20 +746,21 @@ def index_page(event_name: str, rounds: list[dict], standings: list[dict], statu
         + (f'<td class="n">{"" if s.get("table") is None else s["table"]}</td>' if tables else "")
         + f'<td>{_esc(s["player"])}{_note(s)}</td><td class="n">{de_number(s["total"])}</td>'
         f'<td class="n">{de_percent(s["percent"])}</td><td class="n">{s["tops"]}</td>'
-        + (f'<td class="n">{"−" + de_number(s["penalty"]) if s.get("penalty", 0) > 0 else de_number(-s.get("penalty", 0)) if s.get("penalty") else ""}</td>'
+        + (f'<td class="n">{"−" + de_number(s["penalty"]) if s.get("penalty", 0) > 0 else "+" + de_number(-s["penalty"]) if s.get("penalty") else ""}</td>'
            f'<td class="n">{s.get("warnings") or ""}</td>' if extra else "")
         + "</tr>"
         for s in standings)
     body = (f"<h1>{_esc(event_name)}</h1><div class=\"small\">{_esc(status)} · "
             f"<a href=\"current.html\">aktuelle Runde</a></div>")
     if standings:
-        body += ("<table><tr><th class=\"n\">Platz</th>" + ("<th class=\"n\">Tisch</th>" if tables else "")
+        body += ("<div class=\"wide\"><table><tr><th class=\"n\">Platz</th>"
+                 + ("<th class=\"n\">Tisch</th>" if tables else "")
                  + "<th>Spieler</th><th class=\"n\">Punkte</th>"
                  "<th class=\"n\">% vom Top</th><th class=\"n\">Tops</th>"
                  + ("<th class=\"n\">Abzug</th><th class=\"n\">Verw.</th>" if extra else "")
-                 + f"</tr>{srows}</table>")
-    body += ("<table><tr><th class=\"n\">Runde</th><th>Buchstaben</th><th>Top</th><th class=\"n\">Punkte</th>"
-             f"<th class=\"n\">Summe</th></tr>{rows}</table>")
+                 + f"</tr>{srows}</table></div>")
+    body += ("<div class=\"wide\"><table><tr><th class=\"n\">Runde</th><th>Buchstaben</th><th>Top</th>"
+             f"<th class=\"n\">Punkte</th><th class=\"n\">Summe</th></tr>{rows}</table></div>")
     return ("<!DOCTYPE html>\n<html lang=\"de\">\n<head>\n<meta charset=\"utf-8\">\n"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
             f"<title>{_esc(event_name)}</title>\n<style>{css}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n")

@@ -25,6 +25,8 @@ is missing.
 
 from __future__ import annotations
 
+import dataclasses
+
 import json
 import os
 import random
@@ -33,7 +35,7 @@ import time as _time
 from pathlib import Path
 from typing import Callable
 
-from .event import DirectorError, Event, Settings, lexicon_id, replay
+from .event import DirectorError, Event, Settings, check_player_name, lexicon_id, name_key, replay
 from .journal import Journal, JournalError, backup_journal, event_lock, os_error_text, record_crc
 from .rules import SimultanRules
 
@@ -123,16 +125,15 @@ class EventDir:
                 raise DirectorError(f"{path} already holds an event; choose another directory")
             # a `new` interrupted before its first record was complete: nothing was acknowledged
             journal.path.replace(path / "journal.torn")
-        names = [p.strip() for p in players]
+        names = [check_player_name(p) for p in players]
+        seen: dict = {}
         for p in names:
-            if not p or p.startswith("-") or any(ch in p for ch in "\n\r\t"):
-                raise DirectorError(f"player name {p!r}: must be non-empty, without tabs or line breaks, "
-                                    f"and not start with '-'")
-        folded = [p.casefold() for p in names]
-        dup = {p for p in folded if folded.count(p) > 1}
-        if dup:
-            raise DirectorError(f"player name {sorted(dup)[0]!r} given twice")
-        tables = {str(p).strip(): t for p, t in (tables or {}).items()}
+            k = name_key(p)
+            if k in seen:
+                same = "" if seen[k] == p else f" (as {seen[k]!r}: the same name ignoring case and Unicode form)"
+                raise DirectorError(f"player name {p!r} given twice{same}")
+            seen[k] = p
+        tables = {check_player_name(p): t for p, t in (tables or {}).items()}
         for p, t in tables.items():
             if p not in names:
                 raise DirectorError(f"table for {p!r}, who is not among the players")
@@ -250,6 +251,8 @@ class EventDir:
             records = self.journal.read()
             ev = self._rebuild(records)
             rec = plan(ev)  # a refused command writes nothing, not even the tail repair
+            if rec is None:  # nothing changes (an exact repeat of a submission)
+                return ev, None
             rec["seq"] = len(records) + 1
             rec = json.loads(json.dumps(rec, ensure_ascii=False))  # apply exactly what a replay reads
             if self.journal.repair_tail() and self.notes:
@@ -306,13 +309,26 @@ class EventDir:
                 whether it is late), ``"director"`` otherwise.
 
         Returns:
-            the :class:`~engine.director.event.Submission` recorded.
+            the :class:`~engine.director.event.Submission` recorded; for an exact repeat of the
+            counting move (same move, lateness and source) nothing is journaled and the counting
+            submission comes back with ``unchanged=True``.
 
         Raises:
             Rejected: bad input (nothing is written).
         """
-        ev, rec = self._change(lambda e: e.plan_submit(player, move, round_no, self.now(), late=late,
-                                                       source=source))
+        same = {}
+
+        def plan(e):
+            rec = e.plan_submit(player, move, round_no, self.now(), late=late, source=source)
+            old = e.unchanged(rec)
+            if old is not None:
+                same["sub"] = dataclasses.replace(old, unchanged=True)
+                return None
+            return rec
+
+        ev, rec = self._change(plan)
+        if rec is None:
+            return same["sub"]
         return ev.rounds[-1].submissions[rec["player"]] if ev.current else None
 
     def penalty(self, player: str, points: int, round_no: int | None = None, reason: str = "") -> dict:

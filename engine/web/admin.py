@@ -50,8 +50,10 @@ from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import FileResponse, JSONResponse
-from pydantic import BaseModel, Field
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from pydantic import BaseModel, Field, StrictBool, StrictInt, StrictStr, field_validator
+
+from .german import journal_de, reason_de
 
 __all__ = ["new_secret", "secret_hash", "register", "admin_state", "describe_de", "KEY_HEADER", "KEY_COOKIE"]
 
@@ -60,7 +62,8 @@ KEY_HEADER = "X-Director-Key"
 KEY_COOKIE = "director_key"
 """The cookie that may carry it instead."""
 MAX_KEY_CHARS = 200
-MAX_MOVE_CHARS = 64
+MAX_MOVE_CHARS = 60
+"""Longest move accepted (as ``/api/score``'s, :data:`engine.web.api.MAX_MOVE_CHARS`; 422 above)."""
 MAX_NAME_CHARS = 200
 
 
@@ -75,48 +78,55 @@ def secret_hash(secret: str) -> str:
 
 
 class StartBody(BaseModel):
-    round: int = Field(ge=1, description="the round the director saw open")
-    rack: str | None = Field(default=None, max_length=32, description="tiles drawn from a physical bag")
+    round: StrictInt = Field(ge=1, description="the round the director saw open")
+    rack: StrictStr | None = Field(default=None, max_length=32, description="tiles drawn from a physical bag")
 
 
 class SubmitBody(BaseModel):
-    round: int = Field(ge=1)
-    player: str = Field(min_length=1, max_length=MAX_NAME_CHARS)
-    move: str = Field(min_length=1, max_length=MAX_MOVE_CHARS, description="e.g. '8D KIEPE', '-' = no move")
-    late: bool = Field(default=False, description="handed in late (costs what the rules' late_submission says)")
+    round: StrictInt = Field(ge=1)
+    player: StrictStr = Field(min_length=1, max_length=MAX_NAME_CHARS)
+    move: StrictStr = Field(min_length=1, max_length=MAX_MOVE_CHARS, description="e.g. '8D KIEPE', '-' = no move")
+    late: StrictBool = Field(default=False, description="handed in late (costs what the rules' late_submission says)")
 
 
 class PenaltyBody(BaseModel):
-    player: str = Field(min_length=1, max_length=MAX_NAME_CHARS)
-    points: int = Field(ge=-1000, le=1000, description="points deducted (negative: given back)")
-    round: int | None = Field(default=None, ge=1, description="the round it belongs to (default: the open one)")
-    reason: str = Field(default="", max_length=200)
+    player: StrictStr = Field(min_length=1, max_length=MAX_NAME_CHARS)
+    points: StrictInt = Field(ge=-1000, le=1000, description="points deducted (negative: given back)")
+    round: StrictInt | None = Field(default=None, ge=1, description="the round it belongs to (default: the open one)")
+    reason: StrictStr = Field(default="", max_length=200)
+
+    @field_validator("points")
+    @classmethod
+    def _not_zero(cls, v: int) -> int:
+        if v == 0:
+            raise ValueError("0 zieht nichts ab: eine ganze Zahl von 1 bis 1000 (negativ: Punkte zurück)")
+        return v
 
 
 class WarnBody(BaseModel):
-    player: str = Field(min_length=1, max_length=MAX_NAME_CHARS)
-    round: int | None = Field(default=None, ge=1)
-    reason: str = Field(default="", max_length=200)
+    player: StrictStr = Field(min_length=1, max_length=MAX_NAME_CHARS)
+    round: StrictInt | None = Field(default=None, ge=1)
+    reason: StrictStr = Field(default="", max_length=200)
 
 
 class JoinBody(BaseModel):
-    round: int = Field(ge=1, description="the round the director saw open")
-    name: str = Field(min_length=1, max_length=100)
-    table: int | None = Field(default=None, ge=1, le=999)
+    round: StrictInt = Field(ge=1, description="the round the director saw open")
+    name: StrictStr = Field(min_length=1, max_length=100)
+    table: StrictInt | None = Field(default=None, ge=1, le=999)
 
 
 class LeaveBody(BaseModel):
-    round: int = Field(ge=1, description="the round the director saw open")
-    player: str = Field(min_length=1, max_length=MAX_NAME_CHARS)
+    round: StrictInt = Field(ge=1, description="the round the director saw open")
+    player: StrictStr = Field(min_length=1, max_length=MAX_NAME_CHARS)
 
 
 class CloseBody(BaseModel):
-    round: int = Field(ge=1)
-    choose: str | None = Field(default=None, max_length=MAX_MOVE_CHARS, description="one of the tied top moves")
+    round: StrictInt = Field(ge=1)
+    choose: StrictStr | None = Field(default=None, max_length=MAX_MOVE_CHARS, description="one of the tied top moves")
 
 
 class UndoBody(BaseModel):
-    expect: int = Field(ge=1, description="the journal entry to take back (the last action)")
+    expect: StrictInt = Field(ge=1, description="the journal entry to take back (the last action)")
 
 
 def _submission(sub) -> dict | None:
@@ -145,6 +155,14 @@ def describe_de(rec: dict) -> str:
     if t == "leave":
         return f"Ausscheiden von {rec['player']} in Runde {rec['round']}"
     return str(t)
+
+
+def _drops_de(drops: list) -> str:
+    """The phone moves an undo takes back with the director's action, in German."""
+    if not drops:
+        return ""
+    n = len(drops)
+    return f" und damit {'1 Handy-Zug' if n == 1 else f'{n} Handy-Züge'} danach"
 
 
 def penalty_rules_de(rules) -> str:
@@ -198,10 +216,13 @@ def admin_state(ev, now: float | None = None) -> dict:
     current = None
     if cur is not None:
         a = ev.alphabet
-        current = {"round": cur.number, "rack": cur.rack, "rack_from": cur.rack_from,
+        pending = ev.rack_pending  # a physical bag before the draw: the seeded rack is no rack of the event
+        current = {"round": cur.number, "rack": "" if pending else cur.rack,
+                   "rack_from": "pending" if pending else cur.rack_from,
                    "leave": a.rack_string(cur.leave) if cur.leave is not None else "",
                    "started_at": cur.started_at, "bag": cur.bag,
-                   "tops": [{"notation": t.notation, "score": t.score, "leave": t.leave} for t in cur.tops],
+                   "tops": [] if pending else [{"notation": t.notation, "score": t.score, "leave": t.leave}
+                                               for t in cur.tops],
                    "submissions": {p: _submission(cur.submissions.get(p)) for p in ev.players}}
     closed = ev.closed_rounds
     last = None
@@ -209,7 +230,7 @@ def admin_state(ev, now: float | None = None) -> dict:
         rnd = closed[-1]
         last = {"round": rnd.number, "rack": rnd.rack, "top": rnd.top.notation, "score": rnd.top.score,
                 "chosen_by": rnd.chosen_by, "scores": round_score_rows(ev, rnd)}
-    act = ev.actions[-1] if ev.actions else None
+    act, drops = ev.undo_target()
     return {
         "event": {"name": ev.settings.name, "players": list(ev.players), "round_time": int(ev.rules.round_time),
                   "physical_bag": bool(ev.rules.physical_bag), "late_submission": ev.rules.late_submission,
@@ -218,7 +239,7 @@ def admin_state(ev, now: float | None = None) -> dict:
         "seq": ev.seq, "over": ev.over, "end_reason": ev.end_reason,
         "now": time.time() if now is None else now,
         "current": current,
-        "last_action": {"seq": act["seq"], "what": describe_de(act)} if act else None,
+        "last_action": {"seq": act["seq"], "what": describe_de(act) + _drops_de(drops)} if act else None,
         "last_round": last,
         "standings": standings_rows(ev),
         "master_total": sum(r.top.score for r in closed),
@@ -230,11 +251,13 @@ _CONFLICT = ("is closed", "is not the open round", "is not open yet", "not entry
 
 
 def _refusal(exc: Exception) -> JSONResponse:
-    """A refused action as German JSON (the engine's reason after it); nothing was written."""
+    """A refused action as German JSON (:func:`engine.web.german.reason_de`; the engine's English
+    reason in ``reason``); nothing was written."""
     reason = str(exc)
     status = 409 if any(k in reason for k in _CONFLICT) else 400
     lead = "Nicht möglich" if status == 409 else "Abgelehnt"
-    return JSONResponse({"error": f"{lead}: {reason} (nichts eingetragen)", "reason": reason}, status_code=status)
+    text = reason_de(reason).rstrip(".")
+    return JSONResponse({"error": f"{lead}: {text}; nichts eingetragen.", "reason": reason}, status_code=status)
 
 
 def link_table(links: dict, base: str) -> dict:
@@ -317,11 +340,13 @@ def register(app: FastAPI, *, event_dir: Path | None, lexicon, key_hash: str | N
                 except (Rejected, DirectorError) as exc:
                     return _refusal(exc)
                 except JournalError as exc:
-                    return refuse(503 if "lock" in str(exc) else 400, f"Die Partie kann gerade nicht gelesen "
-                                                                      f"werden: {exc}")
+                    return refuse(503 if "lock" in str(exc) else 400, journal_de(exc))
                 if changes and on_change is not None:
                     on_change()
-                ev = d.load()
+                try:
+                    ev = d.load()
+                except (JournalError, DirectorError) as exc:
+                    return refuse(503 if "lock" in str(exc) else 400, journal_de(exc))
                 st = admin_state(ev)
                 st["player_links"] = table.get("links")
                 return {**(out or {}), "state": st}
@@ -331,6 +356,10 @@ def register(app: FastAPI, *, event_dir: Path | None, lexicon, key_hash: str | N
 
     @app.api_route("/director/admin", methods=["GET", "HEAD"], include_in_schema=False)
     async def admin_page():
+        if event_dir is None or key_hash is None:  # as its API: no screen without --event and --admin
+            return HTMLResponse("<!DOCTYPE html><html lang=\"de\"><meta charset=\"utf-8\"><title>Kein Zugang</title>"
+                                "<p>Kein Schiedsrichter-Zugang: den Server mit <code>--event VERZEICHNIS --admin"
+                                "</code> starten.</p></html>", status_code=404)
         return FileResponse(static / "admin.html", headers={"Cache-Control": "no-store"})
 
     @app.get("/api/director/admin/state")
@@ -407,7 +436,10 @@ def register(app: FastAPI, *, event_dir: Path | None, lexicon, key_hash: str | N
         def work(d):
             rec = d.undo(body.expect)
             undone = next(r for r in d.journal.read() if r.get("seq") == rec["undoes"])
-            return {"undone": {"seq": rec["undoes"], "what": describe_de(undone)}}
+            out = {"seq": rec["undoes"], "what": describe_de(undone) + _drops_de(rec.get("drops", []))}
+            if rec.get("drops"):
+                out["drops"] = list(rec["drops"])
+            return {"undone": out}
         return await act(request, work)
 
     @app.post("/api/director/admin/export")

@@ -184,7 +184,13 @@ def _field_de(err: dict) -> str:
         return "unzulässiger Wert"
     if t.startswith("string"):
         return "kein Text"
-    return f"ungültig ({err.get('msg', '')})"
+    if t == "value_error":  # a validator's own (German) message
+        return str(err.get("msg", "")).removeprefix("Value error, ") or "unzulässiger Wert"
+    if "dict" in t or "model" in t:
+        return "muss ein JSON-Objekt sein ({...})"
+    if t.startswith(("float", "list", "tuple", "none", "literal", "enum")):
+        return "falscher Typ"
+    return "unzulässiger Wert"
 
 
 def check_rate(rate: str):

@@ -53,11 +53,17 @@ def load_event(event_dir: Path, lexicon) -> Event:
             was created with (the fingerprint differs; start the server with that
             lexicon's ``--lexicon``); the message says which.
     """
+    from engine.director.event import DirectorError
+    from engine.director.journal import JournalError
+
+    from .german import journal_de
+
     try:
-        # JournalError and DirectorError are ValueErrors whose messages name the problem
         return EventDir(event_dir, lexicon=lexicon, export=False, notes=None).load(timeout=LOCK_WAIT_SECONDS)
+    except (JournalError, DirectorError) as exc:  # German for the pages, the engine's detail after it
+        raise ValueError(journal_de(exc)) from None
     except OSError as exc:
-        raise ValueError(f"{event_dir}: cannot read the event ({exc.strerror or exc})") from None
+        raise ValueError(journal_de(f"{event_dir}: cannot read the event ({exc.strerror or exc})")) from None
 
 
 def _view_key(state: dict) -> str:

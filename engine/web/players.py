@@ -28,12 +28,13 @@ import json
 import secrets
 import threading
 import time
+from collections import deque
 from pathlib import Path
 
 from fastapi import FastAPI, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import FileResponse, JSONResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictInt, StrictStr
 
 __all__ = ["TOKENS_FILE", "TOKEN_HEADER", "player_tokens", "register", "player_state"]
 
@@ -41,6 +42,9 @@ TOKENS_FILE = "player-tokens.json"
 """The players' token hashes in the event directory."""
 TOKEN_HEADER = "X-Player-Token"
 MAX_TOKEN_CHARS = 200
+SUBMIT_LIMIT = (5, 10.0)
+"""At most this many submissions per player (token) in this many seconds; more get 429
+(on top of the server's per-address limit): one phone cannot flood the journal."""
 
 
 def _hash(token: str) -> str:
@@ -113,8 +117,8 @@ def add_player_token(event_dir: Path, player: str, hashes: dict) -> str:
 
 
 class PlayerSubmit(BaseModel):
-    round: int = Field(ge=1, description="the round the phone saw open")
-    move: str = Field(min_length=1, max_length=64, description="e.g. '8D KIEPE', '-' = no move")
+    round: StrictInt = Field(ge=1, description="the round the phone saw open")
+    move: StrictStr = Field(min_length=1, max_length=60, description="e.g. '8D KIEPE', '-' = no move")
 
 
 def player_state(ev, player: str, now: float | None = None) -> dict:
@@ -125,7 +129,8 @@ def player_state(ev, player: str, now: float | None = None) -> dict:
         ``rack`` once started, ``seconds`` left or ``None``; ``mine``: the move received for
         it, without points) or ``None``; ``last`` (the last closed round: ``round``, ``top``,
         ``score``, the player's ``move``, ``points``, ``valid``, ``reason``) or ``None``;
-        ``total``, ``rank``, ``percent``.
+        ``total``, ``rank``, ``percent``; ``left``: the round the player left the event in, or
+        ``None`` (the phone then says so instead of waiting for the round).
     """
     from engine.director.event import NO_MOVE
 
@@ -151,17 +156,24 @@ def player_state(ev, player: str, now: float | None = None) -> dict:
                 "reason": "" if sub is None else sub.reason}
     st = next(s for s in ev.standings() if s.player == player)
     return {"player": player, "event": ev.settings.name, "now": now, "over": ev.over, "current": current,
-            "last": last, "total": st.total, "rank": st.rank, "percent": st.percent}
+            "last": last, "total": st.total, "rank": st.rank, "percent": st.percent, "left": ev.left.get(player)}
 
 
-def register(app: FastAPI, *, event_dir: Path, lexicon, hashes: dict, static: Path) -> None:
-    """Add the players' routes to ``app`` (``hashes``: :func:`player_tokens`' first value)."""
+def register(app: FastAPI, *, event_dir: Path, lexicon, hashes: dict, static: Path,
+             submit_limit: tuple[int, float] = SUBMIT_LIMIT, clock=time.monotonic) -> None:
+    """Add the players' routes to ``app`` (``hashes``: :func:`player_tokens`' first value).
+
+    ``submit_limit``: ``(n, seconds)``, at most ``n`` submissions per player in ``seconds``
+    (refused ones included; more: 429, nothing journaled). ``clock``: monotonic seconds."""
     from engine.director.event import DirectorError, Rejected
     from engine.director.journal import JournalError
     from engine.director.store import EventDir, OutputError
 
+    from .german import journal_de, reason_de
+
     lock = threading.Lock()
     held: dict = {}
+    recent: dict[str, deque] = {}
 
     def director() -> EventDir:
         if "dir" not in held:
@@ -182,12 +194,29 @@ def register(app: FastAPI, *, event_dir: Path, lexicon, hashes: dict, static: Pa
     def refuse(status: int, message: str) -> JSONResponse:
         return JSONResponse({"error": message}, status_code=status)
 
-    async def run(request: Request, work):
+    def flooding(player: str) -> bool:
+        n, span = submit_limit
+        now = clock()
+        with lock:
+            q = recent.setdefault(player, deque())
+            while q and q[0] <= now - span:
+                q.popleft()
+            if len(q) >= n:
+                return True
+            q.append(now)
+            return False
+
+    async def run(request: Request, work, limited: bool = False):
         player = who(request)
         if player is None:
             if not request.headers.get(TOKEN_HEADER):
                 return refuse(401, "Kein Spieler-Link: bitte den persönlichen Link vom Schiedsrichter öffnen")
             return refuse(403, "Unbekannter oder ungültiger Spieler-Link: nichts eingetragen")
+        if limited and flooding(player):
+            n, span = submit_limit
+            return JSONResponse({"error": f"Zu viele Einsendungen: höchstens {n} in {span:g} Sekunden. Bitte "
+                                          f"kurz warten; nichts eingetragen."},
+                                status_code=429, headers={"Retry-After": str(int(span))})
 
         def locked():
             with lock:
@@ -200,11 +229,18 @@ def register(app: FastAPI, *, event_dir: Path, lexicon, hashes: dict, static: Pa
                     r = str(exc)
                     closed = any(k in r for k in ("is closed", "not open yet", "has not started", "event is over",
                                                   "left the event"))
-                    return refuse(409 if closed else 400,
-                                  ("Nicht mehr möglich" if closed else "Nicht lesbar") + f": {r} (nichts eingetragen)")
-                except (DirectorError, JournalError) as exc:
-                    return refuse(503, f"Die Partie kann gerade nicht gelesen werden: {exc}")
-                return {**out, "state": player_state(d.load(), player)}
+                    text = reason_de(r).rstrip(".")
+                    if closed:
+                        return refuse(409, f"Nicht mehr möglich: {text}; nichts eingetragen.")
+                    return refuse(400, f"{text}; nichts eingetragen." if text.startswith("Nicht lesbar")
+                                  else f"Nicht lesbar: {text}; nichts eingetragen.")
+                except (DirectorError, JournalError):
+                    return refuse(503, journal_de())
+                try:
+                    ev = d.load()
+                except (DirectorError, JournalError):
+                    return refuse(503, journal_de())
+                return {**out, "state": player_state(ev, player)}
 
         out = await run_in_threadpool(locked)
         return out if isinstance(out, JSONResponse) else JSONResponse(out)
@@ -227,5 +263,8 @@ def register(app: FastAPI, *, event_dir: Path, lexicon, hashes: dict, static: Pa
             out = {"received": {"round": sub.round, "move": sub.text}}
             if sub.handed_late:
                 out["received"]["late"] = True
+            if sub.unchanged:
+                out["received"]["unchanged"] = True
+                out["message"] = "unverändert: dieser Zug ist schon eingegangen"
             return out
-        return await run(request, work)
+        return await run(request, work, limited=True)

@@ -4,8 +4,13 @@
   var API = "/api/director/admin/";
   var KEY = "directorKey";
   var $ = function (s) { return document.querySelector(s); };
-  var num = new Intl.NumberFormat("de-DE");
-  var pct = new Intl.NumberFormat("de-DE", {minimumFractionDigits: 2, maximumFractionDigits: 2});
+  // German numbers with the real minus sign (U+2212), as the exported pages write them
+  function deFormat(opts) {
+    var f = new Intl.NumberFormat("de-DE", opts);
+    return {format: function (n) { return f.format(n).replace("-", "\u2212"); }};
+  }
+  var num = deFormat();
+  var pct = deFormat({minimumFractionDigits: 2, maximumFractionDigits: 2});
   var state = null, skew = 0, gridRound = null, busy = false;
 
   // the key: from the link printed at start (#key=...), kept for this browser tab only
@@ -215,7 +220,7 @@
       });
       var tops = $("#tops");
       var tkey = cur.tops.map(function (t) { return t.notation; }).join("|");
-      if (tops.dataset.key !== tkey) {
+      if (cur.tops.length && tops.dataset.key !== tkey) {
         tops.dataset.key = tkey;
         tops.textContent = "";
         var head = document.createElement("p");

@@ -3,8 +3,13 @@
   "use strict";
   var KEY = "playerToken";
   var $ = function (s) { return document.querySelector(s); };
-  var num = new Intl.NumberFormat("de-DE");
-  var pct = new Intl.NumberFormat("de-DE", {minimumFractionDigits: 2, maximumFractionDigits: 2});
+  // German numbers with the real minus sign (U+2212), as the exported pages write them
+  function deFormat(opts) {
+    var f = new Intl.NumberFormat("de-DE", opts);
+    return {format: function (n) { return f.format(n).replace("-", "\u2212"); }};
+  }
+  var num = deFormat();
+  var pct = deFormat({minimumFractionDigits: 2, maximumFractionDigits: 2});
   var m = /(?:^#|&)t=([^&]+)/.exec(location.hash);
   if (m) { localStorage.setItem(KEY, decodeURIComponent(m[1])); history.replaceState(null, "", location.pathname); }
   var token = localStorage.getItem(KEY) || "";
@@ -33,8 +38,11 @@
     $("#round").hidden = !cur;
     if (cur) {
       $("#round-title").textContent = "Runde " + cur.round;
-      $("#wait").hidden = cur.started;
-      $("#play").hidden = !cur.started;
+      var gone = st.left !== null && st.left !== undefined;
+      $("#wait").textContent = gone ? "Du hast das Turnier in Runde " + st.left + " verlassen." :
+        "Die Runde hat noch nicht begonnen …";
+      $("#wait").hidden = cur.started && !gone;
+      $("#play").hidden = !cur.started || gone;
       $("#rack").textContent = cur.rack.split("").join(" ");
       end = cur.seconds === null ? null : st.now + cur.seconds;
       $("#mine").textContent = cur.mine ? "Eingegangen: " + cur.mine + " – bis zum Ende der Runde änderbar." : "Noch kein Zug abgegeben.";
@@ -68,8 +76,8 @@
     var move = $("#move").value.trim();
     if (!move || !state || !state.current) return;
     call("submit", {round: state.current.round, move: move}).then(function (d) {
-      message("Eingegangen: " + d.received.move + (d.received.late ? " (nach Ablauf der Zeit: gilt als verspätet)" : ""),
-              true);
+      message((d.received.unchanged ? "Unverändert: " : "Eingegangen: ") + d.received.move +
+              (d.received.late ? " (nach Ablauf der Zeit: gilt als verspätet)" : ""), true);
       $("#move").value = "";
     }).catch(function (err) { message(err.message, false); });
   });
