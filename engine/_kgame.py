@@ -123,7 +123,7 @@ OUT_SCORE, OUT_ROW, OUT_COL, OUT_DIR, OUT_LEN, OUT_NTILES, OUT_TILES = (
     K.OUT_SCORE, K.OUT_ROW, K.OUT_COL, K.OUT_DIR, K.OUT_LEN, K.OUT_NTILES, K.OUT_TILES)
 
 # game meta array (int64)
-M_BAGN, M_TOMOVE, M_PASSES, M_SCORELESS, M_OVER, M_REASON, M_NREC, M_MTPOS, M_FIRST, M_NTURNS = range(10)
+M_BAGN, M_TOMOVE, M_PASSES, M_SCORELESS, M_OVER, M_REASON, M_NREC, M_MTPOS, M_FIRST, M_NTURNS, M_NLOG = range(11)
 META_SIZE = 12
 REASON_NONE, REASON_OUT, REASON_PASSES, REASON_AGREEMENT = 0, 1, 2, 3
 
@@ -136,6 +136,10 @@ R_NDRAWN = R_RACK + 32          # tiles drawn after the entry
 R_DRAWN = R_NDRAWN + 1          # 7 columns: their codes in draw order
 R_EXCH = R_DRAWN + 7            # 32 columns: tiles put back by an exchange (counts)
 REC_WIDTH = R_EXCH + 32
+
+# decision log rows (int32, optional): one per decision, for the leave fit (engine.equity.DecisionLog)
+L_PLAYER, L_KIND, L_RANK, L_BAG, L_SCORE, L_FACE, L_BONUS = range(7)
+LOG_WIDTH = 7
 
 # player kinds
 PLAYER_SCORE, PLAYER_EQUITY = 0, 1
@@ -639,6 +643,19 @@ def _record(rec, meta, kind, player, score, total, rack):
 
 
 @njit(cache=True)
+def _log(dlog, meta, player, kind, rank, bag, score, face, bonus):
+    i = meta[M_NLOG]
+    meta[M_NLOG] = i + 1
+    dlog[i, L_PLAYER] = player
+    dlog[i, L_KIND] = kind
+    dlog[i, L_RANK] = rank
+    dlog[i, L_BAG] = bag
+    dlog[i, L_SCORE] = score
+    dlog[i, L_FACE] = face
+    dlog[i, L_BONUS] = int(bonus)
+
+
+@njit(cache=True)
 def _finish_out(rec, meta, racks, scores, vals, p):
     n = racks.shape[0]
     total = 0
@@ -718,7 +735,7 @@ def start_game(bag, meta, mt, racks, rack_size):
 @njit(cache=True)
 def play_game(kwg, vals, all_mask, bingo_tiles, bingo_bonus, upper, lower, lm0, wm0,
               tiles, blanks, tvals, lm, wm, cs, xs, hx, racks, scores, bag, meta, mt,
-              kinds, values, H, cap, P, eqp, tile_values, min_bag, end_pass_rounds, max_turns, rec, wmap):
+              kinds, values, H, cap, P, eqp, tile_values, min_bag, end_pass_rounds, max_turns, rec, wmap, dlog):
     """Play a game from its current state to the end with static players (German home/tournament rules).
 
     Seat ``p`` plays as ``kinds[p]``: :data:`PLAYER_SCORE` (the player of
@@ -740,6 +757,12 @@ def play_game(kwg, vals, all_mask, bingo_tiles, bingo_bonus, upper, lower, lm0, 
             score-pad entry (``meta[M_NREC]`` rows).
         wmap: uint64 word map of the lexicon (:func:`engine._wordmap.build_wordmap`;
             empty: none) for the best-first bounds.
+        dlog: int32 (rows, LOG_WIDTH); with ``rows >= max_turns`` one row per
+            decision (``meta[M_NLOG]`` rows) for the leave fit: mover, kind
+            (:data:`DEC_PLAY` ...), rank of the leave kept (-1 empty, -3 pass),
+            bag size before the move, score, face value of the tiles kept and
+            the going-out bonus (twice the other racks' value, bag empty);
+            ``rows == 0``: no log.
     """
     n = racks.shape[0]
     T = racks.shape[1]
@@ -793,6 +816,8 @@ def play_game(kwg, vals, all_mask, bingo_tiles, bingo_bonus, upper, lower, lm0, 
             np_ = row_placements(rows[bi], pl)
             apply_placement(kwg, all_mask, vals, tiles, blanks, tvals, lm, wm, cs, xs, hx, rack, pl, np_,
                             ulines, ucs, uxs, uhx)
+            if dlog.shape[0] > 0:
+                _log(dlog, meta, p, DEC_PLAY, LK.rank_counts(rack, H, cap), bagn, score, rack_value(rack, vals), bonus)
             need = bingo_tiles
             for c in range(T):
                 need -= rack[c]
@@ -818,6 +843,9 @@ def play_game(kwg, vals, all_mask, bingo_tiles, bingo_bonus, upper, lower, lm0, 
             for c in range(T):
                 rec[i, R_EXCH + c] = put[c]
                 nput += put[c]
+            if dlog.shape[0] > 0:
+                kept = rack - put
+                _log(dlog, meta, p, DEC_EXCHANGE, LK.rank_counts(kept, H, cap), bagn, 0, rack_value(kept, vals), bonus)
             scratch = np.zeros(T, dtype=np.int64)
             k = bag_draw(bag, meta, mt, nput, scratch, drawn)
             rec[i, R_NDRAWN] = k
@@ -833,6 +861,8 @@ def play_game(kwg, vals, all_mask, bingo_tiles, bingo_bonus, upper, lower, lm0, 
             meta[M_TOMOVE] = (p + 1) % n
         else:
             _record(rec, meta, KIND_PASS, p, 0, scores[p], rack)
+            if dlog.shape[0] > 0:
+                _log(dlog, meta, p, DEC_PASS, -3, bagn, 0, rack_value(rack, vals), bonus)
             meta[M_PASSES] += 1
             meta[M_SCORELESS] += 1
             meta[M_NTURNS] += 1

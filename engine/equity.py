@@ -517,26 +517,25 @@ def play_equity_game(lexicon, seed: int, tables: Sequence[LeaveTable | None], ru
         record: also return a :class:`DecisionLog`.
         params: per seat equity parameters (default: each table's own).
         kernel: play the game in the game kernel (:func:`engine.kgame.play_kernel_game`:
-            the same moves, about twice as fast); ``None`` (default): the kernel unless
-            ``record``; ``False``: move by move in :class:`engine.game.Game` (the reference).
+            the same moves and the same decision log); ``None`` (default) or
+            ``True``: the kernel; ``False``: move by move in :class:`engine.game.Game` (the reference).
 
     Returns:
         the finished :class:`engine.game.Game`, and the log when ``record``.
 
     Raises:
-        ValueError: ``kernel`` together with ``record``; a player count the rules do not allow.
+        ValueError: a player count the rules do not allow.
     """
     from .game import HOME, Game
 
     rules = rules or HOME
     if kernel is None:
-        kernel = not record
+        kernel = True
     if kernel:
-        if record:
-            raise ValueError("the decision log is recorded by the Python game only (kernel=False)")
         from .kgame import play_kernel_game
 
-        return play_kernel_game(lexicon, seed, list(tables), rules, params=params, max_turns=max_turns).to_game()
+        kg = play_kernel_game(lexicon, seed, list(tables), rules, params=params, max_turns=max_turns, log=record)
+        return (kg.to_game(), kg.decision_log()) if record else kg.to_game()
     g = Game(len(tables), lexicon, rules=rules, seed=seed, keep_undo=False)
     params = list(params) if params is not None else [None] * len(tables)
     a = g.alphabet

@@ -99,6 +99,7 @@ class KernelPlayers:
         kinds: int64 (n,) :data:`engine._kgame.PLAYER_SCORE` / ``PLAYER_EQUITY``.
         values: float32 (n, n_leaves) leave values per seat (a broadcast view when all seats share a table).
         eqp: float64 (n, 4) bag ramp, floor, stuck penalty, 7-tile term per seat.
+        stuck: float64 (n,) the stuck penalty per seat (score seats too: their decision logs use it).
         H, cap, tile_values: the leave index's ranking tables; P their prefix sums (:func:`engine._kgame.rank_prefix`).
 
     Raises:
@@ -126,9 +127,11 @@ class KernelPlayers:
         for t in used:
             if t.index.alphabet.letters != index.alphabet.letters:
                 raise ValueError("the players' leave tables are for different tile sets")
+        self.stuck = np.zeros(n)
         for p, t in enumerate(tables):
+            ep = params[p] or EquityParams.of(t)
+            self.stuck[p] = ep.stuck_penalty
             if t is not None:
-                ep = params[p] or EquityParams.of(t)
                 self.eqp[p] = (ep.bag_ramp, ep.bag_floor, ep.stuck_penalty, ep.seven)
         if not used:
             self.values = np.zeros((n, 1), dtype=np.float32)
@@ -210,8 +213,11 @@ class KernelGame:
         self.rec = np.zeros((0, KG.REC_WIDTH), dtype=np.int32)
 
     # -- playing ------------------------------------------------------------------
-    def play(self, players: KernelPlayers, max_turns: int = 1000) -> "KernelGame":
+    def play(self, players: KernelPlayers, max_turns: int = 1000, log: bool = False) -> "KernelGame":
         """Play to the end (one kernel call); returns ``self``.
+
+        With ``log`` the kernel also records every decision for the leave fit
+        (``dlog``, read with :meth:`decision_log`).
 
         Raises:
             ValueError: ``players`` has another number of seats; ``max_turns < 1``.
@@ -222,14 +228,45 @@ class KernelGame:
             raise ValueError(f"max_turns must be at least 1, got {max_turns}")
         c = self.consts
         self.rec = np.zeros((max_turns + self.n + 2, KG.REC_WIDTH), dtype=np.int32)
+        self.dlog = np.zeros((max_turns + 1 if log else 0, KG.LOG_WIDTH), dtype=np.int32)
+        self.stuck = players.stuck
         KG.play_game(c.kwg, c.vals, c.all_mask, c.rack_size, c.bingo_bonus, c.upper, c.lower, c.lm0, c.wm0,
                      self.tiles, self.blanks, self.tvals, self.lm, self.wm, self.cs, self.xs, self.hx,
                      self.racks, self.scores, self.bag, self.meta, self.mt,
                      players.kinds, players.values, players.H, players.cap, players.P, players.eqp, players.tile_values,
                      int(self.rules.min_bag_for_exchange), int(self.rules.end_pass_rounds), int(max_turns), self.rec,
-                     c.wmap)
+                     c.wmap, self.dlog)
         self.rec = self.rec[: int(self.meta[KG.M_NREC])]
+        self.dlog = self.dlog[: int(self.meta[KG.M_NLOG])]
         return self
+
+    def decision_log(self):
+        """The decisions of a game played with ``play(..., log=True)`` as an
+        :class:`engine.equity.DecisionLog` (the log ``play_equity_game(..., record=True)``
+        makes for the same game).
+
+        Raises:
+            ValueError: the game was not played with ``log=True`` or is not over.
+        """
+        from .equity import DecisionLog
+
+        if not self.over or getattr(self, "dlog", None) is None or (len(self.dlog) == 0 and len(self.rec)):
+            raise ValueError("no decision log: play the game to the end with log=True")
+        d = self.dlog
+        player = d[:, KG.L_PLAYER].astype(np.int8)
+        rank = d[:, KG.L_RANK]
+        bag = d[:, KG.L_BAG]
+        fixed = np.where(rank == -1, d[:, KG.L_BONUS].astype(np.float64),
+                         -(2.0 * d[:, KG.L_FACE] + self.stuck[d[:, KG.L_PLAYER]]))
+        fixed = np.where(bag <= 0, fixed, np.nan).astype(np.float32)
+        vals = (self.racks * self.consts.vals[None, :]).sum(axis=1).astype(np.float64)
+        if self.end_reason == "out":
+            final = np.where(self.racks.sum(axis=1) == 0, 0.0, -2.0 * vals)
+        else:
+            final = -vals
+        nxt, end = _next_and_end(player, final, self.n)
+        return DecisionLog(player, d[:, KG.L_KIND].astype(np.int8), rank.astype(np.int32), bag.astype(np.int16),
+                           d[:, KG.L_SCORE].astype(np.int16), fixed, nxt, end)
 
     # -- queries ------------------------------------------------------------------
     @property
@@ -358,6 +395,20 @@ class KernelGame:
         return g
 
 
+def _next_and_end(player: np.ndarray, final: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per decision the index of the same player's next decision (-1: none) and, for a
+    player's last decision, ``final[player]`` (0 elsewhere)."""
+    m = player.shape[0]
+    nxt = np.full(m, -1, dtype=np.int64)
+    end = np.zeros(m, dtype=np.float32)
+    for q in range(n):
+        idx = np.flatnonzero(player == q)
+        if idx.size:
+            nxt[idx[:-1]] = idx[1:]
+            end[idx[-1]] = final[q]
+    return nxt, end
+
+
 def _seed_key(seed: int) -> np.ndarray:
     """The key CPython's ``random.seed`` gives ``init_by_array``: 32-bit words of ``abs(seed)``, low first."""
     n = abs(int(seed))
@@ -368,7 +419,7 @@ def _seed_key(seed: int) -> np.ndarray:
 def play_kernel_game(lexicon, seed: int, tables: Sequence | int = 2, rules: Rules = HOME,
                      params: Sequence | None = None, max_turns: int = 1000, names=None,
                      consts: KernelConstants | None = None, players: KernelPlayers | None = None,
-                     lexicon_name: str | None = None) -> KernelGame:
+                     lexicon_name: str | None = None, log: bool = False) -> KernelGame:
     """Play one whole game in the kernel.
 
     Args:
@@ -381,6 +432,7 @@ def play_kernel_game(lexicon, seed: int, tables: Sequence | int = 2, rules: Rule
         max_turns: the players agree to end the game after this many entries.
         names: player nicknames.
         consts, players: prepared :class:`KernelConstants` / :class:`KernelPlayers` to reuse.
+        log: record the decisions (:meth:`KernelGame.decision_log`).
 
     Returns:
         the finished :class:`KernelGame`.
@@ -390,4 +442,4 @@ def play_kernel_game(lexicon, seed: int, tables: Sequence | int = 2, rules: Rule
     if players is None:
         players = KernelPlayers(tables, params)
     g = KernelGame(lexicon, seed, names or players.n, rules, consts=consts, lexicon_name=lexicon_name)
-    return g.play(players, max_turns)
+    return g.play(players, max_turns, log=log)

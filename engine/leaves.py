@@ -532,7 +532,18 @@ def data_path(name: str = DEFAULT_NAME) -> Path:
     return Path(str(resources.files("engine") / "data" / f"{name}.klv2.xz"))
 
 
-_DEFAULT: dict[str, LeaveTable] = {}
+_DEFAULT: dict[tuple, tuple[LeaveTable, tuple | None]] = {}
+"""Tables made by :func:`default_table`, keyed by the packaged files' identity (path, inode, size,
+mtime, ctime of the table and its metadata) and the cache directory, with the state of the cached
+copy they were read from: a changed file is a new key, a changed copy is checked again."""
+
+
+def _file_state(path: Path):
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
 
 
 def _cache_intact(target: Path, sums: Path) -> bool:
@@ -571,7 +582,9 @@ def default_table(name: str = DEFAULT_NAME, progress=None) -> LeaveTable:
     replaces the old one) with its metadata beside it and the SHA-256 of the
     decompressed table in ``<name>-<sha12>.klv2.sha256``. A cached table that
     no longer matches its checksum (checked once per file change) is
-    decompressed again.
+    decompressed again. Later calls in the process return the same table after
+    one ``stat`` of the packaged files and of the cached copy (device, inode,
+    size, mtime, ctime); a changed file is hashed and checked again.
 
     Args:
         progress: optional callable given a note when the cache is (re)made.
@@ -585,12 +598,16 @@ def default_table(name: str = DEFAULT_NAME, progress=None) -> LeaveTable:
 
     src = data_path(name)
     meta_src = src.with_name(f"{name}.json")
-    if not src.is_file():
+    state = _file_state(src)
+    if state is None or not src.is_file():
         raise LeaveError(f"{src}: the packaged leave table is missing (broken installation)")
+    cdir = cache_dir()
+    memo = (name, str(src), state, _file_state(meta_src), str(cdir))
+    hit = _DEFAULT.get(memo)
+    if hit is not None and _file_state(hit[0].path) == hit[1]:
+        return hit[0]  # the packaged files and the cached copy are unchanged since they were hashed and checked
     key = sha256_file(src)[:12]
-    if key in _DEFAULT:
-        return _DEFAULT[key]
-    target = cache_dir() / f"{name}-{key}.klv2"
+    target = cdir / f"{name}-{key}.klv2"
     meta = json.loads(meta_src.read_text(encoding="utf-8")) if meta_src.is_file() else {}
     sums = target.with_name(target.name + ".sha256")
     table = None
@@ -641,7 +658,7 @@ def default_table(name: str = DEFAULT_NAME, progress=None) -> LeaveTable:
                 Path(tmp).unlink(missing_ok=True)
         table = LeaveTable.load(target)
     table.meta = {**meta, **{"klv": table.meta.get("klv", {})}}
-    _DEFAULT[key] = table
+    _DEFAULT[memo] = (table, _file_state(target))
     return table
 
 

@@ -355,7 +355,9 @@ def brute_force_exchange(pos, table, known: str | None, n: int, margin: float):
     return dict(seen)
 
 
-@pytest.mark.parametrize("move, margin", [("-3", 0.0), ("-3", 4.0), ("-AIN", 3.0)])
+# margin 5 for -AIN: with the leave table of the new list (issue 16 part 4) no rack makes -AIN
+# an exchange within 3 points of its best one (the brute force finds none), within 5 some do
+@pytest.mark.parametrize("move, margin", [("-3", 0.0), ("-3", 4.0), ("-AIN", 5.0)])
 def test_exchanges_match_a_brute_force(exchange_position, tiny, move, margin):
     from engine.leaves import default_table
 

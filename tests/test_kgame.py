@@ -112,7 +112,7 @@ def test_score_players_same_game_as_python(golden_lexicon, consts, players, rule
 def test_equity_players_same_game_as_python(golden_lexicon, consts, table):
     """Equity players (leave table, fade near the end of the bag, exchanges) and a mixed seating."""
     exchanges = passes = 0
-    for seats, games in (((table, table), (0, 6, 23)), ((None, table), (6, 11))):
+    for seats, games in (((table, table), (0, 6, 23)), ((None, table), (3, 6, 11))):  # game 3: passes
         kp = KernelPlayers(seats)
         for i in games:
             seed = game_seed(21, i)
@@ -126,8 +126,33 @@ def test_equity_players_same_game_as_python(golden_lexicon, consts, table):
     seed = game_seed(21, 6)
     assert play_equity_game(golden_lexicon, seed, (table, table), kernel=True).turns == \
         play_equity_game(golden_lexicon, seed, (table, table), kernel=False).turns
-    with pytest.raises(ValueError, match="decision log"):
-        play_equity_game(golden_lexicon, seed, (table, table), record=True, kernel=True)
+
+
+def _log_fields(log):
+    return {f: getattr(log, f) for f in ("player", "kind", "rank", "bag", "score", "fixed", "next", "end")}
+
+
+def test_kernel_decision_log_equals_the_python_log(golden_lexicon, consts, table):
+    """The kernel's decision log (leave kept, bag, score, end-of-bag terms, TD links, settlement) is
+    the log the Python game records move by move, for score, equity and mixed seats."""
+    kinds = set()
+    empty_bag = 0
+    for seats, seeds in (((None, None), (3,)), ((table, table), (0, 23)), ((None, table), (3, 11))):
+        kp = KernelPlayers(seats)
+        for i in seeds:
+            seed = game_seed(21, i)
+            g, ref = play_equity_game(golden_lexicon, seed, seats, record=True, kernel=False)
+            kg = play_kernel_game(golden_lexicon, seed, consts=consts, players=kp, log=True)
+            got = kg.decision_log()
+            for f, a in _log_fields(ref).items():
+                b = getattr(got, f)
+                assert a.dtype == b.dtype and a.shape == b.shape, f
+                assert np.array_equal(a, b, equal_nan=f == "fixed"), f
+            kinds |= set(ref.kind.tolist())
+            empty_bag += int((ref.bag == 0).sum())
+    assert kinds == {0, 1, 2} and empty_bag >= 6  # plays, exchanges, passes and end-of-bag terms compared
+    with pytest.raises(ValueError, match="log=True"):
+        play_kernel_game(golden_lexicon, 5, consts=consts, players=KernelPlayers((None, None))).decision_log()
 
 
 def test_kernel_game_plays_legal_top_moves(golden_lexicon, consts):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import struct
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -93,5 +95,44 @@ def test_default_cache_is_checksummed_and_repaired(tmp_path, monkeypatch):
         L._DEFAULT.clear()
         default_table(progress=notes.append)  # intact now: no note, no unpacking
         assert len(notes) == 2
+    finally:
+        L._DEFAULT.clear()
+
+
+def test_default_table_is_rechecked_only_when_a_file_changes(tmp_path, monkeypatch):
+    """Repeated calls do not hash the packaged table again; a changed packaged file or cached copy
+    (size, mtime, inode) is noticed and the table is checked again."""
+    import shutil
+
+    monkeypatch.setenv("GSE_CACHE_DIR", str(tmp_path / "cache"))
+    data = tmp_path / "data"
+    data.mkdir()
+    for f in ("leaves-german.klv2.xz", "leaves-german.json"):
+        shutil.copy(L.data_path("leaves-german").with_name(f), data / f)
+    monkeypatch.setattr(L, "data_path", lambda name: data / f"{name}.klv2.xz")
+    calls = []
+    real = L.sha256_file
+    monkeypatch.setattr(L, "sha256_file", lambda p: calls.append(Path(p).name) or real(p))
+    L._DEFAULT.clear()
+    try:
+        t = default_table()
+        assert calls.count("leaves-german.klv2.xz") == 1
+        for _ in range(5):
+            assert default_table() is t
+        assert calls.count("leaves-german.klv2.xz") == 1  # no re-hash while nothing changed
+        os.utime(data / "leaves-german.klv2.xz", ns=(1, 1))  # the packaged file changed (mtime)
+        t2 = default_table()
+        assert calls.count("leaves-german.klv2.xz") == 2 and np.array_equal(t2.values, t.values)
+        assert default_table() is t2
+        target = Path(t2.path)  # the cached copy is damaged: noticed, unpacked again
+        del t, t2
+        raw = bytearray(target.read_bytes())
+        raw[100] ^= 0x04
+        target.unlink()
+        target.write_bytes(bytes(raw))
+        notes = []
+        t3 = default_table(progress=notes.append)
+        assert len(notes) == 1 and "does not match its checksum" in notes[0]
+        assert default_table() is t3
     finally:
         L._DEFAULT.clear()

@@ -316,9 +316,88 @@ def test_make_leaves_is_reproducible(golden_lexicon):
     assert m1["equity"] == m2["equity"]
 
 
+def test_make_leaves_shards_resume_and_ray(golden_lexicon, tmp_path):
+    """A run directory: the same table as a run without one, whatever the workers or backend; a re-run
+    plays nothing again; a shard is the Python game's log for the same seeds; a deadline stops early."""
+    from engine.equity import DecisionLog, play_equity_game
+
+    ml = _script()
+    quiet = lambda *_a: None  # noqa: E731
+    lex = golden_lexicon.path
+    kw = dict(seed=3, games=(20, 20), eval_games=0, progress=False, log=quiet, shard_games=7)
+    v0, _ = ml.make_table(lex, workers=1, **kw)
+    run = tmp_path / "run"
+    v1, m1 = ml.make_table(lex, workers=2, run_dir=run, **kw)
+    assert np.array_equal(v0, v1)
+    shards = sorted(p.name for p in (run / "gen1").glob("shard-*.npz"))
+    assert shards == ["shard-000000.npz", "shard-000001.npz", "shard-000002.npz"]  # 7 + 7 + 6 games
+    # shard 1 of generation 0 (score players): games 7..13, the logs the Python game records
+    with np.load(run / "gen0" / "shard-000001.npz") as z:
+        assert z["games"].tolist() == [1, 7, 14] and z["lengths"].shape == (7,)
+        logs = [play_equity_game(golden_lexicon, ml.seed_of(3, 0, i), (None, None), record=True, kernel=False)[1]
+                for i in range(7, 14)]
+        ref = DecisionLog.concat(logs)
+        for f in ml.LOG_FIELDS:
+            assert np.array_equal(z[f], getattr(ref, f), equal_nan=f == "fixed"), f
+    # a re-run resumes: nothing is played, the same table
+    stamp = {p: p.stat().st_mtime_ns for p in run.rglob("shard-*.npz")}
+    v2, _ = ml.make_table(lex, workers=1, run_dir=run, **kw)
+    assert np.array_equal(v1, v2) and {p: p.stat().st_mtime_ns for p in run.rglob("shard-*.npz")} == stamp
+    # a lost shard is played again, the same games (the later generation's table is refitted from it)
+    (run / "gen1" / "shard-000001.npz").unlink()
+    (run / "gen1" / "table.npz").unlink()
+    v3, _ = ml.make_table(lex, workers=1, run_dir=run, **kw)
+    assert np.array_equal(v1, v3)
+    # another seed in the same directory is refused
+    with pytest.raises(ValueError, match="seed"):
+        ml.make_table(lex, workers=1, run_dir=run, **{**kw, "seed": 4})
+    # a deadline already passed: generation 0 is not even started
+    with pytest.raises(RuntimeError, match="no generation"):
+        ml.make_table(lex, workers=1, run_dir=tmp_path / "late", deadline=0.0, **kw)
+    # a deadline reached while workers play: no new shard is started, the generation is fitted on the
+    # shards before the first missing one ("time" here is the number of shards written)
+    import engine.leave_selfplay as LS
+
+    late = tmp_path / "deadline"
+    clock = lambda: float(len(list((late / "gen0").glob("shard-*.npz"))))  # noqa: E731
+    orig = LS.time.time
+    LS.time.time = clock
+    try:
+        v5, m5 = ml.make_table(lex, workers=2, run_dir=late, deadline=2.5, **{**kw, "games": (70, 70)})
+    finally:
+        LS.time.time = orig
+    n5 = len(list((late / "gen0").glob("shard-*.npz")))
+    # 4 shards (2 per worker) at "time" 0, one more as each of the first two is written: 6 of the 10 shards
+    assert n5 == 6 and m5["stopped_early"] and len(m5["generations"]) == 1
+    assert m5["games_per_generation"] == [42] and m5["generations"][0]["games"] == 42
+    # the same shards as Ray tasks (a local Ray instance)
+    pytest.importorskip("ray")
+    import ray
+
+    try:
+        v4, m4 = ml.make_table(lex, workers=2, run_dir=tmp_path / "ray", backend="ray", **kw)
+    finally:
+        ray.shutdown()
+    assert np.array_equal(v1, v4) and m4["backend"] == "ray"
+    for p in run.rglob("shard-*.npz"):
+        with np.load(p) as a, np.load(tmp_path / "ray" / p.relative_to(run)) as b:
+            assert all(np.array_equal(a[f], b[f], equal_nan=True) for f in a.files)
+
+
 def test_match_summary_interval():
     ml = _script()
     s = ml.summarize_match([(10, 0, 0)] * 30 + [(-5, 0, 0)] * 10)
     assert s["games"] == 40 and s["win_rate"] == 0.75 and s["mean_spread"] == 6.25
     assert s["win_ci95"][0] < 0.75 < s["win_ci95"][1]
     assert s["spread_ci95"][0] < 6.25 < s["spread_ci95"][1]
+
+
+def test_compare_tables_seats_swapped(golden_lexicon):
+    """A table against itself: each deal is played twice with the seats swapped by identical players,
+    so every pair's spreads cancel exactly (mean 0, half the games won)."""
+    ml = _script()
+    stem = ROOT / "engine" / "data" / "leaves-german"
+    out = ml.compare(stem, stem, golden_lexicon.path, pairs=3, workers=1, seed=5, progress=False)
+    assert out["games"] == 6 and out["pairs"] == 3
+    assert out["mean_spread"] == 0 and out["spread_ci95_pairs"] == [0.0, 0.0]
+    assert out["win_rate"] == 0.5 and out["mean_score_new"] == out["mean_score_old"]
