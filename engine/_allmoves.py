@@ -36,6 +36,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from lexicon_tools import _numba_cache
+
+_numba_cache.drop_stale_cache(__file__)  # callee kernels changed -> recompile
+
 from lexicon_tools._kwg_nodes import node_accepts, node_arc, node_is_end, node_tile  # uint32 KWG or uint64 wide
 
 from ._rows import BLANK_FLAG, N, OUT_COL, OUT_DIR, OUT_LEN, OUT_NTILES, OUT_ROW, OUT_SCORE, OUT_TILES, OUT_WIDTH

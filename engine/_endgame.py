@@ -54,6 +54,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from lexicon_tools import _numba_cache
+
+_numba_cache.drop_stale_cache(__file__)  # callee kernels changed -> recompile
+
 from lexicon_tools._kwg_nodes import node_arc  # uint32 KWG or uint64 wide
 
 from . import _movegen as K

@@ -16,53 +16,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from lexicon_tools import _numba_cache
+
 from . import _kgame as KG
 
 
-def _drop_stale_cache() -> None:
-    """Delete this module's Numba cache files when a kernel module it calls changed (as :mod:`engine._kgame`)."""
-    import glob
-    import hashlib
-    import os
-    import tempfile
-
-    import importlib
-
-    try:
-        h = hashlib.sha256()
-        mods = [KG, KG.K, KG.LK, KG._KWG, KG._WM]
-        try:  # the node accessors the graph kernels inline (uint32 KWG or uint64 wide graphs)
-            mods.append(importlib.import_module("lexicon_tools._kwg_nodes"))
-        except ImportError:
-            pass
-        for mod in mods:
-            with open(mod.__file__, "rb") as f:
-                h.update(f.read())
-        digest = h.hexdigest()
-        cache = os.path.join(os.path.dirname(os.path.abspath(__file__)), "__pycache__")
-        stamp = os.path.join(cache, "_inference.deps")
-        try:
-            with open(stamp, encoding="ascii") as f:
-                if f.read().strip() == digest:
-                    return
-        except FileNotFoundError:
-            pass
-        os.makedirs(cache, exist_ok=True)
-        for path in glob.glob(os.path.join(cache, "_inference.*.nb[ic]")):
-            os.unlink(path)
-        fd, tmp = tempfile.mkstemp(dir=cache, prefix="_inference.deps.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="ascii") as f:
-                f.write(digest + "\n")
-            os.replace(tmp, stamp)
-        except BaseException:
-            os.unlink(tmp)
-            raise
-    except OSError:
-        pass
-
-
-_drop_stale_cache()
+_numba_cache.drop_stale_cache(__file__)  # callee kernels changed -> recompile (lexicon_tools._numba_cache)
 
 
 @njit(cache=True)

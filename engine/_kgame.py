@@ -57,13 +57,15 @@ Numba caches these functions keyed by this file alone, but the cached code
 contains the kernels of :mod:`engine._movegen`, :mod:`engine._leaves_kernels`
 and :mod:`lexicon_tools._kwg_kernels` it calls. So at import this module
 hashes those files and drops its own cache entries when they changed
-(:func:`_drop_stale_cache`); they are then recompiled on first use.
+(:func:`lexicon_tools._numba_cache.drop_stale_cache`, over all kernel sources); they are then recompiled on first use.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
+from lexicon_tools import _numba_cache
 
 from lexicon_tools import _kwg_kernels as _KWG
 from lexicon_tools import _kwg_nodes as _KWN
@@ -73,48 +75,7 @@ from . import _movegen as K
 from . import _wordmap as _WM
 
 
-def _drop_stale_cache() -> None:
-    """Delete this module's Numba cache files when a kernel module it calls has changed since they were made.
-
-    The stamp (a SHA-256 of the callee modules' sources) lives beside the cache
-    files as ``__pycache__/_kgame.deps``, written atomically. Any OS error
-    (read-only install, a race with another process) leaves the cache as it is.
-    """
-    import glob
-    import hashlib
-    import os
-    import tempfile
-
-    try:
-        h = hashlib.sha256()
-        for mod in (K, LK, _KWG, _KWN, _WM):
-            with open(mod.__file__, "rb") as f:
-                h.update(f.read())
-        digest = h.hexdigest()
-        cache = os.path.join(os.path.dirname(os.path.abspath(__file__)), "__pycache__")
-        stamp = os.path.join(cache, "_kgame.deps")
-        try:
-            with open(stamp, encoding="ascii") as f:
-                if f.read().strip() == digest:
-                    return
-        except FileNotFoundError:
-            pass
-        os.makedirs(cache, exist_ok=True)  # a fresh checkout: no cache yet, the stamp goes first
-        for path in glob.glob(os.path.join(cache, "_kgame.*.nb[ic]")):
-            os.unlink(path)
-        fd, tmp = tempfile.mkstemp(dir=cache, prefix="_kgame.deps.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="ascii") as f:
-                f.write(digest + "\n")
-            os.replace(tmp, stamp)
-        except BaseException:
-            os.unlink(tmp)
-            raise
-    except OSError:
-        pass
-
-
-_drop_stale_cache()
+_numba_cache.drop_stale_cache(__file__)  # callee kernels changed -> recompile (lexicon_tools._numba_cache)
 
 N = 15
 BLANK_FLAG = K.BLANK_FLAG

@@ -28,6 +28,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from lexicon_tools import _numba_cache
+
+_numba_cache.drop_stale_cache(__file__)  # callee kernels changed -> recompile
+
 MAXLEN = 6
 """Longest leave (a rack of 7 minus one tile played)."""
 

@@ -22,6 +22,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from lexicon_tools import _numba_cache
+
+_numba_cache.drop_stale_cache(__file__)  # callee kernels changed -> recompile
+
 from lexicon_tools._kwg_nodes import node_accepts, node_arc, node_is_end, node_tile  # uint32 KWG or uint64 wide
 
 MAX_DEPTH = 32

@@ -27,6 +27,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from . import _numba_cache
+
+_numba_cache.drop_stale_cache(__file__)  # callee kernels changed -> recompile
+
 from ._kwg_kernels import child_arc, count_words
 from ._kwg_nodes import node_accepts, node_arc, node_is_end, node_tile
 
