@@ -75,6 +75,10 @@ def test_new_round_submit_close_standings(event, capsys, golden_lexicon):
     code, out, _ = run(capsys, "standings", event, "--json")
     data = json.loads(out)
     assert data["master_total"] == top.score and data["standings"][0]["player"] == "Ana"
+    code, out, _ = run(capsys, "standings", event, "--round", 1, "--json")
+    assert code == 0 and json.loads(out) == data                   # round 1 is the last closed one
+    code, out, err = run(capsys, "standings", event, "--round", 99)
+    assert code == 2 and out == "" and "rounds 1 to 1 are closed" in one_error_line(err)
     code, out, _ = run(capsys, "round", event, "--json")
     data = json.loads(out)
     assert data["round"] == 2 and len(data["rack"]) == 7 and data["submissions"]["Ana"] is None
@@ -122,6 +126,9 @@ def test_errors_exit_2_with_one_line(tmp_path, event, capsys, golden_lexicon):
         (("round", event, "--start"), None),
         (("close", event, "--choose", "8H XYZ"), "--choose"),
         (("close", event, "--round", 5), "round 5 is not the open round"),
+        (("standings", event, "--round", 1), "no round is closed yet"),
+        (("new", "", "--players", "A", "B", "--lexicon", golden_lexicon.path), "needs a name"),
+        (("new", " ", "--players", "A", "B", "--lexicon", golden_lexicon.path), "needs a name"),
         (("round",), "name the event directory"),
         (("round", event, "extra"), "unexpected argument"),
         (("new", tmp_path / "lx", "--players", "A", "--lexicon", tmp_path / "missing.lex"), "no such lexicon"),

@@ -125,6 +125,8 @@ def test_undo_show_names_the_directors_action(event, golden_lexicon, capsys):
     (["Ana", "Ana\u200b"], "U+200B"),                               # zero-width space
     (["\u202eAnaBen", "Cal"], "U+202E"),                            # right-to-left override
     (["Ana\u0007", "Ben"], "U+0007"),
+    (["\u3164", "Ben"], "U+3164"),                                   # Hangul filler: a letter that prints as nothing
+    (["Ana", "\u0410na"], "mixes Cyrillic and Latin"),                # Cyrillic А beside Latin na
 ])
 def test_look_alike_and_invisible_names_are_refused(tmp_path, capsys, golden_lexicon, names, message):
     code, out, err = run(capsys, "new", tmp_path / "nf", "--players", *names, "--lexicon", golden_lexicon.path)

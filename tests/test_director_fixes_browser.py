@@ -28,6 +28,8 @@ def test_index_fits_a_phone_and_a_left_player_is_told(browser, tmp_path, golden_
                         rules=SimultanRules.for_alphabet(A, round_time=600), export=False, notes=None,
                         tables={"Ben": 1, "Cal": 2})
     d.start()
+    top = d.load().current.tops[0]
+    d.submit("Annemarie Müller-Lüdenscheidt", top.notation)       # a long name beside a whole move: the widest row
     d.penalty("Ben", 15, reason="Handy")
     d.warn("Cal", reason="laut")
     d.leave("Dora")
@@ -43,6 +45,9 @@ def test_index_fits_a_phone_and_a_left_player_is_told(browser, tmp_path, golden_
     for col in ("Platz", "Spieler", "Punkte"):
         box = pg.locator("th", has_text=col).first.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= 360, col
+    pg.goto((out / "round-01.html").as_uri())                     # a round's page too (its scores table scrolls)
+    expect(pg.locator("table.rs")).to_have_count(1)
+    assert pg.evaluate("document.scrollingElement.scrollWidth") <= 360
     app = create_app(golden_lexicon, event_dir=d.path, players_submit=True, allowed_hosts=["127.0.0.1", "localhost"])
     d.start()
     with background_server(app) as url:

@@ -202,6 +202,8 @@ def cmd_new(args) -> int:
 
     from .store import EventDir
 
+    if not str(args.event_dir).strip():
+        raise _Usage("the event directory needs a name (an empty name would be the current directory)")
     players = _players(args.players)
     tables: dict = {}
     if args.players_file:
@@ -449,6 +451,10 @@ def cmd_standings(args) -> int:
     """``standings``: ranking with points, percentage of the top, tops and solos."""
     ev = _dir(args).load()
     upto = args.round
+    if upto is not None:
+        last = ev.closed_rounds[-1].number if ev.closed_rounds else 0
+        if not 1 <= upto <= last:
+            raise _Usage(f"--round {upto}: " + (f"rounds 1 to {last} are closed" if last else "no round is closed yet"))
     rows = ev.standings(upto)
     closed = [r for r in ev.closed_rounds if upto is None or r.number <= upto]
     master = sum(r.top.score for r in closed)

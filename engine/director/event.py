@@ -1167,6 +1167,12 @@ def _clean_reason(text: str) -> str:
     return out
 
 
+# letters that print as nothing although Unicode does not class them as format characters
+_BLANK_LOOKING = frozenset("\u115f\u1160\u3164\uffa0\u2800\u180e")
+# scripts with letters that look like Latin ones (Cyrillic А, Greek Ο ...)
+_LOOKALIKE_SCRIPTS = frozenset({"LATIN", "CYRILLIC", "GREEK"})
+
+
 def check_player_name(name: str) -> str:
     """A player's name, stripped and in Unicode NFC (so ``Döra`` typed with a combining
     diaeresis is the same name as with ``ö``).
@@ -1175,13 +1181,23 @@ def check_player_name(name: str) -> str:
         DirectorError: empty, over 100 characters, starting with ``-``, or holding a control
             character (tabs, line breaks) or an invisible format character (Unicode category
             Cf: zero-width spaces, direction overrides such as U+202E, soft hyphens), named by
-            its code point.
+            its code point; holding a letter that prints as nothing (Hangul fillers, the blank
+            Braille pattern); or mixing Latin, Cyrillic and Greek letters (look-alikes such as
+            Cyrillic ``А`` in ``Аna``).
     """
     n = unicodedata.normalize("NFC", str(name)).strip()
     bad = next((ch for ch in n if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Co", "Cs")), None)
     if bad is not None:
         raise DirectorError(f"player name {n!r}: holds the invisible or control character U+{ord(bad):04X} "
                             f"({unicodedata.name(bad, 'unnamed')}); type the name without it")
+    bad = next((ch for ch in n if ch in _BLANK_LOOKING), None)
+    if bad is not None:
+        raise DirectorError(f"player name {n!r}: holds the blank-looking character U+{ord(bad):04X} "
+                            f"({unicodedata.name(bad, 'unnamed')}); type the name without it")
+    scripts = sorted({unicodedata.name(ch, "?").split()[0] for ch in n if ch.isalpha()} & _LOOKALIKE_SCRIPTS)
+    if len(scripts) > 1:
+        raise DirectorError(f"player name {n!r}: mixes {' and '.join(s.title() for s in scripts)} letters, "
+                            f"which look alike; type it in one alphabet")
     if not n or n.startswith("-") or len(n) > 100:
         raise DirectorError(f"player name {n!r}: must be non-empty, at most 100 characters, without tabs or "
                             f"line breaks, and not start with '-'")

@@ -274,7 +274,7 @@ body.timeup .time.low{animation:timeupclock .5s step-end 6}
 .alarm .a3{margin-top:2vh;opacity:.85}
 body.stale .wrap{opacity:.3;filter:grayscale(1)}
 @media (max-aspect-ratio:1/1){:root{--b:94vw;--s:94vw}.wrap{flex-direction:column;height:auto}
- .side{max-height:none}}
+ .side{max-height:none;max-width:100%}.rs{display:block;max-width:100%;overflow-x:auto}}
 """
 
 _CLOCK_JS = """
