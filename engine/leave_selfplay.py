@@ -12,6 +12,7 @@ result does not depend on the number of workers or the backend.
 
 from __future__ import annotations
 
+import io
 import json
 import multiprocessing as mp
 import os
@@ -21,6 +22,8 @@ import time
 from pathlib import Path
 
 import numpy as np
+
+from lexicon_tools.normalize import write_atomic
 
 from .equity import DecisionLog
 from .leaves import LeaveTable, leave_index
@@ -113,53 +116,22 @@ def _local_init(ctx):
     _W["ctx"] = ctx
 
 
-def _fsync_dir(path: Path) -> None:
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
 def atomic_save_npz(path: Path, arrays: dict) -> None:
-    """Write ``arrays`` as ``path`` (.npz) all or nothing: temp file beside it, fsync, rename."""
+    """Write ``arrays`` as ``path`` (.npz) all or nothing (:func:`lexicon_tools.normalize.write_atomic`).
+
+    Raises:
+        WordListError: the file cannot be written (a ``ValueError`` naming it).
+    """
+    buf = io.BytesIO()
+    np.savez(buf, **arrays)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            np.savez(f, **arrays)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    _fsync_dir(path.parent)
+    write_atomic(path, buf.getvalue())
 
 
 def atomic_write_text(path: Path, text: str) -> None:
+    """Write ``text`` (UTF-8) as ``path`` all or nothing, making its directory if needed."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    write_atomic(path, text)
 
 
 def shard_path(run_dir: Path, gen: int, shard: int) -> Path:
