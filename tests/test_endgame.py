@@ -137,6 +137,18 @@ def test_limits_return_the_best_so_far(golden_lexicon):
     assert depth_schedule(13) == [1, 2, 3, 4, 6, 13] and depth_schedule(3) == [1, 2, 3]
 
 
+def test_node_limit_returns_the_best_so_far(golden_lexicon):
+    full = solve(POS["e33_1"], golden_lexicon)
+    assert full.complete
+    r = solve(POS["e33_1"], golden_lexicon, node_limit=0)    # depth 1 only: no reply searched
+    assert r.depth == 1 and not r.complete and [it[0] for it in r.iterations] == [1]
+    assert r.nodes == r.iterations[0][3]
+    big = solve(POS["e33_1"], golden_lexicon, node_limit=10 * full.nodes)
+    assert big.complete and big.value == full.value
+    with pytest.raises(ValueError, match="node limit"):
+        solve(POS["e33_1"], golden_lexicon, node_limit=-1)
+
+
 def test_cli_json_shape(golden_lexicon, capsys):
     rc = main(["endgame", "--cgp", POS["s21_0"], "--lexicon", str(golden_lexicon.path), "--json"])
     assert rc == 0
