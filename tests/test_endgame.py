@@ -227,7 +227,7 @@ def test_preendgame_known_bag_equals_the_endgame(golden_lexicon):
     final = pos.scores[0] - pos.scores[1] + mv.score - eg.value
     assert top["spread"] == pytest.approx(final)
     assert top["win"] == (1.0 if final > 0 else 0.5 if final == 0 else 0.0)
-    assert top["scenarios"] == 1
+    assert top["draws"] == 1 and top["exact"] is True
 
 
 def test_preendgame_cli(golden_lexicon, capsys):
@@ -238,8 +238,8 @@ def test_preendgame_cli(golden_lexicon, capsys):
     rc = main(["preendgame", "--cgp", cgp, "--lexicon", str(golden_lexicon.path), "--top", "2", "--json"])
     assert rc == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == {"moves"} and len(out["moves"]) <= 2
-    assert all(set(m) == {"move", "win", "spread"} for m in out["moves"])
+    assert len(out["moves"]) <= 2 and out["bag"] == 1
+    assert all({"move", "win", "spread", "exact"} <= set(m) for m in out["moves"])
 
 
 def test_analyze_uses_the_endgame_solver(golden_lexicon, capsys):

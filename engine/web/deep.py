@@ -10,7 +10,10 @@ it counts against the pool's queue, 503 when full) but waits in a thread of
 its own, so the move lists and the word checker (``/api/moves``, ``/api/score``)
 never queue behind a deep analysis. Only one deep analysis runs at a time (a
 second one gets 503 with ``Retry-After`` while the first is running), and each
-has a time budget of at most :data:`MAX_SECONDS`.
+has a time budget of at most :data:`MAX_SECONDS`, which the solvers keep to
+(the pre-endgame's deadline, :mod:`engine.preendgame`). The worker loads the
+kernels once with :func:`engine.phase.warm_up` before its first analysis, so a
+Numba cache load or compile never eats a request's budget.
 """
 
 from __future__ import annotations
@@ -41,7 +44,7 @@ def _task(cgp: str, seconds: float, include: list[str]) -> dict:
 
     from engine.cgp import parse_cgp
     from engine.leaves import LeaveTable
-    from engine.phase import phase_answer
+    from engine.phase import phase_answer, warm_up
 
     if "lexicon" not in _WORKER:
         path = _WORKER.get("lexicon_path")
@@ -50,6 +53,7 @@ def _task(cgp: str, seconds: float, include: list[str]) -> dict:
         if isinstance(t, str):
             t = LeaveTable.load(t)
         _WORKER["table_obj"] = t
+        warm_up(_WORKER["lexicon"])  # kernels loaded (or compiled) before the first request's budget starts
     return phase_answer(parse_cgp(cgp), _WORKER["lexicon"], table=_WORKER["table_obj"], seconds=seconds,
                         include=include)
 
