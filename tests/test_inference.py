@@ -398,3 +398,37 @@ def test_cli_from_a_game_record(golden_lexicon, capsys, tmp_path):
     assert "bag" in io.err and g.position(2).to_cgp().split()[0] in io.err
     assert main(["infer", "--gcg", str(path), "--turn", "9", "--lexicon", str(golden_lexicon.path)]) == 2
     assert "turns 0..3" in capsys.readouterr().err
+
+
+def test_analyze_infer_draws_from_the_inference(after_first_move, tiny, capsys, tmp_path):
+    """``analyze --infer --last-move`` goes through the same inference as ``simulate --infer`` (its note)."""
+    from engine.cli import main
+    from engine.leaves import write_klv
+
+    pos, move = after_first_move
+    klv = tmp_path / "zero.klv2"
+    write_klv(klv, zero_table().values)
+    base = ["analyze", "--cgp", pos.to_cgp(), "--lexicon", str(tiny.path), "--leaves", str(klv), "--top", "2",
+            "--json"]
+    assert main(base + ["--time", "1", "--infer", "--last-move", move.notation]) == 0
+    io = capsys.readouterr()
+    assert "1 of 30 racks consistent; most likely X 100.0 %" in io.err
+    sim = json.loads(io.out)["simulation"]
+    assert sim["inferred"] is True and sim["error"] == 0.05
+    assert main(base + ["--time", "1"]) == 0
+    assert json.loads(capsys.readouterr().out)["simulation"]["inferred"] is False
+    for extra, msg in ((["--time", "1", "--last-move", move.notation], "only with --infer"),
+                       (["--infer", "--last-move", move.notation], "--time"),
+                       (["--time", "1", "--infer"], "--last-move")):
+        assert main(base + extra) == 2
+        assert msg in capsys.readouterr().err
+
+
+def test_phase_answer_infers_from_the_last_move(after_first_move, tiny):
+    from engine.phase import phase_answer
+
+    pos, move = after_first_move
+    ans = phase_answer(pos, tiny, table=zero_table(), seconds=1, candidates=2, last_move=move.notation)
+    assert ans["phase"] == "simulation"
+    assert ans["inferred"] == {"from": move.notation, "consistent": 1, "racks": 30}
+    assert phase_answer(pos, tiny, table=zero_table(), seconds=1, candidates=2)["inferred"] is None
