@@ -86,7 +86,7 @@ def phase_answer(position, lexicon, *, table=None, seconds: float = 5.0, candida
           (current scores + value);
         * preendgame: ``method``, ``complete`` (every candidate exact), ``moves``:
           ``[{"move", "win", "spread", "exact", "exact_share", "draws"}]`` best first;
-        * simulation: ``plies``, ``iterations`` (total), ``stop_reason``, ``error`` (elimination's
+        * simulation: ``plies``, ``iterations`` (total), ``stop_reason``, ``error_level`` (elimination's
           level), ``inferred`` (``None``, or ``{"from", "consistent", "racks"}`` when the opponent's
           rack came from the inference), ``moves``:
           ``[{"move", "score", "iterations", "spread", "ci", "win", "win_ci", "equity"}]`` best first.
@@ -147,7 +147,7 @@ def phase_answer(position, lexicon, *, table=None, seconds: float = 5.0, candida
                           "win": _r(c.win_rate, 4), "win_ci": [_r(c.win_ci[0], 4), _r(c.win_ci[1], 4)],
                           "equity": _r(eq) if eq is not None else None, "pruned": c.pruned_at is not None})
         out = {"phase": phase, "plies": res.plies, "iterations": res.total_iterations, "stop_reason": res.stop_reason,
-               "error": SIM_ERROR, "inferred": inferred, "moves": moves}
+               "error_level": SIM_ERROR, "inferred": inferred, "moves": moves}
     out["seconds"] = round(time.perf_counter() - t0, 2)
     return out
 
