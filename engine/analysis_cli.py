@@ -176,7 +176,9 @@ def _simulation_search(pos, lex, args, limit: float):
     from .simulation import simulate
 
     seed = args.seed if getattr(args, "seed", None) is not None else 1
+    t_inf = time.perf_counter()
     leaves = _inferred(args, pos, lex) if args.infer else None
+    limit = max(limit - (time.perf_counter() - t_inf), min(limit, 0.5))  # the inference counts against the budget
     n = min(args.top or 10, 10)
     res = simulate(pos, lex, n_candidates=n, plies=2, iterations=sim_iterations(limit, n), seed=seed,
                    progress=False, time_limit=limit, stop_rule="elimination", error=SIM_ERROR,
