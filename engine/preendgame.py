@@ -31,10 +31,11 @@ Method (docs/preendgame.md has the long form):
    one; one that does not keeps the greedy value. A candidate is out of
    contention when its win rate is more than ``WIN_MARGIN × u`` below the
    leader's or its mean spread more than ``SPREAD_MARGIN × u`` below, where
-   ``u`` is the weight share not yet exact of the two together (a heuristic:
-   the greedy values carry no error bound). When every candidate in
-   contention is exact the others are refined with the time left; when all
-   are exact the search returns early.
+   ``u`` is the mean of the two candidates' weight shares not yet exact (a
+   heuristic: the greedy values carry no error bound); a round refines at
+   most ``MAX_LIVE`` of those in contention, the best first. When every
+   candidate in contention is exact the others are refined with the time
+   left; when all are exact the search returns early.
 5. **Deadline**: no new solve starts past the deadline (``time_limit``); a
    solve's own time limit is the time left, so the whole call returns within
    the budget plus one solve's overshoot (its first depth, always searched).
@@ -72,6 +73,9 @@ SPREAD_MARGIN = 25.0
 """Contention margins per unit of weight not yet exact (win rate, points of mean spread)."""
 SAFETY = 0.05
 """Seconds before the deadline at which no new solve starts."""
+MAX_LIVE = 3
+"""Candidates refined per round at most (the best by the current estimates among those in contention), so
+that the node limits grow for the leaders instead of being spread over every candidate."""
 
 
 def multisets(pool: np.ndarray, size: int):
@@ -420,11 +424,11 @@ def _contenders(cands: list) -> list:
     for c, e in est:
         if c.exact or not any(ln.eg is not None and ln.eg.exact is None for ln in c.lines):
             continue
-        u = (1.0 - e["exact_share"]) + (1.0 - le["exact_share"]) if c is not lead else 1.0
+        u = ((1.0 - e["exact_share"]) + (1.0 - le["exact_share"])) / 2
         if c is lead or (e["win"] >= le["win"] - WIN_MARGIN * u and e["spread"] >= le["spread"] - SPREAD_MARGIN * u):
             live.append(c)
     if live:
-        return live
+        return live[:MAX_LIVE]
     return [c for c, _e in est if any(ln.eg is not None and ln.eg.exact is None for ln in c.lines)]
 
 
