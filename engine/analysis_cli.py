@@ -1,6 +1,6 @@
 """CLI plug-in (see :data:`engine.cli.PLUGINS`): ``analyze`` and ``practice``.
 
-* ``python -m engine analyze --cgp CGP [--top N | --all] [--leaves KLV] [--lexicon L] [--json]``
+* ``python -m engine analyze (--cgp CGP | --gcg FILE [--turn K]) [--top N | --all] [--leaves KLV] [--lexicon L] [--json]``
   — the moves of a position ranked by static equity (score + leave value, with
   the end-of-bag correction of :mod:`engine.equity`): move, score, leave, leave
   value, equity. ``--top N`` uses the best-first generator ranked by equity
@@ -92,15 +92,39 @@ def cmd_analyze(args) -> int:
     t_start = time.perf_counter()
     if args.top is not None and args.top < 1:
         raise ValueError(f"--top must be at least 1, got {args.top}")
-    pos = parse_cgp(args.cgp, allow_impossible=args.allow_impossible)
-    if not pos.rack.any():
-        raise ValueError("the position has no rack to move (CGP rack field is empty)")
     if args.last_move is not None and not args.infer:
         raise ValueError("--last-move is read only with --infer")
     if args.infer and args.static:
         raise ValueError("--infer and --static exclude each other (--infer is for the simulation)")
+    if args.turn is not None and args.gcg is None:
+        raise ValueError("--turn is read only with --gcg")
+    if args.gcg is not None:
+        import argparse as _ap
+
+        from .game_cli import _record_lexicon
+        from .gcg import read_gcg_file
+        from .inference import from_record
+
+        lex = _record_lexicon(_ap.Namespace(file=args.gcg, lexicon=args.lexicon))
+        record = read_gcg_file(args.gcg, lex)
+        try:
+            pos, last = from_record(record, args.turn)
+        except ValueError as exc:  # e.g. turn 0 or after a pass: nothing to infer from, still a position
+            if args.infer:
+                raise
+            pos, last = _record_position(record, args.turn), None
+            print(f"note: {exc}", file=sys.stderr)
+        if args.infer and args.last_move is None:
+            args.last_move = last
+        print(f"note: position {pos.to_cgp()}" + (f"; the opponent's last move {last}" if last else ""),
+              file=sys.stderr)
+    else:
+        pos = parse_cgp(args.cgp, allow_impossible=args.allow_impossible)
+        lex = None
+    if not pos.rack.any():
+        raise ValueError("the position has no rack to move (CGP rack field is empty)")
     table = _table(args.leaves)
-    lex = _lexicon(args.lexicon)
+    lex = lex or _lexicon(args.lexicon)
     from .cgp import warn_notes
 
     warn_notes(pos, lex)
@@ -122,6 +146,20 @@ def cmd_analyze(args) -> int:
     for line in _rows(cands):
         print(line)
     return 0
+
+
+def _record_position(record, turn):
+    """The position before ``turn`` (default: after the last entry) of a record as its mover sees it."""
+    from dataclasses import replace
+
+    from .game import Kind
+
+    n = len([t for t in record.turns if t.kind in Kind.TURNS])
+    k = n if turn is None else int(turn)
+    if not 0 <= k <= n:
+        raise ValueError(f"--turn {k}: the game has turns 0..{n}")
+    pos = record.position(k)
+    return replace(pos, opponent_rack=None, opcodes={**pos.opcodes, "bag": str(pos.bag_count)})
 
 
 def _search(pos, lex, table, args, t_start: float):
@@ -379,7 +417,12 @@ def cmd_practice(args) -> int:
 def add_parser(subparsers) -> None:
     """Register ``analyze`` and ``practice`` with the engine CLI."""
     sp = subparsers.add_parser("analyze", help="rank a position's moves by static equity (score + leave value)")
-    sp.add_argument("--cgp", required=True, help="position in CGP notation (quote it)")
+    src = sp.add_mutually_exclusive_group(required=True)
+    src.add_argument("--cgp", help="position in CGP notation (quote it)")
+    src.add_argument("--gcg", metavar="FILE",
+                     help="instead of --cgp: a game record, the position before --turn K (default: after the last "
+                          "entry) as its mover sees it; with --infer the opponent's move before it is the last move")
+    sp.add_argument("--turn", type=int, metavar="K", help="with --gcg: the turn about to be played (0-based)")
     from .cgp import add_allow_impossible
 
     add_allow_impossible(sp)

@@ -432,3 +432,35 @@ def test_phase_answer_infers_from_the_last_move(after_first_move, tiny):
     assert ans["phase"] == "simulation"
     assert ans["inferred"] == {"from": move.notation, "consistent": 1, "racks": 30}
     assert phase_answer(pos, tiny, table=zero_table(), seconds=1, candidates=2)["inferred"] is None
+
+
+def test_analyze_from_a_game_record_infers_from_the_move_before(golden_lexicon, capsys, tmp_path):
+    """``analyze --gcg FILE --turn K --infer``: the position before turn K, the opponent's move before it inferred."""
+    from engine.cli import main
+    from engine.equity import apply, choose
+    from engine.game import Game
+    from engine.gcg import write_gcg_file
+    from engine.leaves import default_table
+
+    table = default_table()
+    g = Game(2, golden_lexicon, seed=5, keep_undo=False)
+    cands = []
+    for _ in range(3):
+        cands.append(choose(g, table))
+        apply(g, cands[-1])
+    path = write_gcg_file(tmp_path / "g.gcg", g)
+    base = ["analyze", "--gcg", str(path), "--turn", "2", "--lexicon", str(golden_lexicon.path), "--top", "2", "--json"]
+    assert main(base + ["--time", "1", "--infer"]) == 0
+    io = capsys.readouterr()
+    assert f"the opponent's last move {cands[1].notation}" in io.err
+    assert f"opponent's leave inferred from {cands[1].notation}" in io.err
+    out = json.loads(io.out)
+    assert out["simulation"]["inferred"] is True
+    assert out["rack"] == g.record().position(2).rack_string
+    assert main(base + ["--static"]) == 0            # no inference asked: just the position
+    assert json.loads(capsys.readouterr().out)["rack"] == out["rack"]
+    assert main(["analyze", "--gcg", str(path), "--turn", "0", "--lexicon", str(golden_lexicon.path),
+                 "--static", "--json"]) == 0         # turn 0: nothing before it, still a position
+    assert "no move was made before it" in capsys.readouterr().err
+    assert main(["analyze", "--cgp", g.position(2).to_cgp(), "--turn", "2", "--static"]) == 2
+    assert "--turn is read only with --gcg" in capsys.readouterr().err
