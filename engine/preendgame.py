@@ -63,7 +63,8 @@ from .endgame import solve
 
 MAX_BAG = 3
 DEFAULT_TIME = 10.0
-TT_BITS = 16
+TT_BITS = (14, 20)
+"""log2 of the endgame table's entries, from the node limit (:func:`_tt_bits`), between these bounds."""
 NODES0 = 2_000
 """Node limit of the first exact round; each further round allows four times as many."""
 MAX_DRAWS = 48
@@ -390,7 +391,7 @@ def preendgame(pos: Position, lexicon: Lexicon, *, top: int = 8, time_limit: flo
             left = deadline - time.perf_counter()
             if left < SAFETY:
                 break
-            r = solve(eg.pos, lexicon, max_depth=endgame_depth, time_limit=left, tt_bits=TT_BITS, node_limit=lim)
+            r = solve(eg.pos, lexicon, max_depth=endgame_depth, time_limit=left, tt_bits=_tt_bits(lim), node_limit=lim)
             eg.tried = lim
             if r.complete:
                 eg.exact = int(r.value)
@@ -413,6 +414,11 @@ def preendgame(pos: Position, lexicon: Lexicon, *, top: int = 8, time_limit: flo
               f"the moves in contention; {n_exact} of {len(out)} moves exact")
     return {"bag": bag, "unseen": a.rack_string(unseen), "method": method,
             "seconds": time.perf_counter() - t0, "moves": out}
+
+
+def _tt_bits(nodes: int) -> int:
+    """Table size for a solve of at most ``nodes`` nodes: about half as many entries, within :data:`TT_BITS`."""
+    return min(TT_BITS[1], max(TT_BITS[0], int(nodes).bit_length() - 1))
 
 
 def _contenders(cands: list) -> list:
