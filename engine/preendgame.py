@@ -16,8 +16,9 @@ Method (docs/preendgame.md has the long form):
      top-scoring move; if that empties the bag, the endgame (us to move) is
      solved, otherwise the line is scored by the two moves' points alone.
 
-   More than ``max_draws`` distinct lines for a candidate: ``max_draws``
-   tile-level draws are sampled with a fixed seed instead (``sampled``).
+   More than ``max_draws`` distinct lines of the second kind for a
+   candidate: ``max_draws`` tile-level draws are sampled with a fixed seed
+   instead (``sampled``); lines of the first kind are always enumerated.
 3. **Cheap pass**: every distinct endgame (shared by all lines that reach it,
    cached by board and racks) gets a *greedy playout* value: each side plays
    its top-scoring move (going out counted with its settlement) until one
@@ -36,9 +37,10 @@ Method (docs/preendgame.md has the long form):
    most ``MAX_LIVE`` of those in contention, the best first. When every
    candidate in contention is exact the others are refined with the time
    left; when all are exact the search returns early.
-5. **Deadline**: no new solve starts past the deadline (``time_limit``); a
-   solve's own time limit is the time left, so the whole call returns within
-   the budget plus one solve's overshoot (its first depth, always searched).
+5. **Deadline**: no new solve starts within ``SAFETY`` of the deadline
+   (``time_limit``); a solve's own time limit is the time left, so the whole
+   call returns within the budget plus one solve's overshoot (its first
+   depth, always searched, or a pruned word list built between two depths).
 
 A candidate's result: the probability of winning (final spread > 0; a tie
 counts half) and the mean final spread (current scores included), weighted
