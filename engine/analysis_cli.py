@@ -440,7 +440,7 @@ def add_parser(subparsers) -> None:
                     help="seed of the simulation (bag > 3 tiles; default 1)")
     sp.add_argument("--infer", action="store_true",
                     help="the simulation draws the opponent's rack from the leave inferred from --last-move "
-                         "(engine infer); needs --time")
+                         "(with --gcg: the move before the position; engine infer); needs --time")
     sp.add_argument("--last-move", metavar="MOVE", default=None,
                     help="with --infer: the opponent's last move on the CGP's board ('8H WO(R)T', --last-move=-3)")
     sp.add_argument("--margin", default="5", metavar="E", help="with --infer: equity margin in points (default 5)")
