@@ -28,7 +28,8 @@ Method (docs/preendgame.md has the long form):
    :func:`engine.endgame.solve` with a node limit growing fourfold
    (``NODES0``, ``4 × NODES0``, ...) and the time left as its time limit,
    over the unsolved endgames of the candidates still in contention, the
-   leader first. A solve that completes replaces the greedy value by the exact
+   leader first (within a candidate the endgames with the fewest tiles
+   first, then the heaviest). A solve that completes replaces the greedy value by the exact
    one; one that does not keeps the greedy value. A candidate is out of
    contention when its win rate is more than ``WIN_MARGIN × u`` below the
    leader's or its mean spread more than ``SPREAD_MARGIN × u`` below, where
@@ -378,12 +379,14 @@ def preendgame(pos: Position, lexicon: Lexicon, *, top: int = 8, time_limit: flo
         lim = nodes if cap is None else min(nodes, cap)
         pending = []
         seen = set()
-        for c in live:
+        for c in live:  # the leader first; within a candidate the smallest endgames first (likelier to finish)
+            mine = []
             for ln in c.lines:
                 eg = ln.eg
                 if eg is not None and eg.exact is None and eg.tried < lim and id(eg) not in seen:
                     seen.add(id(eg))
-                    pending.append(eg)
+                    mine.append((int(eg.pos.rack.sum() + eg.pos.opponent_rack.sum()), -ln.weight, len(mine), eg))
+            pending += [t[-1] for t in sorted(mine)]
         if not pending:
             if cap is not None and lim >= cap:
                 break
