@@ -156,41 +156,47 @@ _LEXICONS: dict = {}
 
 
 def warm_up(lexicon) -> None:
-    """Load (or compile) the kernels of the three phases with a tiny search, outside any time budget.
+    """Load (or compile) the kernels of the three phases with tiny searches, outside any time budget.
 
     Numba loads a kernel from its cache on the first call, which under load can
     take seconds; a worker process calls this once at start so that a
     request's budget (e.g. the web's "Genauer rechnen") is spent on the search.
-    Uses only an empty board (valid for any lexicon of the alphabet).
+    Public APIs only, on made-up boards valid for any lexicon of the alphabet:
+    a move generation and a greedy playout on the empty board, a 2-ply
+    simulation of the opening, and a 2-ply endgame solve on a board holding
+    every tile of the set but the two racks (row by row; its words need not
+    be words, the solver only looks at the moves it can add).
     """
     import numpy as np
 
     from .board import Board
     from .cgp import Position
-    from .endgame import _State
+    from .endgame import solve
     from .movegen import generate_moves
     from .preendgame import greedy_playout
-
-    a = lexicon.alphabet
-    board = Board(a)
-    rack = np.zeros(a.size + 1, dtype=np.int32)
-    for ch in "EINRST":
-        if ch in a.letters:
-            rack[a.code(ch)] += 1
-    other = rack.copy()
-    generate_moves(board, rack, lexicon)
-    greedy_playout(board, rack, other, lexicon)
-    st = _State(Position(board, rack, other), lexicon, 8, False)
-    st.search(2, 5000)
-    st.pv_rows()
     from .simulation import simulate
 
-    full = rack.copy()
-    full[a.code("A") if "A" in a.letters else 1] += 1
-    simulate(Position(board, full), lexicon, n_candidates=2, plies=2, iterations=2, seed=0, workers=1,
+    a = lexicon.alphabet
+    empty = Board(a)
+    vowel = next((a.code(ch) for ch in "EAIOU" if ch in a.letters), 1)
+    cons = next((a.code(ch) for ch in "NRSTL" if ch in a.letters), 2)
+    rack = np.zeros(a.size + 1, dtype=np.int32)
+    rack[vowel] += 1
+    other = np.zeros_like(rack)
+    other[cons] += 1
+    generate_moves(empty, rack, lexicon)
+    greedy_playout(empty, rack, other, lexicon)
+    seven = np.zeros_like(rack)
+    for c in np.nonzero(a.counts[1:])[0][:7] + 1:
+        seven[c] += 1
+    simulate(Position(empty, seven), lexicon, n_candidates=2, plies=2, iterations=2, seed=0, workers=1,
              backend="local", progress=False, stop_when_clearly_ahead=False)
-
-
+    rest = a.counts.astype(np.int64) - rack - other
+    tiles = [(c, False) for c in range(1, a.size + 1) for _ in range(int(rest[c]))]
+    tiles += [(vowel, True)] * int(rest[0])
+    full = Board(a)
+    full.place([(k // 15, k % 15, c, bl) for k, (c, bl) in enumerate(tiles)])
+    solve(Position(full, rack, other), lexicon, max_depth=2)
 
 def phase_answer_cgp(cgp: str, lexicon_path: str | None, table_path: str | None = None, **kwargs) -> dict:
     """:func:`phase_answer` for a CGP string, loading (once per process) the lexicon and table from their paths."""
