@@ -17,7 +17,7 @@ from math import comb
 import numpy as np
 import pytest
 
-from engine.cgp import Position, parse_cgp
+from engine.cgp import parse_cgp
 from engine.cli import main
 from engine.movegen import generate_moves
 from engine.preendgame import _n_multisets, greedy_playout, multisets, preendgame
