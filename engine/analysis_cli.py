@@ -89,6 +89,8 @@ def cmd_analyze(args) -> int:
     pos = parse_cgp(args.cgp, allow_impossible=args.allow_impossible)
     if not pos.rack.any():
         raise ValueError("the position has no rack to move (CGP rack field is empty)")
+    if pos.game_over():
+        raise ValueError(f"nothing to analyse: {pos.game_over()}")
     table = _table(args.leaves)
     lex = _lexicon(args.lexicon)
     from .cgp import warn_notes
@@ -118,8 +120,18 @@ def _search(pos, lex, table, args):
     """The endgame (bag empty) or pre-endgame (1-3 tiles) answer: ``(json key, object, text lines)`` or None."""
     from .endgame_cli import _seconds
 
+    from .warmup import warm_endgame, warm_simulation
+
     limit = _seconds(args.time) if args.time is not None else 10.0
     bag = pos.bag_count or 0
+
+    def note(msg: str) -> None:
+        print(f"note: {msg}", file=sys.stderr, flush=True)
+
+    if bag <= 3:  # a first run compiles here, outside the time budget
+        warm_endgame(lex, note)
+    elif args.time is not None:
+        warm_simulation(lex, note)
     if bag == 0:
         from .endgame import endgame_position, solve
 
