@@ -147,7 +147,7 @@ def test_game_over_reasons():
     passes = parse_cgp(LONG.replace(" 347/334 0", " 347/334 4"))
     assert "4 scoreless turns" in passes.game_over()
     assert parse_cgp(LONG.replace(" 347/334 0", " 347/334 3")).game_over() is None
-    assert parse_cgp(warmup.MIDGAME_CGP).game_over() is None  # tiles in the bag: never over
+    assert parse_cgp("15/15/15/15/15/15/4H3F6/3WALZER6/4U1U1E6/4S1G1U6/8N6/5KIND6/5Ü9/5H9/5L9 AEINRST/ 0/0 0").game_over() is None  # tiles in the bag: never over
 
 
 def test_finished_game_is_refused(golden_lexicon, capsys):
@@ -168,7 +168,7 @@ def test_preendgame_with_an_empty_bag_says_endgame(golden_lexicon, capsys):
 
 @pytest.mark.parametrize("value", ["0", "-1", "inf"])
 def test_simulate_time_limit_must_be_positive(golden_lexicon, capsys, value):
-    rc = main(["simulate", "--cgp", warmup.MIDGAME_CGP, "--lexicon", str(golden_lexicon.path),
+    rc = main(["simulate", "--cgp", "15/15/15/15/15/15/4H3F6/3WALZER6/4U1U1E6/4S1G1U6/8N6/5KIND6/5Ü9/5H9/5L9 AEINRST/ 0/0 0", "--lexicon", str(golden_lexicon.path),
                "--time-limit", value, "-i", "10"])
     err = capsys.readouterr().err
     assert rc == 2 and "--time-limit" in err and "Traceback" not in err
@@ -184,10 +184,21 @@ def test_is_cached(tmp_path):
     assert not _numba_cache.is_cached(str(mod), "nega")
 
 
-def test_warm_endgame_notes_and_compiles_only_when_cold(golden_lexicon, monkeypatch):
-    notes = []
-    solve(LONG, golden_lexicon, max_depth=1)  # cached now
-    assert warmup.warm_endgame(golden_lexicon, notes.append) is False and notes == []
-    monkeypatch.setattr(warmup, "is_cached", lambda module_file, function: False)
-    assert warmup.warm_endgame(golden_lexicon, notes.append) is True
-    assert len(notes) == 1 and "first run" in notes[0]
+def test_warm_if_cold_notes_and_compiles_only_when_cold(golden_lexicon, monkeypatch):
+    from engine import phase
+
+    notes, runs = [], []
+    monkeypatch.setattr(phase, "warm_up", lambda lexicon: runs.append(lexicon))
+    monkeypatch.setattr(warmup, "is_cached", lambda module_file, function: True)
+    assert warmup.warm_if_cold(golden_lexicon, notes.append) is False and notes == [] and runs == []
+    monkeypatch.setattr(warmup, "is_cached", lambda module_file, function: not function.startswith("negamax"))
+    assert warmup.warm_if_cold(golden_lexicon, notes.append) is True
+    assert runs == [golden_lexicon] and len(notes) == 1 and "first run" in notes[0]
+
+
+def test_warm_up_kernels_exist():
+    """The cache look-up names real kernels (a renamed kernel would make every run look cold)."""
+    import importlib
+
+    for mod, fn in warmup.KERNELS:
+        assert callable(getattr(importlib.import_module(f"engine.{mod}"), fn))
