@@ -372,9 +372,8 @@ def test_exchanges_match_a_brute_force(exchange_position, tiny, move, margin):
     assert res.leave_size == 7 - n
 
 
-def test_cli_from_a_game_record(golden_lexicon, capsys, tmp_path):
-    """--gcg FILE --turn K: the position before turn K as the mover sees it, the opponent's move before it."""
-    from engine.cli import main
+def _three_moves_record(golden_lexicon, tmp_path):
+    """A GCG record of three equity-player moves (seed 5), those moves and the game."""
     from engine.equity import apply, choose
     from engine.game import Game
     from engine.gcg import write_gcg_file
@@ -386,7 +385,13 @@ def test_cli_from_a_game_record(golden_lexicon, capsys, tmp_path):
     for _ in range(3):
         cands.append(choose(g, table))
         apply(g, cands[-1])
-    path = write_gcg_file(tmp_path / "g.gcg", g)
+    return write_gcg_file(tmp_path / "g.gcg", g), cands, g
+
+
+def test_cli_from_a_game_record(golden_lexicon, capsys, tmp_path):
+    """--gcg FILE --turn K: the position before turn K as the mover sees it, the opponent's move before it."""
+    from engine.cli import main
+    path, cands, g = _three_moves_record(golden_lexicon, tmp_path)
     last = cands[1]
     assert last.kind == "play"
     assert main(["infer", "--gcg", str(path), "--turn", "2", "--lexicon", str(golden_lexicon.path), "--json",
@@ -437,18 +442,7 @@ def test_phase_answer_infers_from_the_last_move(after_first_move, tiny):
 def test_analyze_from_a_game_record_infers_from_the_move_before(golden_lexicon, capsys, tmp_path):
     """``analyze --gcg FILE --turn K --infer``: the position before turn K, the opponent's move before it inferred."""
     from engine.cli import main
-    from engine.equity import apply, choose
-    from engine.game import Game
-    from engine.gcg import write_gcg_file
-    from engine.leaves import default_table
-
-    table = default_table()
-    g = Game(2, golden_lexicon, seed=5, keep_undo=False)
-    cands = []
-    for _ in range(3):
-        cands.append(choose(g, table))
-        apply(g, cands[-1])
-    path = write_gcg_file(tmp_path / "g.gcg", g)
+    path, cands, g = _three_moves_record(golden_lexicon, tmp_path)
     base = ["analyze", "--gcg", str(path), "--turn", "2", "--lexicon", str(golden_lexicon.path), "--top", "2", "--json"]
     assert main(base + ["--time", "1", "--infer"]) == 0
     io = capsys.readouterr()
