@@ -39,6 +39,9 @@ ORDER_WEIGHTS = (4, 1, 0)
 HISTORY = (1, 1 << 20)
 """History heuristic: weight of a move's cut-off count in its ordering key (0 = off) and the count's cap."""
 INCREMENTAL = True
+KILLER_STAGE = 1
+"""Killers tried (0, 1 or 2) at a node without a table move before its moves are generated; each is
+found legal, with its present score, by generating only its line (``_endgame._stage_killer``)."""
 PRUNE = True
 """Generate moves over the pruned lexicon of :func:`pruned_graph` once a solve has searched
 ``PRUNE_AFTER_NODES`` nodes (short solves do not pay the build, up to ~0.7 s with a blank)."""
@@ -222,6 +225,7 @@ class _State:
         self.counters[E.C_W_SCORE], self.counters[E.C_W_TILES], self.counters[E.C_W_TVAL] = ORDER_WEIGHTS
         self.counters[E.C_W_HIST], self.counters[E.C_HIST_CAP] = HISTORY
         self.counters[E.C_INC] = 1 if INCREMENTAL else 0
+        self.counters[E.C_KSTAGE] = KILLER_STAGE
 
     def use_pruned_graph(self) -> None:
         """Switch to the pruned lexicon of :func:`pruned_graph` (the root's cross-checks recomputed).
