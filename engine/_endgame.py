@@ -56,8 +56,10 @@ State arrays (shapes and dtypes):
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
-from numba import njit
+from numba import njit, objmode
 
 from lexicon_tools import _numba_cache
 
@@ -539,13 +541,16 @@ def _stage_killer(krow, killers, sp, off, arena, keys, order, kwg, tiles, tvals,
 def negamax(depth, alpha, beta, side, passes, h, kwg, vals, all_mask, bingo_tiles, bingo_bonus,
             tiles, tvals, lm, wm, cs, xs, hx, racks, zb, zr, zs,
             tt_key, tt_val, tt_depth, tt_flag, tt_move, tt_row,
-            arena, keys, order, save_cs, save_xs, save_hx, save_sq, rows, cols, killers, hist, counters, result):
+            arena, keys, order, save_cs, save_xs, save_hx, save_sq, rows, cols, killers, hist, counters, result,
+            deadline):
     """Negamax with alpha-beta from the given state; iterative (an explicit stack of frames).
 
     Writes ``result[0]`` = value (spread gained by ``side`` from here to the
     end, fail-soft within ``(alpha, beta)``) and ``result[1]`` = 1 when it is
     exact to the end of the game (no depth-limited leaf or abort influenced
-    it). ``depth`` counts plies, passes included. ``arena``/``keys``/``order``
+    it). ``depth`` counts plies, passes included. ``deadline`` float64 (1,): a
+    ``time.perf_counter()`` instant at which the search aborts (checked every 4,096
+    nodes; 0 = none), like the node limit ``counters[C_LIMIT]``. ``arena``/``keys``/``order``
     hold every ply's moves one after another (grown when needed); the grown
     arrays are returned ``(arena, keys, order)`` for reuse.
     """
@@ -574,6 +579,11 @@ def negamax(depth, alpha, beta, side, passes, h, kwg, vals, all_mask, bingo_tile
                 counters[C_MAXPLY] = sp
             if counters[C_NODES] >= counters[C_LIMIT]:
                 counters[C_ABORT] = 1
+            if deadline[0] > 0 and (counters[C_NODES] & 4095) == 0:
+                with objmode(now="float64"):
+                    now = time.perf_counter()
+                if now > deadline[0]:
+                    counters[C_ABORT] = 1
             s_ = fr[sp, FD_SIDE]
             op = 1 - s_
             my_val = rack_value(racks[s_], vals)
