@@ -6,7 +6,8 @@
   progress line per completed depth on stderr.
 * ``python -m engine preendgame --cgp CGP [--top N] [--time S] [--lexicon L] [--json]``
   — 1 to 3 tiles in the bag: win rate and mean spread of the best candidates
-  over every draw (:mod:`engine.preendgame`).
+  over the draws, within the time budget (default 10 s), each marked exact or
+  approximate (:mod:`engine.preendgame`, docs/preendgame.md).
 
 Bad input prints ``error: ...`` and exits 2 (:func:`engine.cli.main`).
 """
@@ -14,6 +15,7 @@ Bad input prints ``error: ...`` and exits 2 (:func:`engine.cli.main`).
 from __future__ import annotations
 
 import json
+import math
 import sys
 
 
@@ -26,6 +28,10 @@ def _lexicon(path):
     return load_lexicon(path, progress=note)
 
 
+def _note(msg: str) -> None:
+    print(f"note: {msg}", file=sys.stderr, flush=True)
+
+
 def _seconds(text: str | None) -> float | None:
     if text is None:
         return None
@@ -36,27 +42,41 @@ def _seconds(text: str | None) -> float | None:
         raise ValueError(f"--time {text!r}: expected seconds, e.g. 10 or 10s") from None
     if not v > 0:
         raise ValueError(f"--time must be positive, got {text!r}")
+    if not math.isfinite(v):
+        raise ValueError(f"--time must be a finite number of seconds, got {text!r} (leave it out for no limit)")
     return v
 
 
 def cmd_endgame(args) -> int:
     """``endgame``: solve the endgame of a position with an empty bag."""
     from .cgp import parse_cgp
-    from .endgame import endgame_position, solve
+    from .endgame import SearchInterrupted, endgame_position, solve
+    from .warmup import warm_if_cold
 
     pos = endgame_position(parse_cgp(args.cgp))
     limit = _seconds(args.time)
     lex = _lexicon(args.lexicon)
+    warm_if_cold(lex, _note)  # a first run compiles here, outside the time limit
 
     def progress(r) -> None:
         it = r.iterations[-1]
         print(f"depth {r.depth:>2}: {r.move:<22} value {r.value:+d}  nodes {it[3]:,}  {it[4]:.2f}s"
               f"{'  (complete)' if r.complete else ''}", file=sys.stderr, flush=True)
 
-    r = solve(pos, lex, max_depth=args.max_depth, time_limit=limit, progress=progress)
+    try:
+        r = solve(pos, lex, max_depth=args.max_depth, time_limit=limit, progress=progress)
+    except SearchInterrupted as stop:  # Ctrl-C: the deepest finished depth's answer, then exit 130
+        print("note: interrupted (Ctrl-C); the answer of the deepest completed depth follows", file=sys.stderr)
+        _print_endgame(args, pos, stop.result)
+        return 130
+    _print_endgame(args, pos, r)
+    return 0
+
+
+def _print_endgame(args, pos, r) -> None:
     if args.json:
         print(json.dumps(r.to_json(), ensure_ascii=False))
-        return 0
+        return
     a = pos.alphabet
     print(f"racks {a.rack_string(pos.rack)} / {a.rack_string(pos.opponent_rack)}, "
           f"scores {pos.scores[0]}/{pos.scores[1]}")
@@ -64,35 +84,61 @@ def cmd_endgame(args) -> int:
     print(f"value: {r.value:+d} (spread from now to the end, settlement included; "
           f"final spread {pos.scores[0] - pos.scores[1] + r.value:+d})")
     print(f"pv: {' | '.join(r.pv)}")
-    state = "complete (exact)" if r.complete else "stopped by the depth/time limit (not exact)"
+    state = "complete (exact)" if r.complete else "stopped by the depth/time limit or Ctrl-C (not exact)"
     print(f"depth {r.depth}, {state}; {r.nodes:,} nodes in {r.seconds:.2f} s")
-    return 0
+
+
+def preendgame_json(res: dict) -> dict:
+    """The ``--json`` object of a :func:`engine.preendgame.preendgame` result (also ``analyze``'s ``preendgame`` key).
+
+    ``{"moves": [{"move", "win", "spread", "exact", "exact_share", "draws", "sampled"}, ...], "bag",
+    "method", "seconds"}``, moves best first; ``exact`` per move says whether its win rate and spread are
+    exact (every draw enumerated, every endgame solved to the end) or approximate (docs/preendgame.md).
+    """
+    moves = [{"move": c["move"], "win": round(c["win"], 4), "spread": round(c["spread"], 2), "exact": bool(c["exact"]),
+              "exact_share": round(c["exact_share"], 3), "draws": int(c["draws"]), "sampled": bool(c["sampled"])}
+             for c in res["moves"]]
+    return {"moves": moves, "bag": res["bag"], "method": res["method"], "seconds": round(res["seconds"], 2)}
+
+
+def preendgame_lines(res: dict) -> list[str]:
+    """Text lines of a pre-endgame result: one per candidate, best first, exact or approximate."""
+    lines = [f"pre-endgame, bag {res['bag']} (unseen {res['unseen']}), {res['seconds']:.1f} s: {res['method']}",
+             f"{'#':>3}  {'move':<24} {'win %':>6} {'spread':>8} {'draws':>6}  exact"]
+    for i, c in enumerate(res["moves"], 1):
+        state = "yes" if c["exact"] else f"no ({100 * c['exact_share']:.0f} % of the draws solved)"
+        if c["sampled"]:
+            state += ", draws sampled"
+        lines.append(f"{i:>3}  {c['move']:<24} {100 * c['win']:>6.1f} {c['spread']:>+8.1f} {c['draws']:>6}  {state}")
+    return lines
 
 
 def cmd_preendgame(args) -> int:
-    """``preendgame``: candidates ranked by win rate over every draw (1-3 tiles in the bag)."""
+    """``preendgame``: candidates ranked by win rate over the draws (1-3 tiles in the bag)."""
     from .cgp import parse_cgp
-    from .preendgame import preendgame
+    from .preendgame import DEFAULT_TIME, preendgame
+    from .warmup import warm_if_cold
 
     pos = parse_cgp(args.cgp)
     limit = _seconds(args.time)
     if args.top < 1:
         raise ValueError(f"--top must be at least 1, got {args.top}")
+    if args.endgame_depth is not None and not 1 <= args.endgame_depth <= 60:
+        raise ValueError(f"--endgame-depth must be 1..60 plies, got {args.endgame_depth}")
     lex = _lexicon(args.lexicon)
+    warm_if_cold(lex, _note)
 
-    def progress(i, n, cand) -> None:
-        print(f"[{i}/{n}] {cand['move']:<22} win {cand['win']:.3f}  spread {cand['spread']:+.1f}  "
-              f"({cand['scenarios']} draws)", file=sys.stderr, flush=True)
+    def progress(i, lim, d) -> None:
+        print(f"round {i}: endgames up to {lim:,} nodes, {d['exact']} of {d['of']} moves exact",
+              file=sys.stderr, flush=True)
 
-    res = preendgame(pos, lex, top=args.top, time_limit=limit, endgame_depth=args.endgame_depth, progress=progress)
+    res = preendgame(pos, lex, top=args.top, time_limit=limit or DEFAULT_TIME, endgame_depth=args.endgame_depth,
+                     progress=progress)
     if args.json:
-        print(json.dumps({"moves": [{"move": c["move"], "win": round(c["win"], 4), "spread": round(c["spread"], 2)}
-                                    for c in res["moves"]]}, ensure_ascii=False))
+        print(json.dumps(preendgame_json(res), ensure_ascii=False))
         return 0
-    print(f"bag {res['bag']}, unseen {res['unseen']}; {res['method']}")
-    print(f"{'#':>3}  {'move':<24} {'win':>6} {'spread':>8} {'draws':>6}")
-    for i, c in enumerate(res["moves"], 1):
-        print(f"{i:>3}  {c['move']:<24} {c['win']:>6.3f} {c['spread']:>+8.1f} {c['scenarios']:>6}")
+    for line in preendgame_lines(res):
+        print(line)
     return 0
 
 
@@ -111,7 +157,7 @@ def add_parser(subparsers) -> None:
     sp.add_argument("--cgp", required=True, help="position in CGP notation (the opponent's rack may be unknown)")
     sp.add_argument("--lexicon", help="lexicon bundle (default: the packaged German list)")
     sp.add_argument("--top", type=int, default=8, metavar="N", help="candidates to evaluate (default 8, by equity)")
-    sp.add_argument("--time", default=None, metavar="S", help="time budget in seconds for all candidates")
+    sp.add_argument("--time", default=None, metavar="S", help="time budget in seconds for all candidates (default 10)")
     sp.add_argument("--endgame-depth", type=int, default=None, metavar="D",
                     help="plies for each endgame solve (default: to the end within the time budget)")
     sp.add_argument("--json", action="store_true", help="print one JSON object")
