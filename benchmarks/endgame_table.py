@@ -14,7 +14,8 @@ outside this repository: on standard input ``set -ld german -lex NAME -wmp
 false -threads 1``, ``cgp <board> <racks> <scores> <zero turns>`` and
 ``endgame -eplies 25 -etlim LIMIT``, run in ``--magpie-data``'s parent folder
 (MAGPIE reads ``data/`` there; ``data/lexica/NAME.kwg`` must be our default
-lexicon's KWG). Reported: MAGPIE's own "time:" figure (wall, one thread,
+lexicon's KWG); the ``endgame`` line is sent 2 s after the others (MAGPIE refuses it
+while it is still reading the position; retried with longer pauses). Reported: MAGPIE's own "time:" figure (wall, one thread,
 lexicon loading excluded), its status and depth (25 = the ``-eplies`` limit;
 a smaller depth means its time limit stopped it), its value (the spread from
 now, "V") and its best move, and the CPU seconds of the MAGPIE process
@@ -47,19 +48,25 @@ _PLAY = re.compile(r"^(pass|\S+ \S+)\s+(-?\d+)\s+(-?\d+)")
 def magpie(binary: str, data: str, lex: str, cgp: str, limit: float) -> dict:
     """One MAGPIE endgame solve: ``{time, status, depth, value, move, cpu}`` (None where not found)."""
     fields = cgp.split()[:4]
-    cmds = (f"set -ld german -lex {lex} -wmp false -threads 1\ncgp {' '.join(fields)}\n"
-            f"endgame -eplies 25 -etlim {int(limit)}\n")
-    for _attempt in range(3):  # a start-up failure (no result line) is retried
+    setup = f"set -ld german -lex {lex} -wmp false -threads 1\ncgp {' '.join(fields)}\n"
+    solve_cmd = f"endgame -eplies 25 -etlim {int(limit)}\n"
+    for attempt in range(5):  # a start-up failure (no result line) is retried, waiting longer each time
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        p = subprocess.run([binary], input=cmds, capture_output=True, text=True, cwd=str(Path(data).parent),
-                           timeout=limit * 4 + 60)
+        # MAGPIE refuses ("unrecognized async command") an endgame line that arrives while the cgp
+        # line is still being processed, so the endgame line is sent after a pause
+        p = subprocess.Popen([binary], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, cwd=str(Path(data).parent))
+        p.stdin.write(setup)
+        p.stdin.flush()
+        time.sleep(2.0 * (attempt + 1))
+        stdout, stderr = p.communicate(solve_cmd, timeout=limit * 4 + 60)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        if _HEAD.search(p.stdout):
+        if _HEAD.search(stdout):
             break
-        print(f"note: MAGPIE gave no result (exit {p.returncode}): {p.stderr.strip()[-200:]!r}", file=sys.stderr)
+        print(f"note: MAGPIE gave no result (exit {p.returncode}): {stderr.strip()[-200:]!r}", file=sys.stderr)
     out = {"time": None, "status": None, "depth": None, "value": None, "move": None,
            "cpu": (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)}
-    lines = p.stdout.splitlines()
+    lines = stdout.splitlines()
     for i, line in enumerate(lines):
         m = _HEAD.search(line)
         if m:

@@ -27,6 +27,11 @@ Speed-ups that never change a move list or a value (tested on and off):
 * the history heuristic (Schaeffer 1989) in the move order: a move's key
   gains the count of cut-offs it caused anywhere (weighted by the tiles left
   squared), after the table's move and the killers;
+* a staged killer: a node without a table move first tries the move that last
+  cut at its ply, if it is legal here, before generating its moves; legality and
+  score come from generating that move's one line (:func:`_stage_killer`), so
+  the move is one of the full list's with the full list's score (most such
+  nodes are cut by it and never generate their list);
 * (in :mod:`engine.endgame`) a lexicon pruned to the words the two racks can
   still form on the board (:mod:`engine._wordprune`). :mod:`engine.endgame` validates the position and drives the
 iterative deepening; these kernels see only checked arrays.
@@ -51,8 +56,10 @@ State arrays (shapes and dtypes):
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
-from numba import njit
+from numba import njit, objmode
 
 from lexicon_tools import _numba_cache
 
@@ -81,8 +88,11 @@ C_W_SCORE, C_W_TILES, C_W_TVAL = 8, 9, 10
 C_W_HIST, C_HIST_CAP = 11, 12
 # 1 = incremental move lists (see _gen_node); moves taken over from the grandparent's list
 C_INC, C_REUSED = 13, 14
+# killers staged at nodes without a table move (0, 1, 2; see _stage_killer); nodes that tried one, found one
+# legal, were cut by it
+C_KSTAGE, C_KTRIED, C_KFOUND, C_KCUT = 15, 16, 17, 18
 INC_BACK = 32
-N_COUNTERS = 16
+N_COUNTERS = 20
 HIST_BITS = 16
 
 
@@ -307,11 +317,19 @@ def generate_lines(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bon
     """
     params = K._params(rack, bingo_tiles, bingo_bonus)
     cnt[0] = 0
-    params[2] = 0
-    _gen_lines_masked(kwg, tiles, tvals, cs[0], xs[0], hx[0], lm, wm, rack, vals, out, cnt, params, dirty[0])
-    params[2] = 1
-    _gen_lines_masked(kwg, tiles.T.copy(), tvals.T.copy(), cs[1], xs[1], hx[1], lm.T.copy(), wm.T.copy(), rack,
-                      vals, out, cnt, params, dirty[1])
+    for d in range(2):
+        any_ = False
+        for line in range(N):
+            if dirty[d, line]:
+                any_ = True
+        if not any_:
+            continue  # no line of this direction (saves the transposed copies)
+        params[2] = d
+        if d == 0:
+            _gen_lines_masked(kwg, tiles, tvals, cs[0], xs[0], hx[0], lm, wm, rack, vals, out, cnt, params, dirty[0])
+        else:
+            _gen_lines_masked(kwg, tiles.T.copy(), tvals.T.copy(), cs[1], xs[1], hx[1], lm.T.copy(), wm.T.copy(),
+                              rack, vals, out, cnt, params, dirty[1])
 
 
 @njit(cache=True)
@@ -475,17 +493,64 @@ def _gen_node(off, start, sp, fr, kwg, tiles, tvals, lm, wm, racks, vals, bingo_
     return arena, keys, order
 
 
+@njit(cache=True)
+def _stage_killer(krow, killers, sp, off, arena, keys, order, kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles,
+                  bingo_bonus, cs, xs, hx, dirty, counters):
+    """Put a killer move of ply ``sp`` at ``arena[off]`` if one is legal here; returns (arena, keys, order, key).
+
+    ``krow`` int32 (plies, 2, OUT_WIDTH): ``krow[sp, q]`` is the row of killer ``q``
+    (``killers[sp, q]``, a move that cut at this ply in a sibling's position); the second
+    killer is tried only when ``counters[C_KSTAGE]`` is 2. Legality and present score come
+    from the generator itself: the moves of the killers' lines (:func:`generate_lines` with only those lines marked) are
+    generated into the arena after ``off`` and searched for the killers' keys (the first
+    killer preferred), so a staged killer is always a move of the full list, with the score
+    the full list gives it. The key is 0 when neither killer is legal.
+    """
+    dirty[:, :] = 0
+    nk = 2 if counters[C_KSTAGE] > 1 else 1
+    for q in range(nk):
+        if killers[sp, q] > PASS_KEY:
+            d = krow[sp, q, K.OUT_DIR]
+            dirty[d, krow[sp, q, K.OUT_COL] if d == 1 else krow[sp, q, K.OUT_ROW]] = 1
+    cnt = np.zeros(1, dtype=np.int64)
+    if off + 64 > arena.shape[0]:
+        arena, keys, order = _grow(arena, keys, order, off + 64)
+    generate_lines(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx,
+                   arena[off + 1:], cnt, dirty)
+    if off + 1 + cnt[0] > arena.shape[0]:
+        arena, keys, order = _grow(arena, keys, order, off + 1 + cnt[0])
+        generate_lines(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx,
+                       arena[off + 1:], cnt, dirty)
+    found = -1
+    for i in range(off + 1, off + 1 + cnt[0]):
+        mk = move_key(arena, i)
+        if mk == killers[sp, 0]:
+            found = i
+            break
+        if nk == 2 and mk == killers[sp, 1] and found < 0:
+            found = i
+    if found < 0:
+        return arena, keys, order, np.uint64(0)
+    mk = move_key(arena, found)
+    for k in range(W):
+        arena[off, k] = arena[found, k]
+    return arena, keys, order, mk
+
+
 @njit(cache=True, nogil=True)  # nogil: engine.interrupt runs it in a thread so Ctrl-C can stop it
 def negamax(depth, alpha, beta, side, passes, h, kwg, vals, all_mask, bingo_tiles, bingo_bonus,
             tiles, tvals, lm, wm, cs, xs, hx, racks, zb, zr, zs,
             tt_key, tt_val, tt_depth, tt_flag, tt_move, tt_row,
-            arena, keys, order, save_cs, save_xs, save_hx, save_sq, rows, cols, killers, hist, counters, result):
+            arena, keys, order, save_cs, save_xs, save_hx, save_sq, rows, cols, killers, hist, counters, result,
+            deadline):
     """Negamax with alpha-beta from the given state; iterative (an explicit stack of frames).
 
     Writes ``result[0]`` = value (spread gained by ``side`` from here to the
     end, fail-soft within ``(alpha, beta)``) and ``result[1]`` = 1 when it is
     exact to the end of the game (no depth-limited leaf or abort influenced
-    it). ``depth`` counts plies, passes included. ``arena``/``keys``/``order``
+    it). ``depth`` counts plies, passes included. ``deadline`` float64 (1,): a
+    ``time.perf_counter()`` instant at which the search aborts (checked every 4,096
+    nodes; 0 = none), like the node limit ``counters[C_LIMIT]``. ``arena``/``keys``/``order``
     hold every ply's moves one after another (grown when needed); the grown
     arrays are returned ``(arena, keys, order)`` for reuse.
     """
@@ -495,6 +560,7 @@ def negamax(depth, alpha, beta, side, passes, h, kwg, vals, all_mask, bingo_tile
     fh = np.zeros(MAXPLY + 2, dtype=np.uint64)
     fbk = np.zeros(MAXPLY + 2, dtype=np.uint64)
     fttm = np.zeros(MAXPLY + 2, dtype=np.uint64)
+    krow = np.zeros((MAXPLY + 2, 2, W), dtype=np.int32)
     sp = 0
     fr[0, FD_DEPTH] = depth
     fr[0, FD_ALPHA] = alpha
@@ -513,6 +579,11 @@ def negamax(depth, alpha, beta, side, passes, h, kwg, vals, all_mask, bingo_tile
                 counters[C_MAXPLY] = sp
             if counters[C_NODES] >= counters[C_LIMIT]:
                 counters[C_ABORT] = 1
+            if deadline[0] > 0 and (counters[C_NODES] & 4095) == 0:
+                with objmode(now="float64"):
+                    now = time.perf_counter()
+                if now > deadline[0]:
+                    counters[C_ABORT] = 1
             s_ = fr[sp, FD_SIDE]
             op = 1 - s_
             my_val = rack_value(racks[s_], vals)
@@ -571,6 +642,21 @@ def negamax(depth, alpha, beta, side, passes, h, kwg, vals, all_mask, bingo_tile
                 fr[sp, FD_STAGE] = 1
                 mode = M_NEXT
                 continue
+            if counters[C_KSTAGE] != 0 and killers[sp, 0] > PASS_KEY:
+                # staged: try a killer (a move that cut at this ply) before generating the others
+                counters[C_KTRIED] += 1
+                arena, keys, order, kk = _stage_killer(krow, killers, sp, off, arena, keys, order, kwg, tiles, tvals,
+                                                       lm, wm, racks[s_], vals, bingo_tiles, bingo_bonus, cs, xs,
+                                                       hx, dirty, counters)
+                if kk != 0:
+                    counters[C_KFOUND] += 1
+                    fttm[sp] = kk
+                    keys[off] = 0
+                    order[off] = off
+                    fr[sp, FD_N] = 1
+                    fr[sp, FD_STAGE] = 2
+                    mode = M_NEXT
+                    continue
             fr[sp, FD_STAGE] = 0
             mode = M_NEXT
             arena, keys, order = _gen_node(off, 0, sp, fr, kwg, tiles, tvals, lm, wm, racks, vals, bingo_tiles,
@@ -620,8 +706,13 @@ def negamax(depth, alpha, beta, side, passes, h, kwg, vals, all_mask, bingo_tile
                 if mk != PASS_KEY and mk != killers[sp, 0]:
                     killers[sp, 1] = killers[sp, 0]
                     killers[sp, 0] = mk
+                    for k in range(W):
+                        krow[sp, 1, k] = krow[sp, 0, k]
+                        krow[sp, 0, k] = arena[cur, k]
                 if mk != PASS_KEY:
                     hist[np.int64(mk >> np.uint64(64 - HIST_BITS))] += fr[sp, FD_NTILES] * fr[sp, FD_NTILES]
+                if fr[sp, FD_STAGE] == 2:
+                    counters[C_KCUT] += 1
                 fr[sp, FD_J] = fr[sp, FD_N]  # cut
                 fr[sp, FD_STAGE] = 0
             continue
@@ -719,7 +810,12 @@ def negamax(depth, alpha, beta, side, passes, h, kwg, vals, all_mask, bingo_tile
                 if mk != killers[sp, 0]:
                     killers[sp, 1] = killers[sp, 0]
                     killers[sp, 0] = mk
+                    for k in range(W):
+                        krow[sp, 1, k] = krow[sp, 0, k]
+                        krow[sp, 0, k] = arena[cur, k]
                 hist[np.int64(mk >> np.uint64(64 - HIST_BITS))] += fr[sp, FD_NTILES] * fr[sp, FD_NTILES]
+                if fr[sp, FD_STAGE] == 2:
+                    counters[C_KCUT] += 1
                 fr[sp, FD_J] = n
                 fr[sp, FD_STAGE] = 0
             continue

@@ -40,6 +40,9 @@ ORDER_WEIGHTS = (4, 1, 0)
 HISTORY = (1, 1 << 20)
 """History heuristic: weight of a move's cut-off count in its ordering key (0 = off) and the count's cap."""
 INCREMENTAL = True
+KILLER_STAGE = 1
+"""Killers tried (0, 1 or 2) at a node without a table move before its moves are generated; each is
+found legal, with its present score, by generating only its line (``_endgame._stage_killer``)."""
 PRUNE = True
 """Generate moves over the pruned lexicon of :func:`pruned_graph` once a solve has searched
 ``PRUNE_AFTER_NODES`` nodes (short solves do not pay the build, up to ~0.7 s with a blank)."""
@@ -235,6 +238,7 @@ class _State:
         self.counters[E.C_W_SCORE], self.counters[E.C_W_TILES], self.counters[E.C_W_TVAL] = ORDER_WEIGHTS
         self.counters[E.C_W_HIST], self.counters[E.C_HIST_CAP] = HISTORY
         self.counters[E.C_INC] = 1 if INCREMENTAL else 0
+        self.counters[E.C_KSTAGE] = KILLER_STAGE
 
     def use_pruned_graph(self) -> None:
         """Switch to the pruned lexicon of :func:`pruned_graph` (the root's cross-checks recomputed).
@@ -250,7 +254,9 @@ class _State:
         if hasattr(self, "cs"):
             self.cs, self.xs, self.hx = K.all_cross_checks(self.kwg, self.tiles, self.tvals, self.all_mask)
 
-    def search(self, depth: int, node_limit: int) -> tuple[int, bool]:
+    def search(self, depth: int, node_limit: int, deadline: float = 0.0) -> tuple[int, bool]:
+        """One negamax search to ``depth`` plies; stops after ``node_limit`` nodes or at the
+        ``time.perf_counter()`` instant ``deadline`` (0 = none)."""
         self.counters[E.C_ABORT] = 0
         self.counters[E.C_MAXPLY] = 0
         self.counters[E.C_LIMIT] = self.counters[E.C_NODES] + node_limit
@@ -260,7 +266,7 @@ class _State:
             self.hx, self.racks, self.zb, self.zr, self.zs, self.tt_key, self.tt_val,
             self.tt_depth, self.tt_flag, self.tt_move, self.tt_row, self.arena, self.keys, self.order, self.save_cs,
             self.save_xs, self.save_hx, self.save_sq, self.rows, self.cols, self.killers, self.hist,
-            self.counters, self.result), self.stop)
+            self.counters, self.result, np.array([deadline], dtype=np.float64)), self.stop)
         return int(self.result[0]), bool(self.result[1])
 
     def stop(self) -> None:
@@ -344,15 +350,10 @@ def solve(position: Position | str, lexicon: Lexicon, *, max_depth: int | None =
         t0 = time.perf_counter()
         limit = max_depth or MAX_DEPTH
         result = None
-        rate = None
         for depth in depth_schedule(limit):
             budget = 1 << 62
-            if time_limit is not None:
-                left = time_limit - (time.perf_counter() - t0)
-                if left <= 0 and result is not None:  # depth 1 is always searched: there is always an answer
-                    break
-                if rate is not None:
-                    budget = max(1000, int(left * rate))
+            if time_limit is not None and time_limit - (time.perf_counter() - t0) <= 0 and result is not None:
+                break  # depth 1 is always searched: there is always an answer
             n0 = int(st.counters[E.C_NODES])
             ts = time.perf_counter()
             if ctrl_c.pressed and result is not None:
@@ -361,11 +362,11 @@ def solve(position: Position | str, lexicon: Lexicon, *, max_depth: int | None =
                 if n0 - result.iterations[0][3] >= node_limit:
                     break
                 budget = min(budget, node_limit - (n0 - result.iterations[0][3]))
-            value, done = st.search(depth, budget)
+            # the kernel reads the clock every 4,096 nodes and stops at the deadline (not during depth 1)
+            deadline = 0.0 if time_limit is None or result is None else t0 + time_limit
+            value, done = st.search(depth, budget, deadline)
             el = time.perf_counter() - ts
             nodes = int(st.counters[E.C_NODES]) - n0
-            if el > 0.02 and nodes > 0:
-                rate = nodes / el
             if st.aborted:
                 if result is None and ctrl_c.pressed:  # Ctrl-C before depth 1 finished: no answer at all
                     raise KeyboardInterrupt

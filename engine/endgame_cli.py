@@ -50,11 +50,13 @@ def _seconds(text: str | None) -> float | None:
 def cmd_endgame(args) -> int:
     """``endgame``: solve the endgame of a position with an empty bag."""
     from .cgp import parse_cgp
-    from .endgame import SearchInterrupted, endgame_position, solve
+    from .endgame import MAX_DEPTH, SearchInterrupted, endgame_position, solve
     from .warmup import warm_if_cold
 
     pos = endgame_position(parse_cgp(args.cgp))
     limit = _seconds(args.time)
+    if args.max_depth is not None and not 1 <= args.max_depth <= MAX_DEPTH:  # before the warm-up's note
+        raise ValueError(f"max depth must be 1..{MAX_DEPTH} plies, got {args.max_depth}")
     lex = _lexicon(args.lexicon)
     warm_if_cold(lex, _note)  # a first run compiles here, outside the time limit
 

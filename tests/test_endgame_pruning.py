@@ -5,8 +5,9 @@
   equals the full lexicon's on the root and on boards reached by random moves;
 * line-restricted generation (engine._endgame.generate_lines) equals the full
   generator's moves on those lines;
-* incremental move lists and the history heuristic: the solved values equal
-  those with the feature off.
+* incremental move lists, the history heuristic and the staged killer moves: the
+  solved values equal those with the feature off; a staged killer is a move of the
+  full list with the full list's score.
 """
 
 from __future__ import annotations
@@ -145,7 +146,8 @@ def test_generate_lines_equals_the_full_generator_on_those_lines(golden_lexicon)
         assert got == want and len(want) > 0
 
 
-@pytest.mark.parametrize("setting, off", [("INCREMENTAL", False), ("HISTORY", (0, 1)), ("PRUNE", False)])
+@pytest.mark.parametrize("setting, off", [("INCREMENTAL", False), ("HISTORY", (0, 1)), ("PRUNE", False),
+                                          ("KILLER_STAGE", 0)])
 def test_speedups_never_change_a_value(setting, off, golden_lexicon, monkeypatch):
     pids = ["s21_0", "s12_1", "sstuck_0", "e22_0", "e22_1", "e33_1"]
     monkeypatch.setattr(EG, "PRUNE_AFTER_NODES", 0)  # the pruned lexicon from the first depth on
@@ -167,3 +169,50 @@ def test_pruned_graph_from_a_wide_graph_is_the_same(golden_lexicon, golden_words
     g1, n1 = pruned_graph(pos.board.tiles, pool, golden_lexicon.graph, pos.alphabet)
     g2, n2 = pruned_graph(pos.board.tiles, pool, wide, pos.alphabet)
     assert n1 == n2 > 0 and np.array_equal(g1, g2)
+
+
+def test_a_staged_killer_is_a_move_of_the_full_list_with_its_score(golden_lexicon):
+    """Killers from the root, staged after a move changed the board: found exactly when the new
+    position's full list holds the move, and then with that list's row (its new score)."""
+    pos = endgame_position(parse_cgp(POS["e33_1"]))
+    a = pos.alphabet
+    kwg = golden_lexicon.graph
+    vals = a.values.astype(np.int64)
+    rack = (pos.rack + pos.opponent_rack).astype(np.int64)  # a bigger rack: more moves on more lines
+    root = _moves(kwg, pos, rack)
+    board = pos.board.copy()
+    m = generate_moves(board, pos.rack.astype(np.int32), golden_lexicon).move(0, leave=False)
+    board.place([(r, c, a.code(ch), b) for r, c, ch, b in m.tiles])
+    here = pos.__class__(**{**pos.__dict__, "board": board})
+    tiles, tvals, lm, wm, cs, xs, hx = _state(here, kwg)
+    full = np.array(_moves(kwg, here, rack), dtype=np.int32)
+    by_key = {int(E.move_key(full, i)): tuple(full[i]) for i in range(full.shape[0])}
+    counters = np.zeros(E.N_COUNTERS, dtype=np.int64)
+    counters[E.C_KSTAGE] = 1
+    taken = {(r, c) for r, c, _ch, _b in m.tiles}
+
+    def squares(row):
+        dr = row[K.OUT_DIR]
+        return {(row[K.OUT_ROW] + dr * k, row[K.OUT_COL] + (1 - dr) * k)
+                for k in range(row[K.OUT_LEN]) if row[K.OUT_TILES + k]}
+
+    found = lost = 0
+    for row in root[::5] + [r for r in root if squares(r) & taken][:20]:
+        krow = np.zeros((E.MAXPLY + 2, 2, K.OUT_WIDTH), dtype=np.int32)
+        krow[5, 0] = row
+        killers = np.zeros((E.MAXPLY + 2, 2), dtype=np.uint64)
+        killers[5, 0] = E.move_key(krow[5], 0)
+        arena = np.zeros((64, K.OUT_WIDTH), dtype=np.int32)
+        keys = np.zeros(64, dtype=np.int64)
+        order = np.zeros(64, dtype=np.int64)
+        arena, keys, order, kk = E._stage_killer(krow, killers, 5, 3, arena, keys, order, kwg, tiles, tvals, lm, wm,
+                                                 rack.copy(), vals, a.rack_size, a.bingo_bonus, cs, xs, hx,
+                                                 np.zeros((2, 15), dtype=np.uint8), counters)
+        want = by_key.get(int(killers[5, 0]))
+        if want is None:
+            assert kk == 0
+            lost += 1
+        else:
+            assert int(kk) == int(killers[5, 0]) and tuple(arena[3]) == want
+            found += 1
+    assert found > 0 and lost > 0
