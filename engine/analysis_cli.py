@@ -118,7 +118,7 @@ def cmd_analyze(args) -> int:
             print(f"note: {exc}", file=sys.stderr)
         if args.infer and args.last_move is None:
             args.last_move = last
-        print(f"note: position {pos.to_cgp()}" + (f"; the opponent's last move {last}" if last else ""),
+        print(f"note: position {pos.to_cgp()}" + (f" (the opponent's last move: {last})" if last else ""),
               file=sys.stderr)
     else:
         pos = parse_cgp(args.cgp, allow_impossible=args.allow_impossible)
@@ -205,9 +205,9 @@ def _search(pos, lex, table, args, t_start: float):
     from .warmup import warm_if_cold
 
     bag = pos.bag_count or 0
+    limit = _seconds(args.time) if args.time is not None else 10.0  # bad input is refused before any compile
     if (bag <= 3 or args.time is not None) and warm_if_cold(lex, _note):
         t_start = time.perf_counter()  # a first run compiled the kernels: the budget starts now
-    limit = _seconds(args.time) if args.time is not None else 10.0
     limit = max(limit - (time.perf_counter() - t_start), min(limit, 0.5))
     if bag == 0:
         from .endgame import endgame_position, solve

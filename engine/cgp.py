@@ -73,11 +73,11 @@ class Position:
 
         With the bag empty the game is over when a rack is empty (that player went
         out) or after four scoreless turns in a row, every player having passed
-        twice (SPEC "End of game"). An unknown opponent rack is then the unseen
-        tiles. With tiles in the bag the game goes on.
+        twice (SPEC "End of game"); an unknown opponent rack is then the unseen
+        tiles. With tiles in the bag it is over only by passes (:meth:`passed_out`).
         """
         if (self.bag_count or 0) > 0:
-            return None
+            return self.passed_out()
         if not self.rack.any():
             return "the player to move has no tiles left: the game is over"
         opp = self.opponent_rack if self.opponent_rack is not None else self.unseen()
@@ -85,6 +85,14 @@ class Position:
             return "the opponent has played out their last tile: the game is over"
         if self.zero_turns >= 2 * 2:
             return f"{self.zero_turns} scoreless turns in a row with the bag empty: the game is over"
+        return None
+
+    def passed_out(self) -> str | None:
+        """Why the game ended by passes, or None: four scoreless turns in a row when no exchange
+        was possible (fewer than 7 tiles in the bag, so every scoreless turn was a pass; SPEC "End of game")."""
+        bag = self.bag_count or 0
+        if bag < self.alphabet.rack_size and self.zero_turns >= 2 * 2:
+            return f"{self.zero_turns} passes in a row (the bag holds {bag}, too few to exchange): the game is over"
         return None
 
     def unseen(self) -> np.ndarray:

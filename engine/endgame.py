@@ -368,6 +368,8 @@ def solve(position: Position | str, lexicon: Lexicon, *, max_depth: int | None =
             el = time.perf_counter() - ts
             nodes = int(st.counters[E.C_NODES]) - n0
             if st.aborted:
+                if result is None and ctrl_c.pressed:  # Ctrl-C before depth 1 finished: no answer at all
+                    raise KeyboardInterrupt
                 if result is None:  # not even depth 1 finished: take what the table holds
                     rows = st.pv_rows()
                     pv = st.notations(rows)

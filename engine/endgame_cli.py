@@ -43,7 +43,7 @@ def _seconds(text: str | None) -> float | None:
     if not v > 0:
         raise ValueError(f"--time must be positive, got {text!r}")
     if not math.isfinite(v):
-        raise ValueError(f"--time must be a finite number of seconds, got {text!r} (leave it out for no limit)")
+        raise ValueError(f"--time must be a finite number of seconds, got {text!r}")
     return v
 
 
@@ -136,12 +136,16 @@ def cmd_preendgame(args) -> int:
 
     res = preendgame(pos, lex, top=args.top, time_limit=limit or DEFAULT_TIME, endgame_depth=args.endgame_depth,
                      progress=progress)
+    rc = 0
+    if res.get("interrupted"):
+        _note("interrupted (Ctrl-C); the figures reached so far follow (not exact where not solved)")
+        rc = 130
     if args.json:
         print(json.dumps(preendgame_json(res), ensure_ascii=False))
-        return 0
+        return rc
     for line in preendgame_lines(res):
         print(line)
-    return 0
+    return rc
 
 
 def add_parser(subparsers) -> None:

@@ -44,9 +44,12 @@ def sim_iterations(seconds: float, n_candidates: int) -> int:
     iteration budget allows (:func:`engine.simulation.elimination_z`); a budget
     far beyond what the time allows (e.g. 100,000) makes every check stricter
     than the stated error level needs. This one is what the time allows at
-    :data:`SIM_RATE`; stopping earlier (time) keeps the error bound valid.
+    :data:`SIM_RATE` for the last two candidates (elimination soon drops the
+    others, and a cap per candidate of the time divided among all of them
+    ended a 10 s analysis after 3 s); stopping earlier (time) keeps the error
+    bound valid.
     """
-    return int(min(20_000, max(200, seconds * SIM_RATE / max(1, n_candidates))))
+    return int(min(20_000, max(200, seconds * SIM_RATE / max(1, min(n_candidates, 2)))))
 
 
 def phase_of(position) -> str:

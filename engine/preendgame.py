@@ -62,7 +62,8 @@ from lexicon_tools.bundle import Lexicon
 
 from .board import Board
 from .cgp import Position
-from .endgame import solve
+from .endgame import SearchInterrupted, solve
+from .interrupt import on_ctrl_c
 
 MAX_BAG = 3
 DEFAULT_TIME = 10.0
@@ -269,7 +270,8 @@ def preendgame(pos: Position, lexicon: Lexicon, *, top: int = 8, time_limit: flo
         progress: called ``(round, rounds so far, {"exact": candidates exact, "of": n})`` after each exact round.
 
     Returns:
-        ``{"bag", "unseen", "method", "seconds", "moves": [...]}`` with moves
+        ``{"bag", "unseen", "method", "seconds", "interrupted", "moves": [...]}``
+        (``interrupted``: Ctrl-C ended the search early, the figures are those reached) with moves
         best first (by win rate, then mean spread), each ``{"move", "score",
         "win", "spread", "draws", "exact", "exact_share", "evaluated",
         "sampled"}``: ``spread`` is the mean final spread (current scores
@@ -358,59 +360,67 @@ def preendgame(pos: Position, lexicon: Lexicon, *, top: int = 8, time_limit: flo
         c.lines.sort(key=lambda ln: -ln.weight)
         cands.append(c)
 
-    # cheap pass: greedy playouts, candidates in turn, heaviest lines first
-    depth = 0
-    while True:
-        any_left = False
-        for c in cands:
-            if depth >= len(c.lines):
-                continue
-            any_left = True
-            eg = c.lines[depth].eg
-            if eg is not None and eg.greedy is None and (depth == 0 or time.perf_counter() < deadline - SAFETY):
-                eg.greedy = greedy_playout(eg.pos.board, eg.pos.rack, eg.pos.opponent_rack, lexicon)
-        depth += 1
-        if not any_left or time.perf_counter() >= deadline - SAFETY:
-            break
+    limit_at = [deadline]  # Ctrl-C moves the deadline to now: the answer so far, marked not exact
+    with on_ctrl_c(lambda: limit_at.__setitem__(0, 0.0)):
+        # cheap pass: greedy playouts, candidates in turn, heaviest lines first
+        depth = 0
+        while True:
+            any_left = False
+            for c in cands:
+                if depth >= len(c.lines):
+                    continue
+                any_left = True
+                eg = c.lines[depth].eg
+                if eg is not None and eg.greedy is None and (depth == 0 or
+                                                             time.perf_counter() < limit_at[0] - SAFETY):
+                    eg.greedy = greedy_playout(eg.pos.board, eg.pos.rack, eg.pos.opponent_rack, lexicon)
+            depth += 1
+            if not any_left or time.perf_counter() >= limit_at[0] - SAFETY:
+                break
 
-    # exact rounds for the candidates in contention
-    nodes = NODES0
-    rounds = 0
-    cap = node_limit
-    while cap != 0 and time.perf_counter() < deadline - SAFETY:
-        live = _contenders(cands)
-        if not live:
-            break
-        lim = nodes if cap is None else min(nodes, cap)
-        pending = []
-        seen = set()
-        for c in live:  # the leader first; within a candidate the smallest endgames first (likelier to finish)
-            mine = []
-            for ln in c.lines:
-                eg = ln.eg
-                if eg is not None and eg.exact is None and eg.tried < lim and id(eg) not in seen:
-                    seen.add(id(eg))
-                    mine.append((int(eg.pos.rack.sum() + eg.pos.opponent_rack.sum()), -ln.weight, len(mine), eg))
-            pending += [t[-1] for t in sorted(mine)]
-        if not pending:
-            if cap is not None and lim >= cap:
+        # exact rounds for the candidates in contention
+        nodes = NODES0
+        rounds = 0
+        cap = node_limit
+        while cap != 0 and time.perf_counter() < limit_at[0] - SAFETY:
+            live = _contenders(cands)
+            if not live:
                 break
+            lim = nodes if cap is None else min(nodes, cap)
+            pending = []
+            seen = set()
+            for c in live:  # the leader first; within a candidate the smallest endgames first (likelier to finish)
+                mine = []
+                for ln in c.lines:
+                    eg = ln.eg
+                    if eg is not None and eg.exact is None and eg.tried < lim and id(eg) not in seen:
+                        seen.add(id(eg))
+                        mine.append((int(eg.pos.rack.sum() + eg.pos.opponent_rack.sum()), -ln.weight, len(mine), eg))
+                pending += [t[-1] for t in sorted(mine)]
+            if not pending:
+                if cap is not None and lim >= cap:
+                    break
+                nodes *= 4
+                continue
+            for eg in pending:
+                left = limit_at[0] - time.perf_counter()
+                if left < SAFETY:
+                    break
+                try:
+                    r = solve(eg.pos, lexicon, max_depth=endgame_depth, time_limit=left, tt_bits=_tt_bits(lim),
+                              node_limit=lim)
+                except SearchInterrupted as stop:  # Ctrl-C inside the solve: its partial answer is not exact
+                    r = stop.result
+                    limit_at[0] = 0.0
+                eg.tried = lim
+                if r.complete:
+                    eg.exact = int(r.value)
+                elif endgame_depth is not None and r.depth >= endgame_depth:
+                    eg.tried = 1 << 62  # its depth limit, not the node limit, stopped it: more nodes do not help
+            rounds += 1
+            if progress is not None:
+                progress(rounds, lim, {"exact": sum(c.exact for c in cands), "of": len(cands)})
             nodes *= 4
-            continue
-        for eg in pending:
-            left = deadline - time.perf_counter()
-            if left < SAFETY:
-                break
-            r = solve(eg.pos, lexicon, max_depth=endgame_depth, time_limit=left, tt_bits=_tt_bits(lim), node_limit=lim)
-            eg.tried = lim
-            if r.complete:
-                eg.exact = int(r.value)
-            elif endgame_depth is not None and r.depth >= endgame_depth:
-                eg.tried = 1 << 62  # its depth limit, not the node limit, stopped it: more nodes do not help
-        rounds += 1
-        if progress is not None:
-            progress(rounds, lim, {"exact": sum(c.exact for c in cands), "of": len(cands)})
-        nodes *= 4
 
     out = []
     for c in cands:
@@ -423,7 +433,7 @@ def preendgame(pos: Position, lexicon: Lexicon, *, top: int = 8, time_limit: flo
     method = (f"draws enumerated (sampled above {max_draws} per move), greedy playouts, then exact endgames for "
               f"the moves in contention; {n_exact} of {len(out)} moves exact")
     return {"bag": bag, "unseen": a.rack_string(unseen), "method": method,
-            "seconds": time.perf_counter() - t0, "moves": out}
+            "seconds": time.perf_counter() - t0, "moves": out, "interrupted": limit_at[0] == 0.0}
 
 
 def _tt_bits(nodes: int) -> int:

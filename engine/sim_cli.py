@@ -119,12 +119,14 @@ def cmd_simulate(args) -> int:
         batch_size=args.batch_size, min_iterations=args.min_iterations, stop_on=args.stop_on,
         known_opponent_rack=args.known_opponent_rack, time_limit=args.time_limit, ray_address=args.ray_address,
         stop_rule=args.stop_rule, error=args.error, opponent_leaves=leaves)
+    if res.stop_reason == "interrupted":
+        note(f"interrupted (Ctrl-C) after {res.total_iterations:,} iterations; the figures so far follow")
     if args.json:
         json.dump(res.to_dict(), sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")
     else:
         print(res.format())
-    return 0
+    return 130 if res.stop_reason == "interrupted" else 0
 
 
 def add_parser(subparsers) -> None:

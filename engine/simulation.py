@@ -61,6 +61,7 @@ from lexicon_tools.alphabet import BLANK, Alphabet
 
 from .board import Board, Layout
 from .cgp import Position
+from .interrupt import on_ctrl_c
 from .moves import Move
 
 __all__ = [
@@ -841,6 +842,7 @@ class SimResult:
         backend, workers, batch_size: the run's settings.
         stop_reason: ``"one left"`` (the others were clearly behind),
             ``"budget"`` (every survivor ran ``iterations``), ``"time"`` (``time_limit``),
+            ``"interrupted"`` (Ctrl-C in the main thread: the batches done so far),
             ``"single candidate"``.
         seconds: wall time of the iterations (worker start-up included).
         total_iterations: iterations run over all candidates.
@@ -931,6 +933,9 @@ class _LocalRunner:
 
 
 def _pool_warm() -> None:
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops after the batch (simulate)
     from . import movegen  # noqa: F401  (imports numpy, numba and the kernels' module once per worker)
 
 
@@ -1284,40 +1289,44 @@ def simulate(position: Position, lexicon, candidates=None, n_candidates: int = 1
     runner = _make_runner(backend, ctx, lexicon, workers, start_method, ray_address, pool)
     bar = tqdm(total=nc * iterations, unit="it", desc="simulate", leave=False, file=sys.stderr,
                disable=(None if progress is None else not progress))
-    try:
-        while active:
-            n0 = int(done[active[0]])
-            n1 = min(iterations, n0 + batch_size)
-            if n1 <= n0:
-                break
-            for (c, s, e), vals in runner.run(_chunks(active, n0, n1, workers)):
-                spreads[c, s:e] = vals[:, 0]
-                wins[c, s:e] = vals[:, 1]
-                bar.update(e - s)
-            for c in active:
-                done[c] = n1
-            if stop_when_clearly_ahead and len(active) > 1 and n1 >= min_iterations:
-                if stop_rule == "elimination":
-                    drop = eliminated(active, spreads if stop_on == "spread" else wins, n1, z_elim)
-                else:
-                    drop = _clearly_behind(active, spreads, wins, n1, z_stop, stop_on)
-                for c in drop:
-                    pruned[c] = n1
-                    bar.total -= iterations - n1
-                active = [c for c in active if c not in drop]
-                if len(active) == 1:
-                    stop_reason = "one left"
+    with on_ctrl_c(lambda: None) as ctrl_c:  # engine.interrupt: Ctrl-C ends the run after the current batch
+        try:
+            while active:
+                n0 = int(done[active[0]])
+                n1 = min(iterations, n0 + batch_size)
+                if n1 <= n0:
                     break
-            if active:
-                lead = max(active, key=lambda c: (float(spreads[c, :n1].mean()), -c))
-                bar.set_postfix_str(f"{len(active)} left, best {moves[lead].notation} "
-                                    f"{float(spreads[lead, :n1].mean()):+.1f}", refresh=False)
-            if time_limit is not None and time.perf_counter() - t0 >= time_limit and n1 < iterations:
-                stop_reason = "time"
-                break
-    finally:
-        runner.close()
-        bar.close()
+                for (c, s, e), vals in runner.run(_chunks(active, n0, n1, workers)):
+                    spreads[c, s:e] = vals[:, 0]
+                    wins[c, s:e] = vals[:, 1]
+                    bar.update(e - s)
+                for c in active:
+                    done[c] = n1
+                if stop_when_clearly_ahead and len(active) > 1 and n1 >= min_iterations:
+                    if stop_rule == "elimination":
+                        drop = eliminated(active, spreads if stop_on == "spread" else wins, n1, z_elim)
+                    else:
+                        drop = _clearly_behind(active, spreads, wins, n1, z_stop, stop_on)
+                    for c in drop:
+                        pruned[c] = n1
+                        bar.total -= iterations - n1
+                    active = [c for c in active if c not in drop]
+                    if len(active) == 1:
+                        stop_reason = "one left"
+                        break
+                if active:
+                    lead = max(active, key=lambda c: (float(spreads[c, :n1].mean()), -c))
+                    bar.set_postfix_str(f"{len(active)} left, best {moves[lead].notation} "
+                                        f"{float(spreads[lead, :n1].mean()):+.1f}", refresh=False)
+                if time_limit is not None and time.perf_counter() - t0 >= time_limit and n1 < iterations:
+                    stop_reason = "time"
+                    break
+                if ctrl_c.pressed:  # Ctrl-C: stop after this batch and report what is done
+                    stop_reason = "interrupted"
+                    break
+        finally:
+            runner.close()
+            bar.close()
     seconds = time.perf_counter() - t0
 
     results = []

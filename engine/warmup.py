@@ -17,7 +17,8 @@ from typing import Callable
 
 from lexicon_tools._numba_cache import is_cached
 
-KERNELS = (("_endgame", "negamax"), ("_kgame", "sim_rollouts"), ("_movegen", "movegen_best"))
+KERNELS = (("_endgame", "negamax"), ("_kgame", "sim_rollouts"), ("_movegen", "movegen_best"),
+           ("_allmoves", "movegen_all"))
 """(module of ``engine``, function) of the kernels whose cache decides whether a first run compiles."""
 
 

@@ -446,7 +446,7 @@ def test_analyze_from_a_game_record_infers_from_the_move_before(golden_lexicon, 
     base = ["analyze", "--gcg", str(path), "--turn", "2", "--lexicon", str(golden_lexicon.path), "--top", "2", "--json"]
     assert main(base + ["--time", "1", "--infer"]) == 0
     io = capsys.readouterr()
-    assert f"the opponent's last move {cands[1].notation}" in io.err
+    assert f"the opponent's last move: {cands[1].notation}" in io.err
     assert f"opponent's leave inferred from {cands[1].notation}" in io.err
     out = json.loads(io.out)
     assert out["simulation"]["inferred"] is True

@@ -202,3 +202,39 @@ def test_warm_up_kernels_exist():
 
     for mod, fn in warmup.KERNELS:
         assert callable(getattr(importlib.import_module(f"engine.{mod}"), fn))
+
+
+def test_passes_end_the_game_when_no_exchange_is_possible():
+    # LONG with one tile back in the bag (the opponent's rack unknown: 8 unseen, bag 1) after 4 scoreless turns
+    one_in_bag = LONG.replace(" DHILLNO/AABCEQS 347/334 0", " DHILLNO/ 347/334 4 bag 1;")
+    pos = parse_cgp(one_in_bag.replace("I6G7", "7G7"))
+    assert pos.bag_count == 1 and "4 passes in a row" in pos.game_over()
+    assert parse_cgp(one_in_bag.replace("I6G7", "7G7").replace(" 4 bag", " 3 bag")).game_over() is None
+
+
+def test_ctrl_c_in_a_simulation_keeps_the_batches_done(golden_lexicon):
+    from engine.simulation import simulate
+
+    midgame = parse_cgp("15/15/15/15/15/15/4H3F6/3WALZER6/4U1U1E6/4S1G1U6/8N6/5KIND6/5Ü9/5H9/5L9 AEINRST/ 0/0 0")
+    simulate(midgame, golden_lexicon, n_candidates=2, iterations=2, seed=1, progress=False)  # compiled
+    _sigint_later(1.0)
+    res = simulate(midgame, golden_lexicon, n_candidates=3, iterations=1_000_000, seed=1, progress=False,
+                   stop_when_clearly_ahead=False)
+    assert res.stop_reason == "interrupted"
+    assert 0 < res.total_iterations < 3_000_000 and all(c.iterations > 0 for c in res.candidates)
+
+
+def test_ctrl_c_before_the_first_depth_gives_no_made_up_answer(golden_lexicon, monkeypatch):
+    from engine import endgame as EG
+
+    real = EG._State.search
+
+    def search_then_ctrl_c(self, depth, node_limit):
+        os.kill(os.getpid(), signal.SIGINT)  # handled at once: the kernel is told to stop
+        time.sleep(0.05)
+        return real(self, depth, 0)  # an aborted first depth
+
+    monkeypatch.setattr(EG._State, "search", search_then_ctrl_c)
+    with pytest.raises(KeyboardInterrupt) as caught:
+        solve(LONG, golden_lexicon)
+    assert not isinstance(caught.value, SearchInterrupted)

@@ -131,7 +131,7 @@ def test_three_in_the_bag_weights_and_sampling(golden_lexicon):
     # the weights of the draws of 3 from the 10 unseen tiles count every tile-level draw once
     got = list(multisets(unseen, 3))
     assert sum(w for _d, w in got) == comb(10, 3) and len(got) == _n_multisets(unseen, 3)
-    res = preendgame(pos, golden_lexicon, top=8, time_limit=300, max_draws=5, node_limit=0)
+    res = preendgame(pos, golden_lexicon, top=40, time_limit=300, max_draws=5, node_limit=0)  # short moves too
     by = {m["move"]: m for m in res["moves"]}
     assert by["12H VE(R)EISTE"]["win"] == 1.0            # the bingo wins against every rack (tests/test_simulation.py)
     short = [m for m in res["moves"] if m["move"] != "12H VE(R)EISTE"]

@@ -37,11 +37,12 @@ def test_the_phase_iteration_budget_comes_from_the_time_budget():
     from engine.phase import SIM_RATE, sim_iterations
 
     assert SIM_RATE == 3000.0
-    assert sim_iterations(5.0, 6) == 2500          # 5 s × 3,000 per s / 6 candidates
+    assert sim_iterations(5.0, 6) == 7500          # 5 s × 3,000 per s for the last two candidates
+    assert sim_iterations(5.0, 1) == 15_000        # one candidate gets it all
     assert sim_iterations(0.01, 6) == 200 and sim_iterations(600.0, 1) == 20_000   # the floor and the cap
-    # 6 candidates, 2,500 iterations: checks at 100, 150, ..., 2,500 (49), 5 rivals
+    # 6 candidates, 7,500 iterations: checks at 100, 150, ..., 7,500 (149), 5 rivals
     z = elimination_z(6, sim_iterations(5.0, 6), 50, 100, 0.05)
-    assert _tail(z) == pytest.approx(0.05 / (5 * 49), rel=1e-9)
+    assert _tail(z) == pytest.approx(0.05 / (5 * 149), rel=1e-9)
     assert z < elimination_z(6, 100_000, 50, 100, 0.05)
 
 
@@ -153,7 +154,7 @@ def test_win_table_script_is_reproducible(tmp_path):
 
 def test_analyze_simulates_with_tiles_in_the_bag(golden_lexicon, capsys):
     rc = main(["analyze", "--cgp", MIDGAME, "--lexicon", str(golden_lexicon.path), "--json", "--time", "2",
-               "--top", "3"])
+               "--top", "3", "--candidates", "3"])
     assert rc == 0
     out = json.loads(capsys.readouterr().out)
     sim = out["simulation"]
