@@ -135,70 +135,174 @@ def sorted_word_rows(flat, lens):
 # Register of unique states
 # ---------------------------------------------------------------------------
 @njit(cache=True, inline="always")
-def _register_open(arc_tile, arc_acc, arc_child, st_start, st_count, st_hash, counters, table,
-                   p_tile, p_acc, p_child, d, n):
-    """Id of the registered state equal to the open state at depth ``d`` (``n`` arcs),
-    registering it when new.
+def _arc_key(tile, acc, child):
+    """One arc as 39 bits: tile (6), accepts (1), child state + 1 (32)."""
+    return np.int64(tile) | (np.int64(acc) << 6) | (np.int64(child + 1) << 7)
 
-    ``table`` is an int64 open-addressing hash table (power-of-two size, -1 =
-    empty) of ``state id | (high 31 hash bits << 32)``, so that most probes that
-    miss are rejected without touching the arc arrays; ``st_hash`` keeps each
-    state's full hash for :func:`_regrow`.
-    """
-    h = np.uint64(1469598103934665603)
-    for i in range(n):
-        v = np.uint64(p_tile[d, i]) | (np.uint64(p_acc[d, i]) << np.uint64(6)) \
-            | (np.uint64(p_child[d, i] + 1) << np.uint64(7))
-        h = (h ^ v) * np.uint64(1099511628211)
-        h ^= h >> np.uint64(29)
-    tag = np.int64(h >> np.uint64(33))  # 31 bits: entries stay >= 0
-    mask = np.uint64(table.shape[0] - 1)
-    slot = h & mask
-    while True:
-        e = table[slot]
-        if e < 0:
-            break
-        if (e >> 32) == tag:
-            sid = e & 0xFFFFFFFF
-            if st_count[sid] == n:
-                s = st_start[sid]
-                same = True
-                for i in range(n):
-                    if arc_tile[s + i] != p_tile[d, i] or arc_acc[s + i] != p_acc[d, i] \
-                            or arc_child[s + i] != p_child[d, i]:
-                        same = False
-                        break
-                if same:
-                    return sid
-        slot = (slot + np.uint64(1)) & mask
-    sid = counters[0]
-    s = counters[1]
-    for i in range(n):
-        arc_tile[s + i] = p_tile[d, i]
-        arc_acc[s + i] = p_acc[d, i]
-        arc_child[s + i] = p_child[d, i]
-    st_start[sid] = s
-    st_count[sid] = n
-    st_hash[sid] = h
-    table[slot] = sid | (tag << 32)
-    counters[0] = sid + 1
-    counters[1] = s + n
-    counters[2] += 1
-    return sid
+
+@njit(cache=True, inline="always")
+def _probe_key(n, first, h):
+    """Arc count (6 bits), first arc (:func:`_arc_key`, 39 bits) and the top 18 bits of the hash ``h``."""
+    return np.int64(n) | (first << 6) | (np.int64(h >> np.uint64(46)) << 45)
 
 
 @njit(cache=True)
-def _regrow(st_hash, counters, table):
-    """The hash table of :func:`_register_open` at twice the size."""
-    new = np.full(table.shape[0] * 2, -1, dtype=np.int64)
-    mask = np.uint64(new.shape[0] - 1)
+def _regrow(arc_tile, arc_acc, arc_child, st_start, st_count, st_hash, counters, table):
+    """The hash table of the register (see :func:`_daciuk`) at twice the size."""
+    size = table.shape[0] * 2
+    new = np.empty((size, 4), dtype=np.int64)
+    for slot in range(size):  # only the id column marks a free slot
+        new[slot, 0] = -1
+    mask = np.uint64(size - 1)
     for sid in range(counters[0]):
         h = st_hash[sid]
+        n = st_count[sid]
+        s = st_start[sid]
         slot = h & mask
-        while new[slot] >= 0:
+        while new[slot, 0] >= 0:
             slot = (slot + np.uint64(1)) & mask
-        new[slot] = sid | (np.int64(h >> np.uint64(33)) << 32)
+        new[slot, 0] = sid
+        new[slot, 1] = _probe_key(n, _arc_key(arc_tile[s], arc_acc[s], arc_child[s]) if n > 0 else np.int64(0), h)
+        new[slot, 2] = _arc_key(arc_tile[s + 1], arc_acc[s + 1], arc_child[s + 1]) if n > 1 else np.int64(0)
+        new[slot, 3] = _arc_key(arc_tile[s + 2], arc_acc[s + 2], arc_child[s + 2]) if n > 2 else np.int64(0)
     return new
+
+
+@njit(cache=True)
+def _daciuk(rows, gaddag, key_acc, key_sep, reg, st_hash, table, key_word, key_len, key_out):
+    """One sorted-input pass of Daciuk et al. (2000) over ``rows``, registering its states; the root's id.
+
+    The strings arrive sorted; the states on the path of the previous string
+    that the new one does not share are final, so each is looked up in the
+    register of unique states and replaced by its registered twin, or
+    registered. The register is an int64 ``(size, 4)`` open-addressing hash
+    table (power-of-two size; state id -1 = free) whose rows hold, besides the
+    state id, the arc count, the first arc and 18 hash bits (:func:`_probe_key`)
+    and the second and third arcs (:func:`_arc_key`): a probe reads one row,
+    and only states of more than three arcs compare the rest with the
+    register's arrays. ``st_hash`` keeps each state's full hash for
+    :func:`_regrow`. (The look-up is written out here, once, rather than in a
+    helper: a Numba call or inlined helper taking the register's arrays costs
+    reference-count updates of every array at every look-up, twice the work
+    of the look-up itself.)
+
+    DAWG pass (``gaddag`` false): ``rows`` hold ``tile + 1``; each distinct
+    prefix gets a key (``key_word``, ``key_len``, ``key_out``: the DAWG state
+    after it or -1), see :func:`build_dawg`. GADDAG pass: ``rows`` hold tile
+    codes; the last arc of key ``k`` accepts when ``key_acc[k]``, and a
+    separator arc to DAWG state ``key_sep[k]`` follows it when that is >= 0,
+    see :func:`build_gaddag`.
+
+    Returns:
+        (root state id, table, number of keys recorded).
+    """
+    width = rows.shape[1]
+    p_tile = np.zeros((MAX_DEPTH + 2, MAX_ARCS), dtype=np.uint8)
+    p_acc = np.zeros((MAX_DEPTH + 2, MAX_ARCS), dtype=np.uint8)
+    p_child = np.full((MAX_DEPTH + 2, MAX_ARCS), -1, dtype=np.int32)
+    p_n = np.zeros(MAX_DEPTH + 2, dtype=np.int32)
+    depth_key = np.zeros(MAX_DEPTH + 2, dtype=np.int64)
+    arc_tile, arc_acc, arc_child, st_start, st_count, counters = reg
+    n_before = counters[0]
+    sep_state = np.full(n_before if gaddag else 0, -1, dtype=np.int64)  # one separator state per DAWG state
+    nk = 0
+    prev_len = 0
+    root = -1
+    m = rows.shape[0]
+    for r in range(m + 1):
+        n = 0
+        if r < m:
+            while n < width and rows[r, n] != 0:
+                n += 1
+        lcp = 0
+        while lcp < n and lcp < prev_len and rows[r, lcp] == rows[r - 1, lcp]:
+            lcp += 1
+        low = lcp if r < m else -1  # after the last string: close down to the root
+        for d in range(prev_len, low, -1):
+            nn = p_n[d]
+            if nn == 0:
+                continue
+            if counters[2] * 2 >= table.shape[0]:
+                table = _regrow(arc_tile, arc_acc, arc_child, st_start, st_count, st_hash, counters, table)
+            sid = -1
+            if gaddag and nn == 1 and p_tile[d, 0] == 0:
+                sid = sep_state[p_child[d, 0]]
+            if sid < 0:
+                h = np.uint64(1469598103934665603)
+                for i in range(nn):
+                    v = np.uint64(p_tile[d, i]) | (np.uint64(p_acc[d, i]) << np.uint64(6)) \
+                        | (np.uint64(p_child[d, i] + 1) << np.uint64(7))
+                    h = (h ^ v) * np.uint64(1099511628211)
+                    h ^= h >> np.uint64(29)
+                pk = _probe_key(nn, _arc_key(p_tile[d, 0], p_acc[d, 0], p_child[d, 0]), h)
+                a1 = _arc_key(p_tile[d, 1], p_acc[d, 1], p_child[d, 1]) if nn > 1 else np.int64(0)
+                a2 = _arc_key(p_tile[d, 2], p_acc[d, 2], p_child[d, 2]) if nn > 2 else np.int64(0)
+                mask = np.uint64(table.shape[0] - 1)
+                slot = h & mask
+                while True:
+                    e = table[slot, 0]
+                    if e < 0:
+                        break
+                    if table[slot, 1] == pk and table[slot, 2] == a1 and table[slot, 3] == a2:
+                        same = True
+                        s = st_start[e]
+                        for i in range(3, nn):
+                            if arc_tile[s + i] != p_tile[d, i] or arc_acc[s + i] != p_acc[d, i] \
+                                    or arc_child[s + i] != p_child[d, i]:
+                                same = False
+                                break
+                        if same:
+                            sid = e
+                            break
+                    slot = (slot + np.uint64(1)) & mask
+                if sid < 0:  # a new state
+                    sid = counters[0]
+                    s = counters[1]
+                    for i in range(nn):
+                        arc_tile[s + i] = p_tile[d, i]
+                        arc_acc[s + i] = p_acc[d, i]
+                        arc_child[s + i] = p_child[d, i]
+                    st_start[sid] = s
+                    st_count[sid] = nn
+                    st_hash[sid] = h
+                    table[slot, 0] = sid
+                    table[slot, 1] = pk
+                    table[slot, 2] = a1
+                    table[slot, 3] = a2
+                    counters[0] = sid + 1
+                    counters[1] = s + nn
+                    counters[2] += 1
+                if gaddag and nn == 1 and p_tile[d, 0] == 0:
+                    sep_state[p_child[d, 0]] = sid
+            p_n[d] = 0
+            if d == 0:
+                root = sid
+            else:
+                p_child[d - 1, p_n[d - 1] - 1] = sid
+                if not gaddag:
+                    key_out[depth_key[d]] = sid
+        if r == m:
+            break
+        for i in range(lcp, n):
+            k = p_n[i]
+            p_tile[i, k] = rows[r, i] - (0 if gaddag else 1)
+            p_acc[i, k] = (key_acc[r] if gaddag else 1) if i == n - 1 else 0
+            p_child[i, k] = -1
+            p_n[i] = k + 1
+            p_n[i + 1] = 0
+            if not gaddag:
+                key_word[nk] = r
+                key_len[nk] = i + 1
+                key_out[nk] = -1
+                depth_key[i + 1] = nk
+                nk += 1
+        if gaddag and key_sep[r] >= 0:
+            p_tile[n, 0] = 0
+            p_acc[n, 0] = 0
+            p_child[n, 0] = key_sep[r]
+            p_n[n] = 1
+        prev_len = n
+    return root, table, nk
 
 
 @njit(cache=True)
@@ -216,7 +320,7 @@ def build_dawg(rows, reg, st_hash, table, key_word, key_len, key_sep):
         reg: register arrays (arc_tile, arc_acc, arc_child, st_start, st_count,
             counters = [n_states, n_arcs, n_table_used]).
         st_hash: uint64 (>= states,) each state's hash.
-        table: int64 hash table (see ``_register_open``), power-of-two size.
+        table: int64 ``(size, 4)`` hash table (see :func:`_daciuk`), power-of-two size.
         key_word: int32 (>= total letters,) out: creating word's row index.
         key_len: uint8 (same,) out: prefix length.
         key_sep: int32 (same,) out: DAWG state after the prefix, or -1.
@@ -224,51 +328,9 @@ def build_dawg(rows, reg, st_hash, table, key_word, key_len, key_sep):
     Returns:
         (root state id, table, number of keys).
     """
-    width = rows.shape[1]
-    p_tile = np.zeros((MAX_DEPTH + 2, MAX_ARCS), dtype=np.uint8)
-    p_acc = np.zeros((MAX_DEPTH + 2, MAX_ARCS), dtype=np.uint8)
-    p_child = np.full((MAX_DEPTH + 2, MAX_ARCS), -1, dtype=np.int32)
-    p_n = np.zeros(MAX_DEPTH + 2, dtype=np.int32)
-    depth_key = np.zeros(MAX_DEPTH + 2, dtype=np.int64)
-    nk = 0
-    prev_len = 0
-    arc_tile, arc_acc, arc_child, st_start, st_count, counters = reg
-    m = rows.shape[0]
-    for r in range(m + 1):
-        n = 0
-        if r < m:
-            while n < width and rows[r, n] != 0:
-                n += 1
-        lcp = 0
-        while lcp < n and lcp < prev_len and rows[r, lcp] == rows[r - 1, lcp]:
-            lcp += 1
-        for d in range(prev_len, lcp, -1):
-            if p_n[d] > 0:
-                if counters[2] * 2 >= table.shape[0]:
-                    table = _regrow(st_hash, counters, table)
-                sid = _register_open(arc_tile, arc_acc, arc_child, st_start, st_count, st_hash, counters, table,
-                                     p_tile, p_acc, p_child, d, p_n[d])
-                p_child[d - 1, p_n[d - 1] - 1] = sid
-                key_sep[depth_key[d]] = sid
-                p_n[d] = 0
-        for i in range(lcp, n):
-            k = p_n[i]
-            p_tile[i, k] = rows[r, i] - 1
-            p_acc[i, k] = 1 if i == n - 1 else 0
-            p_child[i, k] = -1
-            p_n[i] = k + 1
-            p_n[i + 1] = 0
-            key_word[nk] = r
-            key_len[nk] = i + 1
-            key_sep[nk] = -1
-            depth_key[i + 1] = nk
-            nk += 1
-        prev_len = n
-    if counters[2] * 2 >= table.shape[0]:
-        table = _regrow(st_hash, counters, table)
-    root = _register_open(arc_tile, arc_acc, arc_child, st_start, st_count, st_hash, counters, table,
-                          p_tile, p_acc, p_child, 0, p_n[0])
-    return root, table, nk
+    none_u8 = np.zeros(0, dtype=np.uint8)
+    none_i32 = np.zeros(0, dtype=np.int32)
+    return _daciuk(rows, False, none_u8, none_i32, reg, st_hash, table, key_word, key_len, key_sep)
 
 
 @njit(cache=True)
@@ -316,53 +378,12 @@ def build_gaddag(krows, key_acc, key_sep, reg, st_hash, table):
     Returns:
         (root state id, table).
     """
-    width = krows.shape[1]
-    p_tile = np.zeros((MAX_DEPTH + 2, MAX_ARCS), dtype=np.uint8)
-    p_acc = np.zeros((MAX_DEPTH + 2, MAX_ARCS), dtype=np.uint8)
-    p_child = np.full((MAX_DEPTH + 2, MAX_ARCS), -1, dtype=np.int32)
-    p_n = np.zeros(MAX_DEPTH + 2, dtype=np.int32)
-    prev_len = 0
-    prev_k = 0
-    arc_tile, arc_acc, arc_child, st_start, st_count, counters = reg
     m = krows.shape[0]
-    while (counters[2] + m + m // 2) * 2 > table.shape[0]:  # about 1.3 new states per key: grow once, up front
-        table = _regrow(st_hash, counters, table)
-    for q in range(m + 1):
-        n = 0
-        k = q
-        if q < m:
-            while n < width and krows[k, n] != 0:
-                n += 1
-        lcp = 0
-        while lcp < n and lcp < prev_len and krows[k, lcp] == krows[prev_k, lcp]:
-            lcp += 1
-        for d in range(prev_len, lcp, -1):
-            if p_n[d] > 0:
-                if counters[2] * 2 >= table.shape[0]:
-                    table = _regrow(st_hash, counters, table)
-                sid = _register_open(arc_tile, arc_acc, arc_child, st_start, st_count, st_hash, counters, table,
-                                     p_tile, p_acc, p_child, d, p_n[d])
-                p_child[d - 1, p_n[d - 1] - 1] = sid
-                p_n[d] = 0
-        if q < m:
-            for i in range(lcp, n):
-                j = p_n[i]
-                p_tile[i, j] = krows[k, i]
-                p_acc[i, j] = key_acc[k] if i == n - 1 else 0
-                p_child[i, j] = -1
-                p_n[i] = j + 1
-                p_n[i + 1] = 0
-            if key_sep[k] >= 0:
-                p_tile[n, 0] = 0
-                p_acc[n, 0] = 0
-                p_child[n, 0] = key_sep[k]
-                p_n[n] = 1
-        prev_len = n
-        prev_k = k
-    if counters[2] * 2 >= table.shape[0]:
-        table = _regrow(st_hash, counters, table)
-    root = _register_open(arc_tile, arc_acc, arc_child, st_start, st_count, st_hash, counters, table,
-                          p_tile, p_acc, p_child, 0, p_n[0])
+    while (reg[5][2] + m + m // 2) * 2 > table.shape[0]:  # about 1.3 new states per key: grow once
+        table = _regrow(reg[0], reg[1], reg[2], reg[3], reg[4], st_hash, reg[5], table)
+    none_i32 = np.zeros(0, dtype=np.int32)
+    root, table, _ = _daciuk(krows, True, key_acc, key_sep, reg, st_hash, table,
+                             none_i32, np.zeros(0, dtype=np.uint8), none_i32)
     return root, table
 
 
