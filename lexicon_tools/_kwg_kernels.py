@@ -150,7 +150,7 @@ def _probe_key(n, first, h):
 def _regrow(arc_tile, arc_acc, arc_child, st_start, st_count, st_hash, counters, table):
     """The hash table of the register (see :func:`_daciuk`) at twice the size."""
     size = table.shape[0] * 2
-    new = np.empty((size, 4), dtype=np.int64)
+    new = np.empty((size, 2), dtype=np.int64)
     for slot in range(size):  # only the id column marks a free slot
         new[slot, 0] = -1
     mask = np.uint64(size - 1)
@@ -163,8 +163,6 @@ def _regrow(arc_tile, arc_acc, arc_child, st_start, st_count, st_hash, counters,
             slot = (slot + np.uint64(1)) & mask
         new[slot, 0] = sid
         new[slot, 1] = _probe_key(n, _arc_key(arc_tile[s], arc_acc[s], arc_child[s]) if n > 0 else np.int64(0), h)
-        new[slot, 2] = _arc_key(arc_tile[s + 1], arc_acc[s + 1], arc_child[s + 1]) if n > 1 else np.int64(0)
-        new[slot, 3] = _arc_key(arc_tile[s + 2], arc_acc[s + 2], arc_child[s + 2]) if n > 2 else np.int64(0)
     return new
 
 
@@ -175,12 +173,12 @@ def _daciuk(rows, gaddag, key_acc, key_sep, reg, st_hash, table, key_word, key_l
     The strings arrive sorted; the states on the path of the previous string
     that the new one does not share are final, so each is looked up in the
     register of unique states and replaced by its registered twin, or
-    registered. The register is an int64 ``(size, 4)`` open-addressing hash
-    table (power-of-two size; state id -1 = free) whose rows hold, besides the
-    state id, the arc count, the first arc and 18 hash bits (:func:`_probe_key`)
-    and the second and third arcs (:func:`_arc_key`): a probe reads one row,
-    and only states of more than three arcs compare the rest with the
-    register's arrays. ``st_hash`` keeps each state's full hash for
+    registered. The register is an int64 ``(size, 2)`` open-addressing hash
+    table (power-of-two size; ``[state id, probe key]``, state id -1 = free);
+    the probe key packs the arc count, the first arc and 18 hash bits
+    (:func:`_probe_key`), so a state of one arc is identified by the table row
+    alone and only longer states compare their other arcs with the register's
+    arrays. ``st_hash`` keeps each state's full hash for
     :func:`_regrow`. (The look-up is written out here, once, rather than in a
     helper: a Numba call or inlined helper taking the register's arrays costs
     reference-count updates of every array at every look-up, twice the work
@@ -235,18 +233,16 @@ def _daciuk(rows, gaddag, key_acc, key_sep, reg, st_hash, table, key_word, key_l
                     h = (h ^ v) * np.uint64(1099511628211)
                     h ^= h >> np.uint64(29)
                 pk = _probe_key(nn, _arc_key(p_tile[d, 0], p_acc[d, 0], p_child[d, 0]), h)
-                a1 = _arc_key(p_tile[d, 1], p_acc[d, 1], p_child[d, 1]) if nn > 1 else np.int64(0)
-                a2 = _arc_key(p_tile[d, 2], p_acc[d, 2], p_child[d, 2]) if nn > 2 else np.int64(0)
                 mask = np.uint64(table.shape[0] - 1)
                 slot = h & mask
                 while True:
                     e = table[slot, 0]
                     if e < 0:
                         break
-                    if table[slot, 1] == pk and table[slot, 2] == a1 and table[slot, 3] == a2:
+                    if table[slot, 1] == pk:
                         same = True
                         s = st_start[e]
-                        for i in range(3, nn):
+                        for i in range(1, nn):
                             if arc_tile[s + i] != p_tile[d, i] or arc_acc[s + i] != p_acc[d, i] \
                                     or arc_child[s + i] != p_child[d, i]:
                                 same = False
@@ -267,8 +263,6 @@ def _daciuk(rows, gaddag, key_acc, key_sep, reg, st_hash, table, key_word, key_l
                     st_hash[sid] = h
                     table[slot, 0] = sid
                     table[slot, 1] = pk
-                    table[slot, 2] = a1
-                    table[slot, 3] = a2
                     counters[0] = sid + 1
                     counters[1] = s + nn
                     counters[2] += 1
@@ -320,7 +314,7 @@ def build_dawg(rows, reg, st_hash, table, key_word, key_len, key_sep):
         reg: register arrays (arc_tile, arc_acc, arc_child, st_start, st_count,
             counters = [n_states, n_arcs, n_table_used]).
         st_hash: uint64 (>= states,) each state's hash.
-        table: int64 ``(size, 4)`` hash table (see :func:`_daciuk`), power-of-two size.
+        table: int64 ``(size, 2)`` hash table (see :func:`_daciuk`), power-of-two size.
         key_word: int32 (>= total letters,) out: creating word's row index.
         key_len: uint8 (same,) out: prefix length.
         key_sep: int32 (same,) out: DAWG state after the prefix, or -1.

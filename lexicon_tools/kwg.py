@@ -219,7 +219,7 @@ def _build_rows(dawg_rows: np.ndarray, alphabet: Alphabet, max_nodes: int, forma
         np.zeros(3, dtype=np.int64),
     )
     st_hash = np.zeros(cap_arcs, dtype=np.uint64)
-    table = np.full((1 << 16, 4), -1, dtype=np.int64)
+    table = np.full((1 << 16, 2), -1, dtype=np.int64)
     key_word = np.empty(total, dtype=np.int32)
     key_len = np.empty(total, dtype=np.uint8)
     key_sep = np.empty(total, dtype=np.int32)
