@@ -557,6 +557,68 @@ def emit(nodes, reg, dawg_root, gaddag_root, host, offset, pos, queue, n_queued,
             nodes[base + i] = v
 
 
+@njit(cache=True)
+def graph_states(dawg_rows):
+    """The registered states of the KWG of ``dawg_rows`` and their layout: the whole build up to the node array.
+
+    :func:`build_dawg`, :func:`reversed_keys`, the sort of the reversed prefixes
+    (:func:`pack_keys`, :func:`argsort_keys`), :func:`build_gaddag` and
+    :func:`place` in one call (one kernel to load, one signature to compile
+    ahead of time, ``lexicon_tools._build_aot``).
+
+    Args:
+        dawg_rows: uint8 ``(m, 17)`` distinct words as ``tile + 1``, 0-padded, sorted
+            (:func:`sorted_word_rows`).
+
+    Returns:
+        ``(arc_tile, arc_acc, arc_child, st_start, st_count, counters, dawg_root,
+        gaddag_root, host, offset, pos, queue, n_queued, n_nodes)``: the
+        register (see :func:`build_dawg`), the roots, and :func:`place`'s
+        result; :func:`emit_nodes` writes the node array from them.
+    """
+    total = 0
+    for r in range(dawg_rows.shape[0]):
+        for j in range(dawg_rows.shape[1]):
+            if dawg_rows[r, j] != 0:
+                total += 1
+    # every distinct state has at least one arc, and both automata together have
+    # at most (letters of the words) + (letters of the GADDAG keys) arcs
+    cap_arcs = 2 * total + 64 + (MAX_DEPTH) * total // 2
+    # np.empty: an entry is written before it is read, and untouched pages cost no memory
+    reg = (np.empty(cap_arcs, dtype=np.uint8), np.empty(cap_arcs, dtype=np.uint8),
+           np.empty(cap_arcs, dtype=np.int32), np.empty(cap_arcs, dtype=np.int32),
+           np.empty(cap_arcs, dtype=np.int32), np.zeros(3, dtype=np.int64))
+    st_hash = np.empty(cap_arcs, dtype=np.uint64)
+    table = np.full((1 << 16, 2), -1, dtype=np.int64)
+    key_word = np.empty(total, dtype=np.int32)
+    key_len = np.empty(total, dtype=np.uint8)
+    key_sep = np.empty(total, dtype=np.int32)
+    dawg_root, table, nk = build_dawg(dawg_rows, reg, st_hash, table, key_word, key_len, key_sep)
+    krows, key_acc = reversed_keys(dawg_rows, key_word, key_len, nk)
+    hi, lo = pack_keys(krows)
+    order = argsort_keys(hi, lo)
+    krows_s = np.empty_like(krows)  # sorted, for sequential reads in the GADDAG pass
+    acc_s = np.empty(nk, dtype=np.uint8)
+    sep_s = np.empty(nk, dtype=np.int32)
+    for i in range(nk):
+        o = order[i]
+        krows_s[i] = krows[o]
+        acc_s[i] = key_acc[o]
+        sep_s[i] = key_sep[o]
+    gaddag_root, table = build_gaddag(krows_s, acc_s, sep_s, reg, st_hash, table)
+    host, offset, pos, queue, qt, n_nodes = place(reg, dawg_root, gaddag_root)
+    return (reg[0], reg[1], reg[2], reg[3], reg[4], reg[5], np.int64(dawg_root), np.int64(gaddag_root),
+            host, offset, pos, queue, np.int64(qt), np.int64(n_nodes))
+
+
+@njit(cache=True)
+def emit_nodes(nodes, arc_tile, arc_acc, arc_child, st_start, st_count, counters, dawg_root, gaddag_root,
+               host, offset, pos, queue, n_queued, tile_shift, accepts, is_end):
+    """:func:`emit` with the register as separate arrays (the result of :func:`graph_states`)."""
+    emit(nodes, (arc_tile, arc_acc, arc_child, st_start, st_count, counters), dawg_root, gaddag_root,
+         host, offset, pos, queue, n_queued, tile_shift, accepts, is_end)
+
+
 def layout(reg, dawg_root, gaddag_root, node_layout=None):
     """:func:`place` and :func:`emit`: the node array (uint32 KWG unless ``node_layout``
     is :data:`lexicon_tools._kwg_nodes.WIDE`)."""
