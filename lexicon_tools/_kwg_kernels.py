@@ -208,6 +208,8 @@ def _daciuk(rows, gaddag, key_acc, key_sep, reg, st_hash, table, key_word, key_l
     root = -1
     m = rows.shape[0]
     for r in range(m + 1):
+        if (counters[2] + MAX_DEPTH + 2) * 2 >= table.shape[0]:  # room for every state this row can close
+            table = _regrow(arc_tile, arc_acc, arc_child, st_start, st_count, st_hash, counters, table)
         n = 0
         if r < m:
             while n < width and rows[r, n] != 0:
@@ -220,8 +222,6 @@ def _daciuk(rows, gaddag, key_acc, key_sep, reg, st_hash, table, key_word, key_l
             nn = p_n[d]
             if nn == 0:
                 continue
-            if counters[2] * 2 >= table.shape[0]:
-                table = _regrow(arc_tile, arc_acc, arc_child, st_start, st_count, st_hash, counters, table)
             sid = -1
             if gaddag and nn == 1 and p_tile[d, 0] == 0:
                 sid = sep_state[p_child[d, 0]]
