@@ -28,6 +28,12 @@ import time
 from pathlib import Path
 from typing import Sequence
 
+# The commands use no BLAS; without this, NumPy's OpenBLAS starts a thread per core at import that
+# spins on a CPU for a while (4 % of a lexicon build's CPU time). This module is the command line's
+# (nothing else imports it); set before NumPy is imported (by .alphabet below); a value the user set is kept.
+if "numpy" not in sys.modules:
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 from . import __version__
 from .alphabet import Alphabet
 from .bundle import (
