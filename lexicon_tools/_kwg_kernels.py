@@ -115,12 +115,20 @@ def sorted_word_rows(flat, lens):
     """The distinct words as uint8 ``(m, 17)`` rows of ``tile + 1``, 0-padded, in tile order.
 
     :func:`word_matrix`, :func:`pack_keys`, :func:`argsort_keys` and the removal
-    of duplicates in one kernel call.
+    of duplicates in one kernel call; words that arrive sorted and distinct
+    (the builder's usual case: the normaliser sorts them) are returned as they are.
     """
     rows = word_matrix(flat, lens, 17, 1)
     hi, lo = pack_keys(rows)
+    m = rows.shape[0]
+    ascending = True
+    for i in range(1, m):
+        if hi[i] < hi[i - 1] or (hi[i] == hi[i - 1] and lo[i] <= lo[i - 1]):
+            ascending = False
+            break
+    if ascending:
+        return rows
     order = argsort_keys(hi, lo)
-    m = order.shape[0]
     keep = np.empty(m, dtype=np.int64)
     k = 0
     for i in range(m):
@@ -694,6 +702,8 @@ def verify_sorted(kwg, rows):
     marks = 0
     droot = node_arc(kwg[0])
     groot = node_arc(kwg[1])
+    g1 = np.full(256, -2, dtype=np.int64)  # arc of tile t in the GADDAG root list (-1: none, -2: not looked up)
+    g2 = np.full((256, 256), -2, dtype=np.int64)  # arc of t2 in the list below g1[t1]
     for r in range(m):
         n = 0
         while n < width and rows[r, n] != 0:
@@ -720,9 +730,25 @@ def verify_sorted(kwg, rows):
             dnode = node_arc(kwg[arc[i - 1]])
             if extended != (dnode != 0):
                 return ext_blame, marks
-            p = groot
-            a = -1
-            for j in range(i - 1, -1, -1):
+            # rev(p) from the GADDAG root; its first two arcs from the memo (the root's lists are the longest)
+            t1 = tiles[i - 1]
+            a = g1[t1]
+            if a == -2:
+                a = child_arc(kwg, groot, t1)
+                g1[t1] = a
+            if a < 0:
+                return r, marks
+            if i >= 2:
+                t2 = tiles[i - 2]
+                b = g2[t1, t2]
+                if b == -2:
+                    b = child_arc(kwg, node_arc(kwg[a]), t2)
+                    g2[t1, t2] = b
+                a = b
+                if a < 0:
+                    return r, marks
+            p = node_arc(kwg[a])
+            for j in range(i - 3, -1, -1):
                 a = child_arc(kwg, p, tiles[j])
                 if a < 0:
                     return r, marks
