@@ -29,10 +29,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _run(cmd: list[str], env: dict) -> tuple[float, float, float]:
+def _run(cmd: list[str], env: dict, cwd: Path) -> tuple[float, float, float]:
     """(CPU seconds, peak RSS MB, wall seconds) of one child process; raises on a non-zero exit."""
     t = time.perf_counter()
-    p = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    p = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=cwd)
     _, status, ru = os.wait4(p.pid, 0)
     wall = time.perf_counter() - t
     p.returncode = os.waitstatus_to_exitcode(status)
@@ -68,7 +68,7 @@ def main() -> int:
     print(f"load average before: {os.getloadavg()}", file=sys.stderr)
     for r in range(args.rounds):
         for name, (cmd, env) in runs.items():
-            res[name].append(_run(cmd, env))
+            res[name].append(_run(cmd, env, out))  # not the checkout: `-m` puts the working directory first
         print(f"round {r + 1} done", file=sys.stderr)
     print(f"load average after: {os.getloadavg()}", file=sys.stderr)
     w_cpu = statistics.median(x[0] for x in res[next(iter(runs))])
