@@ -49,7 +49,7 @@ def test_endgame_solve(benchmark, default_lexicon, pid, cls, cgp):
 
 PRE_POSITIONS = Path(__file__).resolve().parent / "positions" / "preendgames.tsv"
 PRE_TOP = 4
-PRE_LIMIT = 60.0
+PRE_LIMIT = 10.0
 
 
 def preendgame_positions() -> list[tuple[str, str, str]]:

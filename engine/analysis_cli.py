@@ -1,6 +1,6 @@
 """CLI plug-in (see :data:`engine.cli.PLUGINS`): ``analyze`` and ``practice``.
 
-* ``python -m engine analyze --cgp CGP [--top N | --all] [--leaves KLV] [--lexicon L] [--json]``
+* ``python -m engine analyze (--cgp CGP | --gcg FILE [--turn K]) [--top N | --all] [--leaves KLV] [--lexicon L] [--json]``
   — the moves of a position ranked by static equity (score + leave value, with
   the end-of-bag correction of :mod:`engine.equity`): move, score, leave, leave
   value, equity. ``--top N`` uses the best-first generator ranked by equity
@@ -9,8 +9,10 @@
   endgame solver (:mod:`engine.endgame`), with 1 to 3 tiles in the bag the
   pre-endgame (:mod:`engine.preendgame`), otherwise, when ``--time`` is given,
   a 2-ply simulation of the best candidates (:mod:`engine.simulation`,
-  successive elimination at a 5 % error level, ``--sim-seed``); ``--static``
-  skips all of that.
+  successive elimination at a 5 % error level, ``--sim-seed``; with ``--infer
+  --last-move M`` the opponent's rack is drawn from the leave inferred from
+  their last move, as ``simulate --infer``); ``--static`` skips all of that.
+  The budget counts from the process's start.
 * ``python -m engine practice --seed S [--turns K] [--move M] [--top N] [--time S | --static] [--leaves KLV] [--lexicon L] [--json]``
   — deals a position (a game between equity players, ``K`` turns in, both
   reproducible from ``S``), shows the board and the rack, takes the user's move
@@ -20,7 +22,9 @@
   the deeper answer for the position's phase (:mod:`engine.phase`): the endgame
   solver's exact value and PV, the pre-endgame's win % and spread per
   candidate, or the simulation's spread and win % with their 95 % intervals
-  (the user's move simulated too); ``--static`` skips it.
+  (the user's move simulated too, the opponent's rack drawn from the leave
+  inferred from their last move of the dealt game, :mod:`engine.inference`);
+  ``--static`` skips it.
 
 Bad input prints ``error: ...`` and exits 2 (:func:`engine.cli.main`).
 """
@@ -30,6 +34,7 @@ from __future__ import annotations
 import json
 import random
 import sys
+import time
 
 
 def _lexicon(path):
@@ -84,19 +89,48 @@ def cmd_analyze(args) -> int:
     from .cgp import parse_cgp
     from .equity import position_candidates
 
+    t_start = _process_start()
     if args.top is not None and args.top < 1:
         raise ValueError(f"--top must be at least 1, got {args.top}")
-    pos = parse_cgp(args.cgp, allow_impossible=args.allow_impossible)
+    if args.last_move is not None and not args.infer:
+        raise ValueError("--last-move is read only with --infer")
+    if args.infer and args.static:
+        raise ValueError("--infer and --static exclude each other (--infer is for the simulation)")
+    if args.turn is not None and args.gcg is None:
+        raise ValueError("--turn is read only with --gcg")
+    if args.gcg is not None:
+        import argparse as _ap
+
+        from .game_cli import _record_lexicon
+        from .gcg import read_gcg_file
+        from .inference import from_record
+
+        lex = _record_lexicon(_ap.Namespace(file=args.gcg, lexicon=args.lexicon))
+        record = read_gcg_file(args.gcg, lex)
+        try:
+            pos, last = from_record(record, args.turn)
+        except ValueError as exc:  # e.g. turn 0 or after a pass: nothing to infer from, still a position
+            if args.infer:
+                raise
+            pos, last = _record_position(record, args.turn), None
+            print(f"note: {exc}", file=sys.stderr)
+        if args.infer and args.last_move is None:
+            args.last_move = last
+        print(f"note: position {pos.to_cgp()}" + (f"; the opponent's last move {last}" if last else ""),
+              file=sys.stderr)
+    else:
+        pos = parse_cgp(args.cgp, allow_impossible=args.allow_impossible)
+        lex = None
     if not pos.rack.any():
         raise ValueError("the position has no rack to move (CGP rack field is empty)")
     table = _table(args.leaves)
-    lex = _lexicon(args.lexicon)
+    lex = lex or _lexicon(args.lexicon)
     from .cgp import warn_notes
 
     warn_notes(pos, lex)
     n = None if args.all else (args.top or 20)
     cands = position_candidates(pos, lex, n, table)
-    search = None if args.static else _search(pos, lex, table, args)
+    search = None if args.static else _search(pos, lex, table, args, t_start)
     if args.json:
         out = {"rack": pos.rack_string, "bag": pos.bag_count,
                "moves": [_cand_json(c, i) for i, c in enumerate(cands, 1)]}
@@ -114,11 +148,58 @@ def cmd_analyze(args) -> int:
     return 0
 
 
-def _search(pos, lex, table, args):
-    """The endgame (bag empty) or pre-endgame (1-3 tiles) answer: ``(json key, object, text lines)`` or None."""
+def _process_start() -> float:
+    """The ``time.perf_counter()`` reading of this process's start (Linux ``/proc``), or now.
+
+    ``analyze --time S`` run as a command (``python -m engine``, ``scrabble-engine``)
+    counts its budget from there, so the command returns about ``S`` seconds
+    after it was started, Python's start-up and imports included. Called in
+    another program (tests, a server) it counts from now.
+    """
+    import os
+    from pathlib import Path
+
+    now = time.perf_counter()
+    prog = Path(sys.argv[0]) if sys.argv and sys.argv[0] else Path()
+    if prog.parts[-2:] != ("engine", "__main__.py") and prog.name != "scrabble-engine":
+        return now
+    try:
+        with open("/proc/self/stat", encoding="ascii") as f:
+            ticks = int(f.read().rsplit(")", 1)[1].split()[19])
+        with open("/proc/uptime", encoding="ascii") as f:
+            up = float(f.read().split()[0])
+        age = up - ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError):
+        return now
+    return now - age if 0.0 <= age < 60.0 else now
+
+
+def _record_position(record, turn):
+    """The position before ``turn`` (default: after the last entry) of a record as its mover sees it."""
+    from dataclasses import replace
+
+    from .game import Kind
+
+    n = len([t for t in record.turns if t.kind in Kind.TURNS])
+    k = n if turn is None else int(turn)
+    if not 0 <= k <= n:
+        raise ValueError(f"--turn {k}: the game has turns 0..{n}")
+    pos = record.position(k)
+    return replace(pos, opponent_rack=None, opcodes={**pos.opcodes, "bag": str(pos.bag_count)})
+
+
+def _search(pos, lex, table, args, t_start: float):
+    """The endgame (bag empty), pre-endgame (1-3 tiles) or simulation answer: ``(json key, object, text lines)`` or None.
+
+    The time budget (``--time``, default 10 s) counts from ``t_start``, the start of
+    the process (:func:`_process_start`: Python's start-up, the lexicon and the leave
+    table loaded, the candidates ranked all count), so that the command returns
+    about ``--time`` seconds after it began.
+    """
     from .endgame_cli import _seconds
 
     limit = _seconds(args.time) if args.time is not None else 10.0
+    limit = max(limit - (time.perf_counter() - t_start), min(limit, 0.5))
     bag = pos.bag_count or 0
     if bag == 0:
         from .endgame import endgame_position, solve
@@ -135,12 +216,13 @@ def _search(pos, lex, table, args):
     if bag <= 3:
         from .preendgame import preendgame
 
+        from .endgame_cli import preendgame_json, preendgame_lines
+
         res = preendgame(pos, lex, top=min(args.top or 8, 8), time_limit=limit, table=table)
-        lines = [f"pre-endgame ({res['method']}):"]
-        lines += [f"  {c['move']:<24} win {c['win']:.3f}  spread {c['spread']:+.1f}" for c in res["moves"]]
-        moves = [{"move": c["move"], "win": round(c["win"], 4), "spread": round(c["spread"], 2)} for c in res["moves"]]
-        return "preendgame", {"moves": moves}, lines
+        return "preendgame", preendgame_json(res), preendgame_lines(res)
     if args.time is None:  # a simulation only when asked for with --time (the static table stays instant)
+        if args.infer:
+            raise ValueError("--infer draws the simulation's opponent racks: give --time too (e.g. --time 10s)")
         return None
     return _simulation_search(pos, lex, args, limit)
 
@@ -153,14 +235,23 @@ def _simulation_search(pos, lex, args, limit: float):
     win rates from the self-play win table; stops when one candidate is left, at
     the iteration budget or after the first batch past ``limit``.
     """
+    from .phase import SIM_ERROR, sim_iterations
+    from .sim_cli import _inferred
     from .simulation import simulate
 
     seed = args.seed if getattr(args, "seed", None) is not None else 1
-    res = simulate(pos, lex, n_candidates=min(args.top or 10, 10), plies=2, iterations=5000, seed=seed,
-                   progress=False, time_limit=limit, stop_rule="elimination", error=0.05)
+    t_inf = time.perf_counter()
+    leaves = _inferred(args, pos, lex) if args.infer else None
+    limit = max(limit - (time.perf_counter() - t_inf), min(limit, 0.5))  # the inference counts against the budget
+    n = min(args.top or 10, 10)
+    res = simulate(pos, lex, n_candidates=n, plies=2, iterations=sim_iterations(limit, n), seed=seed,
+                   progress=False, time_limit=limit, stop_rule="elimination", error=SIM_ERROR,
+                   opponent_leaves=leaves)
     ranked = res.ranked()
     lines = [f"simulation (2 plies, {res.total_iterations} iterations in {res.seconds:.1f} s, "
-             f"stopped: {res.stop_reason}, error level 5 %):"]
+             f"stopped: {res.stop_reason}, error level {100 * SIM_ERROR:g} %"
+             + (f", opponent's rack from the leave inferred from {args.last_move}" if leaves is not None else "")
+             + "):"]
     for c in ranked:
         drop = "" if c.pruned_at is None else f"  (dropped at {c.pruned_at})"
         lines.append(f"  {c.notation:<24} win {c.win_rate:.3f}  spread {c.mean_spread:+.1f} ±{c.stderr:.1f}  "
@@ -169,7 +260,8 @@ def _simulation_search(pos, lex, args, limit: float):
               "stderr": round(float(c.stderr), 2) if c.iterations > 1 else None, "iterations": c.iterations,
               "dropped_at": c.pruned_at} for c in ranked]
     return "simulation", {"moves": moves, "stop_reason": res.stop_reason, "iterations": res.total_iterations,
-                          "seconds": round(res.seconds, 2), "seed": res.seed, "error": 0.05}, lines
+                          "seconds": round(res.seconds, 2), "seed": res.seed, "error": SIM_ERROR,
+                          "inferred": leaves is not None}, lines
 
 
 # ---------------------------------------------------------------------------
@@ -274,6 +366,16 @@ def practice_report(pos, user, lexicon, table, top: int = 5) -> dict:
     }
 
 
+def _last_move(game) -> str | None:
+    """The opponent's move before the dealt position (for the simulation's inference), or None (none, or a pass)."""
+    from .inference import from_record
+
+    try:
+        return from_record(game.record())[1]
+    except ValueError:
+        return None
+
+
 def cmd_practice(args) -> int:
     """``practice``: deal a position, take the user's move, rank it."""
     if args.top < 1:
@@ -306,7 +408,7 @@ def cmd_practice(args) -> int:
         from .phase import phase_answer
 
         answer = phase_answer(pos, lex, table=table, seconds=_seconds(args.time) if args.time else 5.0,
-                              include=[mine.notation], seed=args.seed)
+                              include=[mine.notation], seed=args.seed, last_move=_last_move(g))
         rep["search"] = answer
     if args.json:
         rep["cgp"] = pos.to_cgp()
@@ -341,7 +443,12 @@ def cmd_practice(args) -> int:
 def add_parser(subparsers) -> None:
     """Register ``analyze`` and ``practice`` with the engine CLI."""
     sp = subparsers.add_parser("analyze", help="rank a position's moves by static equity (score + leave value)")
-    sp.add_argument("--cgp", required=True, help="position in CGP notation (quote it)")
+    src = sp.add_mutually_exclusive_group(required=True)
+    src.add_argument("--cgp", help="position in CGP notation (quote it)")
+    src.add_argument("--gcg", metavar="FILE",
+                     help="instead of --cgp: a game record, the position before --turn K (default: after the last "
+                          "entry) as its mover sees it; with --infer the opponent's move before it is the last move")
+    sp.add_argument("--turn", type=int, metavar="K", help="with --gcg: the turn about to be played (0-based)")
     from .cgp import add_allow_impossible
 
     add_allow_impossible(sp)
@@ -357,6 +464,12 @@ def add_parser(subparsers) -> None:
                     help="static equity only, no endgame, pre-endgame or simulation search")
     sp.add_argument("--sim-seed", dest="seed", type=int, default=None, metavar="S",
                     help="seed of the simulation (bag > 3 tiles; default 1)")
+    sp.add_argument("--infer", action="store_true",
+                    help="the simulation draws the opponent's rack from the leave inferred from --last-move "
+                         "(with --gcg: the move before the position; engine infer); needs --time")
+    sp.add_argument("--last-move", metavar="MOVE", default=None,
+                    help="with --infer: the opponent's last move on the CGP's board ('8H WO(R)T', --last-move=-3)")
+    sp.add_argument("--margin", default="5", metavar="E", help="with --infer: equity margin in points (default 5)")
     sp.add_argument("--json", action="store_true", help="print one JSON object")
     sp.set_defaults(func=cmd_analyze)
 

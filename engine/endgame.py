@@ -282,7 +282,8 @@ class _State:
 
 def solve(position: Position | str, lexicon: Lexicon, *, max_depth: int | None = None,
           time_limit: float | None = None, tt_bits: int = DEFAULT_TT_BITS,
-          progress: Callable[[EndgameResult], None] | None = None) -> EndgameResult:
+          progress: Callable[[EndgameResult], None] | None = None,
+          node_limit: int | None = None) -> EndgameResult:
     """Solve an endgame by iterative deepening (depth 1, 2, ... plies) until the end of the game.
 
     Args:
@@ -296,6 +297,9 @@ def solve(position: Position | str, lexicon: Lexicon, *, max_depth: int | None =
             depth already reached the end).
         tt_bits: log2 of the transposition table's entries; 0 disables the table.
         progress: called with the partial result after each completed depth.
+        node_limit: nodes for the depths after the first (``0``: depth 1 only); the
+            search that reaches it stops and the last completed depth's answer is
+            returned, as with ``time_limit`` (the pre-endgame gives each endgame a share).
 
     Returns:
         :class:`EndgameResult`.
@@ -310,6 +314,8 @@ def solve(position: Position | str, lexicon: Lexicon, *, max_depth: int | None =
         raise ValueError(f"max depth must be 1..{MAX_DEPTH} plies, got {max_depth}")
     if time_limit is not None and time_limit <= 0:
         raise ValueError(f"time limit must be positive, got {time_limit}")
+    if node_limit is not None and node_limit < 0:
+        raise ValueError(f"node limit must be 0 or more, got {node_limit}")
     if not 0 <= tt_bits <= 28:
         raise ValueError(f"tt_bits must be 0..28, got {tt_bits}")
     st = _State(pos, lexicon, tt_bits, False)
@@ -326,6 +332,10 @@ def solve(position: Position | str, lexicon: Lexicon, *, max_depth: int | None =
             if rate is not None:
                 budget = max(1000, int(left * rate))
         n0 = int(st.counters[E.C_NODES])
+        if node_limit is not None and result is not None:  # depth 1 is always searched, as above
+            if n0 - result.iterations[0][3] >= node_limit:
+                break
+            budget = min(budget, node_limit - (n0 - result.iterations[0][3]))
         ts = time.perf_counter()
         value, done = st.search(depth, budget)
         el = time.perf_counter() - ts

@@ -6,7 +6,8 @@
   progress line per completed depth on stderr.
 * ``python -m engine preendgame --cgp CGP [--top N] [--time S] [--lexicon L] [--json]``
   — 1 to 3 tiles in the bag: win rate and mean spread of the best candidates
-  over every draw (:mod:`engine.preendgame`).
+  over the draws, within the time budget (default 10 s), each marked exact or
+  approximate (:mod:`engine.preendgame`, docs/preendgame.md).
 
 Bad input prints ``error: ...`` and exits 2 (:func:`engine.cli.main`).
 """
@@ -69,30 +70,55 @@ def cmd_endgame(args) -> int:
     return 0
 
 
+def preendgame_json(res: dict) -> dict:
+    """The ``--json`` object of a :func:`engine.preendgame.preendgame` result (also ``analyze``'s ``preendgame`` key).
+
+    ``{"moves": [{"move", "win", "spread", "exact", "exact_share", "draws", "sampled"}, ...], "bag",
+    "method", "seconds"}``, moves best first; ``exact`` per move says whether its win rate and spread are
+    exact (every draw enumerated, every endgame solved to the end) or approximate (docs/preendgame.md).
+    """
+    moves = [{"move": c["move"], "win": round(c["win"], 4), "spread": round(c["spread"], 2), "exact": bool(c["exact"]),
+              "exact_share": round(c["exact_share"], 3), "draws": int(c["draws"]), "sampled": bool(c["sampled"])}
+             for c in res["moves"]]
+    return {"moves": moves, "bag": res["bag"], "method": res["method"], "seconds": round(res["seconds"], 2)}
+
+
+def preendgame_lines(res: dict) -> list[str]:
+    """Text lines of a pre-endgame result: one per candidate, best first, exact or approximate."""
+    lines = [f"pre-endgame, bag {res['bag']} (unseen {res['unseen']}), {res['seconds']:.1f} s: {res['method']}",
+             f"{'#':>3}  {'move':<24} {'win %':>6} {'spread':>8} {'draws':>6}  exact"]
+    for i, c in enumerate(res["moves"], 1):
+        state = "yes" if c["exact"] else f"no ({100 * c['exact_share']:.0f} % of the draws solved)"
+        if c["sampled"]:
+            state += ", draws sampled"
+        lines.append(f"{i:>3}  {c['move']:<24} {100 * c['win']:>6.1f} {c['spread']:>+8.1f} {c['draws']:>6}  {state}")
+    return lines
+
+
 def cmd_preendgame(args) -> int:
-    """``preendgame``: candidates ranked by win rate over every draw (1-3 tiles in the bag)."""
+    """``preendgame``: candidates ranked by win rate over the draws (1-3 tiles in the bag)."""
     from .cgp import parse_cgp
-    from .preendgame import preendgame
+    from .preendgame import DEFAULT_TIME, preendgame
 
     pos = parse_cgp(args.cgp)
     limit = _seconds(args.time)
     if args.top < 1:
         raise ValueError(f"--top must be at least 1, got {args.top}")
+    if args.endgame_depth is not None and not 1 <= args.endgame_depth <= 60:
+        raise ValueError(f"--endgame-depth must be 1..60 plies, got {args.endgame_depth}")
     lex = _lexicon(args.lexicon)
 
-    def progress(i, n, cand) -> None:
-        print(f"[{i}/{n}] {cand['move']:<22} win {cand['win']:.3f}  spread {cand['spread']:+.1f}  "
-              f"({cand['scenarios']} draws)", file=sys.stderr, flush=True)
+    def progress(i, lim, d) -> None:
+        print(f"round {i}: endgames up to {lim:,} nodes, {d['exact']} of {d['of']} moves exact",
+              file=sys.stderr, flush=True)
 
-    res = preendgame(pos, lex, top=args.top, time_limit=limit, endgame_depth=args.endgame_depth, progress=progress)
+    res = preendgame(pos, lex, top=args.top, time_limit=limit or DEFAULT_TIME, endgame_depth=args.endgame_depth,
+                     progress=progress)
     if args.json:
-        print(json.dumps({"moves": [{"move": c["move"], "win": round(c["win"], 4), "spread": round(c["spread"], 2)}
-                                    for c in res["moves"]]}, ensure_ascii=False))
+        print(json.dumps(preendgame_json(res), ensure_ascii=False))
         return 0
-    print(f"bag {res['bag']}, unseen {res['unseen']}; {res['method']}")
-    print(f"{'#':>3}  {'move':<24} {'win':>6} {'spread':>8} {'draws':>6}")
-    for i, c in enumerate(res["moves"], 1):
-        print(f"{i:>3}  {c['move']:<24} {c['win']:>6.3f} {c['spread']:>+8.1f} {c['scenarios']:>6}")
+    for line in preendgame_lines(res):
+        print(line)
     return 0
 
 
@@ -111,7 +137,7 @@ def add_parser(subparsers) -> None:
     sp.add_argument("--cgp", required=True, help="position in CGP notation (the opponent's rack may be unknown)")
     sp.add_argument("--lexicon", help="lexicon bundle (default: the packaged German list)")
     sp.add_argument("--top", type=int, default=8, metavar="N", help="candidates to evaluate (default 8, by equity)")
-    sp.add_argument("--time", default=None, metavar="S", help="time budget in seconds for all candidates")
+    sp.add_argument("--time", default=None, metavar="S", help="time budget in seconds for all candidates (default 10)")
     sp.add_argument("--endgame-depth", type=int, default=None, metavar="D",
                     help="plies for each endgame solve (default: to the end within the time budget)")
     sp.add_argument("--json", action="store_true", help="print one JSON object")

@@ -44,13 +44,16 @@ def _player(args):
 
 
 def _inferred(args, pos, lex):
-    """``--infer``: the opponent's kept tiles inferred from ``--last-move`` (None when nothing is consistent)."""
+    """``--infer``: the opponent's kept tiles inferred from ``--last-move`` (None when nothing is consistent).
+
+    Shared by ``simulate`` and ``analyze`` (which has no ``--known-opponent-rack``).
+    """
     from .inference import infer
     from .inference_cli import margin_arg
 
     if args.last_move is None:
         raise ValueError("--infer needs the opponent's last move: --last-move '8H WO(R)T' (or --last-move=-3)")
-    if args.known_opponent_rack:
+    if getattr(args, "known_opponent_rack", False):
         raise ValueError("--infer and --known-opponent-rack exclude each other")
     margin = margin_arg(args.margin)
     table = None

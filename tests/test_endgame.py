@@ -137,6 +137,18 @@ def test_limits_return_the_best_so_far(golden_lexicon):
     assert depth_schedule(13) == [1, 2, 3, 4, 6, 13] and depth_schedule(3) == [1, 2, 3]
 
 
+def test_node_limit_returns_the_best_so_far(golden_lexicon):
+    full = solve(POS["e33_1"], golden_lexicon)
+    assert full.complete
+    r = solve(POS["e33_1"], golden_lexicon, node_limit=0)    # depth 1 only: no reply searched
+    assert r.depth == 1 and not r.complete and [it[0] for it in r.iterations] == [1]
+    assert r.nodes == r.iterations[0][3]
+    big = solve(POS["e33_1"], golden_lexicon, node_limit=10 * full.nodes)
+    assert big.complete and big.value == full.value
+    with pytest.raises(ValueError, match="node limit"):
+        solve(POS["e33_1"], golden_lexicon, node_limit=-1)
+
+
 def test_cli_json_shape(golden_lexicon, capsys):
     rc = main(["endgame", "--cgp", POS["s21_0"], "--lexicon", str(golden_lexicon.path), "--json"])
     assert rc == 0
@@ -215,7 +227,7 @@ def test_preendgame_known_bag_equals_the_endgame(golden_lexicon):
     final = pos.scores[0] - pos.scores[1] + mv.score - eg.value
     assert top["spread"] == pytest.approx(final)
     assert top["win"] == (1.0 if final > 0 else 0.5 if final == 0 else 0.0)
-    assert top["scenarios"] == 1
+    assert top["draws"] == 1 and top["exact"] is True
 
 
 def test_preendgame_cli(golden_lexicon, capsys):
@@ -226,8 +238,8 @@ def test_preendgame_cli(golden_lexicon, capsys):
     rc = main(["preendgame", "--cgp", cgp, "--lexicon", str(golden_lexicon.path), "--top", "2", "--json"])
     assert rc == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == {"moves"} and len(out["moves"]) <= 2
-    assert all(set(m) == {"move", "win", "spread"} for m in out["moves"])
+    assert len(out["moves"]) <= 2 and out["bag"] == 1
+    assert all({"move", "win", "spread", "exact"} <= set(m) for m in out["moves"])
 
 
 def test_analyze_uses_the_endgame_solver(golden_lexicon, capsys):

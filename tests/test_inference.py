@@ -398,3 +398,69 @@ def test_cli_from_a_game_record(golden_lexicon, capsys, tmp_path):
     assert "bag" in io.err and g.position(2).to_cgp().split()[0] in io.err
     assert main(["infer", "--gcg", str(path), "--turn", "9", "--lexicon", str(golden_lexicon.path)]) == 2
     assert "turns 0..3" in capsys.readouterr().err
+
+
+def test_analyze_infer_draws_from_the_inference(after_first_move, tiny, capsys, tmp_path):
+    """``analyze --infer --last-move`` goes through the same inference as ``simulate --infer`` (its note)."""
+    from engine.cli import main
+    from engine.leaves import write_klv
+
+    pos, move = after_first_move
+    klv = tmp_path / "zero.klv2"
+    write_klv(klv, zero_table().values)
+    base = ["analyze", "--cgp", pos.to_cgp(), "--lexicon", str(tiny.path), "--leaves", str(klv), "--top", "2",
+            "--json"]
+    assert main(base + ["--time", "1", "--infer", "--last-move", move.notation]) == 0
+    io = capsys.readouterr()
+    assert "1 of 30 racks consistent; most likely X 100.0 %" in io.err
+    sim = json.loads(io.out)["simulation"]
+    assert sim["inferred"] is True and sim["error"] == 0.05
+    assert main(base + ["--time", "1"]) == 0
+    assert json.loads(capsys.readouterr().out)["simulation"]["inferred"] is False
+    for extra, msg in ((["--time", "1", "--last-move", move.notation], "only with --infer"),
+                       (["--infer", "--last-move", move.notation], "--time"),
+                       (["--time", "1", "--infer"], "--last-move")):
+        assert main(base + extra) == 2
+        assert msg in capsys.readouterr().err
+
+
+def test_phase_answer_infers_from_the_last_move(after_first_move, tiny):
+    from engine.phase import phase_answer
+
+    pos, move = after_first_move
+    ans = phase_answer(pos, tiny, table=zero_table(), seconds=1, candidates=2, last_move=move.notation)
+    assert ans["phase"] == "simulation"
+    assert ans["inferred"] == {"from": move.notation, "consistent": 1, "racks": 30}
+    assert phase_answer(pos, tiny, table=zero_table(), seconds=1, candidates=2)["inferred"] is None
+
+
+def test_analyze_from_a_game_record_infers_from_the_move_before(golden_lexicon, capsys, tmp_path):
+    """``analyze --gcg FILE --turn K --infer``: the position before turn K, the opponent's move before it inferred."""
+    from engine.cli import main
+    from engine.equity import apply, choose
+    from engine.game import Game
+    from engine.gcg import write_gcg_file
+    from engine.leaves import default_table
+
+    table = default_table()
+    g = Game(2, golden_lexicon, seed=5, keep_undo=False)
+    cands = []
+    for _ in range(3):
+        cands.append(choose(g, table))
+        apply(g, cands[-1])
+    path = write_gcg_file(tmp_path / "g.gcg", g)
+    base = ["analyze", "--gcg", str(path), "--turn", "2", "--lexicon", str(golden_lexicon.path), "--top", "2", "--json"]
+    assert main(base + ["--time", "1", "--infer"]) == 0
+    io = capsys.readouterr()
+    assert f"the opponent's last move {cands[1].notation}" in io.err
+    assert f"opponent's leave inferred from {cands[1].notation}" in io.err
+    out = json.loads(io.out)
+    assert out["simulation"]["inferred"] is True
+    assert out["rack"] == g.record().position(2).rack_string
+    assert main(base + ["--static"]) == 0            # no inference asked: just the position
+    assert json.loads(capsys.readouterr().out)["rack"] == out["rack"]
+    assert main(["analyze", "--gcg", str(path), "--turn", "0", "--lexicon", str(golden_lexicon.path),
+                 "--static", "--json"]) == 0         # turn 0: nothing before it, still a position
+    assert "no move was made before it" in capsys.readouterr().err
+    assert main(["analyze", "--cgp", g.position(2).to_cgp(), "--turn", "2", "--static"]) == 2
+    assert "--turn is read only with --gcg" in capsys.readouterr().err

@@ -31,6 +31,20 @@ def test_elimination_z_is_the_union_bound_level():
     assert elimination_z(2, 100, 50, 100, 0.05) == pytest.approx(1.6448536269514722, rel=1e-12)
 
 
+def test_the_phase_iteration_budget_comes_from_the_time_budget():
+    """practice/web simulate with an iteration budget from their seconds, so the union bound counts
+    the checks that budget allows (not 100,000 iterations' worth: 1,999 checks, a far stricter z)."""
+    from engine.phase import SIM_RATE, sim_iterations
+
+    assert SIM_RATE == 3000.0
+    assert sim_iterations(5.0, 6) == 2500          # 5 s × 3,000 per s / 6 candidates
+    assert sim_iterations(0.01, 6) == 200 and sim_iterations(600.0, 1) == 20_000   # the floor and the cap
+    # 6 candidates, 2,500 iterations: checks at 100, 150, ..., 2,500 (49), 5 rivals
+    z = elimination_z(6, sim_iterations(5.0, 6), 50, 100, 0.05)
+    assert _tail(z) == pytest.approx(0.05 / (5 * 49), rel=1e-9)
+    assert z < elimination_z(6, 100_000, 50, 100, 0.05)
+
+
 def test_eliminated_on_constructed_samples():
     base = np.array([10.0, 12.0, 8.0, 10.0])
     values = np.stack([base, base - np.array([1.0, 3.0, 1.0, 3.0]), base - 3.0, base + np.array([1, -1, 1, -1])])

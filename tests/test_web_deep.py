@@ -143,9 +143,26 @@ def test_preendgame_phase(golden_lexicon):
 
 
 def test_a_spent_time_budget_still_gives_an_answer(golden_lexicon, exact):
-    """The pre-endgame gives each solve a share of 5 ms at least; under load that can be gone before depth 1."""
+    """A solve whose time is already spent still answers from depth 1 (the pre-endgame passes the time left)."""
     r = solve(parse_cgp(ENDGAME), golden_lexicon, time_limit=1e-9)
     assert r.depth >= 1 and r.pv and r.move == r.pv[0]
+
+
+def test_deep_simulation_infers_from_the_last_move(client):
+    """``last_move``: the simulation draws the opponent's rack from the inference on it (engine.inference).
+
+    SUdELE took 6 tiles of a 7-tile rack, so the kept leave is one tile: one candidate rack per tile kind
+    unseen by the side to move."""
+    import numpy as np
+
+    r = client.post("/api/deep", json={"cgp": MIDGAME, "seconds": 0.5, "last_move": "12A SUdELE"})
+    assert r.status_code == 200, r.text
+    inf = r.json()["inferred"]
+    assert inf["from"] == "12A SUdELE" and inf["racks"] == np.count_nonzero(parse_cgp(MIDGAME).unseen())
+    assert 0 < inf["consistent"] <= inf["racks"]
+    assert client.post("/api/deep", json={"cgp": MIDGAME, "seconds": 0.5}).json()["inferred"] is None
+    r = client.post("/api/deep", json={"cgp": MIDGAME, "seconds": 0.5, "last_move": "G7 NODE"})
+    assert r.status_code == 400 and "G7 holds D" in r.json()["error"]
 
 
 def test_deep_simulation_includes_the_users_move(client):

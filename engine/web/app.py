@@ -12,7 +12,7 @@ Routes:
 * ``POST /api/moves`` ``{"cgp", "top"?, "offset"?, "sort"?}`` — every legal move with equity
   (``top`` moves from ``offset``: the page pages the list);
 * ``POST /api/score`` ``{"cgp", "move"}`` — the word checker;
-* ``POST /api/deep`` ``{"cgp", "seconds"?, "include"?}`` — the deeper answer for the position's phase
+* ``POST /api/deep`` ``{"cgp", "seconds"?, "include"?, "last_move"?}`` — the deeper answer for the position's phase
   (endgame solver, pre-endgame or simulation; :mod:`engine.web.deep`), at most 20 s;
 * ``POST /api/pad`` ``{"cgp", "move", "together"?}`` — the score pad's checker (words missing
   from the list named, not refused);
@@ -90,6 +90,9 @@ class DeepRequest(CGPRequest):
     seconds: float = Field(default=5.0, gt=0, le=20, description="time budget in seconds (at most 20)")
     include: list[Annotated[str, Field(max_length=api.MAX_MOVE_CHARS)]] = Field(
         default_factory=list, max_length=3, description="moves to simulate as well (e.g. the one typed in the checker)")
+    last_move: str | None = Field(default=None, max_length=api.MAX_MOVE_CHARS,
+                                  description="the opponent's last move on this board ('8H WO(R)T', '-3'): the "
+                                              "simulation draws the opponent's rack from the inferred leave")
 
 
 class WordRequest(BaseModel):
@@ -409,7 +412,7 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
         """The solver's or the simulation's answer for the position's phase (:mod:`engine.web.deep`,
         :func:`engine.phase.phase_answer`), in a worker process within ``seconds``."""
         api.read_position(req.cgp)  # a bad CGP is a 400 at once, before the worker is asked
-        return JSONResponse(await heavy.wait_for(deep.run, req.cgp, req.seconds, req.include))
+        return JSONResponse(await heavy.wait_for(deep.run, req.cgp, req.seconds, req.include, req.last_move))
 
     @app.post("/api/pad", responses=POST_ERRORS)
     async def pad(req: PadRequest):

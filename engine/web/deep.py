@@ -10,7 +10,10 @@ it counts against the pool's queue, 503 when full) but waits in a thread of
 its own, so the move lists and the word checker (``/api/moves``, ``/api/score``)
 never queue behind a deep analysis. Only one deep analysis runs at a time (a
 second one gets 503 with ``Retry-After`` while the first is running), and each
-has a time budget of at most :data:`MAX_SECONDS`.
+has a time budget of at most :data:`MAX_SECONDS`, which the solvers keep to
+(the pre-endgame's deadline, :mod:`engine.preendgame`). The worker loads the
+kernels once with :func:`engine.phase.warm_up` before its first analysis, so a
+Numba cache load or compile never eats a request's budget.
 """
 
 from __future__ import annotations
@@ -36,12 +39,12 @@ def _init(lexicon_path, table) -> None:
     _WORKER["table"] = table
 
 
-def _task(cgp: str, seconds: float, include: list[str]) -> dict:
+def _task(cgp: str, seconds: float, include: list[str], last_move: str | None = None) -> dict:
     from lexicon_tools.bundle import Lexicon, load_lexicon
 
     from engine.cgp import parse_cgp
     from engine.leaves import LeaveTable
-    from engine.phase import phase_answer
+    from engine.phase import phase_answer, warm_up
 
     if "lexicon" not in _WORKER:
         path = _WORKER.get("lexicon_path")
@@ -50,8 +53,9 @@ def _task(cgp: str, seconds: float, include: list[str]) -> dict:
         if isinstance(t, str):
             t = LeaveTable.load(t)
         _WORKER["table_obj"] = t
+        warm_up(_WORKER["lexicon"])  # kernels loaded (or compiled) before the first request's budget starts
     return phase_answer(parse_cgp(cgp), _WORKER["lexicon"], table=_WORKER["table_obj"], seconds=seconds,
-                        include=include)
+                        include=include, last_move=last_move)
 
 
 class DeepWorker:
@@ -87,16 +91,17 @@ class DeepWorker:
                                                initializer=_init, initargs=(self._lexicon_path, self._table))
             return self._ex
 
-    def run(self, cgp: str, seconds: float, include: list[str] | None = None) -> dict:
+    def run(self, cgp: str, seconds: float, include: list[str] | None = None, last_move: str | None = None) -> dict:
         """The phase answer of ``cgp`` within ``seconds`` (blocks the calling thread, not the GIL);
-        ``include``: moves to simulate as well (:func:`engine.phase.phase_answer`)."""
+        ``include``: moves to simulate as well, ``last_move``: the opponent's last move for the
+        simulation's inference (:func:`engine.phase.phase_answer`)."""
         from .server import Busy
 
         if not self._running.acquire(blocking=False):
             raise Busy("busy: another deep analysis is running; try again in a moment")
         try:
             try:
-                fut = self._executor().submit(_task, cgp, float(seconds), list(include or []))
+                fut = self._executor().submit(_task, cgp, float(seconds), list(include or []), last_move)
                 return fut.result(timeout=float(seconds) + 300.0)
             except FutureTimeout:
                 raise Busy("busy: the deep analysis took far longer than its budget; try again later") from None

@@ -441,10 +441,10 @@
     if (r.phase === "preendgame") {
       const state = r.complete ? T("d.exact") : T("d.partly");
       const rows = r.moves.map((m) => `<tr${mark(m)}><td>${moveName(m.move)}</td><td class="n">${pct(m.win)}</td>` +
-        `<td class="n">${signed(m.spread)}</td></tr>`).join("");
+        `<td class="n">${signed(m.spread)}</td><td>${m.exact ? T("d.exact") : T("d.approx")}</td></tr>`).join("");
       return `<p data-phase="preendgame" data-complete="${r.complete}">${escapeHtml(T("d.pre", state, r.seconds.toFixed(1)))}</p>` +
         `<div class="deep-wrap"><table class="deep"><thead><tr><th>${T("d.th.move")}</th><th class="n">${T("d.th.win")}</th>` +
-        `<th class="n">${T("d.th.spread")}</th></tr></thead><tbody>${rows}</tbody></table></div>`;
+        `<th class="n">${T("d.th.spread")}</th><th>${T("d.th.exact")}</th></tr></thead><tbody>${rows}</tbody></table></div>`;
     }
     const rows = r.moves.map((m) => `<tr${mark(m)}><td>${moveName(m.move)}</td><td class="n wide">${m.score}</td>` +
       `<td class="n wide">${m.iterations}</td><td class="n">${signed(m.spread)}</td>` +
