@@ -475,7 +475,7 @@ def _gen_node(off, start, sp, fr, kwg, tiles, tvals, lm, wm, racks, vals, bingo_
     return arena, keys, order
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # nogil: engine.interrupt runs it in a thread so Ctrl-C can stop it
 def negamax(depth, alpha, beta, side, passes, h, kwg, vals, all_mask, bingo_tiles, bingo_bonus,
             tiles, tvals, lm, wm, cs, xs, hx, racks, zb, zr, zs,
             tt_key, tt_val, tt_depth, tt_flag, tt_move, tt_row,

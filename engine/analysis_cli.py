@@ -92,6 +92,8 @@ def cmd_analyze(args) -> int:
     t_start = _process_start()
     if args.top is not None and args.top < 1:
         raise ValueError(f"--top must be at least 1, got {args.top}")
+    if args.candidates is not None and not 1 <= args.candidates <= 100:
+        raise ValueError(f"--candidates must be 1..100, got {args.candidates}")
     if args.last_move is not None and not args.infer:
         raise ValueError("--last-move is read only with --infer")
     if args.infer and args.static:
@@ -123,6 +125,8 @@ def cmd_analyze(args) -> int:
         lex = None
     if not pos.rack.any():
         raise ValueError("the position has no rack to move (CGP rack field is empty)")
+    if pos.game_over():
+        raise ValueError(f"nothing to analyse: {pos.game_over()}")
     table = _table(args.leaves)
     lex = lex or _lexicon(args.lexicon)
     from .cgp import warn_notes
@@ -194,13 +198,17 @@ def _search(pos, lex, table, args, t_start: float):
     The time budget (``--time``, default 10 s) counts from ``t_start``, the start of
     the process (:func:`_process_start`: Python's start-up, the lexicon and the leave
     table loaded, the candidates ranked all count), so that the command returns
-    about ``--time`` seconds after it began.
+    about ``--time`` seconds after it began; on a first run, from the end of the
+    kernels' compilation (:func:`engine.warmup.warm_if_cold`, with a note).
     """
-    from .endgame_cli import _seconds
+    from .endgame_cli import _note, _seconds
+    from .warmup import warm_if_cold
 
+    bag = pos.bag_count or 0
+    if (bag <= 3 or args.time is not None) and warm_if_cold(lex, _note):
+        t_start = time.perf_counter()  # a first run compiled the kernels: the budget starts now
     limit = _seconds(args.time) if args.time is not None else 10.0
     limit = max(limit - (time.perf_counter() - t_start), min(limit, 0.5))
-    bag = pos.bag_count or 0
     if bag == 0:
         from .endgame import endgame_position, solve
 
@@ -218,7 +226,7 @@ def _search(pos, lex, table, args, t_start: float):
 
         from .endgame_cli import preendgame_json, preendgame_lines
 
-        res = preendgame(pos, lex, top=min(args.top or 8, 8), time_limit=limit, table=table)
+        res = preendgame(pos, lex, top=args.candidates or 8, time_limit=limit, table=table)
         return "preendgame", preendgame_json(res), preendgame_lines(res)
     if args.time is None:  # a simulation only when asked for with --time (the static table stays instant)
         if args.infer:
@@ -243,7 +251,7 @@ def _simulation_search(pos, lex, args, limit: float):
     t_inf = time.perf_counter()
     leaves = _inferred(args, pos, lex) if args.infer else None
     limit = max(limit - (time.perf_counter() - t_inf), min(limit, 0.5))  # the inference counts against the budget
-    n = min(args.top or 10, 10)
+    n = args.candidates or 10
     res = simulate(pos, lex, n_candidates=n, plies=2, iterations=sim_iterations(limit, n), seed=seed,
                    progress=False, time_limit=limit, stop_rule="elimination", error=SIM_ERROR,
                    opponent_leaves=leaves)
@@ -376,6 +384,31 @@ def _last_move(game) -> str | None:
         return None
 
 
+def _ask_move(pos, text, lex, table):
+    """The user's move: ``--move`` or a line from stdin; at a terminal a bad move is asked for again.
+
+    Raises:
+        ValueError: no move, or (not at a terminal, or with ``--move``) a move that
+            cannot be read or is not legal on the position.
+    """
+    interactive = text is None and sys.stdin.isatty()
+    while True:
+        if text is None:
+            if interactive:
+                print("your move (e.g. '8H WORT', 'H8 WO(R)T', '-QY' to exchange; empty line to stop): ",
+                      end="", flush=True)
+            text = sys.stdin.readline()
+            if not text.strip():
+                raise ValueError("no move given (use --move or type one)")
+        try:
+            return _user_candidate(pos, text, lex, table)
+        except ValueError as exc:
+            if not interactive:
+                raise
+            print(f"error: {exc}; try again", file=sys.stderr, flush=True)
+            text = None
+
+
 def cmd_practice(args) -> int:
     """``practice``: deal a position, take the user's move, rank it."""
     if args.top < 1:
@@ -392,14 +425,7 @@ def cmd_practice(args) -> int:
         print(f"score: you {g.scores[me]}, opponent {g.scores[1 - me]}; bag {len(g.bag)} tiles")
         print(f"your rack: {pos.rack_string}")
         print(f"position: {pos.to_cgp()}")
-    text = args.move
-    if text is None:
-        if sys.stdin.isatty():
-            print("your move (e.g. '8H WORT', 'H8 WO(R)T', '-QY' to exchange): ", end="", flush=True)
-        text = sys.stdin.readline()
-        if not text.strip():
-            raise ValueError("no move given (use --move or type one)")
-    user = _user_candidate(pos, text, lex, table)
+    user = _ask_move(pos, args.move, lex, table)
     rep = practice_report(pos, user, lex, table, args.top)
     cands, mine, best_score = rep.pop("_cands")
     answer = None
@@ -462,6 +488,9 @@ def add_parser(subparsers) -> None:
                          "in the bag, giving it runs a simulation for that long")
     sp.add_argument("--static", action="store_true",
                     help="static equity only, no endgame, pre-endgame or simulation search")
+    sp.add_argument("--candidates", type=int, default=None, metavar="N",
+                    help="moves the pre-endgame (default 8) or the simulation (default 10) evaluates, the best "
+                         "by static equity; --top only limits the static table")
     sp.add_argument("--sim-seed", dest="seed", type=int, default=None, metavar="S",
                     help="seed of the simulation (bag > 3 tiles; default 1)")
     sp.add_argument("--infer", action="store_true",

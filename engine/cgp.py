@@ -68,6 +68,25 @@ class Position:
             return max(0, unseen - int(self.opponent_rack.sum()))
         return max(0, unseen - self.alphabet.rack_size)
 
+    def game_over(self) -> str | None:
+        """Why the game of this position has already ended, or None if a move is still to be made.
+
+        With the bag empty the game is over when a rack is empty (that player went
+        out) or after four scoreless turns in a row, every player having passed
+        twice (SPEC "End of game"). An unknown opponent rack is then the unseen
+        tiles. With tiles in the bag the game goes on.
+        """
+        if (self.bag_count or 0) > 0:
+            return None
+        if not self.rack.any():
+            return "the player to move has no tiles left: the game is over"
+        opp = self.opponent_rack if self.opponent_rack is not None else self.unseen()
+        if int(opp.sum()) <= 0:
+            return "the opponent has played out their last tile: the game is over"
+        if self.zero_turns >= 2 * 2:
+            return f"{self.zero_turns} scoreless turns in a row with the bag empty: the game is over"
+        return None
+
     def unseen(self) -> np.ndarray:
         """int32 (n_letters + 1,) counts of tiles not on the board or the rack to move."""
         a = self.alphabet

@@ -226,7 +226,7 @@ def _silence_stdout() -> None:
 
 
 def main(argv=None) -> int:
-    """Run the CLI; returns the exit code (0 ok, 1 illegal move, 2 error, 141 reader closed the pipe)."""
+    """Run the CLI; returns the exit code (0 ok, 1 illegal move, 2 error, 130 Ctrl-C, 141 reader closed the pipe)."""
     import warnings
 
     argv = sys.argv[1:] if argv is None else [str(a) for a in argv]
@@ -246,6 +246,11 @@ def main(argv=None) -> int:
     except (CGPError, LexiconError, ValueError, OSError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
+    except KeyboardInterrupt:  # Ctrl-C: the shell's convention, 128 + SIGINT
         print("error: interrupted", file=sys.stderr)
-        return 2
+        return 130
+    except SystemError as exc:  # Ctrl-C inside a Numba kernel surfaces as "returned a result with an exception set"
+        if isinstance(exc.__context__, KeyboardInterrupt) or isinstance(exc.__cause__, KeyboardInterrupt):
+            print("error: interrupted", file=sys.stderr)
+            return 130
+        raise

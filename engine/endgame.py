@@ -31,6 +31,7 @@ from . import _movegen as K
 from . import _wordprune as P
 from .board import Board
 from .cgp import Position, parse_cgp
+from .interrupt import call_interruptible, on_ctrl_c
 from .moves import MoveList
 
 DEFAULT_TT_BITS = 21
@@ -76,6 +77,18 @@ class EndgameResult:
         """The CLI's JSON object: move, value, pv, depth, complete."""
         return {"move": self.move, "value": int(self.value), "pv": list(self.pv), "depth": int(self.depth),
                 "complete": bool(self.complete)}
+
+
+class SearchInterrupted(KeyboardInterrupt):
+    """Ctrl-C stopped :func:`solve`; ``result`` is the answer of the deepest completed depth.
+
+    A :class:`KeyboardInterrupt`, so code that does not look for it still stops;
+    ``result.complete`` is False unless that depth had already reached the end.
+    """
+
+    def __init__(self, result: "EndgameResult") -> None:
+        super().__init__("interrupted")
+        self.result = result
 
 
 def endgame_position(pos: Position) -> Position:
@@ -241,14 +254,18 @@ class _State:
         self.counters[E.C_ABORT] = 0
         self.counters[E.C_MAXPLY] = 0
         self.counters[E.C_LIMIT] = self.counters[E.C_NODES] + node_limit
-        self.arena, self.keys, self.order = E.negamax(
+        self.arena, self.keys, self.order = call_interruptible(E.negamax, (
             depth, -E.INF, E.INF, 0, self.passes, self.h, self.kwg, self.vals, self.all_mask,
             self.bingo[0], self.bingo[1], self.tiles, self.tvals, self.lm, self.wm, self.cs, self.xs,
             self.hx, self.racks, self.zb, self.zr, self.zs, self.tt_key, self.tt_val,
             self.tt_depth, self.tt_flag, self.tt_move, self.tt_row, self.arena, self.keys, self.order, self.save_cs,
             self.save_xs, self.save_hx, self.save_sq, self.rows, self.cols, self.killers, self.hist,
-            self.counters, self.result)
+            self.counters, self.result), self.stop)
         return int(self.result[0]), bool(self.result[1])
+
+    def stop(self) -> None:
+        """Make a running :meth:`search` return at its next node (called on Ctrl-C)."""
+        self.counters[E.C_LIMIT] = 0
 
     @property
     def aborted(self) -> bool:
@@ -305,6 +322,8 @@ def solve(position: Position | str, lexicon: Lexicon, *, max_depth: int | None =
         :class:`EndgameResult`.
 
     Raises:
+        SearchInterrupted: Ctrl-C (in the main thread) stopped the search; it
+            carries the deepest completed depth's answer.
         ValueError: not an endgame (see :func:`endgame_position`), a bad
             depth or time limit, or a lexicon of another alphabet.
     """
@@ -318,50 +337,57 @@ def solve(position: Position | str, lexicon: Lexicon, *, max_depth: int | None =
         raise ValueError(f"node limit must be 0 or more, got {node_limit}")
     if not 0 <= tt_bits <= 28:
         raise ValueError(f"tt_bits must be 0..28, got {tt_bits}")
-    st = _State(pos, lexicon, tt_bits, False)
-    t0 = time.perf_counter()
-    limit = max_depth or MAX_DEPTH
-    result = None
-    rate = None
-    for depth in depth_schedule(limit):
-        budget = 1 << 62
-        if time_limit is not None:
-            left = time_limit - (time.perf_counter() - t0)
-            if left <= 0 and result is not None:  # depth 1 is always searched: there is always an answer
+    states: list[_State] = []  # Ctrl-C stops the running search (engine.interrupt.on_ctrl_c)
+    with on_ctrl_c(lambda: [s.stop() for s in states]) as ctrl_c:
+        st = _State(pos, lexicon, tt_bits, False)
+        states.append(st)
+        t0 = time.perf_counter()
+        limit = max_depth or MAX_DEPTH
+        result = None
+        rate = None
+        for depth in depth_schedule(limit):
+            budget = 1 << 62
+            if time_limit is not None:
+                left = time_limit - (time.perf_counter() - t0)
+                if left <= 0 and result is not None:  # depth 1 is always searched: there is always an answer
+                    break
+                if rate is not None:
+                    budget = max(1000, int(left * rate))
+            n0 = int(st.counters[E.C_NODES])
+            ts = time.perf_counter()
+            if ctrl_c.pressed and result is not None:
                 break
-            if rate is not None:
-                budget = max(1000, int(left * rate))
-        n0 = int(st.counters[E.C_NODES])
-        if node_limit is not None and result is not None:  # depth 1 is always searched, as above
-            if n0 - result.iterations[0][3] >= node_limit:
+            if node_limit is not None and result is not None:  # depth 1 is always searched, as above
+                if n0 - result.iterations[0][3] >= node_limit:
+                    break
+                budget = min(budget, node_limit - (n0 - result.iterations[0][3]))
+            value, done = st.search(depth, budget)
+            el = time.perf_counter() - ts
+            nodes = int(st.counters[E.C_NODES]) - n0
+            if el > 0.02 and nodes > 0:
+                rate = nodes / el
+            if st.aborted:
+                if result is None:  # not even depth 1 finished: take what the table holds
+                    rows = st.pv_rows()
+                    pv = st.notations(rows)
+                    result = EndgameResult(pv[0] if pv else "pass", value, pv, 0, False)
                 break
-            budget = min(budget, node_limit - (n0 - result.iterations[0][3]))
-        ts = time.perf_counter()
-        value, done = st.search(depth, budget)
-        el = time.perf_counter() - ts
-        nodes = int(st.counters[E.C_NODES]) - n0
-        if el > 0.02 and nodes > 0:
-            rate = nodes / el
-        if st.aborted:
-            if result is None:  # not even depth 1 finished: take what the table holds
-                rows = st.pv_rows()
-                pv = st.notations(rows)
-                result = EndgameResult(pv[0] if pv else "pass", value, pv, 0, False)
-            break
-        rows = st.pv_rows()
-        pv = st.notations(rows)
-        if not pv:  # pragma: no cover - the root is always stored
-            pv = ["pass"]
-        total = time.perf_counter() - t0
-        reached = min(depth, int(st.counters[E.C_MAXPLY]) + 1)  # the longest line actually searched
-        its = (result.iterations if result else []) + [(reached, value, pv[0], nodes, el)]
-        result = EndgameResult(pv[0], value, pv, reached, done, int(st.counters[E.C_NODES]), total, its)
-        if progress is not None:
-            progress(result)
-        if done:
-            break
-        if PRUNE and not st.pruned and int(st.counters[E.C_NODES]) >= PRUNE_AFTER_NODES:
-            st.use_pruned_graph()  # a long solve: the pruned lexicon's build pays for itself
+            rows = st.pv_rows()
+            pv = st.notations(rows)
+            if not pv:  # pragma: no cover - the root is always stored
+                pv = ["pass"]
+            total = time.perf_counter() - t0
+            reached = min(depth, int(st.counters[E.C_MAXPLY]) + 1)  # the longest line actually searched
+            its = (result.iterations if result else []) + [(reached, value, pv[0], nodes, el)]
+            result = EndgameResult(pv[0], value, pv, reached, done, int(st.counters[E.C_NODES]), total, its)
+            if progress is not None:
+                progress(result)
+            if done or ctrl_c.pressed:
+                break
+            if PRUNE and not st.pruned and int(st.counters[E.C_NODES]) >= PRUNE_AFTER_NODES:
+                st.use_pruned_graph()  # a long solve: the pruned lexicon's build pays for itself
     result.nodes = int(st.counters[E.C_NODES])
     result.seconds = time.perf_counter() - t0
+    if ctrl_c.pressed:
+        raise SearchInterrupted(result)
     return result

@@ -15,6 +15,7 @@ Bad input prints ``error: ...`` and exits 2 (:func:`engine.cli.main`).
 from __future__ import annotations
 
 import json
+import math
 import sys
 
 
@@ -27,6 +28,10 @@ def _lexicon(path):
     return load_lexicon(path, progress=note)
 
 
+def _note(msg: str) -> None:
+    print(f"note: {msg}", file=sys.stderr, flush=True)
+
+
 def _seconds(text: str | None) -> float | None:
     if text is None:
         return None
@@ -37,27 +42,41 @@ def _seconds(text: str | None) -> float | None:
         raise ValueError(f"--time {text!r}: expected seconds, e.g. 10 or 10s") from None
     if not v > 0:
         raise ValueError(f"--time must be positive, got {text!r}")
+    if not math.isfinite(v):
+        raise ValueError(f"--time must be a finite number of seconds, got {text!r} (leave it out for no limit)")
     return v
 
 
 def cmd_endgame(args) -> int:
     """``endgame``: solve the endgame of a position with an empty bag."""
     from .cgp import parse_cgp
-    from .endgame import endgame_position, solve
+    from .endgame import SearchInterrupted, endgame_position, solve
+    from .warmup import warm_if_cold
 
     pos = endgame_position(parse_cgp(args.cgp))
     limit = _seconds(args.time)
     lex = _lexicon(args.lexicon)
+    warm_if_cold(lex, _note)  # a first run compiles here, outside the time limit
 
     def progress(r) -> None:
         it = r.iterations[-1]
         print(f"depth {r.depth:>2}: {r.move:<22} value {r.value:+d}  nodes {it[3]:,}  {it[4]:.2f}s"
               f"{'  (complete)' if r.complete else ''}", file=sys.stderr, flush=True)
 
-    r = solve(pos, lex, max_depth=args.max_depth, time_limit=limit, progress=progress)
+    try:
+        r = solve(pos, lex, max_depth=args.max_depth, time_limit=limit, progress=progress)
+    except SearchInterrupted as stop:  # Ctrl-C: the deepest finished depth's answer, then exit 130
+        print("note: interrupted (Ctrl-C); the answer of the deepest completed depth follows", file=sys.stderr)
+        _print_endgame(args, pos, stop.result)
+        return 130
+    _print_endgame(args, pos, r)
+    return 0
+
+
+def _print_endgame(args, pos, r) -> None:
     if args.json:
         print(json.dumps(r.to_json(), ensure_ascii=False))
-        return 0
+        return
     a = pos.alphabet
     print(f"racks {a.rack_string(pos.rack)} / {a.rack_string(pos.opponent_rack)}, "
           f"scores {pos.scores[0]}/{pos.scores[1]}")
@@ -65,9 +84,8 @@ def cmd_endgame(args) -> int:
     print(f"value: {r.value:+d} (spread from now to the end, settlement included; "
           f"final spread {pos.scores[0] - pos.scores[1] + r.value:+d})")
     print(f"pv: {' | '.join(r.pv)}")
-    state = "complete (exact)" if r.complete else "stopped by the depth/time limit (not exact)"
+    state = "complete (exact)" if r.complete else "stopped by the depth/time limit or Ctrl-C (not exact)"
     print(f"depth {r.depth}, {state}; {r.nodes:,} nodes in {r.seconds:.2f} s")
-    return 0
 
 
 def preendgame_json(res: dict) -> dict:
@@ -99,6 +117,7 @@ def cmd_preendgame(args) -> int:
     """``preendgame``: candidates ranked by win rate over the draws (1-3 tiles in the bag)."""
     from .cgp import parse_cgp
     from .preendgame import DEFAULT_TIME, preendgame
+    from .warmup import warm_if_cold
 
     pos = parse_cgp(args.cgp)
     limit = _seconds(args.time)
@@ -107,6 +126,7 @@ def cmd_preendgame(args) -> int:
     if args.endgame_depth is not None and not 1 <= args.endgame_depth <= 60:
         raise ValueError(f"--endgame-depth must be 1..60 plies, got {args.endgame_depth}")
     lex = _lexicon(args.lexicon)
+    warm_if_cold(lex, _note)
 
     def progress(i, lim, d) -> None:
         print(f"round {i}: endgames up to {lim:,} nodes, {d['exact']} of {d['of']} moves exact",

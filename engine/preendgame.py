@@ -311,7 +311,12 @@ def preendgame(pos: Position, lexicon: Lexicon, *, top: int = 8, time_limit: flo
         bag = int(unseen.sum()) - a.rack_size
     if "bag" in pos.opcodes and int(pos.opcodes["bag"]) != bag:
         raise ValueError(f"preendgame: opcode bag {pos.opcodes['bag']} but the tiles leave {bag} in the bag")
-    if not 1 <= bag <= MAX_BAG:
+    if bag <= 0 and pos.game_over():
+        raise ValueError(f"preendgame: {pos.game_over()}")
+    if bag <= 0:
+        raise ValueError("preendgame: the bag is empty (the unseen tiles are the opponent's rack): "
+                         "this is an endgame, use `engine endgame`")
+    if bag > MAX_BAG:
         raise ValueError(f"preendgame: the bag must hold 1 to {MAX_BAG} tiles, it holds {bag}")
     budget = DEFAULT_TIME if time_limit is None else time_limit
     if not budget > 0:

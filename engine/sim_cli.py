@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 
@@ -87,7 +88,11 @@ def cmd_simulate(args) -> int:
                          f"equity) to simulate; give at least 1, or name moves with --move")
     if args.iterations < 1:
         raise ValueError(f"-i/--iterations {args.iterations}: iterations per candidate, at least 1")
+    if args.time_limit is not None and not 0 < args.time_limit < math.inf:
+        raise ValueError(f"--time-limit must be a positive number of seconds, got {args.time_limit:g}")
     pos = parse_cgp(args.cgp, allow_impossible=True)
+    if pos.game_over():
+        raise ValueError(f"nothing to simulate: {pos.game_over()}")
     check_tile_counts(pos, hint=False)  # an impossible position cannot be simulated: no --allow-impossible here
     lex = load_lexicon(args.lexicon, progress=note)
     warn_notes(pos, lex)
@@ -101,6 +106,10 @@ def cmd_simulate(args) -> int:
         except ImportError:
             raise ValueError("the ray backend needs Ray: pip install 'german-scrabble-engine[ray]'") from None
     leaves = _inferred(args, pos, lex) if args.infer else None
+    if backend == "local":
+        from .warmup import warm_if_cold
+
+        warm_if_cold(lex, note)  # a first run compiles here, outside --time-limit
     if args.last_move is not None and not args.infer:
         raise ValueError("--last-move is read only with --infer")
     res = simulate(

@@ -76,3 +76,14 @@ def drop_stale_cache(module_file: str, digest: str | None = None) -> bool:
         return True
     except OSError:
         return False
+
+
+def is_cached(module_file: str, function: str) -> bool:
+    """True if Numba's on-disk cache holds compiled code of ``function`` of the module at ``module_file``.
+
+    Looks for the cache index ``__pycache__/<stem>.<function>-<line>.py*.nbi``; the
+    caller uses it to say "compiling, once" before a first, slow call. Never raises.
+    """
+    stem = os.path.splitext(os.path.basename(module_file))[0]
+    cache = os.path.join(os.path.dirname(os.path.abspath(module_file)), "__pycache__")
+    return bool(glob.glob(os.path.join(glob.escape(cache), f"{glob.escape(stem)}.{function}-*.nbi")))

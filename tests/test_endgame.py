@@ -232,7 +232,7 @@ def test_preendgame_known_bag_equals_the_endgame(golden_lexicon):
 
 def test_preendgame_cli(golden_lexicon, capsys):
     rc = main(["preendgame", "--cgp", POS["s21_0"], "--lexicon", str(golden_lexicon.path)])
-    assert rc == 2 and "1 to 3 tiles" in capsys.readouterr().err
+    assert rc == 2 and "the bag is empty" in capsys.readouterr().err
     board, racks, rest = POS["s21_0"].split(" ", 2)
     cgp = f"{board} L/U {rest.replace('bag 0;', '')}"
     rc = main(["preendgame", "--cgp", cgp, "--lexicon", str(golden_lexicon.path), "--top", "2", "--json"])
