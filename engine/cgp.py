@@ -148,10 +148,9 @@ def position_notes(pos: "Position", lexicon=None) -> list[str]:
         return notes
     path = getattr(lexicon, "path", None)
     if path is not None:
-        used = str(path).rstrip("/").rsplit("/", 1)[-1]
-        for suffix in (".lex", ".kwg"):
-            used = used[: -len(suffix)] if used.endswith(suffix) else used
-        if used == name:
+        from lexicon_tools.bundle import lexicon_stem
+
+        if lexicon_stem(path) == name:
             return notes
     notes.append(f"CGP opcode lex {name!r}: not a known German word list ({', '.join(sorted(KNOWN_LEXICONS))}); "
                  f"the position is checked against the lexicon given to the engine")

@@ -1090,10 +1090,6 @@ def _lexicon_name(lexicon) -> str:
     path = getattr(lexicon, "path", None)
     if path is None:
         return ""
-    from pathlib import Path
+    from lexicon_tools.bundle import lexicon_stem
 
-    name = Path(str(path)).name
-    for suffix in (".lex", ".kwg"):
-        if name.endswith(suffix):
-            name = name[: -len(suffix)]
-    return name
+    return lexicon_stem(path)

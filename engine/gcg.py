@@ -628,8 +628,8 @@ def record_lexicon_name(lexicon) -> str:
     """The ``#lexicon`` name a record of a game played with ``lexicon`` should carry.
 
     ``"default"`` for the packaged German list (its source name is
-    :data:`PACKAGED_SOURCE`), else the bundle's file name without ``.lex`` /
-    ``.kwg`` (what :func:`resolve_lexicon_name` finds beside the record or in
+    :data:`PACKAGED_SOURCE`), else the lexicon's file name without ``.lex`` /
+    ``.kwg`` / ``.kwg64`` (what :func:`resolve_lexicon_name` finds beside the record or in
     the cache); ``""`` for an object without a path. Every name returned is one
     :func:`resolve_lexicon_name` reads back.
     """
@@ -649,11 +649,12 @@ def resolve_lexicon_name(name: str, near: str | Path | None = None):
         ``default-<checksum>`` as engine games write it, ``packaged:default_words.txt.xz``
         (:data:`PACKAGED_SOURCE`, the list's source name in the bundle, as
         older score-pad exports wrote it) and the names in
-        :data:`engine.cgp.KNOWN_LEXICONS`); the :class:`~pathlib.Path` of a bundle
-        or ``.kwg`` called ``name`` (also ``name.lex`` / ``name.kwg``) beside
-        ``near`` or in the lexicon cache; ``None`` when the name is not known.
+        :data:`engine.cgp.KNOWN_LEXICONS`); the :class:`~pathlib.Path` of the lexicon
+        called ``name`` (``name``, ``name.lex``, ``name.kwg`` or ``name.kwg64``) beside
+        ``near`` or in the lexicon cache (:func:`lexicon_tools.bundle.find_lexicon`);
+        ``None`` when the name is not known.
     """
-    from lexicon_tools.bundle import cache_dir
+    from lexicon_tools.bundle import find_lexicon
 
     from .cgp import KNOWN_LEXICONS
 
@@ -662,13 +663,7 @@ def resolve_lexicon_name(name: str, near: str | Path | None = None):
     up = name.upper()
     if up in KNOWN_LEXICONS or re.fullmatch(r"DEFAULT(-[0-9A-F]{12})?", up) or up == PACKAGED_SOURCE.upper():
         return "default"
-    if "/" in name or "\\" in name or name.startswith("."):
-        return None  # a record does not get to point at arbitrary paths
-    for base in ([Path(near)] if near is not None else []) + [cache_dir()]:
-        for cand in (base / name, base / f"{name}.lex", base / f"{name}.kwg"):
-            if cand.exists():
-                return cand
-    return None
+    return find_lexicon(name, [near] if near is not None else [])  # no path separators, every format
 
 
 def read_gcg_file(path: str | Path, lexicon=None, **kwargs) -> GameRecord:

@@ -115,12 +115,20 @@ def sorted_word_rows(flat, lens):
     """The distinct words as uint8 ``(m, 17)`` rows of ``tile + 1``, 0-padded, in tile order.
 
     :func:`word_matrix`, :func:`pack_keys`, :func:`argsort_keys` and the removal
-    of duplicates in one kernel call.
+    of duplicates in one kernel call; words that arrive sorted and distinct
+    (the builder's usual case: the normaliser sorts them) are returned as they are.
     """
     rows = word_matrix(flat, lens, 17, 1)
     hi, lo = pack_keys(rows)
+    m = rows.shape[0]
+    ascending = True
+    for i in range(1, m):
+        if hi[i] < hi[i - 1] or (hi[i] == hi[i - 1] and lo[i] <= lo[i - 1]):
+            ascending = False
+            break
+    if ascending:
+        return rows
     order = argsort_keys(hi, lo)
-    m = order.shape[0]
     keep = np.empty(m, dtype=np.int64)
     k = 0
     for i in range(m):
@@ -135,70 +143,168 @@ def sorted_word_rows(flat, lens):
 # Register of unique states
 # ---------------------------------------------------------------------------
 @njit(cache=True, inline="always")
-def _register_open(arc_tile, arc_acc, arc_child, st_start, st_count, st_hash, counters, table,
-                   p_tile, p_acc, p_child, d, n):
-    """Id of the registered state equal to the open state at depth ``d`` (``n`` arcs),
-    registering it when new.
+def _arc_key(tile, acc, child):
+    """One arc as 39 bits: tile (6), accepts (1), child state + 1 (32)."""
+    return np.int64(tile) | (np.int64(acc) << 6) | (np.int64(child + 1) << 7)
 
-    ``table`` is an int64 open-addressing hash table (power-of-two size, -1 =
-    empty) of ``state id | (high 31 hash bits << 32)``, so that most probes that
-    miss are rejected without touching the arc arrays; ``st_hash`` keeps each
-    state's full hash for :func:`_regrow`.
-    """
-    h = np.uint64(1469598103934665603)
-    for i in range(n):
-        v = np.uint64(p_tile[d, i]) | (np.uint64(p_acc[d, i]) << np.uint64(6)) \
-            | (np.uint64(p_child[d, i] + 1) << np.uint64(7))
-        h = (h ^ v) * np.uint64(1099511628211)
-        h ^= h >> np.uint64(29)
-    tag = np.int64(h >> np.uint64(33))  # 31 bits: entries stay >= 0
-    mask = np.uint64(table.shape[0] - 1)
-    slot = h & mask
-    while True:
-        e = table[slot]
-        if e < 0:
-            break
-        if (e >> 32) == tag:
-            sid = e & 0xFFFFFFFF
-            if st_count[sid] == n:
-                s = st_start[sid]
-                same = True
-                for i in range(n):
-                    if arc_tile[s + i] != p_tile[d, i] or arc_acc[s + i] != p_acc[d, i] \
-                            or arc_child[s + i] != p_child[d, i]:
-                        same = False
-                        break
-                if same:
-                    return sid
-        slot = (slot + np.uint64(1)) & mask
-    sid = counters[0]
-    s = counters[1]
-    for i in range(n):
-        arc_tile[s + i] = p_tile[d, i]
-        arc_acc[s + i] = p_acc[d, i]
-        arc_child[s + i] = p_child[d, i]
-    st_start[sid] = s
-    st_count[sid] = n
-    st_hash[sid] = h
-    table[slot] = sid | (tag << 32)
-    counters[0] = sid + 1
-    counters[1] = s + n
-    counters[2] += 1
-    return sid
+
+@njit(cache=True, inline="always")
+def _probe_key(n, first, h):
+    """Arc count (6 bits), first arc (:func:`_arc_key`, 39 bits) and the top 18 bits of the hash ``h``."""
+    return np.int64(n) | (first << 6) | (np.int64(h >> np.uint64(46)) << 45)
 
 
 @njit(cache=True)
-def _regrow(st_hash, counters, table):
-    """The hash table of :func:`_register_open` at twice the size."""
-    new = np.full(table.shape[0] * 2, -1, dtype=np.int64)
-    mask = np.uint64(new.shape[0] - 1)
+def _regrow(arc_tile, arc_acc, arc_child, st_start, st_count, st_hash, counters, table):
+    """The hash table of the register (see :func:`_daciuk`) at twice the size."""
+    size = table.shape[0] * 2
+    new = np.empty((size, 2), dtype=np.int64)
+    for slot in range(size):  # only the id column marks a free slot
+        new[slot, 0] = -1
+    mask = np.uint64(size - 1)
     for sid in range(counters[0]):
         h = st_hash[sid]
+        n = st_count[sid]
+        s = st_start[sid]
         slot = h & mask
-        while new[slot] >= 0:
+        while new[slot, 0] >= 0:
             slot = (slot + np.uint64(1)) & mask
-        new[slot] = sid | (np.int64(h >> np.uint64(33)) << 32)
+        new[slot, 0] = sid
+        new[slot, 1] = _probe_key(n, _arc_key(arc_tile[s], arc_acc[s], arc_child[s]) if n > 0 else np.int64(0), h)
     return new
+
+
+@njit(cache=True)
+def _daciuk(rows, gaddag, key_acc, key_sep, reg, st_hash, table, key_word, key_len, key_out):
+    """One sorted-input pass of Daciuk et al. (2000) over ``rows``, registering its states; the root's id.
+
+    The strings arrive sorted; the states on the path of the previous string
+    that the new one does not share are final, so each is looked up in the
+    register of unique states and replaced by its registered twin, or
+    registered. The register is an int64 ``(size, 2)`` open-addressing hash
+    table (power-of-two size; ``[state id, probe key]``, state id -1 = free);
+    the probe key packs the arc count, the first arc and 18 hash bits
+    (:func:`_probe_key`), so a state of one arc is identified by the table row
+    alone and only longer states compare their other arcs with the register's
+    arrays. ``st_hash`` keeps each state's full hash for
+    :func:`_regrow`. (The look-up is written out here, once, rather than in a
+    helper: a Numba call or inlined helper taking the register's arrays costs
+    reference-count updates of every array at every look-up, twice the work
+    of the look-up itself.)
+
+    DAWG pass (``gaddag`` false): ``rows`` hold ``tile + 1``; each distinct
+    prefix gets a key (``key_word``, ``key_len``, ``key_out``: the DAWG state
+    after it or -1), see :func:`build_dawg`. GADDAG pass: ``rows`` hold tile
+    codes; the last arc of key ``k`` accepts when ``key_acc[k]``, and a
+    separator arc to DAWG state ``key_sep[k]`` follows it when that is >= 0,
+    see :func:`build_gaddag`.
+
+    Returns:
+        (root state id, table, number of keys recorded).
+    """
+    width = rows.shape[1]
+    p_tile = np.zeros((MAX_DEPTH + 2, MAX_ARCS), dtype=np.uint8)
+    p_acc = np.zeros((MAX_DEPTH + 2, MAX_ARCS), dtype=np.uint8)
+    p_child = np.full((MAX_DEPTH + 2, MAX_ARCS), -1, dtype=np.int32)
+    p_n = np.zeros(MAX_DEPTH + 2, dtype=np.int32)
+    depth_key = np.zeros(MAX_DEPTH + 2, dtype=np.int64)
+    arc_tile, arc_acc, arc_child, st_start, st_count, counters = reg
+    n_before = counters[0]
+    sep_state = np.full(n_before if gaddag else 0, -1, dtype=np.int64)  # one separator state per DAWG state
+    nk = 0
+    prev_len = 0
+    root = -1
+    m = rows.shape[0]
+    for r in range(m + 1):
+        if (counters[2] + MAX_DEPTH + 2) * 2 >= table.shape[0]:  # room for every state this row can close
+            table = _regrow(arc_tile, arc_acc, arc_child, st_start, st_count, st_hash, counters, table)
+        n = 0
+        if r < m:
+            while n < width and rows[r, n] != 0:
+                n += 1
+        lcp = 0
+        while lcp < n and lcp < prev_len and rows[r, lcp] == rows[r - 1, lcp]:
+            lcp += 1
+        low = lcp if r < m else -1  # after the last string: close down to the root
+        for d in range(prev_len, low, -1):
+            nn = p_n[d]
+            if nn == 0:
+                continue
+            sid = -1
+            if gaddag and nn == 1 and p_tile[d, 0] == 0:
+                sid = sep_state[p_child[d, 0]]
+            if sid < 0:
+                h = np.uint64(1469598103934665603)
+                for i in range(nn):
+                    v = np.uint64(p_tile[d, i]) | (np.uint64(p_acc[d, i]) << np.uint64(6)) \
+                        | (np.uint64(p_child[d, i] + 1) << np.uint64(7))
+                    h = (h ^ v) * np.uint64(1099511628211)
+                    h ^= h >> np.uint64(29)
+                pk = _probe_key(nn, _arc_key(p_tile[d, 0], p_acc[d, 0], p_child[d, 0]), h)
+                mask = np.uint64(table.shape[0] - 1)
+                slot = h & mask
+                while True:
+                    e = table[slot, 0]
+                    if e < 0:
+                        break
+                    if table[slot, 1] == pk:
+                        same = True
+                        s = st_start[e]
+                        for i in range(1, nn):
+                            if arc_tile[s + i] != p_tile[d, i] or arc_acc[s + i] != p_acc[d, i] \
+                                    or arc_child[s + i] != p_child[d, i]:
+                                same = False
+                                break
+                        if same:
+                            sid = e
+                            break
+                    slot = (slot + np.uint64(1)) & mask
+                if sid < 0:  # a new state
+                    sid = counters[0]
+                    s = counters[1]
+                    for i in range(nn):
+                        arc_tile[s + i] = p_tile[d, i]
+                        arc_acc[s + i] = p_acc[d, i]
+                        arc_child[s + i] = p_child[d, i]
+                    st_start[sid] = s
+                    st_count[sid] = nn
+                    st_hash[sid] = h
+                    table[slot, 0] = sid
+                    table[slot, 1] = pk
+                    counters[0] = sid + 1
+                    counters[1] = s + nn
+                    counters[2] += 1
+                if gaddag and nn == 1 and p_tile[d, 0] == 0:
+                    sep_state[p_child[d, 0]] = sid
+            p_n[d] = 0
+            if d == 0:
+                root = sid
+            else:
+                p_child[d - 1, p_n[d - 1] - 1] = sid
+                if not gaddag:
+                    key_out[depth_key[d]] = sid
+        if r == m:
+            break
+        for i in range(lcp, n):
+            k = p_n[i]
+            p_tile[i, k] = rows[r, i] - (0 if gaddag else 1)
+            p_acc[i, k] = (key_acc[r] if gaddag else 1) if i == n - 1 else 0
+            p_child[i, k] = -1
+            p_n[i] = k + 1
+            p_n[i + 1] = 0
+            if not gaddag:
+                key_word[nk] = r
+                key_len[nk] = i + 1
+                key_out[nk] = -1
+                depth_key[i + 1] = nk
+                nk += 1
+        if gaddag and key_sep[r] >= 0:
+            p_tile[n, 0] = 0
+            p_acc[n, 0] = 0
+            p_child[n, 0] = key_sep[r]
+            p_n[n] = 1
+        prev_len = n
+    return root, table, nk
 
 
 @njit(cache=True)
@@ -216,7 +322,7 @@ def build_dawg(rows, reg, st_hash, table, key_word, key_len, key_sep):
         reg: register arrays (arc_tile, arc_acc, arc_child, st_start, st_count,
             counters = [n_states, n_arcs, n_table_used]).
         st_hash: uint64 (>= states,) each state's hash.
-        table: int64 hash table (see ``_register_open``), power-of-two size.
+        table: int64 ``(size, 2)`` hash table (see :func:`_daciuk`), power-of-two size.
         key_word: int32 (>= total letters,) out: creating word's row index.
         key_len: uint8 (same,) out: prefix length.
         key_sep: int32 (same,) out: DAWG state after the prefix, or -1.
@@ -224,51 +330,9 @@ def build_dawg(rows, reg, st_hash, table, key_word, key_len, key_sep):
     Returns:
         (root state id, table, number of keys).
     """
-    width = rows.shape[1]
-    p_tile = np.zeros((MAX_DEPTH + 2, MAX_ARCS), dtype=np.uint8)
-    p_acc = np.zeros((MAX_DEPTH + 2, MAX_ARCS), dtype=np.uint8)
-    p_child = np.full((MAX_DEPTH + 2, MAX_ARCS), -1, dtype=np.int32)
-    p_n = np.zeros(MAX_DEPTH + 2, dtype=np.int32)
-    depth_key = np.zeros(MAX_DEPTH + 2, dtype=np.int64)
-    nk = 0
-    prev_len = 0
-    arc_tile, arc_acc, arc_child, st_start, st_count, counters = reg
-    m = rows.shape[0]
-    for r in range(m + 1):
-        n = 0
-        if r < m:
-            while n < width and rows[r, n] != 0:
-                n += 1
-        lcp = 0
-        while lcp < n and lcp < prev_len and rows[r, lcp] == rows[r - 1, lcp]:
-            lcp += 1
-        for d in range(prev_len, lcp, -1):
-            if p_n[d] > 0:
-                if counters[2] * 2 >= table.shape[0]:
-                    table = _regrow(st_hash, counters, table)
-                sid = _register_open(arc_tile, arc_acc, arc_child, st_start, st_count, st_hash, counters, table,
-                                     p_tile, p_acc, p_child, d, p_n[d])
-                p_child[d - 1, p_n[d - 1] - 1] = sid
-                key_sep[depth_key[d]] = sid
-                p_n[d] = 0
-        for i in range(lcp, n):
-            k = p_n[i]
-            p_tile[i, k] = rows[r, i] - 1
-            p_acc[i, k] = 1 if i == n - 1 else 0
-            p_child[i, k] = -1
-            p_n[i] = k + 1
-            p_n[i + 1] = 0
-            key_word[nk] = r
-            key_len[nk] = i + 1
-            key_sep[nk] = -1
-            depth_key[i + 1] = nk
-            nk += 1
-        prev_len = n
-    if counters[2] * 2 >= table.shape[0]:
-        table = _regrow(st_hash, counters, table)
-    root = _register_open(arc_tile, arc_acc, arc_child, st_start, st_count, st_hash, counters, table,
-                          p_tile, p_acc, p_child, 0, p_n[0])
-    return root, table, nk
+    none_u8 = np.zeros(0, dtype=np.uint8)
+    none_i32 = np.zeros(0, dtype=np.int32)
+    return _daciuk(rows, False, none_u8, none_i32, reg, st_hash, table, key_word, key_len, key_sep)
 
 
 @njit(cache=True)
@@ -316,53 +380,12 @@ def build_gaddag(krows, key_acc, key_sep, reg, st_hash, table):
     Returns:
         (root state id, table).
     """
-    width = krows.shape[1]
-    p_tile = np.zeros((MAX_DEPTH + 2, MAX_ARCS), dtype=np.uint8)
-    p_acc = np.zeros((MAX_DEPTH + 2, MAX_ARCS), dtype=np.uint8)
-    p_child = np.full((MAX_DEPTH + 2, MAX_ARCS), -1, dtype=np.int32)
-    p_n = np.zeros(MAX_DEPTH + 2, dtype=np.int32)
-    prev_len = 0
-    prev_k = 0
-    arc_tile, arc_acc, arc_child, st_start, st_count, counters = reg
     m = krows.shape[0]
-    while (counters[2] + m + m // 2) * 2 > table.shape[0]:  # about 1.3 new states per key: grow once, up front
-        table = _regrow(st_hash, counters, table)
-    for q in range(m + 1):
-        n = 0
-        k = q
-        if q < m:
-            while n < width and krows[k, n] != 0:
-                n += 1
-        lcp = 0
-        while lcp < n and lcp < prev_len and krows[k, lcp] == krows[prev_k, lcp]:
-            lcp += 1
-        for d in range(prev_len, lcp, -1):
-            if p_n[d] > 0:
-                if counters[2] * 2 >= table.shape[0]:
-                    table = _regrow(st_hash, counters, table)
-                sid = _register_open(arc_tile, arc_acc, arc_child, st_start, st_count, st_hash, counters, table,
-                                     p_tile, p_acc, p_child, d, p_n[d])
-                p_child[d - 1, p_n[d - 1] - 1] = sid
-                p_n[d] = 0
-        if q < m:
-            for i in range(lcp, n):
-                j = p_n[i]
-                p_tile[i, j] = krows[k, i]
-                p_acc[i, j] = key_acc[k] if i == n - 1 else 0
-                p_child[i, j] = -1
-                p_n[i] = j + 1
-                p_n[i + 1] = 0
-            if key_sep[k] >= 0:
-                p_tile[n, 0] = 0
-                p_acc[n, 0] = 0
-                p_child[n, 0] = key_sep[k]
-                p_n[n] = 1
-        prev_len = n
-        prev_k = k
-    if counters[2] * 2 >= table.shape[0]:
-        table = _regrow(st_hash, counters, table)
-    root = _register_open(arc_tile, arc_acc, arc_child, st_start, st_count, st_hash, counters, table,
-                          p_tile, p_acc, p_child, 0, p_n[0])
+    while (reg[5][2] + m + m // 2) * 2 > table.shape[0]:  # about 1.3 new states per key: grow once
+        table = _regrow(reg[0], reg[1], reg[2], reg[3], reg[4], st_hash, reg[5], table)
+    none_i32 = np.zeros(0, dtype=np.int32)
+    root, table, _ = _daciuk(krows, True, key_acc, key_sep, reg, st_hash, table,
+                             none_i32, np.zeros(0, dtype=np.uint8), none_i32)
     return root, table
 
 
@@ -542,6 +565,68 @@ def emit(nodes, reg, dawg_root, gaddag_root, host, offset, pos, queue, n_queued,
             nodes[base + i] = v
 
 
+@njit(cache=True)
+def graph_states(dawg_rows):
+    """The registered states of the KWG of ``dawg_rows`` and their layout: the whole build up to the node array.
+
+    :func:`build_dawg`, :func:`reversed_keys`, the sort of the reversed prefixes
+    (:func:`pack_keys`, :func:`argsort_keys`), :func:`build_gaddag` and
+    :func:`place` in one call (one kernel to load, one signature to compile
+    ahead of time, ``lexicon_tools._build_aot``).
+
+    Args:
+        dawg_rows: uint8 ``(m, 17)`` distinct words as ``tile + 1``, 0-padded, sorted
+            (:func:`sorted_word_rows`).
+
+    Returns:
+        ``(arc_tile, arc_acc, arc_child, st_start, st_count, counters, dawg_root,
+        gaddag_root, host, offset, pos, queue, n_queued, n_nodes)``: the
+        register (see :func:`build_dawg`), the roots, and :func:`place`'s
+        result; :func:`emit_nodes` writes the node array from them.
+    """
+    total = 0
+    for r in range(dawg_rows.shape[0]):
+        for j in range(dawg_rows.shape[1]):
+            if dawg_rows[r, j] != 0:
+                total += 1
+    # every distinct state has at least one arc, and both automata together have
+    # at most (letters of the words) + (letters of the GADDAG keys) arcs
+    cap_arcs = 2 * total + 64 + (MAX_DEPTH) * total // 2
+    # np.empty: an entry is written before it is read, and untouched pages cost no memory
+    reg = (np.empty(cap_arcs, dtype=np.uint8), np.empty(cap_arcs, dtype=np.uint8),
+           np.empty(cap_arcs, dtype=np.int32), np.empty(cap_arcs, dtype=np.int32),
+           np.empty(cap_arcs, dtype=np.int32), np.zeros(3, dtype=np.int64))
+    st_hash = np.empty(cap_arcs, dtype=np.uint64)
+    table = np.full((1 << 16, 2), -1, dtype=np.int64)
+    key_word = np.empty(total, dtype=np.int32)
+    key_len = np.empty(total, dtype=np.uint8)
+    key_sep = np.empty(total, dtype=np.int32)
+    dawg_root, table, nk = build_dawg(dawg_rows, reg, st_hash, table, key_word, key_len, key_sep)
+    krows, key_acc = reversed_keys(dawg_rows, key_word, key_len, nk)
+    hi, lo = pack_keys(krows)
+    order = argsort_keys(hi, lo)
+    krows_s = np.empty_like(krows)  # sorted, for sequential reads in the GADDAG pass
+    acc_s = np.empty(nk, dtype=np.uint8)
+    sep_s = np.empty(nk, dtype=np.int32)
+    for i in range(nk):
+        o = order[i]
+        krows_s[i] = krows[o]
+        acc_s[i] = key_acc[o]
+        sep_s[i] = key_sep[o]
+    gaddag_root, table = build_gaddag(krows_s, acc_s, sep_s, reg, st_hash, table)
+    host, offset, pos, queue, qt, n_nodes = place(reg, dawg_root, gaddag_root)
+    return (reg[0], reg[1], reg[2], reg[3], reg[4], reg[5], np.int64(dawg_root), np.int64(gaddag_root),
+            host, offset, pos, queue, np.int64(qt), np.int64(n_nodes))
+
+
+@njit(cache=True)
+def emit_nodes(nodes, arc_tile, arc_acc, arc_child, st_start, st_count, counters, dawg_root, gaddag_root,
+               host, offset, pos, queue, n_queued, tile_shift, accepts, is_end):
+    """:func:`emit` with the register as separate arrays (the result of :func:`graph_states`)."""
+    emit(nodes, (arc_tile, arc_acc, arc_child, st_start, st_count, counters), dawg_root, gaddag_root,
+         host, offset, pos, queue, n_queued, tile_shift, accepts, is_end)
+
+
 def layout(reg, dawg_root, gaddag_root, node_layout=None):
     """:func:`place` and :func:`emit`: the node array (uint32 KWG unless ``node_layout``
     is :data:`lexicon_tools._kwg_nodes.WIDE`)."""
@@ -617,6 +702,8 @@ def verify_sorted(kwg, rows):
     marks = 0
     droot = node_arc(kwg[0])
     groot = node_arc(kwg[1])
+    g1 = np.full(256, -2, dtype=np.int64)  # arc of tile t in the GADDAG root list (-1: none, -2: not looked up)
+    g2 = np.full((256, 256), -2, dtype=np.int64)  # arc of t2 in the list below g1[t1]
     for r in range(m):
         n = 0
         while n < width and rows[r, n] != 0:
@@ -643,9 +730,25 @@ def verify_sorted(kwg, rows):
             dnode = node_arc(kwg[arc[i - 1]])
             if extended != (dnode != 0):
                 return ext_blame, marks
-            p = groot
-            a = -1
-            for j in range(i - 1, -1, -1):
+            # rev(p) from the GADDAG root; its first two arcs from the memo (the root's lists are the longest)
+            t1 = tiles[i - 1]
+            a = g1[t1]
+            if a == -2:
+                a = child_arc(kwg, groot, t1)
+                g1[t1] = a
+            if a < 0:
+                return r, marks
+            if i >= 2:
+                t2 = tiles[i - 2]
+                b = g2[t1, t2]
+                if b == -2:
+                    b = child_arc(kwg, node_arc(kwg[a]), t2)
+                    g2[t1, t2] = b
+                a = b
+                if a < 0:
+                    return r, marks
+            p = node_arc(kwg[a])
+            for j in range(i - 3, -1, -1):
                 a = child_arc(kwg, p, tiles[j])
                 if a < 0:
                     return r, marks

@@ -748,12 +748,56 @@ def default_lexicon(progress=None, verify: bool = False) -> Lexicon:
     return lex
 
 
-def load_lexicon(path: str | os.PathLike | None = None, progress=None, verify: bool = False) -> Lexicon:
-    """Load ``path`` (bundle or ``.kwg``), or the default lexicon when ``None``.
+LEXICON_SUFFIXES = (".lex", ".kwg", ".kwg64")
+"""How a lexicon's file name ends: a bundle directory (``.lex``, holding a KWG or a wide graph), a bare KWG
+(``.kwg``, e.g. made by wolges), a bare wide graph (``.kwg64``, docs/kwg-format.md "The wide variant")."""
 
-    ``verify`` forces the full check even when the files are unchanged since
-    the last one (see :meth:`Lexicon.load`); ``progress`` gets notes.
+
+def lexicon_stem(path: str | os.PathLike) -> str:
+    """The name a lexicon is known by: its file name without the suffix of :data:`LEXICON_SUFFIXES`
+    (``/x/big.lex`` and ``big.kwg64`` are ``big``); what :func:`find_lexicon` finds again."""
+    name = Path(str(path).rstrip("/\\")).name
+    for suffix in LEXICON_SUFFIXES:
+        if name.endswith(suffix) and len(name) > len(suffix):
+            return name[: -len(suffix)]
+    return name
+
+
+def find_lexicon(name: str, near: Sequence[str | os.PathLike] = ()) -> Path | None:
+    """Where the lexicon called ``name`` is: the one function that turns a lexicon's name into a path.
+
+    Tries ``name`` itself and then ``name`` with each suffix of :data:`LEXICON_SUFFIXES` (a bundle
+    ``name.lex``, a bare KWG ``name.kwg``, a bare wide graph ``name.kwg64``), in each directory of
+    ``near`` and then in the lexicon cache (:func:`cache_dir`). A name holding a path separator or
+    starting with a dot is not looked up (a record or a CGP does not get to point at arbitrary paths).
+
+    Returns:
+        the first path that exists, or ``None``.
+    """
+    if not name or "/" in name or "\\" in name or name.startswith("."):
+        return None
+    for base in [Path(b) for b in near] + [cache_dir()]:
+        for cand in [base / name] + [base / f"{name}{suffix}" for suffix in LEXICON_SUFFIXES]:
+            if cand.exists():
+                return cand
+    return None
+
+
+def load_lexicon(path: str | os.PathLike | None = None, progress=None, verify: bool = False) -> Lexicon:
+    """Load ``path`` (bundle, ``.kwg`` or ``.kwg64``), or the default lexicon when ``None``.
+
+    A ``path`` that does not exist and is a bare name (no directory) is looked up by
+    :func:`find_lexicon` in the working directory and the lexicon cache, so ``--lexicon big`` finds
+    ``big.lex``, ``big.kwg`` or ``big.kwg64``. ``verify`` forces the full check even when the files are
+    unchanged since the last one (see :meth:`Lexicon.load`); ``progress`` gets notes.
+
+    Raises:
+        LexiconError: as :meth:`Lexicon.load` (a name found nowhere: "no such lexicon").
     """
     if path is None:
         return default_lexicon(progress, verify=verify)
+    if not Path(path).exists():
+        found = find_lexicon(str(path), near=["."])
+        if found is not None:
+            path = found
     return Lexicon.load(path, verify=verify, progress=progress)

@@ -28,6 +28,12 @@ import time
 from pathlib import Path
 from typing import Sequence
 
+# The commands use no BLAS; without this, NumPy's OpenBLAS starts a thread per core at import that
+# spins on a CPU for a while (4 % of a lexicon build's CPU time). This module is the command line's
+# (nothing else imports it); set before NumPy is imported (by .alphabet below); a value the user set is kept.
+if "numpy" not in sys.modules:
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
 from . import __version__
 from .alphabet import Alphabet
 from .bundle import (
@@ -291,7 +297,19 @@ def cmd_build(args: argparse.Namespace) -> int:
     print(f"{graph_file:<12} {_size(kwg_bytes)}")
     print(f"verified     {'no (--no-verify)' if args.no_verify else 'yes'}")
     print(f"lexicon      {out}")
+    _compile_builder_ahead_of_time()
     return EXIT_OK
+
+
+def _compile_builder_ahead_of_time() -> None:
+    """After a build with the JIT kernels: compile the builder's kernels ahead of time, once
+    (``lexicon_tools._build_aot``), so that later builds skip Numba's start-up."""
+    from . import _build_aot
+
+    if _build_aot.kernels().aot or not _build_aot.needs_build():
+        return
+    sys.stdout.flush()
+    _build_aot.build(progress=lambda m: _err(f"note: {m}"))
 
 
 # ---------------------------------------------------------------------------

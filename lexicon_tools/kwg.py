@@ -24,8 +24,8 @@ from typing import Sequence
 
 import numpy as np
 
-from . import _kwg_kernels as K
-from ._kwg_nodes import KWG, LAYOUTS, WIDE, Layout, layout_of
+from ._build_aot import kernels
+from ._kwg_layout import KWG, LAYOUTS, WIDE, Layout, layout_of  # noqa: F401  (Numba-free: see _build_aot)
 from .alphabet import Alphabet, german
 
 MAX_WORD_LENGTH = 15
@@ -115,7 +115,7 @@ def encode_words(words: Sequence[str], alphabet: Alphabet | None = None) -> tupl
     if len(words) == 0:
         return np.zeros((0, 16), dtype=np.uint8), np.zeros(0, dtype=np.int32)
     flat, lens = _flat_codes(words, alphabet)
-    return K.word_matrix(flat, lens, 16, 0), lens
+    return kernels().word_matrix(flat, lens, 16, 0), lens
 
 
 def _word_rows(words: Sequence[str], alphabet: Alphabet) -> np.ndarray:
@@ -128,7 +128,7 @@ def _word_rows(words: Sequence[str], alphabet: Alphabet) -> np.ndarray:
     if not words:
         return np.zeros((0, 17), dtype=np.uint8)
     flat, lens = _flat_codes(words, alphabet)
-    return K.sorted_word_rows(flat, lens)
+    return kernels().sorted_word_rows(flat, lens)
 
 
 def _row_word(row: np.ndarray, alphabet: Alphabet) -> str:
@@ -196,6 +196,8 @@ def build_kwg_from_codes(codes: np.ndarray, alphabet: Alphabet | None = None) ->
         raise ValueError("no words: cannot build a lexicon from an empty list")
     rows = np.zeros((codes.shape[0], 17), dtype=np.uint8)
     np.add(codes[:, :16], 1, out=rows[:, :16], where=codes[:, :16] > 0)
+    from . import _kwg_kernels as K
+
     hi, lo = K.pack_keys(rows)
     order = np.lexsort((lo, hi))
     hi, lo = hi[order], lo[order]
@@ -206,42 +208,16 @@ def build_kwg_from_codes(codes: np.ndarray, alphabet: Alphabet | None = None) ->
 
 def _build_rows(dawg_rows: np.ndarray, alphabet: Alphabet, max_nodes: int, format: str = "kwg") -> np.ndarray:
     """:func:`build_kwg` on rows from :func:`_word_rows`."""
-    total = int(np.count_nonzero(dawg_rows))
-    # every distinct state has at least one arc, and both automata together have
-    # at most (letters of the words) + (letters of the GADDAG keys) arcs
-    cap_arcs = 2 * total + 64 + (MAX_WORD_LENGTH + 1) * total // 2
-    reg = (
-        np.zeros(cap_arcs, dtype=np.uint8),
-        np.zeros(cap_arcs, dtype=np.uint8),
-        np.zeros(cap_arcs, dtype=np.int32),
-        np.zeros(cap_arcs, dtype=np.int32),
-        np.zeros(cap_arcs, dtype=np.int32),
-        np.zeros(3, dtype=np.int64),
-    )
-    st_hash = np.zeros(cap_arcs, dtype=np.uint64)
-    table = np.full(1 << 16, -1, dtype=np.int64)
-    key_word = np.empty(total, dtype=np.int32)
-    key_len = np.empty(total, dtype=np.uint8)
-    key_sep = np.empty(total, dtype=np.int32)
-    dawg_root, table, nk = K.build_dawg(dawg_rows, reg, st_hash, table, key_word, key_len, key_sep)
-    krows, key_acc = K.reversed_keys(dawg_rows, key_word, key_len, nk)
-    del key_word, key_len
-    hi, lo = K.pack_keys(krows)
-    order = K.argsort_keys(hi, lo)
-    del hi, lo
-    krows, key_acc, key_sep = krows[order], key_acc[order], key_sep[:nk][order]  # sequential reads in the kernel
-    del order
-    gaddag_root, table = K.build_gaddag(krows, key_acc, key_sep, reg, st_hash, table)
-    del krows, key_acc, key_sep, table, st_hash
-    host, offset, pos, queue, qt, n_nodes = K.place(reg, dawg_root, gaddag_root)
-    n_nodes = int(n_nodes)
+    K = kernels()
+    st = K.graph_states(dawg_rows)
+    n_nodes = int(st[-1])
     lay = WIDE if format == "wide" or (format == "auto" and n_nodes > max_nodes) else KWG
     if lay is KWG and n_nodes > max_nodes:
         raise GraphTooLargeError(n_nodes, max_nodes)
     if n_nodes > lay.max_nodes:
         raise GraphTooLargeError(n_nodes, lay.max_nodes, wide=True)
     nodes = np.zeros(n_nodes, dtype=lay.dtype)
-    K.emit(nodes, reg, dawg_root, gaddag_root, host, offset, pos, queue, qt, lay.tile_shift, lay.accepts, lay.is_end)
+    K.emit_nodes(nodes, *st[:-1], lay.tile_shift, lay.accepts, lay.is_end)
     return nodes
 
 
@@ -282,8 +258,6 @@ def validate_kwg(kwg: np.ndarray, alphabet: Alphabet | None = None, where: str =
     Raises:
         GraphError: the first problem found, naming ``where`` and the node.
     """
-    from . import _kwg_check as C
-
     alphabet = alphabet or german()
     try:
         lay = layout_of(kwg)
@@ -292,8 +266,13 @@ def validate_kwg(kwg: np.ndarray, alphabet: Alphabet | None = None, where: str =
     if kwg.shape[0] < 2:
         raise GraphError(f"{where}: {kwg.shape[0]} nodes, a KWG has at least 2")
     kwg = np.ascontiguousarray(kwg)
-    code, node = C.check_structure_full(kwg, alphabet.size, MAX_WORD_LENGTH)
+    code, node = kernels().check_structure_full(kwg, alphabet.size, MAX_WORD_LENGTH)
     code, node = int(code), int(node)
+    if code == 0 and not language:
+        return -1
+    from . import _kwg_check as C
+    from . import _kwg_kernels as K
+
     if code == C.E_ARC:
         raise GraphError(f"{where}: node {node} points at arc {lay.arc(kwg[node])}, outside the "
                          f"{kwg.shape[0]} nodes or at the GADDAG root pointer (damaged file)")
@@ -359,7 +338,7 @@ def _verify_rows(kwg: np.ndarray, rows: np.ndarray, alphabet: Alphabet, non_word
     """:func:`verify_kwg` on rows from :func:`_word_rows`."""
     non_words = list(non_words)
     ncodes, nlens = encode_words(non_words, alphabet)
-    status, a, b = (int(x) for x in K.verify_graph(kwg, rows, ncodes, nlens))
+    status, a, b = (int(x) for x in kernels().verify_graph(kwg, rows, ncodes, nlens))
     if status == 1:
         raise GraphError(f"verification failed: the built graph ({kwg.shape[0]:,} nodes) does not accept the "
                          f"word {_row_word(rows[a], alphabet)!r} exactly (DAWG or GADDAG) -- a builder bug, "
@@ -376,6 +355,8 @@ def _verify_rows(kwg: np.ndarray, rows: np.ndarray, alphabet: Alphabet, non_word
 
 def word_count(kwg: np.ndarray) -> int:
     """Number of words in the DAWG of a validated node array (-1: cyclic graph)."""
+    from . import _kwg_kernels as K
+
     return int(K.count_words(kwg, 0))
 
 
@@ -385,6 +366,8 @@ def contains(kwg: np.ndarray, word: str, alphabet: Alphabet | None = None) -> bo
     if not word or not alphabet.is_word_chars(word) or len(word) > MAX_WORD_LENGTH:
         return False
     codes = alphabet.encode(word)
+    from . import _kwg_kernels as K
+
     return bool(K.accepts_path(kwg, 0, codes, len(codes)))
 
 

@@ -121,6 +121,25 @@ def test_graph_too_large_is_refused_before_writing(tmp_path):
     assert build_bundle(words, tmp_path / "big.lex", max_nodes=nodes).word_count == 2000
 
 
+def test_cli_list_too_large_for_a_kwg_exits_2_and_writes_nothing(tmp_path, capsys, monkeypatch):
+    """Issue 16 "Bad input": ``build --format kwg`` of a list past the KWG's node limit (lowered here so a
+    small list reaches it) says how many nodes it needs, what the format holds and what to use instead."""
+    import lexicon_tools.kwg as kwg_module
+
+    words = [_word(i) for i in range(2000)]
+    nodes = int(build_kwg(words).shape[0])
+    src = tmp_path / "list.txt"
+    src.write_text("\n".join(words) + "\n", encoding="utf-8")
+    monkeypatch.setattr(kwg_module, "MAX_NODES", nodes - 1)
+    code, _o, err = run(["build", str(src), "-o", str(tmp_path / "big.lex"), "-q", "--format", "kwg"], capsys)
+    assert code == 2 and err.count("\n") == 1 and "Traceback" not in err
+    assert err.startswith(f"error: the graph needs {nodes:,} nodes, the KWG format holds {nodes - 1:,}")
+    assert "use --format wide" in err and "nothing was written" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["list.txt"]
+    code, out, _ = run(["build", str(src), "-o", str(tmp_path / "big.lex"), "-q"], capsys)  # auto: the wide variant
+    assert code == 0 and "lexicon.kwg64" in out and Lexicon.load(tmp_path / "big.lex").word_count == 2000
+
+
 def test_the_real_limit_and_its_message():
     assert MAX_NODES == 4_194_303 == (1 << 22) - 1
     msg = str(GraphTooLargeError(5_000_000, MAX_NODES))

@@ -35,6 +35,7 @@ from engine.board import Board
 from engine.game import GameRecord, Kind, Rules, Turn
 from engine.gcg import write_gcg
 from engine.scorer import check_move
+from lexicon_tools.bundle import lexicon_stem
 
 from .event import NO_MOVE, Event, Round, percent, rank_standings
 from .journal import atomic_write, remove_stale_temps
@@ -82,10 +83,7 @@ def master_record(ev: Event) -> GameRecord:
         total += rnd.top.score
         turns.append(Turn(Kind.PLAY, 0, rnd.rack, rnd.top.score, total, move=scored.move,
                           words=tuple(scored.words)))
-    lex = Path(ev.settings.lexicon).name if ev.settings.lexicon else "default"
-    for suffix in (".lex", ".kwg"):
-        if lex.endswith(suffix):
-            lex = lex[: -len(suffix)]
+    lex = lexicon_stem(ev.settings.lexicon) if ev.settings.lexicon else "default"
     notes = {"description": f"Simultan master game: {ev.settings.name}"}
     return GameRecord(players=[MASTER], names=[f"{MASTER} (master game)"], turns=turns,
                       rules=Rules(name="simultan", min_players=1, max_players=1), alphabet=ev.alphabet,
