@@ -57,9 +57,14 @@ State arrays (shapes and dtypes):
 from __future__ import annotations
 
 import time
+import warnings
 
 import numpy as np
 from numba import njit, objmode
+
+# negamax reads the clock in an objmode block; Numba then warns at every load that the block
+# holds the GIL despite nogil=True. It is taken once per 4,096 nodes, so the warning is noise.
+warnings.filterwarnings("ignore", message="Code running in object mode won't allow parallel execution")
 
 from lexicon_tools import _numba_cache
 

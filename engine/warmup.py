@@ -17,9 +17,9 @@ from typing import Callable
 
 from lexicon_tools._numba_cache import is_cached
 
-KERNELS = (("_endgame", "negamax"), ("_kgame", "sim_rollouts"), ("_movegen", "movegen_best"),
-           ("_allmoves", "movegen_all"))
-"""(module of ``engine``, function) of the kernels whose cache decides whether a first run compiles."""
+KERNELS = (("_endgame", "negamax"), ("_kgame", "sim_rollouts"), ("_allmoves", "movegen_all"))
+"""(module of ``engine``, function) of kernels :func:`engine.phase.warm_up` compiles: their cache decides
+whether a first run compiles (a kernel it does not call would make every run look cold)."""
 
 
 def cold() -> bool:

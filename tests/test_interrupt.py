@@ -229,10 +229,10 @@ def test_ctrl_c_before_the_first_depth_gives_no_made_up_answer(golden_lexicon, m
 
     real = EG._State.search
 
-    def search_then_ctrl_c(self, depth, node_limit):
+    def search_then_ctrl_c(self, depth, node_limit, *rest):
         os.kill(os.getpid(), signal.SIGINT)  # handled at once: the kernel is told to stop
         time.sleep(0.05)
-        return real(self, depth, 0)  # an aborted first depth
+        return real(self, depth, 0, *rest)  # an aborted first depth
 
     monkeypatch.setattr(EG._State, "search", search_then_ctrl_c)
     with pytest.raises(KeyboardInterrupt) as caught:
