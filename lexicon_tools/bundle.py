@@ -701,6 +701,30 @@ def read_packaged_words(path: Path | None = None) -> list[str]:
 _DEFAULT: dict[str, Lexicon] = {}
 
 
+class _StepNotes:
+    """Progress of a multi-step build as notes: ``[k/n] what (elapsed)`` before each step, then the total.
+
+    ``progress`` is the caller's note printer (``None``: silent); ``steps`` maps the step names that
+    :func:`build_bundle` passes to its ``progress`` to what the user reads.
+    """
+
+    def __init__(self, progress, title: str, steps: dict[str, str]):
+        self.progress, self.steps, self.t0 = progress, steps, time.monotonic()
+        self.order = list(steps)
+        if progress:
+            progress(title)
+
+    def __call__(self, name: str) -> None:
+        if self.progress:
+            k = self.order.index(name) + 1 if name in self.order else 0
+            self.progress(f"  [{k}/{len(self.order)}] {self.steps.get(name, name)} "
+                          f"({time.monotonic() - self.t0:.0f} s so far)")
+
+    def finish(self, what: str) -> None:
+        if self.progress:
+            self.progress(f"  done: {what} in {time.monotonic() - self.t0:.0f} s")
+
+
 def default_lexicon(progress=None, verify: bool = False) -> Lexicon:
     """The default German lexicon, built from the packaged list on first use.
 
@@ -732,10 +756,15 @@ def default_lexicon(progress=None, verify: bool = False) -> Lexicon:
         except OSError as exc:
             raise LexiconError(f"{target.parent}: cannot create the lexicon cache ({exc.strerror}); "
                                f"set GSE_CACHE_DIR to a writable directory") from None
-        if progress:
-            progress(f"building the default lexicon ({why})")
-        lex = build_bundle(read_packaged_words(src), target, source_name=f"packaged:{DEFAULT_WORDS}",
-                           source_sha256=sha)
+        steps = _StepNotes(progress, f"building the default lexicon ({why}; about a minute or two of CPU the "
+                                     f"first time, while Numba compiles the builder's kernels)",
+                           {"read": "reading the packaged word list", "graph": "building the word graph",
+                            "verify": "checking the graph against the word list", "write": "writing the bundle"})
+        steps("read")
+        words = read_packaged_words(src)
+        lex = build_bundle(words, target, source_name=f"packaged:{DEFAULT_WORDS}", source_sha256=sha,
+                           progress=steps)
+        steps.finish(f"{len(words):,} words")
     _DEFAULT[key] = lex
     return lex
 

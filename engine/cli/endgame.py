@@ -58,7 +58,7 @@ def cmd_endgame(args) -> int:
     if args.max_depth is not None and not 1 <= args.max_depth <= MAX_DEPTH:  # before the warm-up's note
         raise ValueError(f"max depth must be 1..{MAX_DEPTH} plies, got {args.max_depth}")
     lex = _lexicon(args.lexicon)
-    warm_if_cold(lex, _note)  # a first run compiles here, outside the time limit
+    warm_if_cold(lex, _note, "endgame")  # a first run compiles here, outside the time limit
 
     def progress(r) -> None:
         it = r.iterations[-1]
@@ -128,7 +128,7 @@ def cmd_preendgame(args) -> int:
     if args.endgame_depth is not None and not 1 <= args.endgame_depth <= 60:
         raise ValueError(f"--endgame-depth must be 1..60 plies, got {args.endgame_depth}")
     lex = _lexicon(args.lexicon)
-    warm_if_cold(lex, _note)
+    warm_if_cold(lex, _note, "preendgame")
 
     def progress(i, lim, d) -> None:
         print(f"round {i}: endgames up to {lim:,} nodes, {d['exact']} of {d['of']} moves exact",
