@@ -93,6 +93,14 @@ def toolchain_key(h) -> None:
         h.update(part.encode() + b"\0")
 
 
+def compiling(name: str) -> bool:
+    """True while another process compiles the module ``name`` (its lock file is younger than :data:`LOCK_SECONDS`)."""
+    try:
+        return time.time() - (aot_dir() / f"{name}.lock").stat().st_mtime < LOCK_SECONDS
+    except OSError:
+        return False
+
+
 def module_paths(name: str) -> tuple[Path, Path]:
     """``(module file, failure marker)`` of the compiled module ``name`` in :func:`aot_dir`."""
     d = aot_dir()

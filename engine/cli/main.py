@@ -104,7 +104,7 @@ def cmd_moves(args, top: int | None = None) -> int:
     if not aot:  # once per source change, after the answer: compile the kernels ahead of time
         from engine.movegen import _aot
 
-        if _aot.needs_build():
+        if _aot.needs_build() and not _aot.building():  # once: not again while an earlier run's build goes on
             sys.stdout.flush()
             _aot_in_background(args.lexicon)
     return rc

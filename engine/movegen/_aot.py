@@ -144,6 +144,14 @@ def needs_build() -> bool:
     return not (so.is_file() and sig_path.is_file()) and not failed.exists()
 
 
+def building() -> bool:
+    """True while some process compiles the module of the current key (e.g. one started in the background)."""
+    try:
+        return _shared.compiling(_paths(key())[0])
+    except (OSError, ImportError):
+        return False
+
+
 def _spec_of(numba_type) -> list | None:
     """``["a", dtype, ndim, readonly]`` / ``["i"]`` / ``["f"]`` / ``["b"]`` for a Numba argument type, else ``None``."""
     from numba import types

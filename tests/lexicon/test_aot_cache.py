@@ -80,3 +80,13 @@ def test_mark_used_refreshes_old_times_only(cache):
     _aot.mark_used(*old, *new, cache / "missing.so")  # a missing file is not an error
     assert time.time() - old[0].stat().st_mtime < 60
     assert new[0].stat().st_mtime == before_new
+
+
+def test_compiling_follows_a_fresh_lock(cache):
+    assert not _aot.compiling("gse_kernels_v0_2_0_x")
+    lock = cache / "gse_kernels_v0_2_0_x.lock"
+    lock.write_text("")
+    assert _aot.compiling("gse_kernels_v0_2_0_x")
+    old = time.time() - _aot.LOCK_SECONDS - 5
+    os.utime(lock, (old, old))
+    assert not _aot.compiling("gse_kernels_v0_2_0_x")  # a stale lock (a killed build) does not count
