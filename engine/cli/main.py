@@ -39,6 +39,7 @@ PLUGINS = {
     "engine.cli.endgame": ("endgame", "preendgame"),    # issue 13: endgame solver
     "engine.cli.infer": ("infer",),                 # issue 13: rack inference
     "engine.web.cli": ("web",),                         # issue: web page
+    "engine.cli.tiles": ("tiles",),                     # the tile set
 }
 """Modules that add subcommands, with the subcommands each registers: each module
 defines ``add_parser(subparsers)`` registering its parsers with
