@@ -261,6 +261,13 @@ _RUN: dict[str, Callable] = {"movegen": _step_movegen, "aot": _step_aot, "game":
                              "simulation": _step_simulation, "endgame": _step_endgame, "inference": _step_inference}
 
 
+def warm_in_process(lexicon, names: Sequence[str]) -> None:
+    """Run the steps ``names`` in this process (compiling or loading from Numba's cache), e.g. in a
+    worker before its first request; no child process, no stamps, no progress bar."""
+    for name in names:
+        _RUN[name](lexicon)
+
+
 # ---------------------------------------------------------------------------
 # the parent: children, progress bar, Ctrl-C
 # ---------------------------------------------------------------------------
