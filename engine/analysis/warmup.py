@@ -36,6 +36,7 @@ import os
 import resource
 import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -313,10 +314,12 @@ def run_steps(steps: Sequence[Step], argv_of: Callable[[Step], list[str]], *, ou
                 print(f"compiling {i + 1}/{len(steps)}: {step.what} (about {_mmss(left)} of CPU left in all)",
                       file=out, flush=True)
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
-            proc = subprocess.Popen(argv_of(step), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                    stderr=subprocess.PIPE, start_new_session=True)
-            t0 = time.monotonic()
+            proc = None
+            errf = tempfile.TemporaryFile()  # not a pipe: a chatty child must never block on a full one
             try:
+                proc = subprocess.Popen(argv_of(step), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                        stderr=errf, start_new_session=True)
+                t0 = time.monotonic()
                 while proc.poll() is None:
                     time.sleep(poll)
                     # the bar moves with wall time inside the step, never past the step's share
@@ -324,9 +327,13 @@ def run_steps(steps: Sequence[Step], argv_of: Callable[[Step], list[str]], *, ou
                     bar.n = round(done_ref + guess)
                     bar.refresh()
             except KeyboardInterrupt:
-                _kill(proc)
+                if proc is not None:
+                    _kill(proc)
+                errf.close()
                 raise WarmupInterrupted(step.name) from None
-            err = proc.stderr.read().decode("utf-8", "replace") if proc.stderr else ""
+            errf.seek(0)
+            err = errf.read().decode("utf-8", "replace")
+            errf.close()
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
             if proc.returncode != 0:

@@ -124,3 +124,11 @@ def test_cli_lists_steps_and_refuses_unknown_ones(golden_lexicon, capsys):
     assert all(s.name in out for s in warmup.STEPS)
     assert main(["warmup", "bogus", "--lexicon", str(golden_lexicon.path)]) == 2
     assert "unknown step(s) bogus" in capsys.readouterr().err
+
+
+def test_a_chatty_child_does_not_block():
+    """A child writing more than a pipe holds to stderr still finishes (stderr goes to a file)."""
+    steps = [warmup.Step("chatty", "writes 1 MB to stderr", 0.1, None)]
+    done = warmup.run_steps(steps, lambda s: [sys.executable, "-c", "import sys; sys.stderr.write('x' * 1_000_000)"],
+                            poll=0.05)
+    assert [s.name for s, _ in done] == ["chatty"]
