@@ -302,14 +302,17 @@ def run_steps(steps: Sequence[Step], argv_of: Callable[[Step], list[str]], *, ou
     done_ref = 0.0
     seen_ref = seen_cpu = 0.0  # steps that really compiled (not found in the cache): the machine's pace
     results = []
-    bar = tqdm(total=round(total), unit="s", desc="compiling", file=out, leave=True, dynamic_ncols=True,
-               bar_format="{desc}: {percentage:3.0f}%|{bar}| {postfix}", disable=not getattr(out, "isatty", bool)())
+    import shutil
+
+    size = shutil.get_terminal_size((100, 20))  # 0 x 0 on a pseudo-terminal without a size: tqdm would hide the bar
+    bar = tqdm(total=round(total), unit="s", desc="compiling", file=out, leave=True, ncols=min(size.columns or 100, 120),
+               nrows=max(size.lines, 5),
+               bar_format="{desc}{percentage:3.0f}%|{bar}|", disable=not getattr(out, "isatty", bool)())
     try:
         for i, step in enumerate(steps):
             scale = seen_cpu / seen_ref if seen_ref else 1.0  # this machine against the reference
             left = scale * (total - done_ref)
-            bar.set_description(f"compiling {i + 1}/{len(steps)}: {step.what}")
-            bar.set_postfix_str(f"about {_mmss(left)} of CPU left")
+            bar.set_description(f"compiling {i + 1}/{len(steps)} {step.name}, about {_mmss(left)} of CPU left ")
             if bar.disable:
                 print(f"compiling {i + 1}/{len(steps)}: {step.what} (about {_mmss(left)} of CPU left in all)",
                       file=out, flush=True)
