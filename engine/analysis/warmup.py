@@ -52,8 +52,8 @@ class Step:
     Attributes:
         name: the step's name on the command line (``python -m engine.analysis.warmup NAME``).
         what: what it compiles, for the user.
-        cpu_s: CPU seconds it took on the reference machine (2-core Xeon, load ~6, 2026-12-03), the
-            unit of the progress bar's estimate.
+        cpu_s: CPU seconds it took on the reference machine (2-core AMD EPYC, load 10-12, a clean clone,
+            2026-12-03), the unit of the progress bar's estimate.
         probe: ``(module under engine, function)`` whose Numba cache must exist for the step to count
             as done, or ``None`` (a step whose result is a file of its own).
     """
@@ -67,10 +67,10 @@ class Step:
 STEPS: tuple[Step, ...] = (
     Step("movegen", "move generator (all moves, best move, equity)", 60.0, ("movegen._allmoves", "movegen_all")),
     Step("aot", "move generator compiled ahead of time (a fast `best`/`moves`)", 20.0, None),
-    Step("game", "self-play game kernel", 45.0, ("game._kgame", "play_game")),
+    Step("game", "self-play game kernel", 65.0, ("game._kgame", "play_game")),
     Step("simulation", "simulation rollouts", 25.0, ("game._kgame", "sim_rollouts")),
-    Step("endgame", "endgame solver (full and pruned lexicon)", 90.0, ("analysis._endgame", "negamax")),
-    Step("inference", "rack inference", 20.0, ("analysis._inference", "best_values")),
+    Step("endgame", "endgame solver (full and pruned lexicon)", 130.0, ("analysis._endgame", "negamax")),
+    Step("inference", "rack inference", 10.0, ("analysis._inference", "best_values")),
 )
 """Every step, in the order :func:`warm_up_all` runs them (the cheap, most used first)."""
 
@@ -310,7 +310,9 @@ def run_steps(steps: Sequence[Step], argv_of: Callable[[Step], list[str]], *, ou
                bar_format="{desc}{percentage:3.0f}%|{bar}|", disable=not getattr(out, "isatty", bool)())
     try:
         for i, step in enumerate(steps):
-            scale = seen_cpu / seen_ref if seen_ref else 1.0  # this machine against the reference
+            # this machine against the reference, from the steps that really compiled; never below 0.75 (a
+            # step found partly in the cache looks fast, and an estimate that runs out early is worse)
+            scale = min(4.0, max(0.75, seen_cpu / seen_ref)) if seen_ref else 1.0
             left = scale * (total - done_ref)
             bar.set_description(f"compiling {i + 1}/{len(steps)} {step.name}, about {_mmss(left)} of CPU left ")
             if bar.disable:
