@@ -257,7 +257,7 @@ _NAME_SENSE = re.compile(
 _ADJ = r"(?:[A-ZÄÖÜa-zäöüß-]+(?:e|er|es|en)(?:,| und| oder)? ){0,4}"
 _PROPER_SENSE = re.compile(
     r"^\s*(?:[A-ZÄÖÜ][\w ,.()-]*:\s*)?(?:eine?r?s? |die |der |das )?" + _ADJ + r"(?:"
-    r"(?:[A-ZÄÖÜ][a-zäöüß-]*)?(?:[Gg]ott|[Gg]öttin|[Gg]ottheit)\b(?=(?: des| der| von| in der| aus der|$| [a-z]))"
+    r"(?:[A-ZÄÖÜ][a-zäöüß-]*)?(?:[Gg]ott|[Gg]öttin|[Gg]ottheit)\b(?=(?: des| der| von| in | im | aus | und |,(?! (?:der|die|das|den|dem|welche[rs]?) )|\.|$))"
     r"|(?:Sagen|Märchen)?(?:[Gg]estalt|Figur|Held|Heldin|Riese|Riesin|Titan|Titanin|Muse|Nymphe|Königin|König|"
     r"Königstochter|Tochter|Sohn|Jüngling|Sänger|Seher|Seherin|Zauberer|Zauberin|Jäger)\b"
     r"(?=.*(?:Mythologie|Ilias|Odyssee|Pharao|Sagengestalt|ischen Sage\b))"
