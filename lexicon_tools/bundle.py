@@ -735,7 +735,7 @@ class FirstUseProgress:
 
             self.t0 = time.perf_counter()
             self.bar = tqdm(total=len(FIRST_USE_STEPS), desc="default lexicon", unit="step", file=self.file,
-                            disable=None, leave=False, bar_format="{desc}: {n}/{total} {postfix} [{elapsed}]")
+                            disable=None, leave=False, bar_format="{desc}: {n}/{total}{postfix} [{elapsed}]")
             if self.bar.disable:
                 self.bar = None
         if self.bar is not None:
@@ -750,6 +750,7 @@ class FirstUseProgress:
             return
         if self.bar is not None:
             self.bar.update(self.bar.total - self.bar.n)
+            self.bar.set_postfix_str("done")  # refreshes: the last state is shown before the bar is cleared
             self.bar.close()
         else:
             print(f"[{time.perf_counter() - self.t0:7.1f}s] default lexicon built", file=self.file, flush=True)

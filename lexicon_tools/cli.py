@@ -188,7 +188,7 @@ def _read_normalised(src: Path, encoding: str | None, quiet: bool, keep_rejects:
         bar.close()
 
 
-FIRST_USE_CPU = "about a minute of CPU"
+FIRST_USE_CPU = "about 40 s of CPU"
 """The first-use build of the default lexicon, measured (docs/lexicon-cli.md "First use")."""
 
 

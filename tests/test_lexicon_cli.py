@@ -488,8 +488,8 @@ def test_first_use_progress_bar_on_a_terminal():
     assert prog.bar is not None and prog.bar.n == 3  # three steps done while the fourth runs
     prog.close()
     text = f.getvalue()
-    assert "default lexicon: 3/4 writing bundle" in text
-    assert "default lexicon: 4/4" in text
+    assert "default lexicon: 3/4, writing bundle" in text
+    assert "default lexicon: 4/4, done" in text
 
 
 def test_first_use_progress_silent_until_a_step():
