@@ -85,10 +85,12 @@ def test_the_guard_catches_a_compile_and_a_new_specialisation():
             twice(2.5)
 
 
-def test_after_the_warm_up_a_timed_pruned_solve_compiles_nothing(golden_lexicon):
+def test_after_the_warm_up_a_timed_pruned_solve_compiles_nothing(golden_lexicon, monkeypatch):
+    import engine.analysis.endgame as EG
     from engine.analysis.phase import warm_up
 
     warm_up(golden_lexicon)
+    monkeypatch.setattr(EG, "PRUNE_AFTER_NODES", 2_000)  # the switch after depth 2 or 3, not after a long search
     with no_kernel_loads("endgame solve with --time on the CPU clock, pruned lexicon"):
         r = solve(LONG, golden_lexicon, time_limit=600, clock="cpu", node_limit=120_000)
     assert r.pruned and r.stopped == "nodes"  # the search did reach the pruned lexicon, then the node limit
