@@ -22,7 +22,8 @@ position ``cgp <board> <racks> <scores> <zero turns>`` and then ``endgame -eplie
 command, answered with an error line, marks the end of each command in sync
 mode): lexicon loading and the position's set-up are not counted. Reported:
 MAGPIE's value (spread from now), move, status and depth (25 = the ``-eplies``
-limit; a smaller depth means it stopped before the end), CPU seconds, the ratio
+limit; a smaller depth means its time management stopped it, which counts as "to the end" only when
+the depth is at least the longest line of our complete search), CPU seconds, the ratio
 ours / MAGPIE per position, and at the end the ratios of the sums and the median
 per-position ratio for all rows, for 6+ tiles a side, and where both finished,
 with how many positions each side was faster on.
@@ -107,6 +108,15 @@ class Magpie:
         self.p.wait(timeout=30)
 
 
+def _magpie_to_the_end(r: dict) -> bool:
+    """MAGPIE has no "complete" flag: its iterative deepening stops at ``-eplies`` (25) or when its time
+    management expects the next depth to overrun. Counted as searched to the end: status finished and depth 25,
+    or a depth at least the longest line of our complete search (every line then ended within its depth)."""
+    if r["m_status"] != "finished" or r["m_depth"] is None:
+        return False
+    return r["m_depth"] >= 25 or (r["complete"] and r["m_depth"] >= r["depth"])
+
+
 def _tiles(cls: str) -> int:
     return min(int(x) for x in cls.split("+"))
 
@@ -168,7 +178,7 @@ def main(argv=None) -> int:
         print(line, flush=True)
     if mp:
         mp.close()
-        both = [r for r in done if r["complete"] and r["m_status"] == "finished" and r["m_depth"] == 25]
+        both = [r for r in done if r["complete"] and _magpie_to_the_end(r)]
         print()
         for label, sel in (("all rows", done), ("6+ tiles a side", [r for r in done if _tiles(r["cls"]) >= 6]),
                            ("both solved to the end", both),

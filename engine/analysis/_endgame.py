@@ -566,6 +566,9 @@ def negamax(depth, alpha, beta, side, passes, h, kwg, vals, all_mask, bingo_tile
         cpu0 = time.thread_time()
     cpu_clock = deadline[1] == 1.0
     limit = deadline[0] + cpu0 if cpu_clock else deadline[0]
+    # the clock is read at the first node and then every 4,096: a warm-up search of a few nodes runs
+    # (and so compiles) the object-mode blocks, which Numba compiles at their first run
+    next_check = counters[C_NODES] + 1
     fr = np.zeros((MAXPLY + 2, FD_WIDTH), dtype=np.int64)
     dirty = np.zeros((2, N), dtype=np.uint8)
     need = np.zeros(racks.shape[1], dtype=np.int64)
@@ -591,7 +594,8 @@ def negamax(depth, alpha, beta, side, passes, h, kwg, vals, all_mask, bingo_tile
                 counters[C_MAXPLY] = sp
             if counters[C_NODES] >= counters[C_LIMIT]:
                 counters[C_ABORT] = 1
-            if deadline[0] > 0 and (counters[C_NODES] & 4095) == 0:
+            if deadline[0] > 0 and counters[C_NODES] >= next_check:
+                next_check = counters[C_NODES] + 4096
                 if cpu_clock:
                     with objmode(now="float64"):
                         now = time.thread_time()

@@ -287,14 +287,11 @@ class _State:
         if hasattr(self, "cs"):
             self.cs, self.xs, self.hx = K.all_cross_checks(self.kwg, self.tiles, self.tvals, self.all_mask)
 
-    def search(self, depth: int, node_limit: int, limit: float = 0.0, clock: str = "wall",
-               alpha: int = -E.INF, beta: int = E.INF) -> tuple[int, bool]:
+    def search(self, depth: int, node_limit: int, limit: float = 0.0, clock: str = "wall") -> tuple[int, bool]:
         """One negamax search to ``depth`` plies; stops after ``node_limit`` nodes or at the time limit.
 
         ``limit`` 0 = no time limit; with ``clock="wall"`` the ``time.perf_counter()``
         instant to stop at, with ``clock="cpu"`` the CPU seconds this search may use.
-        ``(alpha, beta)``: the root's window (fail-soft: a value at or beyond an end is
-        only a bound).
         The kernel's CPU seconds are added to :attr:`kernel_cpu`.
         """
         self.counters[E.C_ABORT] = 0
@@ -302,7 +299,7 @@ class _State:
         self.counters[E.C_LIMIT] = self.counters[E.C_NODES] + node_limit
         deadline = np.array([limit, 1.0 if clock == "cpu" else 0.0, 0.0], dtype=np.float64)
         self.arena, self.keys, self.order = call_interruptible(E.negamax, (
-            depth, alpha, beta, 0, self.passes, self.h, self.kwg, self.vals, self.all_mask,
+            depth, -E.INF, E.INF, 0, self.passes, self.h, self.kwg, self.vals, self.all_mask,
             self.bingo[0], self.bingo[1], self.tiles, self.tvals, self.lm, self.wm, self.cs, self.xs,
             self.hx, self.racks, self.zb, self.zr, self.zs, self.tt_key, self.tt_val,
             self.tt_depth, self.tt_flag, self.tt_move, self.tt_row, self.arena, self.keys, self.order, self.save_cs,

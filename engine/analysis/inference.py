@@ -428,6 +428,9 @@ def infer(position, last_move, lexicon, *, table=None, margin: float = DEFAULT_M
     else:
         pool_l, k, base, n_exch = pool, rs, zero.copy(), mv.n_tiles
     pool_l = pool_l - off  # put back by the side to move after the opponent's last draw: never on that rack
+    if (pool_l < 0).any():
+        raise ValueError(f"the record's known tiles do not fit: {a.rack_string(off)} put back by you and "
+                         f"{mv.notation} are more than the unseen tiles {a.rack_string(pool)}")
     need = np.maximum(on - base, 0)  # known on the rack before the move and not among the tiles it played
     if int(pool_l.sum()) < k:
         raise ValueError(f"only {int(pool_l.sum())} unseen tiles, but the opponent kept {k}")

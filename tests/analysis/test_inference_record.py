@@ -50,8 +50,8 @@ def tiny(tmp_path_factory):
 def _opening(tiny, seed: int) -> Game:
     """Player 0 (the opponent in every test) plays 8D BAUMEN from BAUMENX and draws AUMENS; player 1 holds EEEEEEE."""
     g = Game(2, tiny, seed=seed, first=0, keep_undo=False)
+    g.set_rack(1, "EEEEEEE")  # first: its dealt rack may hold the X
     g.set_rack(0, "BAUMENX")
-    g.set_rack(1, "EEEEEEE")
     g.play("8D BAUMEN")
     g.set_rack(0, "XAUMENS")  # the six tiles drawn, fixed so that the counts below hold
     return g
@@ -126,6 +126,7 @@ def test_cli_infer_from_a_record_after_a_withdrawn_play(tiny, tmp_path, capsys):
     g = _opening(tiny, 1)
     g.pass_turn()
     g.play("D8 (B)AUMENX", challenge=1)
+    g.pass_turn()  # turn 3: the record then holds the mover's rack EEEEEEE on its line
     path = write_gcg_file(tmp_path / "w.gcg", g)
     assert main(["infer", "--gcg", str(path), "--turn", "3", "--lexicon", str(tiny.path), "--json",
                  "--margin", "1000"]) == 0
