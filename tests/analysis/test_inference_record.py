@@ -134,3 +134,24 @@ def test_cli_infer_from_a_record_after_a_withdrawn_play(tiny, tmp_path, capsys):
     assert out["kind"] == "withdrawn" and out["leave_size"] == 7
     assert out["leaves"][0]["leave"] == "AEMNSUX" and out["leaves"][0]["probability"] == round(7 / 72, 6)
     assert any("withdrawn" in k for k in out["known"])
+
+
+def test_cli_known_tiles_by_hand(tiny, capsys):
+    """``--on-rack``/``--not-on-rack`` with ``--cgp``: the same leaves as the record's knowledge."""
+    from engine.cli.main import main
+
+    g = _opening(tiny, 2)
+    g.exchange("EEE")
+    g.play("D8 (B)AUMENS")
+    pos, last = from_record(g.record(), 3)
+    base = ["infer", "--cgp", pos.to_cgp(), "--move", str(last), "--lexicon", str(tiny.path), "--margin", "1000",
+            "--json", "--top", "100"]
+    assert main(base + ["--not-on-rack", "EEE"]) == 0
+    by_hand = json.loads(capsys.readouterr().out)
+    record = infer(pos, last, tiny, margin=WIDE)
+    assert {x["leave"]: x["weight"] for x in by_hand["leaves"]} == \
+        {A.rack_string(x): int(round(w)) for x, w in zip(record.leaves, record.weights)}
+    assert main(base + ["--on-rack", "X"]) == 0         # X known: the one tile kept is the X
+    assert [x["leave"] for x in json.loads(capsys.readouterr().out)["leaves"]] == ["X"]
+    assert main(["infer", "--gcg", "x.gcg", "--on-rack", "X"]) == 2
+    assert "--on-rack" in capsys.readouterr().err
