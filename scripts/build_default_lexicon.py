@@ -35,13 +35,19 @@ Method (documented so the list can be rebuilt and audited):
    preterite and past participle are all attested; add its single-word forms
    of 4+ letters (``GEHEST``, ``KÄMEST``, ``DRÖSCHE``, ``GLOMM``). Konjunktiv I
    ``-eret``/``-elet`` forms of -ern/-eln verbs are added only when attested.
-4. Remove proper names and abbreviations of 4+ letters: forms of german-nouns
-   entries tagged Toponym, Vorname, Nachname, Straßenname or Abkürzung, and
-   Wiktionary lemmas whose every gloss is a name ("weiblicher Vorname",
-   "Stadt in ...") or an abbreviation (written in capitals, "Abkürzung ...",
-   with their genitive in -S) -- unless the word is also a common noun in
-   german-nouns, a non-name Wiktionary lemma, a lowercase wngerman entry or a
-   generated verb form.
+4. Remove proper names and abbreviations of 4+ letters (issue 24): forms of
+   german-nouns entries tagged Toponym, Vorname, Nachname, Straßenname,
+   Abkürzung or Eigenname, and Wiktionary lemmas whose every gloss is a name
+   ("weiblicher Vorname", "Stadt in ...", "römischer Gott des Krieges",
+   "achter Planet unseres Sonnensystems", "japanischer Fahrzeughersteller")
+   or an abbreviation (written in capitals, "Abkürzung ...", with their
+   genitive in -S) -- unless the word is also a common noun in german-nouns, a
+   non-name Wiktionary lemma, a lowercase wngerman entry or Wiktionary form
+   page, a generated verb form, or listed in ``scripts/default_not_names.txt``
+   (for gods, heavenly bodies, brands, companies and dated persons a plain
+   german-nouns row does not keep the word). Then remove capitalised words
+   that no source attests and that are no compound of attested words
+   (:func:`unattested_names`: DÜRER, MITTERRAND).
 5. Apply ``scripts/default_short_words.tsv`` (every 2- and 3-letter addition
    or removal with its source; every 2-letter word must be listed there),
    then remove ``scripts/default_exclude.txt`` (and genitives in -S) and add
