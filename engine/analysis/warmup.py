@@ -211,30 +211,13 @@ def _step_simulation(lexicon) -> None:
 
 
 def _step_endgame(lexicon) -> None:
-    import numpy as np
-
     from engine.analysis import endgame
     from engine.analysis.preendgame import greedy_playout
     from engine.position.board import Board
-    from engine.position.cgp import Position
 
-    a = lexicon.alphabet
-    vowel, rack, other, _ = _racks(a)
-    greedy_playout(Board(a), rack, other, lexicon)
-    rest = a.counts.astype(np.int64) - rack - other
-    tiles = [(c, False) for c in range(1, a.size + 1) for _ in range(int(rest[c]))]
-    tiles += [(vowel, True)] * int(rest[0])
-    full = Board(a)
-    full.place([(k // 15, k % 15, c, bl) for k, (c, bl) in enumerate(tiles)])
-    pos = Position(full, rack, other)
-    endgame.solve(pos, lexicon, max_depth=2)
-    # a long solve switches to the pruned lexicon (a writable graph of its own: another specialisation)
-    saved = endgame.PRUNE_AFTER_NODES
-    endgame.PRUNE_AFTER_NODES = 0
-    try:
-        endgame.solve(pos, lexicon, max_depth=2)
-    finally:
-        endgame.PRUNE_AFTER_NODES = saved
+    _, rack, other, _ = _racks(lexicon.alphabet)
+    greedy_playout(Board(lexicon.alphabet), rack, other, lexicon)
+    endgame.warm_up(lexicon)  # the solver's own: 2-ply solves on the full and the pruned lexicon, both clocks
 
 
 def _step_inference(lexicon) -> None:
