@@ -39,6 +39,7 @@ PLUGINS = {
     "engine.endgame_cli": ("endgame", "preendgame"),    # issue 13: endgame solver
     "engine.inference_cli": ("infer",),                 # issue 13: rack inference
     "engine.web.cli": ("web",),                         # issue: web page
+    "engine.review_cli": ("review",),                   # issue 25: Partieanalyse
 }
 """Modules that add subcommands, with the subcommands each registers: each module
 defines ``add_parser(subparsers)`` registering its parsers with
