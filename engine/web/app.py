@@ -22,6 +22,9 @@ Routes:
   screen (with ``admin_key``; :mod:`engine.web.admin`);
 * ``GET /spieler`` and ``/api/player/*`` — players' phones (with ``players_submit``;
   :mod:`engine.web.players`);
+* ``GET /spielen`` and ``/api/play/*`` — a game against the computer and the Partieanalyse
+  (:mod:`engine.web.play`; games kept on disk in ``games_dir``); ``POST /api/review`` ``{"gcg"}`` — the
+  review of any GCG text;
 * ``GET /favicon.ico``.
 
 Errors are JSON ``{"error": "..."}``: 400 bad CGP or value, 404 unknown
@@ -97,6 +100,28 @@ class DeepRequest(CGPRequest):
 
 class WordRequest(BaseModel):
     word: str = Field(max_length=api.MAX_WORD_CHARS, description="the word to look up")
+
+
+class PlayNewRequest(BaseModel):
+    level: str = Field(default="stark", pattern="^(einsteiger|stark|meister)$", description="the engine's strength")
+    rules: str = Field(default="home", pattern="^(home|tournament)$", description="'home' or 'tournament' (SDeV)")
+    name: str = Field(default="Du", max_length=20, description="the player's name")
+
+
+class PlayIdRequest(BaseModel):
+    id: str = Field(max_length=40, description="the game's id")
+
+
+class PlayMoveRequest(PlayIdRequest):
+    move: str = Field(max_length=api.MAX_MOVE_CHARS, description="'8H HAUS', '-ABC' (exchange) or '-' (pass)")
+
+
+class PlayListRequest(BaseModel):
+    ids: list[Annotated[str, Field(max_length=40)]] = Field(max_length=40, description="game ids the page knows")
+
+
+class ReviewRequest(BaseModel):
+    gcg: str = Field(max_length=MAX_BODY_BYTES, description="a GCG game record")
 
 
 class PadRequest(ScoreRequest):
@@ -232,7 +257,8 @@ def check_event_dir(path: str | Path) -> Path:
 def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None, rate: str = DEFAULT_RATE,
                allowed_hosts: list[str] | None = None, heavy_workers: int = HEAVY_WORKERS,
                heavy_queue: int = HEAVY_QUEUE, admin_key: str | None = None, players_submit: bool = False,
-               new_player_links: bool = False, link_base: str | None = None) -> FastAPI:
+               new_player_links: bool = False, link_base: str | None = None,
+               games_dir: str | Path | None = None) -> FastAPI:
     """Build the web application.
 
     Args:
@@ -256,6 +282,8 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
         new_player_links: make new player links even when the event has some.
         link_base: ``http://HOST:PORT`` the players' phones reach (their links and QR codes on
             the arbitration screen); default: the address the director's browser used.
+        games_dir: where the games against the computer are kept (``/spielen``,
+            :mod:`engine.web.play`); default :func:`engine.web.play.default_games_dir`.
 
     Raises:
         ValueError: ``rate`` cannot be read, ``event_dir`` is not an event
@@ -413,6 +441,92 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
         :func:`engine.phase.phase_answer`), in a worker process within ``seconds``."""
         api.read_position(req.cgp)  # a bad CGP is a 400 at once, before the worker is asked
         return JSONResponse(await heavy.wait_for(deep.run, req.cgp, req.seconds, req.include, req.last_move))
+
+    # -- a game against the computer, the Partieanalyse ----------------------------------
+    from .play import GameStore, PlayError, default_games_dir
+
+    games = app.state.games = GameStore(games_dir if games_dir is not None else default_games_dir(), lexicon,
+                                        table, deep)
+
+    @app.api_route("/spielen", methods=["GET", "HEAD"], include_in_schema=False)
+    async def play_page():
+        return FileResponse(STATIC / "spielen.html")
+
+    async def play_call(func, *args, level: str | None = None):
+        """A game request: in the analysis pool (waiting in a thread of its own for the Meister, whose
+        search runs in the worker process); a :class:`PlayError` is a 400 with its reason."""
+        def call():
+            try:
+                return func(*args)
+            except PlayError as exc:
+                return _error(400, str(exc))
+        if level == "meister":
+            out = await heavy.wait_for(call)
+        else:
+            out = await heavy.run(call)
+        return JSONResponse(out) if isinstance(out, (dict, list)) else out
+
+    def level_of(gid: str) -> str | None:
+        try:
+            return games._read(gid).get("level")
+        except PlayError:
+            return None
+
+    @app.post("/api/play/new", responses=POST_ERRORS)
+    async def play_new(req: PlayNewRequest):
+        """Start a game against the computer (:meth:`engine.web.play.GameStore.new`)."""
+        return await play_call(games.new, req.level, req.rules, req.name, level=req.level)
+
+    @app.post("/api/play/state", responses=POST_ERRORS)
+    async def play_state(req: PlayIdRequest):
+        """The game as the player sees it (:meth:`engine.web.play.GameStore.state`)."""
+        return await play_call(games.state, req.id, level=level_of(req.id))
+
+    @app.post("/api/play/move", responses=POST_ERRORS)
+    async def play_move(req: PlayMoveRequest):
+        """The player's move and the engine's answer (:meth:`engine.web.play.GameStore.move`)."""
+        return await play_call(games.move, req.id, req.move, level=level_of(req.id))
+
+    @app.post("/api/play/list", responses=POST_ERRORS)
+    async def play_list(req: PlayListRequest):
+        """Short descriptions of the games the page knows (:meth:`engine.web.play.GameStore.summaries`)."""
+        return await play_call(lambda: {"games": games.summaries(list(req.ids))})
+
+    @app.get("/api/play/gcg/{gid}", responses=_errors(400, 429))
+    async def play_gcg(gid: str):
+        """The game as a GCG file (download)."""
+        from fastapi.responses import Response
+
+        try:
+            name, text = await run_in_threadpool(games.gcg, gid)
+        except PlayError as exc:
+            return _error(400, str(exc))
+        return Response(text, media_type="text/plain; charset=utf-8",
+                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    @app.post("/api/play/review", responses=POST_ERRORS)
+    async def play_review(req: PlayIdRequest):
+        """The Partieanalyse of a game against the computer (kept in the game's file once it is over)."""
+        from ..gcg import write_gcg
+
+        try:
+            rec, meta = await run_in_threadpool(games.record, req.id)
+        except PlayError as exc:
+            return _error(400, str(exc))
+        if "review" in meta and rec.end_reason:
+            return JSONResponse(meta["review"])
+        out = await heavy.wait_for(deep.review, write_gcg(rec))
+        if rec.end_reason:
+            await run_in_threadpool(games.save_review, req.id, out)
+        return JSONResponse(out)
+
+    @app.post("/api/review", responses=POST_ERRORS)
+    async def review_gcg(req: ReviewRequest):
+        """The Partieanalyse of any GCG text (:func:`engine.web.play.review_payload`, in the worker process)."""
+        from ..gcg import read_gcg
+
+        await run_in_threadpool(read_gcg, req.gcg, lexicon)  # a bad record is a 400 at once (GCGError is a ValueError)
+        return JSONResponse(await heavy.wait_for(deep.review, req.gcg))
 
     @app.post("/api/pad", responses=POST_ERRORS)
     async def pad(req: PadRequest):

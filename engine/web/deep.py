@@ -40,11 +40,27 @@ def _init(lexicon_path, table) -> None:
 
 
 def _task(cgp: str, seconds: float, include: list[str], last_move: str | None = None) -> dict:
+    from engine.cgp import parse_cgp
+    from engine.phase import phase_answer
+
+    _task_setup()
+    return phase_answer(parse_cgp(cgp), _WORKER["lexicon"], table=_WORKER["table_obj"], seconds=seconds,
+                        include=include, last_move=last_move)
+
+
+def _review_task(gcg: str, endgame_seconds: float) -> dict:
+    """The Partieanalyse of a GCG text in the worker (:func:`engine.web.play.review_payload`)."""
+    from .play import review_payload
+
+    _task_setup()
+    return review_payload(gcg, _WORKER["lexicon"], _WORKER["table_obj"], endgame_seconds)
+
+
+def _task_setup() -> None:
     from lexicon_tools.bundle import Lexicon, load_lexicon
 
-    from engine.cgp import parse_cgp
     from engine.leaves import LeaveTable
-    from engine.phase import phase_answer, warm_up
+    from engine.phase import warm_up
 
     if "lexicon" not in _WORKER:
         path = _WORKER.get("lexicon_path")
@@ -54,8 +70,6 @@ def _task(cgp: str, seconds: float, include: list[str], last_move: str | None = 
             t = LeaveTable.load(t)
         _WORKER["table_obj"] = t
         warm_up(_WORKER["lexicon"])  # kernels loaded (or compiled) before the first request's budget starts
-    return phase_answer(parse_cgp(cgp), _WORKER["lexicon"], table=_WORKER["table_obj"], seconds=seconds,
-                        include=include, last_move=last_move)
 
 
 class DeepWorker:
@@ -105,6 +119,29 @@ class DeepWorker:
                 return fut.result(timeout=float(seconds) + 300.0)
             except FutureTimeout:
                 raise Busy("busy: the deep analysis took far longer than its budget; try again later") from None
+            except BrokenProcessPool:
+                self._reset()
+                raise Busy("busy: the analysis worker stopped; it is restarted on the next request") from None
+        finally:
+            self._running.release()
+
+    def review(self, gcg: str, endgame_seconds: float = 2.0, timeout: float = 600.0) -> dict:
+        """The Partieanalyse of a GCG text in the worker process (one at a time, as :meth:`run`):
+        :func:`engine.web.play.review_payload`, each endgame solve within ``endgame_seconds``.
+
+        Raises:
+            engine.web.server.Busy: another deep analysis or review is running, or the worker died.
+            ValueError: the GCG cannot be read (the reader's message).
+        """
+        from .server import Busy
+
+        if not self._running.acquire(blocking=False):
+            raise Busy("busy: another deep analysis is running; try again in a moment")
+        try:
+            try:
+                return self._executor().submit(_review_task, gcg, float(endgame_seconds)).result(timeout=timeout)
+            except FutureTimeout:
+                raise Busy("busy: the review took far longer than expected; try again later") from None
             except BrokenProcessPool:
                 self._reset()
                 raise Busy("busy: the analysis worker stopped; it is restarted on the next request") from None
