@@ -1,24 +1,24 @@
 """Partieanalyse: the review of a whole game, turn by turn.
 
-:func:`review` replays a :class:`~engine.game.GameRecord` (a GCG file read by
-:mod:`engine.gcg`, a game against the computer, a self-play game) and, for
+:func:`review` replays a :class:`~engine.game.game.GameRecord` (a GCG file read by
+:mod:`engine.game.gcg`, a game against the computer, a self-play game) and, for
 every turn whose rack is known, compares the move played with the engine's
 best move:
 
 * **static equity** (default, bag not empty): every legal move of the rack is
-  generated (:func:`engine.movegen.generate_moves`) and ranked by the static
-  equity of :mod:`engine.equity` (score + leave term with the end-of-bag
+  generated (:func:`engine.movegen.generator.generate_moves`) and ranked by the static
+  equity of :mod:`engine.game.equity` (score + leave term with the end-of-bag
   correction; exchanges when the bag holds at least 7 tiles). The played move's
   equity is its recorded score plus the leave term of the tiles it kept; the
   loss is ``equity(best) − equity(played)`` in points, ``≥ 0``.
 * **endgame** (bag empty, two players): the endgame solver
-  (:func:`engine.endgame.solve`) decides the turn exactly. The best value is
+  (:func:`engine.analysis.endgame.solve`) decides the turn exactly. The best value is
   the solver's; the played move's value is its score, plus twice the
   opponent's rack when it goes out (German settlement), minus the solver's
   value of the position after it (or the pass settlement after the fourth
   scoreless turn). The loss is the difference in spread points.
 * **with a time per turn** (``seconds``): turns with at least 4 tiles in the
-  bag are simulated (:func:`engine.phase.phase_answer`, 2 plies, the played
+  bag are simulated (:func:`engine.analysis.phase.phase_answer`, 2 plies, the played
   move among the candidates) and the loss is the win % (percentage points) the
   played move gives up against the simulation's best; turns the simulation
   cannot rank (1–3 tiles in the bag) stay at static equity.
@@ -29,7 +29,7 @@ below the lowest threshold none. Per player: turns reviewed, average loss per
 turn, missed bingos (a 7-tile play was possible and another move was played)
 and the points lost in the endgame. The win % curve is the first player's
 chance to win before every turn and at the end, from the packaged self-play
-win table (:class:`engine.simulation.WinTable`; two players only).
+win table (:class:`engine.analysis.simulation.WinTable`; two players only).
 
 Turns whose rack is unknown (a Punkteblock game: racks are not on a score pad)
 are listed with ``loss`` ``None``, as are exchanges recorded only by their count.
@@ -181,7 +181,7 @@ def _round(x: float) -> float:
 
 
 def _played_notation(t) -> str:
-    from ..game import Kind
+    from engine.game.game import Kind
 
     if t.kind in (Kind.PLAY, Kind.WITHDRAWN):
         return t.move.notation
@@ -192,7 +192,7 @@ def _played_notation(t) -> str:
 
 def _leave_after(t, alphabet) -> np.ndarray | None:
     """Counts of the tiles the mover keeps after turn ``t`` (``None`` if not known)."""
-    from ..game import Kind, _counts
+    from engine.game.game import Kind, _counts
 
     rack = _counts(t.rack, alphabet)
     if t.kind == Kind.PLAY:
@@ -211,8 +211,8 @@ class _Static:
     """Static-equity review of one position (generation + ranking), shared by the turns."""
 
     def __init__(self, lexicon, table, params):
-        from ..equity import EquityParams
-        from ..leaves import default_table
+        from engine.game.equity import EquityParams
+        from engine.leaves.table import default_table
 
         self.lexicon = lexicon
         self.table = table if table is not None else default_table()
@@ -220,9 +220,9 @@ class _Static:
 
     def best(self, pos):
         """``(best Candidate-like tuple (notation, score, equity), bingo_possible)``."""
-        from .._rows import OUT_NTILES
-        from ..equity import list_equity
-        from ..movegen import generate_moves
+        from engine.position._rows import OUT_NTILES
+        from engine.game.equity import list_equity
+        from engine.movegen.generator import generate_moves
 
         ml = generate_moves(pos.board, pos.rack, self.lexicon)
         eq, exch = list_equity(pos, ml, self.table, self.params, n_exchanges=1)
@@ -235,7 +235,7 @@ class _Static:
         if exch and (best is None or exch[0].equity > best[2]):
             best = (exch[0].notation, 0, float(exch[0].equity))
         if best is None:  # nothing to play or exchange: a pass keeps the whole rack
-            from ..equity import leave_term, out_bonus
+            from engine.game.equity import leave_term, out_bonus
 
             bag = pos.bag_count or 0
             bonus = out_bonus(pos.board, pos.rack, pos.unseen()) if bag <= 0 else 0.0
@@ -246,7 +246,7 @@ class _Static:
 
     def value(self, pos, score: int, leave: np.ndarray) -> float:
         """Equity of a move scoring ``score`` and keeping ``leave`` (counts) in ``pos``."""
-        from ..equity import leave_term, out_bonus
+        from engine.game.equity import leave_term, out_bonus
 
         bag = pos.bag_count or 0
         bonus = out_bonus(pos.board, pos.rack, pos.unseen()) if bag <= 0 else 0.0
@@ -255,8 +255,8 @@ class _Static:
 
 def _endgame_values(record, k: int, pos, t, lexicon, seconds: float):
     """``(best move, best value, played value, exact)`` of an endgame turn (two players), spread points."""
-    from ..endgame import endgame_position, solve
-    from ..game import Kind, rack_value
+    from engine.analysis.endgame import endgame_position, solve
+    from engine.game.game import Kind, rack_value
 
     a = record.alphabet
     pos = endgame_position(pos)
@@ -270,7 +270,7 @@ def _endgame_values(record, k: int, pos, t, lexicon, seconds: float):
     if leave is not None and not leave.any():  # went out: the opponent's rack counts twice
         return best, float(best.value), float(score + 2 * rack_value(opp, a)), best.complete
     zero = 0 if score else pos.zero_turns + 1
-    from ..endgame import E as _E
+    from engine.analysis import _endgame as _E
 
     if zero >= _E.END_PASSES:  # the fourth scoreless turn ends the game: each side loses its own rack
         return best, float(best.value), float(score - rack_value(leave, a) + rack_value(opp, a)), best.complete
@@ -281,7 +281,7 @@ def _endgame_values(record, k: int, pos, t, lexicon, seconds: float):
 
 def _win_curve(record, win_table) -> list[float]:
     """P(first player wins) before every turn, then the result (two players)."""
-    from ..game import Kind
+    from engine.game.game import Kind
 
     if record.n_players != 2:
         return []
@@ -312,7 +312,7 @@ def review(record, lexicon, *, table=None, params=None, seconds: float | None = 
     """Review every turn of a game record (module doc).
 
     Args:
-        record: a :class:`~engine.game.GameRecord` (e.g. from :func:`engine.gcg.read_gcg`).
+        record: a :class:`~engine.game.game.GameRecord` (e.g. from :func:`engine.game.gcg.read_gcg`).
         lexicon: the word list the game was played with.
         table: leave table (default: the packaged German one); params: equity parameters (default: the table's).
         seconds: time per turn for a simulation (win % review); ``None``: static equity.
@@ -328,7 +328,7 @@ def review(record, lexicon, *, table=None, params=None, seconds: float | None = 
     Raises:
         ValueError: an unknown ``player``, a bad ``seconds``.
     """
-    from ..game import Kind
+    from engine.game.game import Kind
 
     if player is not None and player not in record.players:
         raise ValueError(f"player {player!r} is not in the game (players: {', '.join(record.players)})")
@@ -365,7 +365,7 @@ def review(record, lexicon, *, table=None, params=None, seconds: float | None = 
             rt.best_score = _score_of(static, pos, best.move)
             rt.loss = _round(max(0.0, bv - pv))
         elif seconds and bag > 3:
-            from ..phase import phase_answer
+            from engine.analysis.phase import phase_answer
 
             ans = phase_answer(pos, lexicon, table=static.table, seconds=seconds, include=[played], seed=seed)
             ranked = ans["moves"]
@@ -392,7 +392,7 @@ def review(record, lexicon, *, table=None, params=None, seconds: float | None = 
             rt.loss = 0.0
         rt.mark = mark_for(rt.loss, rt.unit)
         out.append(rt)
-    from ..simulation import DEFAULT_WIN_MODEL
+    from engine.analysis.simulation import DEFAULT_WIN_MODEL
 
     win = _win_curve(record, DEFAULT_WIN_MODEL)
     return Review(list(record.players), out, win, unit, round(time.perf_counter() - t0, 3), list(record.scores))
@@ -402,7 +402,7 @@ def _score_of(static: _Static, pos, notation: str) -> int | None:
     """Score of a move in notation in ``pos`` (``None`` for a pass or an unreadable move)."""
     if notation in ("pass", "-"):
         return 0
-    from ..scorer import IllegalMove, check_move
+    from engine.position.scorer import IllegalMove, check_move
 
     try:
         return int(check_move(pos.board, notation).score)

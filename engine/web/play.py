@@ -4,7 +4,7 @@ A game is a small JSON file in the games directory (``--games DIR``, default
 :func:`default_games_dir`): the players, the level, the rules, the bag's seed
 and every action in order (``{"p", "kind", "move" | "tiles"}``). Nothing of a
 game lives only in the server's memory: each request reads the file, replays
-the actions on a :class:`engine.game.Game` (same seed, same draws) and writes
+the actions on a :class:`engine.game.game.Game` (same seed, same draws) and writes
 the file again atomically (temp file, fsync, rename), so a game survives a
 reload of the page and a restart of the server. The newest :data:`KEEP` games
 are kept; older files are deleted when a new game starts. A game's id is a
@@ -17,9 +17,9 @@ The engine's levels (:data:`LEVELS`):
   at most :data:`BEGINNER_CAP` points (all placements if none does), one of the
   :data:`BEGINNER_TOP` best by static equity, chosen at random (seeded by the
   game's seed and the turn); exchanges only when no placement is possible.
-* ``stark`` — static equity (:func:`engine.equity.choose`, the packaged leave table).
+* ``stark`` — static equity (:func:`engine.game.equity.choose`, the packaged leave table).
 * ``meister`` — the deeper answer for the position's phase in :data:`MASTER_SECONDS`
-  seconds (:func:`engine.phase.phase_answer` in the web's worker process: the
+  seconds (:func:`engine.analysis.phase.phase_answer` in the web's worker process: the
   endgame solver with the bag empty, the pre-endgame with 1–3 tiles, else a 2-ply
   simulation of the best candidates); static equity when that worker is busy.
 
@@ -27,7 +27,7 @@ Rules: ``home`` (a word not in the list is refused with the reason) or
 ``tournament`` (SDeV: the engine challenges a word not in the list, the play is
 withdrawn and the turn is lost; the engine's own plays are always valid words, so
 a challenge of them costs the challenger the penalty — the page does not offer it).
-The end of the game and its settlement are :class:`engine.game.Game`'s.
+The end of the game and its settlement are :class:`engine.game.game.Game`'s.
 """
 
 from __future__ import annotations
@@ -127,8 +127,8 @@ class GameStore:
 
     # -- the game --------------------------------------------------------------------------
     def _replay(self, meta: dict):
-        from ..game import Game, rules_by_name
-        from ..gcg import record_lexicon_name
+        from engine.game.game import Game, rules_by_name
+        from engine.game.gcg import record_lexicon_name
 
         names = meta["names"]
         g = Game(names, self.lexicon, rules=rules_by_name(meta["rules"]), seed=meta["seed"], keep_undo=False,
@@ -184,8 +184,8 @@ class GameStore:
         Raises:
             PlayError: unknown game, game over, not the player's turn, an illegal move (the reason).
         """
-        from ..game import GameError
-        from ..scorer import IllegalMove, check_move
+        from engine.game.game import GameError
+        from engine.position.scorer import IllegalMove, check_move
 
         if not isinstance(text, str) or not text.strip() or len(text) > 40:
             raise PlayError("type a move such as '8H HAUS', '-ABC' (exchange) or '-' (pass)")
@@ -230,7 +230,7 @@ class GameStore:
 
     def gcg(self, gid: str) -> tuple[str, str]:
         """``(file name, GCG text)`` of a game (finished or not)."""
-        from ..gcg import write_gcg
+        from engine.game.gcg import write_gcg
 
         with self._lock(gid):
             meta = self._read(gid)
@@ -239,7 +239,7 @@ class GameStore:
         return f"spiel-{stamp}-{meta['level']}.gcg", write_gcg(g)
 
     def record(self, gid: str):
-        """The game's :class:`engine.game.GameRecord`, and its file data."""
+        """The game's :class:`engine.game.game.GameRecord`, and its file data."""
         with self._lock(gid):
             meta = self._read(gid)
             g = self._replay(meta)
@@ -288,7 +288,7 @@ class GameStore:
         return last
 
     def _engine_action(self, meta: dict, g) -> dict:
-        from ..equity import best_equity, choose
+        from engine.game.equity import best_equity, choose
 
         level = meta["level"]
         if level == "meister" and self.deep is not None:
@@ -339,7 +339,7 @@ class GameStore:
         """The game for the page: board (15 rows, ``.`` empty, lowercase blanks), the player's rack, scores,
         bag count, unseen tiles (bag + the engine's rack), the score pad, the result when over, and a CGP of
         the player's view (for the word checker)."""
-        from ..game import Kind
+        from engine.game.game import Kind
 
         a = g.alphabet
         you = meta["you"]
@@ -373,7 +373,7 @@ def _without_opponent(pos):
 
 def _player_view(g, seat: int):
     """The position as ``seat`` sees it: its own rack, the opponent's unknown, scores (seat first)."""
-    from ..cgp import Position
+    from engine.position.cgp import Position
 
     other = 1 - seat
     return Position(g.board.copy(), g.racks[seat].copy(), None, (g.scores[seat], g.scores[other]),
@@ -382,7 +382,7 @@ def _player_view(g, seat: int):
 
 def _turn_json(t, names) -> dict:
     """One score-pad entry for the page: ``{"player", "kind", "move", "score", "total", "rack"?, "words", "tiles"}``."""
-    from ..game import Kind
+    from engine.game.game import Kind
 
     d = {"player": names[t.player], "p": t.player, "kind": t.kind, "score": int(t.score), "total": int(t.total)}
     if t.move is not None:
@@ -412,12 +412,12 @@ def review_payload(gcg: str, lexicon, table, endgame_seconds: float = REVIEW_END
     ``{"de", "en"}``), the puzzles (``puzzles``: turn numbers, largest loss first) and the players' names.
 
     Raises:
-        ValueError: the GCG cannot be read (:class:`engine.gcg.GCGError`, naming the line).
+        ValueError: the GCG cannot be read (:class:`engine.game.gcg.GCGError`, naming the line).
     """
-    from ..analysis.review import review, win_svg
-    from ..cgp import parse_cgp
-    from ..gcg import read_gcg
-    from ..scorer import IllegalMove, check_move
+    from engine.analysis.review import review, win_svg
+    from engine.position.cgp import parse_cgp
+    from engine.game.gcg import read_gcg
+    from engine.position.scorer import IllegalMove, check_move
 
     rec = read_gcg(gcg, lexicon)
     rv = review(rec, lexicon, table=table, endgame_seconds=endgame_seconds)
