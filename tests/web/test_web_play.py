@@ -177,3 +177,21 @@ def test_review_of_a_gcg_and_of_a_game(client, golden_lexicon):
     rv = r.json()
     assert len(rv["turns"]) == len([t for t in st["turns"] if t["kind"] in ("play", "withdrawn", "exchange", "pass")])
     assert json.loads(store._path(gid).read_text(encoding="utf-8"))["review"] == rv
+
+
+def test_meister_answers_with_the_phase_search(client):
+    """Meister: the computer's move comes from the worker's search (a legal move of its rack, recorded)."""
+    st = client.post("/api/play/new", json={"level": "meister"}).json()
+    gid = st["id"]
+    for _ in range(2):
+        before = len(st["turns"])
+        r = client.post("/api/play/move", json={"id": gid, "move": _best(client, st)})
+        assert r.status_code == 200, r.text
+        st = r.json()
+        if st["over"]:
+            break
+        answer = st["answer"]
+        assert answer is not None and answer["player"] == "Computer"
+        assert st["turns"][before + 1] == answer
+        if answer["kind"] == "play":
+            assert answer["score"] > 0 and answer["words"]
