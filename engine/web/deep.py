@@ -109,21 +109,8 @@ class DeepWorker:
         """The phase answer of ``cgp`` within ``seconds`` (blocks the calling thread, not the GIL);
         ``include``: moves to simulate as well, ``last_move``: the opponent's last move for the
         simulation's inference (:func:`engine.analysis.phase.phase_answer`)."""
-        from .server import Busy
-
-        if not self._running.acquire(blocking=False):
-            raise Busy("busy: another deep analysis is running; try again in a moment")
-        try:
-            try:
-                fut = self._executor().submit(_task, cgp, float(seconds), list(include or []), last_move)
-                return fut.result(timeout=float(seconds) + 300.0)
-            except FutureTimeout:
-                raise Busy("busy: the deep analysis took far longer than its budget; try again later") from None
-            except BrokenProcessPool:
-                self._reset()
-                raise Busy("busy: the analysis worker stopped; it is restarted on the next request") from None
-        finally:
-            self._running.release()
+        return self._call(float(seconds) + 300.0, "the deep analysis took far longer than its budget",
+                          _task, cgp, float(seconds), list(include or []), last_move)
 
     def review(self, gcg: str, endgame_seconds: float = 2.0, timeout: float = 600.0) -> dict:
         """The Partieanalyse of a GCG text in the worker process (one at a time, as :meth:`run`):
@@ -133,15 +120,21 @@ class DeepWorker:
             engine.web.server.Busy: another deep analysis or review is running, or the worker died.
             ValueError: the GCG cannot be read (the reader's message).
         """
+        return self._call(timeout, "the review took far longer than expected", _review_task, gcg,
+                          float(endgame_seconds))
+
+    def _call(self, timeout: float, too_long: str, func, *args):
+        """``func(*args)`` in the worker, one at a time (``Busy`` when another runs, takes longer than
+        ``timeout`` seconds, or the worker died: it is restarted on the next request)."""
         from .server import Busy
 
         if not self._running.acquire(blocking=False):
             raise Busy("busy: another deep analysis is running; try again in a moment")
         try:
             try:
-                return self._executor().submit(_review_task, gcg, float(endgame_seconds)).result(timeout=timeout)
+                return self._executor().submit(func, *args).result(timeout=timeout)
             except FutureTimeout:
-                raise Busy("busy: the review took far longer than expected; try again later") from None
+                raise Busy(f"busy: {too_long}; try again later") from None
             except BrokenProcessPool:
                 self._reset()
                 raise Busy("busy: the analysis worker stopped; it is restarted on the next request") from None
