@@ -73,6 +73,11 @@ def test_endgame_turns_are_decided_by_the_solver(golden_lexicon, bad_game):
     assert ref.complete and last.best_value == ref.value
     mv = rec.moves[k]
     assert mv.kind == Kind.PLAY
+    # the last move went out: its value is what it changed on the pad, the settlement included
+    before = rec.position(k).scores
+    p = mv.player
+    final = rec.scores
+    assert last.value == (final[p] - final[1 - p]) - (before[0] - before[1])
     if last.exact:
         assert last.loss == max(0.0, ref.value - last.value)
     assert rv.summary()[last.player]["endgame_loss"] == pytest.approx(
