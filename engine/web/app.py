@@ -9,8 +9,8 @@ Routes:
   with ``--event DIR``);
 * ``GET /api/rules`` — tile set, board layout, lexicon;
 * ``POST /api/position`` ``{"cgp"}`` — the parsed position, warnings;
-* ``POST /api/moves`` ``{"cgp", "top"?, "offset"?, "sort"?}`` — every legal move with equity
-  (``top`` moves from ``offset``: the page pages the list);
+* ``POST /api/moves`` ``{"cgp", "top"?, "offset"?, "sort"?}`` — the legal moves with equity
+  (``top`` moves from ``offset``, at most :data:`engine.web.api.MAX_PAGE` an answer: the page pages the list);
 * ``POST /api/score`` ``{"cgp", "move"}`` — the word checker;
 * ``POST /api/deep`` ``{"cgp", "seconds"?, "include"?, "last_move"?}`` — the deeper answer for the position's phase
   (endgame solver, pre-endgame or simulation; :mod:`engine.web.deep`), at most 20 s;
@@ -37,6 +37,7 @@ queue (:class:`engine.web.server.HeavyPool`); the other routes never wait for it
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import threading
@@ -57,7 +58,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from . import api
-from .server import HEAVY_QUEUE, HEAVY_WORKERS, Busy, HeaderLimit, HeavyPool, JSONGuard, english, message
+from .server import HEAVY_QUEUE, HEAVY_WORKERS, Busy, Gone, HeaderLimit, HeavyPool, JSONGuard, english, message
 
 __all__ = ["check_event_dir", "check_rate", "create_app", "DEFAULT_RATE", "MAX_BODY_BYTES", "STATIC"]
 
@@ -68,6 +69,8 @@ MIN_RATE_AMOUNT = 5
 """The smallest request count a rate may allow in its window (an edit sends up to three requests)."""
 MAX_BODY_BYTES = 16 * 1024
 """Largest request body accepted (413 above)."""
+GONE_POLL = 0.25
+"""Seconds between two looks whether the client of a running analysis went away."""
 
 log = logging.getLogger("engine.web")
 
@@ -77,7 +80,9 @@ class CGPRequest(BaseModel):
 
 
 class MovesRequest(CGPRequest):
-    top: int | None = Field(default=None, ge=1, description="only the first N moves (default: all)")
+    top: int | None = Field(default=None, ge=1, le=api.MAX_PAGE,
+                            description=f"the first N moves from offset (default and at most {api.MAX_PAGE}; "
+                                        "next_offset in the answer asks for the rest)")
     sort: str = Field(default="equity", pattern="^(equity|score)$", description="'equity' or 'score'")
     offset: int = Field(default=0, ge=0, description="moves of the order skipped first (paging)")
 
@@ -278,23 +283,35 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
 
     app = FastAPI(title="German Scrabble engine", version="1", docs_url=None, redoc_url=None,
                   description="Board editor, analysis and director's projection (docs/web.md).")
+    app.state.heavy_pool = heavy
+    app.router.on_shutdown.append(heavy.shutdown)
     if allowed_hosts:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)
     app.add_middleware(JSONGuard)  # runs inside BodyLimit: the body it holds is at most MAX_BODY_BYTES
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
     app.add_middleware(HeaderLimit)
 
-    @app.middleware("http")
-    async def guard(request: Request, call_next):
-        if request.url.path.startswith("/api/"):
-            client = request.client.host if request.client else "?"
-            en = english(request.headers)
-            if not limiter.hit(limit, client):
-                return _error(429, message("too_many", en), {"Retry-After": "1"})
-            media = request.headers.get("content-type", "").split(";")[0].strip().lower()
-            if request.method == "POST" and media != "application/json" and not media.endswith("+json"):
-                return _error(415, message("not_json_type", en))
-        return await call_next(request)
+    class Guard:
+        """ASGI middleware: the rate limit per client address and the JSON content type on ``/api/*``
+        (a plain ASGI middleware, not ``@app.middleware``: that one hides the client's going away
+        from the routes, which stop a gone client's analysis)."""
+
+        def __init__(self, inner):
+            self.inner = inner
+
+        async def __call__(self, scope, receive, send):
+            if scope["type"] == "http" and scope["path"].startswith("/api/"):
+                client = scope["client"][0] if scope.get("client") else "?"
+                en = english(scope["headers"])
+                if not limiter.hit(limit, client):
+                    return await _error(429, message("too_many", en), {"Retry-After": "1"})(scope, receive, send)
+                ctype = dict(scope["headers"]).get(b"content-type", b"").decode("latin-1")
+                media = ctype.split(";")[0].strip().lower()
+                if scope["method"] == "POST" and media != "application/json" and not media.endswith("+json"):
+                    return await _error(415, message("not_json_type", en))(scope, receive, send)
+            await self.inner(scope, receive, send)
+
+    app.add_middleware(Guard)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError):
@@ -333,13 +350,14 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
         log.exception("error answering %s %s", request.method, request.url.path)
         return _error(500, message("internal", english(request.headers), name=type(exc).__name__))
 
-    async def engine_call(func, *args, lock=None, wait: float = -1, **kwargs):
+    async def engine_call(func, *args, lock=None, wait: float = -1, request: Request | None = None, **kwargs):
         """Run work in a worker thread (under ``lock`` when given, waiting at most ``wait``
         seconds, then 503; -1: as long as it takes); answer its dict as JSON directly
         (FastAPI's generic encoder walks every value: 4x slower on long lists).
-        ``lock=heavy`` runs it in the analysis pool instead (503 when its queue is full)."""
+        ``lock=heavy`` runs it in the analysis pool instead, in the turn of ``request``'s client
+        (503 when the queue or the client's share is full; dropped when the client goes away first)."""
         if lock is heavy:
-            out = await heavy.run(lambda: func(*args, **kwargs))
+            out = await until_gone(request, heavy.run(lambda: func(*args, **kwargs), client=client_of(request)))
             return JSONResponse(out) if isinstance(out, dict) else out
 
         def locked():
@@ -355,6 +373,33 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
 
         out = await run_in_threadpool(locked)
         return JSONResponse(out) if isinstance(out, dict) else out
+
+    @app.exception_handler(Gone)
+    async def gone_away(_request: Request, exc: Gone):
+        return _error(499, str(exc))  # nobody reads it: the client closed the connection
+
+    def client_of(request: Request | None) -> str:
+        return request.client.host if request is not None and request.client else "?"
+
+    async def until_gone(request: Request | None, work, on_gone=None):
+        """Await ``work`` (a coroutine); when ``request``'s client goes away first, cancel it (and call
+        ``on_gone``) and raise :class:`Gone`."""
+        task = asyncio.ensure_future(work)
+        if request is None:
+            return await task
+        while True:
+            done, _ = await asyncio.wait({task}, timeout=GONE_POLL)
+            if done:
+                return task.result()
+            if await request.is_disconnected():
+                if on_gone is not None:
+                    on_gone()
+                task.cancel()
+                try:
+                    await task
+                except BaseException:
+                    pass
+                raise Gone("the client went away; its analysis was dropped")
 
     # -- pages -----------------------------------------------------------------------
     @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
@@ -390,17 +435,18 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
         return await engine_call(lambda: api.position_json(api.read_position(req.cgp), lexicon))
 
     @app.post("/api/moves", responses=POST_ERRORS)
-    async def moves(req: MovesRequest):
-        """Every legal move with score, leave and equity (:func:`engine.web.api.moves_json`)."""
+    async def moves(req: MovesRequest, request: Request):
+        """Legal moves with score, leave and equity (:func:`engine.web.api.moves_json`): at most
+        :data:`engine.web.api.MAX_PAGE` per answer, ``next_offset`` asks for the rest."""
         return await engine_call(lambda: api.moves_json(api.read_position(req.cgp), lexicon, table,
                                                         top=req.top, sort=req.sort, offset=req.offset),
-                                 lock=heavy)
+                                 lock=heavy, request=request)
 
     @app.post("/api/score", responses=POST_ERRORS)
-    async def score(req: ScoreRequest):
+    async def score(req: ScoreRequest, request: Request):
         """The word checker (:func:`engine.web.api.score_json`)."""
         return await engine_call(lambda: api.score_json(api.read_position(req.cgp), lexicon, req.move, table),
-                                 lock=heavy)
+                                 lock=heavy, request=request)
 
     from .deep import DeepWorker
 
@@ -408,11 +454,15 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
     app.router.on_shutdown.append(deep.close)
 
     @app.post("/api/deep", responses=POST_ERRORS)
-    async def deep_analysis(req: DeepRequest):
+    async def deep_analysis(req: DeepRequest, request: Request):
         """The solver's or the simulation's answer for the position's phase (:mod:`engine.web.deep`,
-        :func:`engine.phase.phase_answer`), in a worker process within ``seconds``."""
+        :func:`engine.phase.phase_answer`), in a worker process within ``seconds``; the slot is shared
+        fairly between clients, and the analysis stops when its client goes away."""
         api.read_position(req.cgp)  # a bad CGP is a 400 at once, before the worker is asked
-        return JSONResponse(await heavy.wait_for(deep.run, req.cgp, req.seconds, req.include, req.last_move))
+        client, gone = client_of(request), threading.Event()
+        work = heavy.wait_for(deep.run, req.cgp, req.seconds, req.include, req.last_move, client, gone,
+                              client=client)
+        return JSONResponse(await until_gone(request, work, on_gone=gone.set))
 
     @app.post("/api/pad", responses=POST_ERRORS)
     async def pad(req: PadRequest):
