@@ -12,8 +12,8 @@ from lexicon_tools.bundle import Lexicon, build_bundle
 
 DATA = Path(__file__).parent / "data"
 
-# No ahead-of-time kernel builds behind the tests' back (about 20 s each, engine._aot);
-# tests/test_startup.py builds one on purpose in a private cache.
+# No ahead-of-time kernel builds behind the tests' back (about 20 s each, engine.movegen._aot);
+# tests/movegen/test_startup.py builds one on purpose in a private cache.
 os.environ.setdefault("GSE_AOT", "0")
 
 
@@ -62,3 +62,12 @@ def browser():
 
     with launched() as b:
         yield b
+
+
+def pytest_collection_modifyitems(config, items):
+    """Every test that drives Chromium (the ``browser`` fixture, or a ``*_browser.py`` module) is ``slow``:
+    ``make test-fast`` (``-m "not slow"``) leaves them out, CI runs them."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()) or item.path.name.endswith("_browser.py") \
+                or item.path.name == "test_web_e2e.py":
+            item.add_marker(pytest.mark.slow)

@@ -269,7 +269,7 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
     """
     from lexicon_tools.bundle import load_lexicon
 
-    from engine.leaves import default_table
+    from engine.leaves.table import default_table
 
     lexicon = lexicon if lexicon is not None else load_lexicon(None)
     table = table if table is not None else default_table()
@@ -419,7 +419,7 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
     # -- API -------------------------------------------------------------------------
     rules = api.rules_json()
     rules["director"] = event_dir is not None
-    from ..gcg import record_lexicon_name
+    from engine.game.gcg import record_lexicon_name
 
     rules["lexicon"] = {"words": lexicon.word_count, "name": (lexicon.meta.get("source") or {}).get("name")
                         or Path(str(lexicon.path)).name, "gcg": record_lexicon_name(lexicon)}
@@ -456,7 +456,7 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
     @app.post("/api/deep", responses=POST_ERRORS)
     async def deep_analysis(req: DeepRequest, request: Request):
         """The solver's or the simulation's answer for the position's phase (:mod:`engine.web.deep`,
-        :func:`engine.phase.phase_answer`), in a worker process within ``seconds``; the slot is shared
+        :func:`engine.analysis.phase.phase_answer`), in a worker process within ``seconds``; the slot is shared
         fairly between clients, and the analysis stops when its client goes away."""
         api.read_position(req.cgp)  # a bad CGP is a 400 at once, before the worker is asked
         client, gone = client_of(request), threading.Event()
