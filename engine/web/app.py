@@ -53,7 +53,7 @@ from fastapi.staticfiles import StaticFiles
 from limits import parse as parse_rate
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictBool, StrictFloat, StrictInt, StrictStr
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
@@ -76,36 +76,37 @@ log = logging.getLogger("engine.web")
 
 
 class CGPRequest(BaseModel):
-    cgp: str = Field(max_length=api.MAX_CGP_CHARS, description="the position in CGP notation")
+    cgp: StrictStr = Field(max_length=api.MAX_CGP_CHARS, description="the position in CGP notation")
 
 
 class MovesRequest(CGPRequest):
-    top: int | None = Field(default=None, ge=1, le=api.MAX_PAGE,
+    top: StrictInt | None = Field(default=None, ge=1, le=api.MAX_PAGE,
                             description=f"the first N moves from offset (default and at most {api.MAX_PAGE}; "
                                         "next_offset in the answer asks for the rest)")
-    sort: str = Field(default="equity", pattern="^(equity|score)$", description="'equity' or 'score'")
-    offset: int = Field(default=0, ge=0, description="moves of the order skipped first (paging)")
+    sort: StrictStr = Field(default="equity", pattern="^(equity|score)$", description="'equity' or 'score'")
+    offset: StrictInt = Field(default=0, ge=0, description="moves of the order skipped first (paging)")
 
 
 class ScoreRequest(CGPRequest):
-    move: str = Field(max_length=api.MAX_MOVE_CHARS, description="the move, e.g. '8H HA(U)S' or 'H8 HAuS'")
+    move: StrictStr = Field(max_length=api.MAX_MOVE_CHARS, description="the move, e.g. '8H HA(U)S' or 'H8 HAuS'")
 
 
 class DeepRequest(CGPRequest):
-    seconds: float = Field(default=5.0, gt=0, le=20, description="time budget in seconds (at most 20)")
-    include: list[Annotated[str, Field(max_length=api.MAX_MOVE_CHARS)]] = Field(
+    seconds: StrictFloat = Field(default=5.0, gt=0, le=20, allow_inf_nan=False,
+                                 description="time budget in seconds (at most 20)")
+    include: list[Annotated[StrictStr, Field(max_length=api.MAX_MOVE_CHARS)]] = Field(
         default_factory=list, max_length=3, description="moves to simulate as well (e.g. the one typed in the checker)")
-    last_move: str | None = Field(default=None, max_length=api.MAX_MOVE_CHARS,
+    last_move: StrictStr | None = Field(default=None, max_length=api.MAX_MOVE_CHARS,
                                   description="the opponent's last move on this board ('8H WO(R)T', '-3'): the "
                                               "simulation draws the opponent's rack from the inferred leave")
 
 
 class WordRequest(BaseModel):
-    word: str = Field(max_length=api.MAX_WORD_CHARS, description="the word to look up")
+    word: StrictStr = Field(max_length=api.MAX_WORD_CHARS, description="the word to look up")
 
 
 class PadRequest(ScoreRequest):
-    together: bool = Field(default=False, description="Together · Team side: no premiums, no points")
+    together: StrictBool = Field(default=False, description="Together · Team side: no premiums, no points")
 
 
 def _error(status: int, message: str, headers: dict | None = None) -> JSONResponse:
@@ -184,8 +185,12 @@ def _field_de(err: dict) -> str:
         return f"muss mindestens {ctx.get('ge', ctx.get('gt'))} sein"
     if t in ("less_than_equal", "less_than"):
         return f"darf höchstens {ctx.get('le', ctx.get('lt'))} sein"
+    if t == "finite_number":
+        return "keine endliche Zahl"
     if t.startswith("int_"):
         return "keine ganze Zahl"
+    if t.startswith("float_"):
+        return "keine Zahl"
     if t.startswith("bool"):
         return "nicht true oder false"
     if t == "string_pattern_mismatch":
