@@ -292,7 +292,7 @@ class GameStore:
 
         level = meta["level"]
         if level == "meister" and self.deep is not None:
-            act = self._master(g)
+            act = self._master(g, meta["id"])
             if act is not None:
                 return act
         if level == "einsteiger":
@@ -312,14 +312,14 @@ class GameStore:
             return {"kind": "exchange", "tiles": c.exchanged}
         return {"kind": "pass"}
 
-    def _master(self, g) -> dict | None:
+    def _master(self, g, gid: str) -> dict | None:
         from .server import Busy
 
         pos = g.position()
         cgp = pos.to_cgp() if pos.opponent_rack is None else _without_opponent(pos).to_cgp()
         for _ in range(20):
             try:
-                ans = self.deep.run(cgp, MASTER_SECONDS)
+                ans = self.deep.run(cgp, MASTER_SECONDS, client=f"spielen:{gid}")
                 break
             except Busy:
                 time.sleep(0.5)
