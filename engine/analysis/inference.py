@@ -65,6 +65,7 @@ Example::
 from __future__ import annotations
 
 import math
+import time
 import unicodedata
 from dataclasses import dataclass
 
@@ -80,6 +81,9 @@ DEFAULT_MARGIN = 5.0
 MAX_RACKS = 60_000
 """Most candidate racks enumerated exactly (``max_racks``; about 20-40 s on one loaded core). Beyond
 that :func:`infer` checks :data:`SAMPLES` racks drawn at random from the pool instead (not exact)."""
+
+CHUNK = 256
+"""Candidate racks checked between two looks at the clock when :func:`infer` has a deadline."""
 
 SAMPLES = 20_000
 """Racks drawn when the exact enumeration would be larger than ``max_racks``."""
@@ -354,7 +358,8 @@ class InferenceResult:
 
 
 def infer(position, last_move, lexicon, *, table=None, margin: float = DEFAULT_MARGIN, params=None,
-          max_racks: int = MAX_RACKS, samples: int = SAMPLES, seed: int = 0) -> InferenceResult:
+          max_racks: int = MAX_RACKS, samples: int = SAMPLES, seed: int = 0, deadline: float | None = None,
+          clock=time.perf_counter) -> InferenceResult:
     """The distribution of the tiles the opponent kept after their last move (module doc).
 
     Args:
@@ -370,6 +375,11 @@ def infer(position, last_move, lexicon, *, table=None, margin: float = DEFAULT_M
             draw ``samples`` racks from the pool at random (seeded by ``seed``) and
             check those (``exact=False`` in the result).
         samples, seed: the random racks of that fallback.
+        deadline: a ``clock()`` value; when given, the candidate racks are checked in a random
+            order (seeded by ``seed``), :data:`CHUNK` at a time, and checking stops once the
+            clock has passed it: the racks checked are then a random sample of the candidates
+            (``exact=False``, ``racks`` < ``possible``); none are checked when it has passed already.
+        clock: the clock of ``deadline`` (seconds).
 
     Returns:
         an :class:`InferenceResult` (possibly with no consistent leave).
@@ -444,15 +454,26 @@ def infer(position, last_move, lexicon, *, table=None, margin: float = DEFAULT_M
     b = mv.board_before
     checks = CrossChecks(b, lexicon)
     lm, wm = b.open_premiums()
+    if deadline is not None:  # a random order: the racks checked before the deadline are a random sample
+        perm = np.random.default_rng(seed).permutation(sets.shape[0])
+        sets, ways = np.ascontiguousarray(sets[perm]), ways[perm]
     m = sets.shape[0]
     best = np.zeros(m)
     target = np.zeros(m)
     keep = np.zeros_like(sets)
-    KI.best_values(kc.kwg, kc.vals, kc.rack_size, kc.bingo_bonus, kc.upper, kc.lower, b.tiles.copy(),
-                   b.blanks.astype(np.uint8), b.tile_values(), lm, wm, checks.cs, checks.xs, checks.hx,
-                   np.ascontiguousarray(base, dtype=np.int64), sets, int(bag_before), bag_before >= rs, 0.0,
-                   np.ascontiguousarray(kp.values[0]), kp.H, kp.cap, kp.P, kp.eqp[0].copy(), kp.tile_values,
-                   int(n_exch), best, target, keep, kc.wmap)
+    step = m if deadline is None else CHUNK
+    done = 0
+    while done < m and (deadline is None or clock() < deadline):
+        hi = min(done + step, m)
+        KI.best_values(kc.kwg, kc.vals, kc.rack_size, kc.bingo_bonus, kc.upper, kc.lower, b.tiles.copy(),
+                       b.blanks.astype(np.uint8), b.tile_values(), lm, wm, checks.cs, checks.xs, checks.hx,
+                       np.ascontiguousarray(base, dtype=np.int64), sets[done:hi], int(bag_before), bag_before >= rs,
+                       0.0, np.ascontiguousarray(kp.values[0]), kp.H, kp.cap, kp.P, kp.eqp[0].copy(), kp.tile_values,
+                       int(n_exch), best[done:hi], target[done:hi], keep[done:hi], kc.wmap)
+        done = hi
+    if done < m:  # out of time: what was checked is a random sample of the candidates
+        exact, m = False, done
+        sets, ways, best, target, keep = sets[:m], ways[:m], best[:m], target[:m], keep[:m]
     if n_exch == 0:
         played_eq = mv.score + target
     else:

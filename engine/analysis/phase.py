@@ -64,6 +64,14 @@ def _r(x, nd=2):
     return None if x is None or not math.isfinite(x) else round(float(x), nd)
 
 
+INFERENCE_SHARE = 0.5
+"""Most of a simulation's budget its inference from ``last_move`` may take (the racks checked by then are a
+random sample: ``inferred["complete"]`` is False)."""
+
+_clock = time.perf_counter
+"""The budget's clock (a test replaces it)."""
+
+
 def phase_answer(position, lexicon, *, table=None, seconds: float = 5.0, candidates: int = 6,
                  include: list[str] | None = None, seed: int = 0, last_move: str | None = None,
                  margin: float = 5.0) -> dict:
@@ -90,8 +98,10 @@ def phase_answer(position, lexicon, *, table=None, seconds: float = 5.0, candida
         * preendgame: ``method``, ``complete`` (every candidate exact), ``moves``:
           ``[{"move", "win", "spread", "exact", "exact_share", "draws"}]`` best first;
         * simulation: ``plies``, ``iterations`` (total), ``stop_reason``, ``error_level`` (elimination's
-          level), ``inferred`` (``None``, or ``{"from", "consistent", "racks"}`` when the opponent's
-          rack came from the inference), ``moves``:
+          level), ``inferred`` (``None`` without ``last_move``, else ``{"from", "consistent", "racks",
+          "possible", "complete"}``: the racks checked within the inference's share of the budget,
+          :data:`INFERENCE_SHARE`, of the ``possible`` ones; the opponent's rack comes from the
+          inference when ``consistent > 0``), ``moves``:
           ``[{"move", "score", "iterations", "spread", "ci", "win", "win_ci", "equity"}]`` best first.
 
     Raises:
@@ -105,7 +115,7 @@ def phase_answer(position, lexicon, *, table=None, seconds: float = 5.0, candida
     if not position.rack.any():
         raise ValueError("the position has no rack to move (CGP rack field is empty)")
     phase = phase_of(position)
-    t0 = time.perf_counter()
+    t0 = _clock()
     if phase == "endgame":
         from engine.analysis.endgame import endgame_position, solve
 
@@ -133,11 +143,14 @@ def phase_answer(position, lexicon, *, table=None, seconds: float = 5.0, candida
         if last_move:
             from engine.analysis.inference import infer
 
-            inf = infer(position, last_move, lexicon, table=table, margin=margin)
+            # the inference counts against the budget: at most half of it, the simulation gets the rest
+            inf = infer(position, last_move, lexicon, table=table, margin=margin, seed=seed,
+                        deadline=t0 + INFERENCE_SHARE * float(seconds), clock=_clock)
+            inferred = {"from": inf.move.notation, "consistent": int(inf.consistent), "racks": int(inf.racks),
+                        "possible": int(inf.possible), "complete": bool(inf.racks == inf.possible)}
             if len(inf.weights):
                 leaves = inf
-                inferred = {"from": inf.move.notation, "consistent": int(inf.consistent), "racks": int(inf.racks)}
-        left = max(float(seconds) - (time.perf_counter() - t0), 0.05)
+        left = max(float(seconds) - (_clock() - t0), 0.05)
         res = simulate(position, lexicon, candidates=cands, plies=2, iterations=sim_iterations(left, len(cands)),
                        seed=seed, workers=1, backend="local", progress=False, player=EquityPlayer(table),
                        time_limit=left, stop_when_clearly_ahead=True, stop_rule="elimination", error=SIM_ERROR,
@@ -151,7 +164,7 @@ def phase_answer(position, lexicon, *, table=None, seconds: float = 5.0, candida
                           "equity": _r(eq) if eq is not None else None, "pruned": c.pruned_at is not None})
         out = {"phase": phase, "plies": res.plies, "iterations": res.total_iterations, "stop_reason": res.stop_reason,
                "error_level": SIM_ERROR, "inferred": inferred, "moves": moves}
-    out["seconds"] = round(time.perf_counter() - t0, 2)
+    out["seconds"] = round(_clock() - t0, 2)
     return out
 
 
@@ -214,7 +227,9 @@ def format_answer(ans: dict, mark: str | None = None) -> list[str]:
     inf = ans.get("inferred")
     lines = [f"simulation ({ans['plies']} plies, {ans['iterations']:,} iterations, {ans['seconds']:.1f} s; "
              f"95 % intervals"
-             + (f"; opponent's rack from the leave inferred from {inf['from']}" if inf else "") + "):",
+             + (f"; opponent's rack from the leave inferred from {inf['from']}"
+                + ("" if inf["complete"] else f" ({inf['racks']:,} of {inf['possible']:,} racks checked in time)")
+                if inf and inf["consistent"] else "") + "):",
              f"  {'move':<24} {'score':>5} {'iters':>6} {'spread':>7} {'95% CI':>16} {'win%':>6} {'win 95% CI':>13}"]
     for m in ans["moves"]:
         lo, hi = m["ci"]

@@ -45,6 +45,7 @@ PLUGINS = {
     "engine.cli.infer": ("infer",),                         # rack inference
     "engine.web.cli": ("web",),                             # the web app (the web package's own CLI)
     "engine.cli.tiles": ("tiles",),                         # the tile set
+    "engine.cli.review": ("review",),                       # Partieanalyse: a whole game reviewed
 }
 """Modules that add subcommands, with the subcommands each registers: each module
 defines ``add_parser(subparsers)`` registering its parsers with

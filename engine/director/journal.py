@@ -5,12 +5,14 @@ and ``crc`` (CRC-32 of the record's canonical JSON without ``crc``, 8 hex
 digits). A command appends exactly one record with a single ``write`` and
 returns only after ``fsync``, so an entry the director saw acknowledged is on
 disk. A line whose checksum verifies is never dropped. Only a last line that
-fails its checksum *and* lacks its newline is an interrupted write: readers
-ignore it, and the next writing command (under the exclusive lock) moves its
-bytes to ``journal.torn`` and truncates the journal before appending. A last
-line that verifies but lacks its newline is kept (the newline is added before
-the next append). Anything else (a damaged terminated line, an entry out of
-order) is an error: the event is not rebuilt from a journal that cannot be
+fails its checksum, lacks its newline *and* is cut short (its JSON object never
+closes: :func:`is_cut_short`) is an interrupted write: a torn write can only
+shorten the last line. Readers ignore it, and the next writing command (under
+the exclusive lock) moves its bytes to ``journal.torn`` and truncates the
+journal before appending. A last line that verifies but lacks its newline is
+kept (the newline is added before the next append). Anything else (a damaged
+terminated line, a complete last line whose final byte was changed, an entry
+out of order) is an error: the event is not rebuilt from a journal that cannot be
 trusted; ``simultan repair`` (:func:`salvage`) shows what would be lost and
 salvages every intact entry, with help from the copies in ``backup/``
 (:func:`backup_journal`, one per closed round).
@@ -31,7 +33,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 __all__ = ["JournalError", "Journal", "event_lock", "atomic_write", "backup_journal", "remove_stale_temps", "scan_lines",
-           "JOURNAL_FILE", "LOCK_FILE", "TORN_FILE", "BACKUP_DIR", "BACKUPS_KEPT"]
+           "is_cut_short", "JOURNAL_FILE", "LOCK_FILE", "TORN_FILE", "BACKUP_DIR", "BACKUPS_KEPT"]
 
 JOURNAL_FILE = "journal.jsonl"
 LOCK_FILE = "lock"
@@ -99,6 +101,20 @@ def try_decode(raw: bytes) -> dict | None:
         return decode_line(raw, 0, Path("journal"))
     except JournalError:
         return None
+
+
+def is_cut_short(raw: bytes) -> bool:
+    """True when ``raw`` (a journal line without its newline) could be an interrupted write: a
+    proper prefix of a line, whose top-level JSON object never closes.
+
+    A line that holds a complete object followed by other bytes (its newline replaced by ``x``,
+    ``\\x0b``, ``*``) was written whole and damaged afterwards: it is not an interrupted write.
+    """
+    try:
+        json.JSONDecoder().raw_decode(raw.decode("utf-8", "replace"))
+    except ValueError:
+        return True
+    return False
 
 
 def scan_lines(data: bytes) -> list[tuple[bytes, dict | None, bool]]:
@@ -173,6 +189,10 @@ class Journal:
             self._seen.append((raw, rec))
         if tail:
             rec = try_decode(tail)
+            if rec is None and not is_cut_short(tail):  # written whole, then a byte changed: keep it for repair
+                raise JournalError(f"{self.path} line {len(out) + 1}: the last entry is complete but its end is "
+                                   f"damaged (not an interrupted write); the event cannot be rebuilt safely - "
+                                   f"{REPAIR_HINT.replace('DIR', str(self.directory))}")
             if rec is None:
                 self.torn = tail  # an interrupted write: never acknowledged
             elif rec.get("seq") != len(out) + 1:

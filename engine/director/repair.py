@@ -4,7 +4,11 @@ A journal the event cannot be rebuilt from (a damaged line, an entry out of
 order: :class:`~engine.director.journal.JournalError`) blocks every command.
 :func:`plan_repair` reads it line by line and works out the journal to keep:
 
-1. every line whose checksum verifies, by its ``seq``;
+1. every line whose checksum verifies, by its ``seq``; a line that fails it is
+   mended when one changed byte explains the damage (:func:`mend_line`: a
+   byte changed anywhere, a newline replaced by another byte or put in the
+   middle of a line) and the mended line verifies - CRC-32 makes a wrong
+   mend that verifies by chance a one-in-four-billion event per candidate;
 2. entries it cannot read there are taken from the copies in ``backup/``
    (:func:`~engine.director.journal.backup_journal`, one per closed round);
 3. the entries are replayed in order; one that no longer fits the event (it
@@ -19,6 +23,7 @@ writes the salvaged one atomically, under the event's exclusive lock.
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from dataclasses import dataclass, field
@@ -26,7 +31,7 @@ from pathlib import Path
 
 from .event import describe_action, lexicon_id, replay
 from .journal import (BACKUP_DIR, JOURNAL_FILE, JournalError, atomic_write, backup_journal, encode_record,
-                      event_lock, scan_lines)
+                      event_lock, is_cut_short, scan_lines, try_decode)
 
 __all__ = ["RepairPlan", "plan_repair", "apply_repair"]
 
@@ -41,6 +46,7 @@ class RepairPlan:
         lost: ``[(where, why), ...]`` for every line or entry not kept
             (``where`` names the line of the journal or the entry number).
         recovered: entry numbers taken from a backup copy.
+        mended: ``[(line, seq), ...]``: damaged lines kept because one changed byte explained the damage.
         torn: bytes of an interrupted last write (never acknowledged; moved to ``journal.torn``).
         intact: True when the journal needs no repair.
         data: the journal's bytes the plan was made from.
@@ -50,6 +56,7 @@ class RepairPlan:
     records: list = field(default_factory=list)
     lost: list = field(default_factory=list)
     recovered: list = field(default_factory=list)
+    mended: list = field(default_factory=list)
     torn: bytes = b""
     intact: bool = False
     data: bytes = b""
@@ -61,6 +68,8 @@ class RepairPlan:
             return [f"{self.directory / JOURNAL_FILE}: every entry verifies; nothing to repair"]
         for where, why in self.lost:
             out.append(f"lost: {where}: {why}")
+        for line, seq in self.mended:
+            out.append(f"mended: line {line} (one damaged byte): entry {seq}")
         for seq in self.recovered:
             out.append(f"recovered from {BACKUP_DIR}/: entry {seq}")
         if self.torn:
@@ -74,6 +83,46 @@ class RepairPlan:
 def _preview(raw: bytes) -> str:
     text = raw.decode("utf-8", "replace")
     return text if len(text) <= 80 else text[:77] + "..."
+
+
+MEND_MAX_BYTES = 4096
+"""Longest line :func:`mend_line` tries every one-byte change of (about 1 s for 1,000 bytes)."""
+
+
+def mend_line(raw: bytes) -> dict | None:
+    """The record of a damaged journal line when one changed byte explains the damage, else ``None``.
+
+    Tries, in order: the line as it is; a complete object followed by one other byte (the line's
+    newline was replaced); every single-byte change (lines up to :data:`MEND_MAX_BYTES`). A
+    candidate counts only when it parses and its CRC-32 verifies.
+
+    Args:
+        raw: the line's bytes without a newline (a newline put into a line splits it: join the
+            two parts with a placeholder byte, the change is then found at the join).
+    """
+    rec = try_decode(raw)
+    if rec is not None:
+        return rec
+    if len(raw) > 1 and not is_cut_short(raw[:-1]):
+        rec = try_decode(raw[:-1])
+        if rec is not None:
+            return rec
+    if len(raw) > MEND_MAX_BYTES:
+        return None
+    buf = bytearray(raw)
+    for pos, old in enumerate(raw):
+        for b in range(256):
+            if b == old or b == 10:
+                continue
+            buf[pos] = b
+            try:
+                obj = json.loads(buf)
+            except ValueError:
+                continue
+            if isinstance(obj, dict) and (rec := try_decode(bytes(buf))) is not None:
+                return rec
+        buf[pos] = old
+    return None
 
 
 def _backup_records(directory: Path) -> dict[int, dict]:
@@ -113,9 +162,30 @@ def plan_repair(directory: str | Path, lexicon=None) -> RepairPlan:
     by_seq: dict[int, dict] = {}
     damaged = False
     bad_lines: set[int] = set()
+    mended: dict[int, dict] = {}  # line number -> the record one changed byte explains
+    joined: set[int] = set()  # second halves of lines split by a byte that became a newline
+    for i, (raw, rec, terminated) in enumerate(lines):
+        if rec is not None or i + 1 in joined:
+            continue
+        if not terminated and is_cut_short(raw):
+            continue  # an interrupted write
+        rec = mend_line(raw)
+        if rec is None and i + 1 < len(lines) and lines[i + 1][1] is None:  # a byte became a newline?
+            both = raw + b"\0" + lines[i + 1][0]
+            rec = mend_line(both) if len(both) <= MEND_MAX_BYTES else None
+            if rec is not None:
+                joined.add(i + 2)
+        if rec is not None:
+            mended[i + 1] = rec
     for i, (raw, rec, terminated) in enumerate(lines, start=1):
+        if i in joined:
+            continue  # the second half of a line mended by joining
+        if rec is None and i in mended:
+            rec = mended[i]
+            damaged = True
+            plan.mended.append((i, rec.get("seq")))
         if rec is None:
-            if not terminated and i == len(lines):
+            if not terminated and i == len(lines) and is_cut_short(raw):
                 plan.torn = raw
             else:
                 damaged = True

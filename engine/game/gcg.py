@@ -229,7 +229,7 @@ class _Reader:
         from engine.position.scorer import IllegalMove, check_move
 
         a = self.alphabet
-        lines = text.splitlines()
+        lines = text.removeprefix("\ufeff").splitlines()  # a UTF-8 byte-order mark (Windows editors)
         players: list[str] = []
         names: list[str] = []
         notes: dict[str, str] = {}
@@ -299,6 +299,7 @@ class _Reader:
         if notes.get("agreed") and self.lexicon is not None:
             self.lexicon = _AgreedWords(self.lexicon, notes["agreed"].upper().split())
         n = len(players)
+        self.players_seen = players
         simultan = rules.name == SIMULTAN.name  # racks as drawn by the director: not checked against leaves
         if n < 2 and not (n == 1 and simultan):
             raise GCGError(0, "a GCG file needs #player1 and #player2 lines (one player only with #rules simultan)")
@@ -329,6 +330,11 @@ class _Reader:
             if kind in Kind.TURNS or kind == "withdraw-line":
                 if end_seen:
                     raise GCGError(ln, f"{nick} moves after the end-of-game entries")
+                over = self.game_over(turns, n, rules, board, None if fields[0] == UNKNOWN_RACK else fields[0], ln) \
+                    if kind in Kind.TURNS and not simultan else None
+                if over:  # nothing after the end is replayed (a file of 200,000 passes stops here)
+                    raise GCGError(ln, f"{nick} moves after the game ended ({over}); only the end-of-game "
+                                       f"entries may follow")
                 if kind == "withdraw-line":
                     raise GCGError(ln, "'--' (play withdrawn) must follow the play it takes back")
                 if last_turn_player is not None and p != (last_turn_player + 1) % n:
@@ -515,6 +521,36 @@ class _Reader:
                           final_racks=final_racks if end_reason else None,
                           end_reason=end_reason, forfeits=tuple(forfeits), notes=notes)
 
+    def game_over(self, turns: list, n: int, rules: Rules, board: Board, rack_text: str | None,
+                  ln: int) -> str | None:
+        """Why the game was over before the turn on line ``ln`` (``None``: it was not).
+
+        Over after ``rules.end_pass_rounds * n`` scoreless turns in a row (passes; withdrawn
+        plays when the rules count them), and, with two players, after a play that emptied a
+        known rack when the tiles off the board are only those of the next rack (``rack_text``,
+        the other player's, as the file shows it on line ``ln``): the bag was empty, the mover
+        went out. (A short rack alone does not tell: hand-written records often give only the
+        tiles that matter.)
+        """
+        moves = []
+        for t in reversed(turns):
+            if t.kind in Kind.TURNS:
+                moves.append(t)
+                if len(moves) >= rules.end_pass_rounds * n:
+                    break
+        if n > 1 and len(moves) == rules.end_pass_rounds * n and all(
+                t.kind == Kind.PASS or (t.kind == Kind.WITHDRAWN and rules.withdrawn_counts_as_pass) for t in moves):
+            return f"{len(moves)} scoreless turns in a row, lines {moves[-1].line} to {moves[0].line}"
+        last = moves[0] if moves else None
+        if last is None or last.kind != Kind.PLAY or not last.rack or last.move.leave:
+            return None
+        a = self.alphabet
+        if n == 2 and rack_text:
+            off_board = int(a.counts.sum()) - int(board.tile_count)
+            if off_board - int(self.rack(rack_text, ln).sum()) <= 0:
+                return f"{self.players_seen[last.player]} went out on line {last.line}: the bag was empty"
+        return None
+
     def canon(self, rack_text: str, ln: int) -> str:
         return self.alphabet.rack_string(self.rack(rack_text, ln)) if rack_text else ""
 
@@ -613,7 +649,7 @@ def header_lexicon(path: str | Path) -> str:
             head = f.read(1 << 16)
     except OSError:
         return ""
-    for raw in head.decode("utf-8", errors="replace").splitlines():
+    for raw in head.removeprefix(b"\xef\xbb\xbf").decode("utf-8", errors="replace").splitlines():
         s = raw.strip()
         if s.startswith(">"):
             break
@@ -667,7 +703,8 @@ def resolve_lexicon_name(name: str, near: str | Path | None = None):
 
 
 def read_gcg_file(path: str | Path, lexicon=None, **kwargs) -> GameRecord:
-    """:func:`read_gcg` on a file; UTF-8 unless it starts with ``#character-encoding ISO-8859-1``.
+    """:func:`read_gcg` on a file; UTF-8 (a byte-order mark is skipped) unless it starts with
+    ``#character-encoding ISO-8859-1``.
 
     Raises:
         GCGError: as :func:`read_gcg`, or the file cannot be read / decoded.
@@ -677,6 +714,7 @@ def read_gcg_file(path: str | Path, lexicon=None, **kwargs) -> GameRecord:
         data = path.read_bytes()
     except OSError as exc:
         raise GCGError(0, f"cannot read ({exc.strerror or exc})", str(path)) from None
+    data = data.removeprefix(b"\xef\xbb\xbf")  # a UTF-8 byte-order mark (Windows editors write one)
     first = data.split(b"\n", 1)[0].strip().lower()
     enc = "latin-1" if first.startswith(b"#character-encoding") and b"8859" in first else "utf-8"
     try:

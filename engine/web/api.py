@@ -28,6 +28,7 @@ from engine.position.scorer import IllegalMove, check_move, score_placement
 __all__ = [
     "BadRequest",
     "MAX_CGP_CHARS",
+    "MAX_PAGE",
     "MAX_MOVE_CHARS",
     "MAX_WORD_CHARS",
     "WORDS_FOR",
@@ -43,6 +44,11 @@ __all__ = [
 
 MAX_CGP_CHARS = 1000
 """Longest CGP accepted (a full board with both racks and opcodes is about 300 characters)."""
+
+MAX_PAGE = 2000
+"""Most moves in one answer of :func:`moves_json` (about 400 kB of JSON); ``next_offset`` asks for the
+rest. A full list of a blank-rich rack has about 19,000 moves (3.6 MB): one client asking for it
+again and again kept the analysis pool busy for everyone."""
 
 MAX_MOVE_CHARS = 60
 """Longest move text accepted by the word checker."""
@@ -213,7 +219,7 @@ def moves_json(pos: Position, lexicon, table=None, top: int | None = None, sort:
         pos: a position from :func:`read_position`.
         lexicon: the word list (:class:`lexicon_tools.bundle.Lexicon`).
         table: leave table (default: the packaged German table).
-        top: only ``top`` moves of the order (``None``: all), from ``offset``.
+        top: ``top`` moves of the order from ``offset`` (1 to :data:`MAX_PAGE`; ``None``: :data:`MAX_PAGE`).
         offset: moves of the order skipped first (0: from the best; the page
             asks for the top 100 and pages the rest).
         sort: ``"equity"`` (equity, then score, then notation) or ``"score"``
@@ -221,26 +227,29 @@ def moves_json(pos: Position, lexicon, table=None, top: int | None = None, sort:
 
     Returns:
         ``moves`` (see the module doc; ``words`` for the first :data:`WORDS_FOR`
-        of the answer), ``offset`` (as asked), ``count`` (all placements), ``exchanges`` (the CLI's list of every
+        of the answer), ``offset`` (as asked), ``count`` (all placements), ``next_offset`` (the
+        ``offset`` of the rest, ``None`` when the answer reaches the end), ``exchanges`` (the CLI's list of every
         exchange allowed), ``best_exchanges`` (the 10 best by equity:
         ``{"move": "-ABC", "leave", "leave_value", "equity"}``), ``pass``
         (always true), ``time_ms`` (generation time in milliseconds), and
         ``note`` when the rack is empty.
 
     Raises:
-        BadRequest: ``top`` below 1, ``offset`` below 0 or ``sort`` unknown.
+        BadRequest: ``top`` not 1 to :data:`MAX_PAGE`, ``offset`` below 0 or ``sort`` unknown.
     """
     from engine.game.equity import list_equity
     from engine.movegen.generator import exchanges, generate_moves
 
-    if top is not None and (not isinstance(top, int) or top < 1):
-        raise BadRequest(f"top: must be a whole number of at least 1, got {top!r}")
-    if not isinstance(offset, int) or offset < 0:
+    if top is None:
+        top = MAX_PAGE
+    if isinstance(top, bool) or not isinstance(top, int) or not 1 <= top <= MAX_PAGE:
+        raise BadRequest(f"top: must be a whole number from 1 to {MAX_PAGE}, got {top!r}")
+    if isinstance(offset, bool) or not isinstance(offset, int) or offset < 0:
         raise BadRequest(f"offset: must be a whole number of at least 0, got {offset!r}")
     if sort not in ("equity", "score"):
         raise BadRequest(f"sort: 'equity' or 'score', got {sort!r}")
     if not pos.rack.any():
-        return {"moves": [], "count": 0, "offset": offset, "exchanges": [], "best_exchanges": [], "pass": True, "time_ms": 0.0,
+        return {"moves": [], "count": 0, "offset": offset, "next_offset": None, "exchanges": [], "best_exchanges": [], "pass": True, "time_ms": 0.0,
                 "note": "the rack is empty: type the tiles to play"}
     t0 = time.perf_counter()
     ml = generate_moves(pos.board, pos.rack, lexicon)
@@ -253,7 +262,7 @@ def moves_json(pos: Position, lexicon, table=None, top: int | None = None, sort:
         order = sorted(range(len(ml)), key=lambda i: (-eqs[i], -scores[i], notations[i]))
     else:
         order = sorted(range(len(ml)), key=lambda i: (-scores[i], notations[i]))
-    order = order[offset:] if top is None else order[offset:offset + top]
+    order = order[offset:offset + top]
     leaves = ml.leaves()
     placed = ml.placed_tiles(order)
     moves = []
@@ -266,6 +275,7 @@ def moves_json(pos: Position, lexicon, table=None, top: int | None = None, sort:
         })
     return {
         "moves": moves, "count": len(ml), "offset": offset,
+        "next_offset": offset + len(order) if offset + len(order) < len(ml) else None,
         "exchanges": exchanges(pos.rack, pos.alphabet, pos.bag_count),
         "best_exchanges": [{"move": c.notation, "leave": c.leave, "leave_value": round(c.leave_value, 3),
                             "equity": round(c.equity, 3)} for c in exch],

@@ -9,8 +9,8 @@ Routes:
   with ``--event DIR``);
 * ``GET /api/rules`` — tile set, board layout, lexicon;
 * ``POST /api/position`` ``{"cgp"}`` — the parsed position, warnings;
-* ``POST /api/moves`` ``{"cgp", "top"?, "offset"?, "sort"?}`` — every legal move with equity
-  (``top`` moves from ``offset``: the page pages the list);
+* ``POST /api/moves`` ``{"cgp", "top"?, "offset"?, "sort"?}`` — the legal moves with equity
+  (``top`` moves from ``offset``, at most :data:`engine.web.api.MAX_PAGE` an answer: the page pages the list);
 * ``POST /api/score`` ``{"cgp", "move"}`` — the word checker;
 * ``POST /api/deep`` ``{"cgp", "seconds"?, "include"?, "last_move"?}`` — the deeper answer for the position's phase
   (endgame solver, pre-endgame or simulation; :mod:`engine.web.deep`), at most 20 s;
@@ -22,6 +22,9 @@ Routes:
   screen (with ``admin_key``; :mod:`engine.web.admin`);
 * ``GET /spieler`` and ``/api/player/*`` — players' phones (with ``players_submit``;
   :mod:`engine.web.players`);
+* ``GET /spielen`` and ``/api/play/*`` — a game against the computer and the Partieanalyse
+  (:mod:`engine.web.play`; games kept on disk in ``games_dir``); ``POST /api/review`` ``{"gcg"}`` — the
+  review of any GCG text;
 * ``GET /favicon.ico``.
 
 Errors are JSON ``{"error": "..."}``: 400 bad CGP or value, 404 unknown
@@ -37,6 +40,7 @@ queue (:class:`engine.web.server.HeavyPool`); the other routes never wait for it
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import threading
@@ -52,12 +56,12 @@ from fastapi.staticfiles import StaticFiles
 from limits import parse as parse_rate
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictBool, StrictFloat, StrictInt, StrictStr
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from . import api
-from .server import HEAVY_QUEUE, HEAVY_WORKERS, Busy, HeaderLimit, HeavyPool, JSONGuard, english, message
+from .server import HEAVY_QUEUE, HEAVY_WORKERS, Busy, Gone, HeaderLimit, HeavyPool, JSONGuard, english, message
 
 __all__ = ["check_event_dir", "check_rate", "create_app", "DEFAULT_RATE", "MAX_BODY_BYTES", "STATIC"]
 
@@ -68,39 +72,66 @@ MIN_RATE_AMOUNT = 5
 """The smallest request count a rate may allow in its window (an edit sends up to three requests)."""
 MAX_BODY_BYTES = 16 * 1024
 """Largest request body accepted (413 above)."""
+GONE_POLL = 0.25
+"""Seconds between two looks whether the client of a running analysis went away."""
 
 log = logging.getLogger("engine.web")
 
 
 class CGPRequest(BaseModel):
-    cgp: str = Field(max_length=api.MAX_CGP_CHARS, description="the position in CGP notation")
+    cgp: StrictStr = Field(max_length=api.MAX_CGP_CHARS, description="the position in CGP notation")
 
 
 class MovesRequest(CGPRequest):
-    top: int | None = Field(default=None, ge=1, description="only the first N moves (default: all)")
-    sort: str = Field(default="equity", pattern="^(equity|score)$", description="'equity' or 'score'")
-    offset: int = Field(default=0, ge=0, description="moves of the order skipped first (paging)")
+    top: StrictInt | None = Field(default=None, ge=1, le=api.MAX_PAGE,
+                            description=f"the first N moves from offset (default and at most {api.MAX_PAGE}; "
+                                        "next_offset in the answer asks for the rest)")
+    sort: StrictStr = Field(default="equity", pattern="^(equity|score)$", description="'equity' or 'score'")
+    offset: StrictInt = Field(default=0, ge=0, description="moves of the order skipped first (paging)")
 
 
 class ScoreRequest(CGPRequest):
-    move: str = Field(max_length=api.MAX_MOVE_CHARS, description="the move, e.g. '8H HA(U)S' or 'H8 HAuS'")
+    move: StrictStr = Field(max_length=api.MAX_MOVE_CHARS, description="the move, e.g. '8H HA(U)S' or 'H8 HAuS'")
 
 
 class DeepRequest(CGPRequest):
-    seconds: float = Field(default=5.0, gt=0, le=20, description="time budget in seconds (at most 20)")
-    include: list[Annotated[str, Field(max_length=api.MAX_MOVE_CHARS)]] = Field(
+    seconds: StrictFloat = Field(default=5.0, gt=0, le=20, allow_inf_nan=False,
+                                 description="time budget in seconds (at most 20)")
+    include: list[Annotated[StrictStr, Field(max_length=api.MAX_MOVE_CHARS)]] = Field(
         default_factory=list, max_length=3, description="moves to simulate as well (e.g. the one typed in the checker)")
-    last_move: str | None = Field(default=None, max_length=api.MAX_MOVE_CHARS,
+    last_move: StrictStr | None = Field(default=None, max_length=api.MAX_MOVE_CHARS,
                                   description="the opponent's last move on this board ('8H WO(R)T', '-3'): the "
                                               "simulation draws the opponent's rack from the inferred leave")
 
 
 class WordRequest(BaseModel):
-    word: str = Field(max_length=api.MAX_WORD_CHARS, description="the word to look up")
+    word: StrictStr = Field(max_length=api.MAX_WORD_CHARS, description="the word to look up")
+
+
+class PlayNewRequest(BaseModel):
+    level: str = Field(default="stark", pattern="^(einsteiger|stark|meister)$", description="the engine's strength")
+    rules: str = Field(default="home", pattern="^(home|tournament)$", description="'home' or 'tournament' (SDeV)")
+    name: str = Field(default="Du", max_length=20, description="the player's name")
+
+
+class PlayIdRequest(BaseModel):
+    id: str = Field(max_length=40, description="the game's id")
+
+
+class PlayMoveRequest(PlayIdRequest):
+    move: str = Field(max_length=api.MAX_MOVE_CHARS, description="'8H HAUS', '-ABC' (exchange) or '-' (pass)")
+
+
+class PlayListRequest(BaseModel):
+    ids: list[Annotated[str, Field(max_length=40)]] = Field(max_length=40, description="game ids the page knows")
+
+
+class ReviewRequest(BaseModel):
+    gcg: str = Field(max_length=MAX_BODY_BYTES, description="a GCG game record")
 
 
 class PadRequest(ScoreRequest):
-    together: bool = Field(default=False, description="Together · Team side: no premiums, no points")
+    together: StrictBool = Field(default=False, description="Together · Team side: no premiums, no points")
 
 
 def _error(status: int, message: str, headers: dict | None = None) -> JSONResponse:
@@ -179,8 +210,12 @@ def _field_de(err: dict) -> str:
         return f"muss mindestens {ctx.get('ge', ctx.get('gt'))} sein"
     if t in ("less_than_equal", "less_than"):
         return f"darf höchstens {ctx.get('le', ctx.get('lt'))} sein"
+    if t == "finite_number":
+        return "keine endliche Zahl"
     if t.startswith("int_"):
         return "keine ganze Zahl"
+    if t.startswith("float_"):
+        return "keine Zahl"
     if t.startswith("bool"):
         return "nicht true oder false"
     if t == "string_pattern_mismatch":
@@ -232,7 +267,8 @@ def check_event_dir(path: str | Path) -> Path:
 def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None, rate: str = DEFAULT_RATE,
                allowed_hosts: list[str] | None = None, heavy_workers: int = HEAVY_WORKERS,
                heavy_queue: int = HEAVY_QUEUE, admin_key: str | None = None, players_submit: bool = False,
-               new_player_links: bool = False, link_base: str | None = None) -> FastAPI:
+               new_player_links: bool = False, link_base: str | None = None,
+               games_dir: str | Path | None = None) -> FastAPI:
     """Build the web application.
 
     Args:
@@ -256,6 +292,8 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
         new_player_links: make new player links even when the event has some.
         link_base: ``http://HOST:PORT`` the players' phones reach (their links and QR codes on
             the arbitration screen); default: the address the director's browser used.
+        games_dir: where the games against the computer are kept (``/spielen``,
+            :mod:`engine.web.play`); default :func:`engine.web.play.default_games_dir`.
 
     Raises:
         ValueError: ``rate`` cannot be read, ``event_dir`` is not an event
@@ -278,23 +316,35 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
 
     app = FastAPI(title="German Scrabble engine", version="1", docs_url=None, redoc_url=None,
                   description="Board editor, analysis and director's projection (docs/web.md).")
+    app.state.heavy_pool = heavy
+    app.router.on_shutdown.append(heavy.shutdown)
     if allowed_hosts:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)
     app.add_middleware(JSONGuard)  # runs inside BodyLimit: the body it holds is at most MAX_BODY_BYTES
     app.add_middleware(BodyLimit, limit=MAX_BODY_BYTES)
     app.add_middleware(HeaderLimit)
 
-    @app.middleware("http")
-    async def guard(request: Request, call_next):
-        if request.url.path.startswith("/api/"):
-            client = request.client.host if request.client else "?"
-            en = english(request.headers)
-            if not limiter.hit(limit, client):
-                return _error(429, message("too_many", en), {"Retry-After": "1"})
-            media = request.headers.get("content-type", "").split(";")[0].strip().lower()
-            if request.method == "POST" and media != "application/json" and not media.endswith("+json"):
-                return _error(415, message("not_json_type", en))
-        return await call_next(request)
+    class Guard:
+        """ASGI middleware: the rate limit per client address and the JSON content type on ``/api/*``
+        (a plain ASGI middleware, not ``@app.middleware``: that one hides the client's going away
+        from the routes, which stop a gone client's analysis)."""
+
+        def __init__(self, inner):
+            self.inner = inner
+
+        async def __call__(self, scope, receive, send):
+            if scope["type"] == "http" and scope["path"].startswith("/api/"):
+                client = scope["client"][0] if scope.get("client") else "?"
+                en = english(scope["headers"])
+                if not limiter.hit(limit, client):
+                    return await _error(429, message("too_many", en), {"Retry-After": "1"})(scope, receive, send)
+                ctype = dict(scope["headers"]).get(b"content-type", b"").decode("latin-1")
+                media = ctype.split(";")[0].strip().lower()
+                if scope["method"] == "POST" and media != "application/json" and not media.endswith("+json"):
+                    return await _error(415, message("not_json_type", en))(scope, receive, send)
+            await self.inner(scope, receive, send)
+
+    app.add_middleware(Guard)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError):
@@ -333,13 +383,14 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
         log.exception("error answering %s %s", request.method, request.url.path)
         return _error(500, message("internal", english(request.headers), name=type(exc).__name__))
 
-    async def engine_call(func, *args, lock=None, wait: float = -1, **kwargs):
+    async def engine_call(func, *args, lock=None, wait: float = -1, request: Request | None = None, **kwargs):
         """Run work in a worker thread (under ``lock`` when given, waiting at most ``wait``
         seconds, then 503; -1: as long as it takes); answer its dict as JSON directly
         (FastAPI's generic encoder walks every value: 4x slower on long lists).
-        ``lock=heavy`` runs it in the analysis pool instead (503 when its queue is full)."""
+        ``lock=heavy`` runs it in the analysis pool instead, in the turn of ``request``'s client
+        (503 when the queue or the client's share is full; dropped when the client goes away first)."""
         if lock is heavy:
-            out = await heavy.run(lambda: func(*args, **kwargs))
+            out = await until_gone(request, heavy.run(lambda: func(*args, **kwargs), client=client_of(request)))
             return JSONResponse(out) if isinstance(out, dict) else out
 
         def locked():
@@ -355,6 +406,33 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
 
         out = await run_in_threadpool(locked)
         return JSONResponse(out) if isinstance(out, dict) else out
+
+    @app.exception_handler(Gone)
+    async def gone_away(_request: Request, exc: Gone):
+        return _error(499, str(exc))  # nobody reads it: the client closed the connection
+
+    def client_of(request: Request | None) -> str:
+        return request.client.host if request is not None and request.client else "?"
+
+    async def until_gone(request: Request | None, work, on_gone=None):
+        """Await ``work`` (a coroutine); when ``request``'s client goes away first, cancel it (and call
+        ``on_gone``) and raise :class:`Gone`."""
+        task = asyncio.ensure_future(work)
+        if request is None:
+            return await task
+        while True:
+            done, _ = await asyncio.wait({task}, timeout=GONE_POLL)
+            if done:
+                return task.result()
+            if await request.is_disconnected():
+                if on_gone is not None:
+                    on_gone()
+                task.cancel()
+                try:
+                    await task
+                except BaseException:
+                    pass
+                raise Gone("the client went away; its analysis was dropped")
 
     # -- pages -----------------------------------------------------------------------
     @app.api_route("/", methods=["GET", "HEAD"], include_in_schema=False)
@@ -390,17 +468,18 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
         return await engine_call(lambda: api.position_json(api.read_position(req.cgp), lexicon))
 
     @app.post("/api/moves", responses=POST_ERRORS)
-    async def moves(req: MovesRequest):
-        """Every legal move with score, leave and equity (:func:`engine.web.api.moves_json`)."""
+    async def moves(req: MovesRequest, request: Request):
+        """Legal moves with score, leave and equity (:func:`engine.web.api.moves_json`): at most
+        :data:`engine.web.api.MAX_PAGE` per answer, ``next_offset`` asks for the rest."""
         return await engine_call(lambda: api.moves_json(api.read_position(req.cgp), lexicon, table,
                                                         top=req.top, sort=req.sort, offset=req.offset),
-                                 lock=heavy)
+                                 lock=heavy, request=request)
 
     @app.post("/api/score", responses=POST_ERRORS)
-    async def score(req: ScoreRequest):
+    async def score(req: ScoreRequest, request: Request):
         """The word checker (:func:`engine.web.api.score_json`)."""
         return await engine_call(lambda: api.score_json(api.read_position(req.cgp), lexicon, req.move, table),
-                                 lock=heavy)
+                                 lock=heavy, request=request)
 
     from .deep import DeepWorker
 
@@ -408,11 +487,106 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
     app.router.on_shutdown.append(deep.close)
 
     @app.post("/api/deep", responses=POST_ERRORS)
-    async def deep_analysis(req: DeepRequest):
+    async def deep_analysis(req: DeepRequest, request: Request):
         """The solver's or the simulation's answer for the position's phase (:mod:`engine.web.deep`,
-        :func:`engine.analysis.phase.phase_answer`), in a worker process within ``seconds``."""
+        :func:`engine.analysis.phase.phase_answer`), in a worker process within ``seconds``; the slot is shared
+        fairly between clients, and the analysis stops when its client goes away."""
         api.read_position(req.cgp)  # a bad CGP is a 400 at once, before the worker is asked
-        return JSONResponse(await heavy.wait_for(deep.run, req.cgp, req.seconds, req.include, req.last_move))
+        client, gone = client_of(request), threading.Event()
+        work = heavy.wait_for(deep.run, req.cgp, req.seconds, req.include, req.last_move, client, gone,
+                              client=client)
+        return JSONResponse(await until_gone(request, work, on_gone=gone.set))
+
+    # -- a game against the computer, the Partieanalyse ----------------------------------
+    from .play import REVIEW_ENDGAME_SECONDS, GameStore, PlayError, default_games_dir
+
+    games = app.state.games = GameStore(games_dir if games_dir is not None else default_games_dir(), lexicon,
+                                        table, deep)
+
+    @app.api_route("/spielen", methods=["GET", "HEAD"], include_in_schema=False)
+    async def play_page():
+        return FileResponse(STATIC / "spielen.html")
+
+    async def play_call(request: Request, func, *args, level: str | None = None):
+        """A game request: in the analysis pool, in the turn of ``request``'s client (waiting in a thread of
+        its own for the Meister, whose search runs in the worker process); a :class:`PlayError` is a 400
+        with its reason."""
+        def call():
+            try:
+                return func(*args)
+            except PlayError as exc:
+                return _error(400, str(exc))
+        if level == "meister":
+            out = await heavy.wait_for(call, client=client_of(request))
+        else:
+            out = await heavy.run(call, client=client_of(request))
+        return JSONResponse(out) if isinstance(out, (dict, list)) else out
+
+    def level_of(gid: str) -> str | None:
+        try:
+            return games._read(gid).get("level")
+        except PlayError:
+            return None
+
+    @app.post("/api/play/new", responses=POST_ERRORS)
+    async def play_new(req: PlayNewRequest, request: Request):
+        """Start a game against the computer (:meth:`engine.web.play.GameStore.new`)."""
+        return await play_call(request, games.new, req.level, req.rules, req.name, level=req.level)
+
+    @app.post("/api/play/state", responses=POST_ERRORS)
+    async def play_state(req: PlayIdRequest, request: Request):
+        """The game as the player sees it (:meth:`engine.web.play.GameStore.state`)."""
+        return await play_call(request, games.state, req.id, level=level_of(req.id))
+
+    @app.post("/api/play/move", responses=POST_ERRORS)
+    async def play_move(req: PlayMoveRequest, request: Request):
+        """The player's move and the engine's answer (:meth:`engine.web.play.GameStore.move`)."""
+        return await play_call(request, games.move, req.id, req.move, level=level_of(req.id))
+
+    @app.post("/api/play/list", responses=POST_ERRORS)
+    async def play_list(req: PlayListRequest, request: Request):
+        """Short descriptions of the games the page knows (:meth:`engine.web.play.GameStore.summaries`)."""
+        return await play_call(request, lambda: {"games": games.summaries(list(req.ids))})
+
+    @app.get("/api/play/gcg/{gid}", responses=_errors(400, 429))
+    async def play_gcg(gid: str):
+        """The game as a GCG file (download)."""
+        from fastapi.responses import Response
+
+        try:
+            name, text = await run_in_threadpool(games.gcg, gid)
+        except PlayError as exc:
+            return _error(400, str(exc))
+        return Response(text, media_type="text/plain; charset=utf-8",
+                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    @app.post("/api/play/review", responses=POST_ERRORS)
+    async def play_review(req: PlayIdRequest, request: Request):
+        """The Partieanalyse of a game against the computer (kept in the game's file once it is over)."""
+        from engine.game.gcg import write_gcg
+
+        try:
+            rec, meta = await run_in_threadpool(games.record, req.id)
+        except PlayError as exc:
+            return _error(400, str(exc))
+        if "review" in meta and rec.end_reason:
+            return JSONResponse(meta["review"])
+        client, gone = client_of(request), threading.Event()
+        work = heavy.wait_for(deep.review, write_gcg(rec), REVIEW_ENDGAME_SECONDS, client, gone, client=client)
+        out = await until_gone(request, work, on_gone=gone.set)
+        if rec.end_reason:
+            await run_in_threadpool(games.save_review, req.id, out)
+        return JSONResponse(out)
+
+    @app.post("/api/review", responses=POST_ERRORS)
+    async def review_gcg(req: ReviewRequest, request: Request):
+        """The Partieanalyse of any GCG text (:func:`engine.web.play.review_payload`, in the worker process)."""
+        from engine.game.gcg import read_gcg
+
+        await run_in_threadpool(read_gcg, req.gcg, lexicon)  # a bad record is a 400 at once (GCGError is a ValueError)
+        client, gone = client_of(request), threading.Event()
+        work = heavy.wait_for(deep.review, req.gcg, REVIEW_ENDGAME_SECONDS, client, gone, client=client)
+        return JSONResponse(await until_gone(request, work, on_gone=gone.set))
 
     @app.post("/api/pad", responses=POST_ERRORS)
     async def pad(req: PadRequest):

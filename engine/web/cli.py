@@ -1,6 +1,6 @@
 """CLI plug-in (see :data:`engine.cli.main.PLUGINS`): ``python -m engine web``.
 
-``python -m engine web [--port P] [--host H] [--lexicon L] [--leaves KLV] [--event DIR [--admin]] [--rate R]
+``python -m engine web [--port P] [--host H] [--lexicon L] [--leaves KLV] [--games DIR] [--event DIR [--admin]] [--rate R]
 [--trust-proxy ADDR] [--analysis-queue N] [--request-timeout S]``
 serves the board editor and analysis page on ``http://127.0.0.1:P/`` (and the
 director's projection page on ``/director`` with ``--event``) until Ctrl+C.
@@ -151,7 +151,7 @@ def cmd_web(args) -> int:
     app = create_app(lexicon, table=table, event_dir=args.event, rate=args.rate, allowed_hosts=hosts,
                      heavy_queue=args.analysis_queue, admin_key=key,
                      players_submit=args.players_submit or args.new_player_links,
-                     new_player_links=args.new_player_links, link_base=base)
+                     new_player_links=args.new_player_links, link_base=base, games_dir=args.games)
     print(f"serving on http://{shown}:{args.port}/" + (f"  (projection: http://{shown}:{args.port}/director)"
                                                       if args.event else ""), file=sys.stderr)
     if key is not None:  # shown once; the server keeps only its hash
@@ -213,4 +213,7 @@ def add_parser(subparsers) -> None:
     sp.add_argument("--request-timeout", type=float, default=REQUEST_TIMEOUT, metavar="S",
                     help=f"seconds a client has to send a whole request; slower ones are disconnected "
                          f"(default {REQUEST_TIMEOUT:g})")
+    sp.add_argument("--games", metavar="DIR", default=None,
+                    help="where the games against the computer (/spielen) are kept (default: $GSE_GAMES_DIR, else "
+                         "~/.local/share/german-scrabble-engine/spiele); the last 20 stay")
     sp.set_defaults(func=cmd_web)

@@ -6,11 +6,15 @@ every other request. :class:`DeepWorker` runs :func:`engine.analysis.phase.phase
 in one worker process (started on first use with ``spawn``, the lexicon
 memory-mapped there from its path, the leave table passed once). The request
 is admitted by the bounded analysis pool (:meth:`engine.web.server.HeavyPool.wait_for`:
-it counts against the pool's queue, 503 when full) but waits in a thread of
-its own, so the move lists and the word checker (``/api/moves``, ``/api/score``)
-never queue behind a deep analysis. Only one deep analysis runs at a time (a
-second one gets 503 with ``Retry-After`` while the first is running), and each
-has a time budget of at most :data:`MAX_SECONDS`, which the solvers keep to
+it counts against the pool's queue and the client's share, 503 when full) but waits
+in a thread of its own, so the move lists and the word checker (``/api/moves``,
+``/api/score``) never queue behind a deep analysis. Only one deep analysis runs at a
+time; the others wait in a short line (:data:`DEEP_WAITING` clients, one request each;
+more get 503 with ``Retry-After``) and the slot goes to the waiting client whose last
+deep analysis is the oldest, so a client re-sending its analysis cannot keep another
+one out. When a client goes away (the tab is closed) its waiting request leaves the
+line and its running analysis is stopped (the worker process is ended and started
+again on the next request). Each has a time budget of at most :data:`MAX_SECONDS`, which the solvers keep to
 (the pre-endgame's deadline, :mod:`engine.analysis.preendgame`). The worker loads the
 kernels once with :func:`engine.analysis.phase.warm_up` before its first analysis, so a
 Numba cache load or compile never eats a request's budget.
@@ -23,7 +27,10 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
 
-__all__ = ["DeepWorker", "DEFAULT_SECONDS", "MAX_SECONDS"]
+__all__ = ["DeepWorker", "DEFAULT_SECONDS", "MAX_SECONDS", "DEEP_WAITING"]
+
+DEEP_WAITING = 4
+"""Clients that may wait for the deep analysis slot at once (one request each)."""
 
 DEFAULT_SECONDS = 5.0
 """Time budget of one deep analysis when the request names none (seconds)."""
@@ -40,11 +47,27 @@ def _init(lexicon_path, table) -> None:
 
 
 def _task(cgp: str, seconds: float, include: list[str], last_move: str | None = None) -> dict:
+    from engine.analysis.phase import phase_answer
+    from engine.position.cgp import parse_cgp
+
+    _task_setup()
+    return phase_answer(parse_cgp(cgp), _WORKER["lexicon"], table=_WORKER["table_obj"], seconds=seconds,
+                        include=include, last_move=last_move)
+
+
+def _review_task(gcg: str, endgame_seconds: float) -> dict:
+    """The Partieanalyse of a GCG text in the worker (:func:`engine.web.play.review_payload`)."""
+    from .play import review_payload
+
+    _task_setup()
+    return review_payload(gcg, _WORKER["lexicon"], _WORKER["table_obj"], endgame_seconds)
+
+
+def _task_setup() -> None:
     from lexicon_tools.bundle import Lexicon, load_lexicon
 
-    from engine.position.cgp import parse_cgp
+    from engine.analysis.phase import warm_up
     from engine.leaves.table import LeaveTable
-    from engine.analysis.phase import phase_answer, warm_up
 
     if "lexicon" not in _WORKER:
         path = _WORKER.get("lexicon_path")
@@ -54,8 +77,6 @@ def _task(cgp: str, seconds: float, include: list[str], last_move: str | None = 
             t = LeaveTable.load(t)
         _WORKER["table_obj"] = t
         warm_up(_WORKER["lexicon"])  # kernels loaded (or compiled) before the first request's budget starts
-    return phase_answer(parse_cgp(cgp), _WORKER["lexicon"], table=_WORKER["table_obj"], seconds=seconds,
-                        include=include, last_move=last_move)
 
 
 class DeepWorker:
@@ -68,9 +89,8 @@ class DeepWorker:
             table itself is sent once).
 
     Raises (from :meth:`run`):
-        engine.web.server.Busy: a deep analysis is already running.
-        engine.web.server.Busy: also when the worker process died (answered 503; it is restarted on the
-            next request).
+        engine.web.server.Busy: the client's own deep analysis is running or waiting, the line is full,
+            or the worker process died (answered 503; it is restarted on the next request).
     """
 
     def __init__(self, lexicon, table):
@@ -79,7 +99,13 @@ class DeepWorker:
         tpath = getattr(table, "path", None)
         self._table = str(tpath) if tpath is not None else table
         self._lock = threading.Lock()
-        self._running = threading.Semaphore(1)
+        self._slot = threading.Condition()
+        self._running: str | None = None        # the client whose analysis runs
+        self._waiting: dict[str, int] = {}      # client -> arrival tick
+        self._served: dict[str, int] = {}       # client -> tick of its last turn
+        self._tick = 0
+        self.stopped = 0
+        """Analyses stopped because their client went away."""
         self._ex: ProcessPoolExecutor | None = None
 
     def _executor(self) -> ProcessPoolExecutor:
@@ -91,25 +117,109 @@ class DeepWorker:
                                                initializer=_init, initargs=(self._lexicon_path, self._table))
             return self._ex
 
-    def run(self, cgp: str, seconds: float, include: list[str] | None = None, last_move: str | None = None) -> dict:
+    def run(self, cgp: str, seconds: float, include: list[str] | None = None, last_move: str | None = None,
+            client: str = "?", gone: threading.Event | None = None) -> dict:
         """The phase answer of ``cgp`` within ``seconds`` (blocks the calling thread, not the GIL);
         ``include``: moves to simulate as well, ``last_move``: the opponent's last move for the
-        simulation's inference (:func:`engine.analysis.phase.phase_answer`)."""
-        from .server import Busy
+        simulation's inference (:func:`engine.analysis.phase.phase_answer`).
 
-        if not self._running.acquire(blocking=False):
-            raise Busy("busy: another deep analysis is running; try again in a moment")
+        Args:
+            client: who asks (the address): the slot is shared fairly between clients (module doc).
+            gone: set when the client went away: a waiting request leaves the line, a running
+                analysis is stopped.
+
+        Raises:
+            engine.web.server.Busy: this client's deep analysis is running or waiting already, or
+                :data:`DEEP_WAITING` clients wait already.
+            engine.web.server.Gone: ``gone`` was set (nothing is answered).
+        """
+        return self._call(client, gone, float(seconds) + 300.0, "the deep analysis took far longer than its budget",
+                          _task, cgp, float(seconds), list(include or []), last_move)
+
+    def review(self, gcg: str, endgame_seconds: float = 2.0, client: str = "?",
+               gone: threading.Event | None = None, timeout: float = 600.0) -> dict:
+        """The Partieanalyse of a GCG text in the worker process, in the same fair slot as :meth:`run`:
+        :func:`engine.web.play.review_payload`, each endgame solve within ``endgame_seconds``.
+
+        Raises:
+            engine.web.server.Busy: as :meth:`run`; engine.web.server.Gone: ``gone`` was set.
+            ValueError: the GCG cannot be read (the reader's message).
+        """
+        return self._call(client, gone, timeout, "the review took far longer than expected", _review_task, gcg,
+                          float(endgame_seconds))
+
+    def _call(self, client: str, gone: threading.Event | None, limit: float, too_long: str, func, *args):
+        """``func(*args)`` in the worker, in ``client``'s fair turn; stopped when ``gone`` is set or after
+        ``limit`` seconds (the worker is ended; the next request starts a new one)."""
+        from .server import Busy, Gone
+
+        gone = gone or threading.Event()
+        self._enter(client, gone)
         try:
             try:
-                fut = self._executor().submit(_task, cgp, float(seconds), list(include or []), last_move)
-                return fut.result(timeout=float(seconds) + 300.0)
-            except FutureTimeout:
-                raise Busy("busy: the deep analysis took far longer than its budget; try again later") from None
+                fut = self._executor().submit(func, *args)
+                while True:
+                    try:
+                        return fut.result(timeout=0.2)
+                    except FutureTimeout:
+                        limit -= 0.2
+                        if gone.is_set():
+                            self.stopped += 1
+                            self._kill()
+                            raise Gone("the client went away; its deep analysis was stopped") from None
+                        if limit <= 0:
+                            self._kill()
+                            raise Busy(f"busy: {too_long}; try again later") from None
             except BrokenProcessPool:
                 self._reset()
                 raise Busy("busy: the analysis worker stopped; it is restarted on the next request") from None
         finally:
-            self._running.release()
+            with self._slot:
+                self._running = None
+                self._slot.notify_all()
+
+    def _enter(self, client: str, gone: threading.Event) -> None:
+        """Wait for the slot in the fair line (see :meth:`run`)."""
+        from .server import Busy, Gone
+
+        with self._slot:
+            if client == self._running or client in self._waiting:
+                raise Busy("busy: your deep analysis is still running; wait for its answer")
+            if self._running is not None or self._waiting:
+                if len(self._waiting) >= DEEP_WAITING:
+                    raise Busy("busy: another deep analysis is running and others are waiting; try again in a moment")
+                self._tick += 1
+                self._waiting[client] = self._tick
+                try:
+                    while self._running is not None or self._next() != client:
+                        if gone.is_set():
+                            raise Gone("the client went away while waiting for the deep analysis")
+                        self._slot.wait(0.2)
+                finally:
+                    del self._waiting[client]
+                    self._slot.notify_all()
+            self._running = client
+            self._tick += 1
+            self._served[client] = self._tick
+            if len(self._served) > 4096:
+                self._served.clear()
+
+    def _next(self) -> str:
+        """The waiting client whose last deep analysis is the oldest (never: first), then by arrival."""
+        return min(self._waiting, key=lambda c: (self._served.get(c, -1), self._waiting[c]))
+
+    def _kill(self) -> None:
+        """End the worker process now (a stopped analysis); the next request starts a new one."""
+        with self._lock:
+            ex, self._ex = self._ex, None
+        if ex is None:
+            return
+        for proc in list(getattr(ex, "_processes", {}).values()):
+            try:
+                proc.kill()
+            except Exception:  # already gone
+                pass
+        ex.shutdown(wait=False, cancel_futures=True)
 
     def _reset(self) -> None:
         with self._lock:

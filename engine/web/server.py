@@ -21,9 +21,8 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-from concurrent.futures import ThreadPoolExecutor
 
-__all__ = ["message", "english", "LANG_HEADER", "MESSAGES", "HeavyPool", "Busy", "HeaderLimit", "JSONGuard", "guarded_h11", "server_config", "MAX_JSON_DEPTH",
+__all__ = ["message", "english", "LANG_HEADER", "MESSAGES", "HeavyPool", "Busy", "Gone", "HeaderLimit", "JSONGuard", "guarded_h11", "server_config", "MAX_JSON_DEPTH",
            "REQUEST_TIMEOUT", "KEEP_ALIVE_TIMEOUT", "MAX_CONNECTIONS", "HEAVY_WORKERS", "HEAVY_QUEUE"]
 
 MAX_JSON_DEPTH = 32
@@ -91,64 +90,174 @@ class Busy(Exception):
     """The analysis queue is full (answered 503 with ``Retry-After``)."""
 
 
+class Gone(Exception):
+    """The client went away before its work was done (the work was dropped or stopped)."""
+
+
+class _Job:
+    __slots__ = ("func", "args", "loop", "future", "client", "cancelled")
+
+    def __init__(self, func, args, loop, future, client):
+        self.func, self.args, self.loop, self.future, self.client = func, args, loop, future, client
+        self.cancelled = False
+
+
 class HeavyPool:
-    """A bounded pool for heavy work with a bounded queue.
+    """A bounded pool for heavy work with a bounded queue and a fair share per client.
+
+    Work waits in one line per client (the client's address); a free worker takes the next
+    job of the waiting client served longest ago (a client never served first, then by
+    arrival), so a client with many requests cannot keep another one waiting behind all of
+    them: another client waits for at most the jobs running now. A client may have at most
+    ``per_client`` requests admitted (running and waiting); more get :class:`Busy` while
+    other clients still have room. A job whose request is cancelled (the client went away)
+    before a worker took it is dropped.
 
     Args:
         workers: threads computing at the same time.
         queue: requests admitted at once (running plus waiting, at least ``workers``).
+        per_client: requests one client may have admitted at once (default: a quarter of
+            ``queue``, at least 1).
 
     Raises:
-        ValueError: ``workers`` < 1 or ``queue`` < ``workers``.
+        ValueError: ``workers`` < 1, ``queue`` < ``workers`` or ``per_client`` < 1.
     """
 
-    def __init__(self, workers: int = HEAVY_WORKERS, queue: int = HEAVY_QUEUE):
+    def __init__(self, workers: int = HEAVY_WORKERS, queue: int = HEAVY_QUEUE, per_client: int | None = None):
         if workers < 1 or queue < workers:
             raise ValueError(f"heavy pool: workers {workers} must be >= 1 and the queue ({queue}) at least as long")
-        self.workers, self.queue = workers, queue
-        self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="analysis")
+        per_client = max(1, queue // 4) if per_client is None else per_client
+        if per_client < 1:
+            raise ValueError(f"heavy pool: per_client must be >= 1, got {per_client}")
+        self.workers, self.queue, self.per_client = workers, queue, per_client
         self._admitted = 0
-        self._lock = threading.Lock()
+        self._by_client: dict[str, int] = {}
+        self._waiting: dict[str, list[_Job]] = {}  # per client, in arrival order
+        self._arrival: dict[str, int] = {}
+        self._served: dict[str, int] = {}            # client -> tick of its last job taken
+        self._tick = 0
+        self._lock = threading.Condition()
+        self._stop = False
+        self._threads = [threading.Thread(target=self._loop, name=f"analysis-{i}", daemon=True)
+                         for i in range(workers)]
+        for t in self._threads:
+            t.start()
 
     @property
     def admitted(self) -> int:
         """Requests running or waiting now."""
         return self._admitted
 
-    async def run(self, func, *args):
-        """Run ``func(*args)`` in the pool and return its result.
+    def _admit(self, client: str) -> None:
+        with self._lock:
+            if self._admitted >= self.queue:
+                raise Busy(f"busy: {self._admitted} analyses are running or waiting; try again in a moment")
+            if self._by_client.get(client, 0) >= self.per_client:
+                raise Busy(f"busy: {self.per_client} of your analyses are running or waiting already (the "
+                           f"share of one client); try again when they are done")
+            self._admitted += 1
+            self._by_client[client] = self._by_client.get(client, 0) + 1
+
+    def _release(self, client: str) -> None:
+        with self._lock:
+            self._admitted -= 1
+            n = self._by_client.get(client, 1) - 1
+            if n:
+                self._by_client[client] = n
+            else:
+                self._by_client.pop(client, None)
+
+    def _next_job(self) -> _Job | None:
+        """The next job (under the lock): the waiting client served longest ago, its oldest job."""
+        if not self._waiting:
+            return None
+        client = min(self._waiting, key=lambda c: (self._served.get(c, -1), self._arrival[c]))
+        jobs = self._waiting[client]
+        job = jobs.pop(0)
+        if not jobs:
+            del self._waiting[client]
+        self._tick += 1
+        self._served[client] = self._tick
+        if len(self._served) > 4096:  # forget clients long gone
+            for c in sorted(self._served, key=self._served.get)[:2048]:
+                del self._served[c]
+        return job
+
+    def _loop(self) -> None:
+        while True:
+            with self._lock:
+                while not self._stop and not self._waiting:
+                    self._lock.wait()
+                if self._stop:
+                    return
+                job = self._next_job()
+            try:
+                try:
+                    out, exc = job.func(*job.args), None
+                except BaseException as e:  # handed to the request
+                    out, exc = None, e
+                job.loop.call_soon_threadsafe(_settle, job.future, out, exc)
+            finally:
+                self._release(job.client)
+
+    async def run(self, func, *args, client: str = "?"):
+        """Run ``func(*args)`` in the pool (in the client's fair turn) and return its result.
 
         Raises:
-            Busy: ``queue`` requests are already admitted (nothing is run).
+            Busy: ``queue`` requests are already admitted, or ``per_client`` of this client's
+                (nothing is run).
         """
+        self._admit(client)
+        loop = asyncio.get_running_loop()
+        job = _Job(func, args, loop, loop.create_future(), client)
         with self._lock:
-            if self._admitted >= self.queue:
-                raise Busy(f"busy: {self._admitted} analyses are running or waiting; try again in a moment")
-            self._admitted += 1
+            self._tick += 1
+            if client not in self._waiting:
+                self._arrival[client] = self._tick
+                self._waiting[client] = []
+            self._waiting[client].append(job)
+            self._lock.notify()
         try:
-            return await asyncio.get_running_loop().run_in_executor(self._executor, func, *args)
-        finally:
-            with self._lock:
-                self._admitted -= 1
+            return await job.future
+        except asyncio.CancelledError:
+            with self._lock:  # not taken yet: dropped (admission released here), else it runs to its end
+                jobs = self._waiting.get(client, [])
+                if job in jobs:
+                    jobs.remove(job)
+                    if not jobs:
+                        del self._waiting[client]
+                    job.cancelled = True
+                else:
+                    job.cancelled = None
+            if job.cancelled:
+                self._release(client)
+            raise
 
-    async def wait_for(self, func, *args):
-        """Admit ``func(*args)`` like :meth:`run` (it counts against ``queue``; ``Busy`` when full) but wait
-        for it in a thread of its own, not one of the pool's: for work whose CPU is spent elsewhere (the
-        deep analysis in its worker process, :mod:`engine.web.deep`), so that it never holds up the
-        pool's analyses."""
-        with self._lock:
-            if self._admitted >= self.queue:
-                raise Busy(f"busy: {self._admitted} analyses are running or waiting; try again in a moment")
-            self._admitted += 1
+    async def wait_for(self, func, *args, client: str = "?"):
+        """Admit ``func(*args)`` like :meth:`run` (it counts against ``queue`` and the client's share;
+        ``Busy`` when full) but wait for it in a thread of its own, not one of the pool's: for work
+        whose CPU is spent elsewhere (the deep analysis in its worker process, :mod:`engine.web.deep`),
+        so that it never holds up the pool's analyses."""
+        self._admit(client)
         try:
             return await asyncio.get_running_loop().run_in_executor(None, func, *args)
         finally:
-            with self._lock:
-                self._admitted -= 1
+            self._release(client)
 
     def shutdown(self) -> None:
-        """Stop the threads (waiting ones are dropped)."""
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        """Stop the threads (waiting jobs are dropped)."""
+        with self._lock:
+            self._stop = True
+            self._lock.notify_all()
+
+
+def _settle(future, out, exc) -> None:
+    if future.done():  # the request was cancelled meanwhile
+        return
+    if exc is not None:
+        future.set_exception(exc)
+    else:
+        future.set_result(out)
 
 
 def _depth(value) -> int:

@@ -120,6 +120,71 @@ def test_other_damage_is_an_error_naming_repair(tmp_path, lex, damage):
     assert "simultan repair" in str(info.value)
 
 
+def _submitted(path, lex) -> tuple[Path, bytes, dict]:
+    """An event whose last journal entry is Ana's submission: (journal, its bytes, that entry)."""
+    d = new_event(path, lex)
+    ev = d.load()
+    d.start()
+    d.submit("Ana", ev.current.tops[0].notation)
+    journal = path / "journal.jsonl"
+    return journal, journal.read_bytes(), Journal(path).read()[-1]
+
+
+def test_every_one_byte_change_of_the_last_4_bytes_keeps_or_refuses(tmp_path, lex):
+    """Issue 26.1: a complete, acknowledged last entry whose final byte was changed is damage, not an
+    interrupted write: the journal refuses (pointing to repair), never drops the entry silently."""
+    journal, good, last = _submitted(tmp_path / "ev", lex)
+    refused = kept = 0
+    for pos in range(len(good) - 4, len(good)):
+        for byte in range(256):
+            if byte == good[pos]:
+                continue
+            data = bytearray(good)
+            data[pos] = byte
+            journal.write_bytes(bytes(data))
+            j = Journal(tmp_path / "ev")
+            try:
+                records = j.read()
+            except JournalError as exc:
+                assert "simultan repair" in str(exc), (pos, byte)
+                refused += 1
+                continue
+            assert records[-1] == last and not j.torn, (pos - len(good), byte)
+            kept += 1
+    assert refused + kept == 4 * 255
+    assert kept == 3  # the newline replaced by JSON white space (" ", "\t", "\r"): verified, kept
+    # the reproduction: x, \x0b, * in place of the newline; the next command refuses and repair keeps the entry
+    for byte in b"x\x0b*":
+        journal.write_bytes(good[:-1] + bytes([byte]))
+        with pytest.raises(JournalError, match="line 3: the last entry is complete but its end is damaged"):
+            EventDir(tmp_path / "ev", lex, notes=None).load()
+        plan = plan_repair(tmp_path / "ev", lex)
+        assert plan.records[-1] == last and not plan.torn and not plan.lost
+
+
+@pytest.mark.parametrize("back", [1, 2, 3, 4])
+@pytest.mark.parametrize("byte", [0x00, 0x0A, 0x0B, 0x20, 0x2A, 0x78, 0x7D, 0x22, 0xFF])
+def test_repair_keeps_the_last_entry_after_any_one_byte_change_of_its_end(tmp_path, lex, back, byte):
+    """Issue 26.1: `simultan repair` keeps the entry: one changed byte (even a newline put in or
+    taken out) is found and mended because the mended line's checksum verifies."""
+    journal, good, last = _submitted(tmp_path / "ev", lex)
+    pos = len(good) - back
+    if good[pos] == byte:
+        pytest.skip("no change")
+    data = bytearray(good)
+    data[pos] = byte
+    journal.write_bytes(bytes(data))
+    plan = plan_repair(tmp_path / "ev", lex)
+    assert [r["seq"] for r in plan.records] == [1, 2, 3] and plan.records[-1] == last
+    if back == 1 and byte == 0x20:  # the newline became JSON white space: the line verifies as it is
+        assert plan.intact
+        return
+    assert not plan.lost and not plan.torn and plan.mended == [(3, 3)]
+    apply_repair(plan)
+    assert Journal(tmp_path / "ev").read()[-1] == last
+    assert journal.read_bytes() == good
+
+
 def _three_rounds(path, lex, clock=None) -> EventDir:
     d = new_event(path, lex, clock=clock)
     for _ in range(3):
@@ -138,9 +203,9 @@ def test_backup_copy_per_closed_round_and_repair_recovers_a_damaged_line(tmp_pat
     assert [b.name for b in backups] == ["journal-r001.jsonl", "journal-r002.jsonl", "journal-r003.jsonl"]
     journal = tmp_path / "ev" / "journal.jsonl"
     assert backups[-1].read_bytes() == journal.read_bytes()      # the copy after the last close is whole
-    # one flipped byte in round 1's submission (line 3) blocks everything ...
+    # two changed bytes in round 1's submission (line 3) blocks everything ...
     lines = journal.read_bytes().split(b"\n")
-    lines[2] = lines[2].replace(b'"Ana"', b'"Anb"')
+    lines[2] = lines[2].replace(b'"Ana"', b'"Xnb"')  # two bytes: beyond what repair can mend
     journal.write_bytes(b"\n".join(lines))
     code, _out, err = run(capsys, "standings", tmp_path / "ev")
     assert code == 2 and "line 3: checksum mismatch" in error_lines(err)[0]
@@ -168,7 +233,7 @@ def test_repair_without_a_copy_keeps_every_entry_that_still_fits(tmp_path, lex):
     d.submit("Cal", "-")                                   # line 5
     journal = tmp_path / "ev" / "journal.jsonl"
     lines = journal.read_bytes().split(b"\n")
-    lines[2] = lines[2][:20] + b"#" + lines[2][21:]
+    lines[2] = lines[2][:20] + b"##" + lines[2][22:]     # two bytes: beyond what repair can mend
     journal.write_bytes(b"\n".join(lines))
     plan = plan_repair(tmp_path / "ev", lex)
     assert [w for w, _why in plan.lost] == ["line 3"]

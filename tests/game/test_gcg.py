@@ -538,3 +538,62 @@ def test_exchange_of_a_number_of_tiles_keeps_the_number(tmp_path, capsys):
     assert main(["gcg", str(f), "--no-words"]) == 0
     pad = capsys.readouterr().out
     assert "Ana: tauscht 4 0" in pad and "Ana: passt" not in pad
+
+
+# -- issue 26 items 5 and 6: nothing after the end of the game; a byte-order mark ----------------------
+_PASSES_END = HAND.index(">ana: AABDHIU (AABDHIU) -10 3")
+
+
+def test_a_move_after_the_scoreless_turns_that_ended_the_game_is_refused(small_lex):
+    late = HAND[:_PASSES_END] + ">ana: AABDHIU 4H AB +19 32\n" + HAND[_PASSES_END:]
+    with pytest.raises(GCGError, match=r"^line 15: ana moves after the game ended \(4 scoreless turns in a "
+                                       r"row, lines 10 to 14\)") as exc:
+        read_gcg(late, small_lex)
+    assert exc.value.line == 15
+
+
+def test_two_hundred_thousand_passes_stop_at_the_end_of_the_game(small_lex):
+    """The reader stops at the first turn after the end: no replay of 200,000 lines (the
+    error names the line right after the fourth pass in a row)."""
+    head = HAND[:HAND.index(">ben: EKLMNT? - +0 24")]
+    passes = "".join(">ben: EKLMNT? - +0 24\n>ana: AABDHIU - +0 13\n" for _ in range(100_000))
+    lines_before = head.count("\n")
+    with pytest.raises(GCGError, match=rf"^line {lines_before + 4}: ana moves after the game ended \(4 "
+                                       rf"scoreless turns in a row, lines 10 to {lines_before + 3}\)"):
+        read_gcg(head + passes, small_lex)
+
+
+def test_a_move_after_a_player_went_out_is_refused(golden_lexicon):
+    """A self-played game that ends with a player going out: a pass of the other player put in after
+    that play is refused (the tiles off the board are only the passer's rack: the bag was empty)."""
+    for i in range(40):
+        g = play_game(golden_lexicon, game_seed(26, i), 2, lexicon_name="golden")
+        if g.end_reason == "out":
+            break
+    else:
+        pytest.fail("no self-played game ended by going out")
+    lines = write_gcg(g).splitlines()
+    # the end-of-game entries: '>q: RACK (RACK) -v t' for the other player, then '>p: (RACK) +v t'
+    out_line = next(k for k, s in enumerate(lines) if s.startswith(">") and s.split()[2].startswith("("))
+    last_play = out_line - 1
+    mover = lines[last_play][1:].split(":")[0]
+    other = lines[out_line][1:].split(":")[0]
+    rack = lines[out_line].split()[1]
+    total = next(s.split()[-1] for s in reversed(lines[:last_play]) if s.startswith(f">{other}:"))
+    text = "\n".join(lines[:out_line] + [f">{other}: {rack} - +0 {total}"] + lines[out_line:]) + "\n"
+    with pytest.raises(GCGError, match=rf"^line {out_line + 1}: {other} moves after the game ended \({mover} "
+                                       rf"went out on line {last_play + 1}: the bag was empty\)"):
+        read_gcg(text, golden_lexicon)
+    assert read_gcg("\n".join(lines) + "\n", golden_lexicon).end_reason == "out"
+
+
+def test_a_gcg_file_with_a_utf8_byte_order_mark_is_read(small_lex, tmp_path):
+    f = tmp_path / "bom.gcg"
+    f.write_bytes(b"\xef\xbb\xbf" + HAND.encode("utf-8"))
+    rec = read_gcg_file(f, small_lex)
+    assert rec.players == ["ana", "ben"] and rec.scores == [3, 12]
+    assert read_gcg("\ufeff" + HAND, small_lex).turns == rec.turns
+    from engine.game.gcg import header_lexicon
+
+    f.write_bytes(b"\xef\xbb\xbf#lexicon small\n" + HAND.encode("utf-8"))
+    assert header_lexicon(f) == "small"

@@ -21,6 +21,7 @@ from engine.position.cgp import parse_cgp  # noqa: E402
 from engine.game.equity import leave_term  # noqa: E402
 from engine.leaves.table import default_table  # noqa: E402
 from engine.movegen.generator import generate_moves  # noqa: E402
+from engine.web.api import MAX_PAGE  # noqa: E402
 from engine.web.app import MAX_BODY_BYTES, create_app  # noqa: E402
 
 from conftest import golden_moves, golden_positions  # noqa: E402
@@ -66,9 +67,16 @@ def test_rules_give_the_german_set_and_the_standard_layout(client):
 @pytest.mark.parametrize("pid", ["p_ref1", "p_ref2", "p002", "p011"])
 def test_moves_equal_the_golden_list(client, pid):
     ans = client.post("/api/moves", json={"cgp": POSITIONS[pid]}).json()
+    moves, pages = list(ans["moves"]), 1
+    while ans["next_offset"] is not None:         # at most MAX_PAGE moves an answer: page through
+        assert ans["next_offset"] == len(moves)
+        ans = client.post("/api/moves", json={"cgp": POSITIONS[pid], "offset": ans["next_offset"]}).json()
+        moves += ans["moves"]
+        pages += 1
     golden = {(p, s) for _n, s, p in golden_moves(pid)}
-    got = {(placements(m["tiles"]), m["score"]) for m in ans["moves"]}
-    assert ans["count"] == len(ans["moves"]) == len(golden)
+    got = {(placements(m["tiles"]), m["score"]) for m in moves}
+    assert ans["count"] == len(moves) == len(golden)
+    assert pages == -(-len(golden) // MAX_PAGE)   # p011: 12,842 moves in 7 answers
     assert got == golden
 
 

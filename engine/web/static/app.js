@@ -475,6 +475,8 @@
     mv.moves.forEach((m, i) => { m.rank = base + i + 1; });
     a.moves = a.moves.concat(mv.moves);
     renderMoves();
+    // the server answers at most a page of moves (MAX_PAGE); "all" asks on for the rest
+    if (!count && mv.next_offset !== null && mv.next_offset !== undefined && a.moves.length < a.count) await loadMore(null);
   }
 
   // ---- move table ------------------------------------------------------------------------

@@ -1,0 +1,702 @@
+// German Scrabble engine – a game against the computer, the Partieanalyse and the puzzles (docs/web.md).
+// Plain JavaScript, no build step. The games live on the server (engine/web/play.py); this browser keeps
+// the ids of its games and the puzzles with their results in localStorage.
+"use strict";
+
+(() => {
+  const N = 15;
+  const COLS = "ABCDEFGHIJKLMNO";
+  const KEY = "gse.spielen.v1";     // localStorage: {current, ids: [...], name, level, rules}
+  const PKEY = "gse.aufgaben.v1";   // localStorage: [{key, game, turn, player, board, rack, cgp, best, played, loss, unit, method, tries, solved}]
+  const PREMIUM = { "3": ["tw", "3W"], "2": ["dw", "2W"], "t": ["tl", "3L"], "d": ["dl", "2L"], "*": ["star", "★"] };
+
+  Object.assign(I18N.DICT.de, {
+    "nav.play": "Gegen den Computer",
+    "s.tab.game": "Partie", "s.tab.review": "Partieanalyse", "s.tab.puzzles": "Aufgaben",
+    "s.new": "Neue Partie gegen den Computer", "s.level": "Spielstärke",
+    "s.level.einsteiger": "Einsteiger", "s.level.einsteiger.help": "legt echte Wörter, aber selten den besten Zug (höchstens 24 Punkte, zufällig unter den guten)",
+    "s.level.stark": "Stark", "s.level.stark.help": "der beste Zug nach statischer Equity (Punkte + Wert der Reststeine)",
+    "s.level.meister": "Meister", "s.level.meister.help": "rechnet jeden Zug 3 Sekunden: Simulation, Vor-Endspiel, Endspiel exakt",
+    "s.rules": "Regeln", "s.rules.home": "Hausregeln", "s.rules.home.help": "ein Wort, das nicht in der Wortliste steht, wird mit Grund abgelehnt",
+    "s.rules.sdev": "SDeV-Turnier", "s.rules.sdev.help": "der Computer prüft jedes Wort: ein falsches wird angefochten, der Zug zurückgenommen, du setzt aus",
+    "s.name": "Dein Name", "s.start": "Partie beginnen", "s.newgame": "Neue Partie", "s.analyse": "Partieanalyse",
+    "s.play": "Zug legen", "s.pass": "Passen", "s.exchange": "Tauschen", "s.exchange.ph": "Steine zum Tauschen, z. B. QY",
+    "s.bag": "Beutel", "s.bag.count": "{0} Steine", "s.unseen": "Ungesehene Steine",
+    "s.unseen.help": "(Beutel und Bänkchen des Computers)",
+    "s.saved": "Auf dem Server gespeichert: die Partie übersteht ein Neuladen und einen Neustart; die letzten 20 Partien bleiben.",
+    "s.yourturn": "Du bist am Zug", "s.thinking": "Der Computer überlegt …", "s.over": "Partie beendet",
+    "s.answer": "Computer: {0}", "s.answer.pass": "Computer passt", "s.answer.exchange": "Computer tauscht {0} Steine",
+    "s.challenged": "Der Computer ficht an: {0} steht nicht in der Wortliste. Der Zug wird zurückgenommen, du setzt aus.",
+    "s.level.of": "Stufe: {0} · {1}", "s.rules.short.home": "Hausregeln", "s.rules.short.tournament": "SDeV",
+    "s.result.won": "{0} gewinnt {1}:{2}", "s.result.draw": "Unentschieden {0}:{1}",
+    "s.settle.out": "{0} hat ausgespielt und bekommt {1} Punkte", "s.settle.rack": "{0}: Reststeine {1}, −{2}",
+    "s.end.passes": "Ende durch Passen", "s.games.none": "Noch keine Partien.",
+    "s.game.line": "{0} · {1} gegen {2} · {3}:{4}{5}", "s.game.running": " · läuft", "s.open": "öffnen",
+    "s.review": "Partieanalyse", "s.review.file": "GCG-Datei analysieren", "s.review.wait": "Analyse läuft …",
+    "s.review.help": "Zug antippen: die Stellung davor, <span class=\"k played\">gelegt</span> und <span class=\"k best\">besser</span>. Verlust in Equity-Punkten (Endspiel: exakt in Punkten), Marken: Ungenauigkeit ab 3, Fehler ab 7, Patzer ab 15.",
+    "s.review.none": "Keine Analyse: Partie beenden oder eine GCG-Datei wählen.",
+    "s.rv.player": "Spieler", "s.rv.turns": "Züge", "s.rv.avg": "Ø Verlust", "s.rv.bingos": "Bingos verpasst",
+    "s.rv.endgame": "Verlust Endspiel", "s.rv.best": "bester Zug", "s.rv.loss": "Verlust {0}",
+    "s.rv.unknown": "Bänkchen unbekannt", "s.rv.exact": "Endspiel, exakt", "s.rv.inexact": "Endspiel, nicht exakt",
+    "s.rv.bingo": "Bingo verpasst", "s.rv.same": "bester Zug gespielt",
+    "s.mark.Ungenauigkeit": "Ungenauigkeit", "s.mark.Fehler": "Fehler", "s.mark.Patzer": "Patzer",
+    "s.puzzles": "Aufgaben aus den eigenen Fehlern",
+    "s.puzzles.help": "Die Züge deiner analysierten Partien, die am meisten gekostet haben: finde den besseren Zug. Gespeichert in diesem Browser.",
+    "s.puzzles.none": "Noch keine Aufgaben: analysiere eine Partie gegen den Computer.",
+    "s.puzzle.ph": "z. B. 8H HAUS oder H8 HA(U)S", "s.puzzle.check": "Prüfen", "s.puzzle.show": "Lösung zeigen",
+    "s.puzzle.line": "Zug {0}: {1} gelegt, Verlust {2}", "s.puzzle.solved": "gelöst", "s.puzzle.tries": "{0} Versuche",
+    "s.puzzle.right": "Richtig! {0} ist so gut wie der beste Zug.", "s.puzzle.better": "Besser als gelegt, aber nicht der beste ({0} weniger).",
+    "s.puzzle.wrong": "Nicht besser als der gelegte Zug.", "s.puzzle.answer": "Lösung: {0}",
+    "s.puzzle.rack": "Bänkchen: {0}",
+    "s.withdrawn": "angefochten, zurückgenommen", "s.exchanged": "tauscht {0}", "s.passed": "passt",
+  });
+  Object.assign(I18N.DICT.en, {
+    "nav.play": "Play the computer",
+    "s.tab.game": "Game", "s.tab.review": "Game review", "s.tab.puzzles": "Puzzles",
+    "s.new": "New game against the computer", "s.level": "Strength",
+    "s.level.einsteiger": "Beginner", "s.level.einsteiger.help": "plays real words but seldom the best move (at most 24 points, at random among the good ones)",
+    "s.level.stark": "Strong", "s.level.stark.help": "the best move by static equity (score + value of the tiles kept)",
+    "s.level.meister": "Master", "s.level.meister.help": "thinks 3 seconds a move: simulation, pre-endgame, exact endgame",
+    "s.rules": "Rules", "s.rules.home": "Home rules", "s.rules.home.help": "a word not in the word list is refused with the reason",
+    "s.rules.sdev": "SDeV tournament", "s.rules.sdev.help": "the computer checks every word: a phony is challenged off and you lose your turn",
+    "s.name": "Your name", "s.start": "Start the game", "s.newgame": "New game", "s.analyse": "Game review",
+    "s.play": "Play move", "s.pass": "Pass", "s.exchange": "Exchange", "s.exchange.ph": "tiles to exchange, e.g. QY",
+    "s.bag": "Bag", "s.bag.count": "{0} tiles", "s.unseen": "Unseen tiles",
+    "s.unseen.help": "(the bag and the computer's rack)",
+    "s.saved": "Saved on the server: the game survives a reload and a restart; the last 20 games are kept.",
+    "s.yourturn": "Your turn", "s.thinking": "The computer is thinking …", "s.over": "Game over",
+    "s.answer": "Computer: {0}", "s.answer.pass": "Computer passes", "s.answer.exchange": "Computer exchanges {0} tiles",
+    "s.challenged": "The computer challenges: {0} is not in the word list. The play is taken back and you lose your turn.",
+    "s.level.of": "Level: {0} · {1}", "s.rules.short.home": "home rules", "s.rules.short.tournament": "SDeV",
+    "s.result.won": "{0} wins {1}:{2}", "s.result.draw": "Draw {0}:{1}",
+    "s.settle.out": "{0} went out and gains {1} points", "s.settle.rack": "{0}: tiles left {1}, −{2}",
+    "s.end.passes": "ended by passes", "s.games.none": "No games yet.",
+    "s.game.line": "{0} · {1} against {2} · {3}:{4}{5}", "s.game.running": " · in progress", "s.open": "open",
+    "s.review": "Game review", "s.review.file": "Review a GCG file", "s.review.wait": "Reviewing …",
+    "s.review.help": "Tap a turn: the position before it, <span class=\"k played\">played</span> and <span class=\"k best\">better</span>. Loss in equity points (endgame: exact, in points); marks: inaccuracy from 3, mistake from 7, blunder from 15.",
+    "s.review.none": "No review yet: finish a game or choose a GCG file.",
+    "s.rv.player": "Player", "s.rv.turns": "Turns", "s.rv.avg": "Avg. loss", "s.rv.bingos": "bingos missed",
+    "s.rv.endgame": "endgame loss", "s.rv.best": "best move", "s.rv.loss": "loss {0}",
+    "s.rv.unknown": "rack unknown", "s.rv.exact": "endgame, exact", "s.rv.inexact": "endgame, not exact",
+    "s.rv.bingo": "bingo missed", "s.rv.same": "best move played",
+    "s.mark.Ungenauigkeit": "inaccuracy", "s.mark.Fehler": "mistake", "s.mark.Patzer": "blunder",
+    "s.puzzles": "Puzzles from your own mistakes",
+    "s.puzzles.help": "The turns of your reviewed games that cost the most: find the better move. Kept in this browser.",
+    "s.puzzles.none": "No puzzles yet: review a game against the computer.",
+    "s.puzzle.ph": "e.g. 8H HAUS or H8 HA(U)S", "s.puzzle.check": "Check", "s.puzzle.show": "Show the answer",
+    "s.puzzle.line": "Turn {0}: played {1}, lost {2}", "s.puzzle.solved": "solved", "s.puzzle.tries": "{0} tries",
+    "s.puzzle.right": "Right! {0} is as good as the best move.", "s.puzzle.better": "Better than the move played, but not the best ({0} less).",
+    "s.puzzle.wrong": "Not better than the move played.", "s.puzzle.answer": "Answer: {0}",
+    "s.puzzle.rack": "Rack: {0}",
+    "s.withdrawn": "challenged off", "s.exchanged": "exchanges {0}", "s.passed": "passes",
+  });
+  // the server's messages of this page, in German
+  const SERVER_DE = [
+    [/^it is not your turn$/, "du bist nicht am Zug"],
+    [/^the game is over$/, "die Partie ist beendet"],
+    [/^unknown game.*$/, "unbekannte Partie (ältere als die letzten 20 werden gelöscht)"],
+    [/^type a move such as.*$/, "einen Zug eingeben, z. B. 8H HAUS, -ABC (tauschen) oder - (passen)"],
+    [/^(\S+) is not in the word list(.*)$/, "$1 steht nicht in der Wortliste$2"],
+  ];
+  const T = I18N.t;
+  function S(text) {
+    if (I18N.lang !== "en") for (const [re, to] of SERVER_DE) if (re.test(text)) return text.replace(re, to);
+    return I18N.server(text);
+  }
+  const $ = (sel) => document.querySelector(sel);
+
+  let rules = null;
+  const values = {};
+  const letters = new Set();
+  let store = { current: null, ids: [], name: "", level: "stark", rules: "home" };
+  let state = null;                  // the open game, as the server sends it
+  let lastAnswer = null;             // the computer's last turn (its tiles are shown)
+  let review = null, reviewFor = null, reviewTurn = null;
+  let puzzles = [];
+  let puzzle = null;
+  let squares = [];
+  let busy = false;
+  const entry = { start: null, dir: "across", word: "", blanks: new Set(), blankNext: false, answer: null, answerFor: "" };
+  let checkNo = 0, checkTimer = null;
+
+  // ---- helpers ------------------------------------------------------------------------------
+  function escapeHtml(s) {
+    return String(s).replace(/[&<>"]/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[ch]));
+  }
+  function showWord(text) {
+    return Array.from(text).map((ch) => (ch !== ch.toUpperCase()
+      ? `<span class="blank-letter">${escapeHtml(ch.toUpperCase())}</span>` : escapeHtml(ch))).join("");
+  }
+  function num(x, digits = 1) {
+    const s = Number(x).toFixed(digits);
+    return I18N.lang === "en" ? s : s.replace(".", ",");
+  }
+  async function call(method, url, body) {
+    let r;
+    try {
+      r = await fetch(url, { method, headers: Object.assign({ "X-Lang": I18N.lang },
+        body ? { "Content-Type": "application/json" } : {}), body: body ? JSON.stringify(body) : undefined });
+    } catch (e) {
+      return { error: I18N.server("the server does not answer – is `python -m engine web` still running?"), status: 0 };
+    }
+    let j = null;
+    try { j = await r.json(); } catch (e) { j = null; }
+    if (!r.ok) return { error: S((j && j.error) || `HTTP ${r.status}`), status: r.status };
+    return j;
+  }
+  // a request the analysis pool may refuse for a moment (503): tried again a few times
+  async function callRetry(method, url, body) {
+    for (let k = 0; ; k++) {
+      const r = await call(method, url, body);
+      if (!(r.status === 503 || r.status === 429) || k >= 30) return r;
+      await new Promise((res) => setTimeout(res, 1000));
+    }
+  }
+  function msg(text, bad) { const el = $("#msg"); el.textContent = text || ""; el.className = bad ? "bad" : ""; }
+  function squareName(r, c) { return COLS[c] + (r + 1); }
+  function startText(start, dir) { return dir === "across" ? `${start.r + 1}${COLS[start.c]}` : `${COLS[start.c]}${start.r + 1}`; }
+
+  // ---- storage ------------------------------------------------------------------------------
+  function load() {
+    try {
+      const s = JSON.parse(localStorage.getItem(KEY) || "null");
+      if (s && Array.isArray(s.ids)) store = Object.assign(store, s);
+    } catch (e) { /* a damaged entry: start afresh */ }
+    try {
+      const p = JSON.parse(localStorage.getItem(PKEY) || "[]");
+      puzzles = Array.isArray(p) ? p.filter((x) => x && x.key && Array.isArray(x.board)) : [];
+    } catch (e) { puzzles = []; }
+  }
+  function save() {
+    try { localStorage.setItem(KEY, JSON.stringify(store)); } catch (e) { /* full or private mode */ }
+  }
+  function savePuzzles() {
+    try { localStorage.setItem(PKEY, JSON.stringify(puzzles)); } catch (e) { /* full or private mode */ }
+  }
+
+  // ---- the board ------------------------------------------------------------------------------
+  function buildBoard(el, tap) {
+    el.innerHTML = "";
+    const sq = [];
+    el.appendChild(Object.assign(document.createElement("div"), { className: "coord" }));
+    for (let c = 0; c < N; c++) el.appendChild(Object.assign(document.createElement("div"), { className: "coord", textContent: COLS[c] }));
+    for (let r = 0; r < N; r++) {
+      el.appendChild(Object.assign(document.createElement("div"), { className: "coord", textContent: r + 1 }));
+      sq.push([]);
+      for (let c = 0; c < N; c++) {
+        const d = document.createElement("div");
+        d.dataset.square = squareName(r, c);
+        d.setAttribute("role", "gridcell");
+        if (tap) d.addEventListener("click", () => tap(r, c));
+        el.appendChild(d);
+        sq[r].push(d);
+      }
+    }
+    return sq;
+  }
+  function tileHtml(letter, blank, extra) {
+    const v = blank ? "" : `<sub>${values[letter] ?? ""}</sub>`;
+    return `<div class="tile${blank ? " blank" : ""}${extra || ""}">${escapeHtml(letter)}${v}</div>`;
+  }
+  // draw rows (15 strings, "." empty, lowercase = blank) with extra tiles: {r*N+c: [LETTER, blank, class]}
+  function paint(sq, rows, ghost, cursor) {
+    for (let r = 0; r < N; r++) {
+      for (let c = 0; c < N; c++) {
+        const d = sq[r][c];
+        const p = PREMIUM[rules.premiums[r][c]];
+        const isStart = cursor && cursor.start && cursor.start.r === r && cursor.start.c === c;
+        d.className = "sq" + (p ? " " + p[0] : "") + (isStart ? ` cursor ${cursor.dir}` : "");
+        const ch = rows[r][c];
+        const g = ghost[r * N + c];
+        if (ch && ch !== ".") d.innerHTML = tileHtml(ch.toUpperCase(), ch !== ch.toUpperCase(), g && g[2] === " last" ? " last" : "");
+        else if (g) d.innerHTML = tileHtml(g[0], g[1], g[2]);
+        else d.textContent = p ? p[1] : "";
+      }
+    }
+  }
+  function rackHtml(rack) {
+    return Array.from(rack).map((ch) => (ch === "?" ? tileHtml("", true, "") : tileHtml(ch, false, ""))).join("");
+  }
+
+  // ---- the game: entry ------------------------------------------------------------------------
+  function myTurn() { return state && !state.over && state.to_move === state.you && !busy; }
+  function typedSquares() {
+    if (!entry.start) return [];
+    const out = [];
+    Array.from(entry.word).forEach((ch, k) => {
+      const r = entry.dir === "across" ? entry.start.r : entry.start.r + k;
+      const c = entry.dir === "across" ? entry.start.c + k : entry.start.c;
+      if (r < N && c < N) out.push([r, c, ch, entry.blanks.has(k), state.board[r][c] !== "."]);
+    });
+    return out;
+  }
+  function notation() {
+    if (!entry.start || !entry.word) return "";
+    const w = Array.from(entry.word).map((ch, k) => (entry.blanks.has(k) ? ch.toLowerCase() : ch)).join("");
+    return `${startText(entry.start, entry.dir)} ${w}`;
+  }
+  function drawGame() {
+    if (!state) return;
+    const ghost = {};
+    if (lastAnswer && lastAnswer.tiles) for (const [r, c] of lastAnswer.tiles) ghost[r * N + c] = ["", false, " last"];
+    const ans = entry.answer && entry.answer.legal && entry.answerFor === notation() ? entry.answer : null;
+    if (ans) for (const [r, c, ch, bl] of ans.tiles) ghost[r * N + c] = [ch, bl, " new"];
+    else for (const [r, c, ch, bl, on] of typedSquares()) if (!on) ghost[r * N + c] = [ch, bl, entry.answer && !entry.answer.legal ? " illegal" : " typed"];
+    paint(squares, state.board, ghost, myTurn() ? entry : null);
+    $("#dir-across").classList.toggle("on", entry.dir === "across");
+    $("#dir-down").classList.toggle("on", entry.dir === "down");
+    $("#dir-across").setAttribute("aria-pressed", entry.dir === "across");
+    $("#dir-down").setAttribute("aria-pressed", entry.dir === "down");
+    $("#start-sq").textContent = entry.start ? T("p.pick.start", squareName(entry.start.r, entry.start.c),
+      entry.dir === "across" ? "→" : "↓") : T("p.preview.start");
+  }
+  function tapSquare(r, c) {
+    if (!myTurn()) return;
+    if (entry.start && entry.word) {     // a typed letter on an empty square: toggle it as a blank
+      const k = entry.dir === "across" ? (r === entry.start.r ? c - entry.start.c : -1) : (c === entry.start.c ? r - entry.start.r : -1);
+      if (k >= 0 && k < entry.word.length && state.board[r][c] === ".") {
+        if (entry.blanks.has(k)) entry.blanks.delete(k); else entry.blanks.add(k);
+        typedChanged();
+        return;
+      }
+    }
+    if (entry.start && entry.start.r === r && entry.start.c === c) entry.dir = entry.dir === "across" ? "down" : "across";
+    else entry.start = { r, c };
+    typedChanged();
+    $("#word").focus({ preventScroll: true });
+  }
+  function onWordInput() {
+    const el = $("#word");
+    const old = entry.word;
+    const raw = el.value;
+    const w = Array.from(raw.normalize("NFC").toUpperCase().replace(/ß/g, "SS")).filter((ch) => letters.has(ch)).join("");
+    if (w !== raw) el.value = w;
+    if (w.startsWith(old)) {
+      if (entry.blankNext && w.length > old.length) { entry.blanks.add(old.length); entry.blankNext = false; }
+    } else if (old.startsWith(w)) {
+      for (const k of [...entry.blanks]) if (k >= w.length) entry.blanks.delete(k);
+    } else entry.blanks.clear();
+    entry.word = w;
+    if (!entry.start) entry.start = { r: 7, c: 7 };
+    typedChanged();
+  }
+  function typedChanged() {
+    entry.answer = null;
+    $("#play").disabled = true;
+    drawGame();
+    const text = notation();
+    if (!text) { $("#preview").innerHTML = ""; return; }
+    $("#preview").textContent = "…";
+    clearTimeout(checkTimer);
+    checkTimer = setTimeout(check, 150);
+  }
+  async function check() {
+    const text = notation();
+    if (!text || !state) return;
+    const my = ++checkNo;
+    const ans = await call("POST", "/api/score", { cgp: state.cgp, move: text });
+    if (my !== checkNo || text !== notation()) return;
+    if (ans.status === 429 || ans.status === 503) { clearTimeout(checkTimer); checkTimer = setTimeout(check, 1000); return; }
+    entry.answer = ans.error ? { legal: false, reason: ans.error } : ans;
+    entry.answerFor = text;
+    showPreview();
+  }
+  function showPreview() {
+    const ans = entry.answer;
+    const out = $("#preview");
+    if (!ans.legal) {
+      out.innerHTML = `<span class="bad">${escapeHtml(T("a.illegal", S(ans.reason)))}</span>`;
+      drawGame();
+      return;
+    }
+    const tiles = ans.tiles.map(([, , ch, bl]) => (bl ? `<span class="blank-letter">${ch}</span>` : ch)).join(" ");
+    const words = ans.words.map(([w, s]) => `${showWord(w)} ${s}`).join(" + ") +
+      (ans.bingo ? ` + ${T("a.bingo", rules.bingo_bonus)}` : "");
+    out.innerHTML = `<div>${T("p.preview.new", tiles)}</div><div class="words">${T("p.preview.words", words)}</div>` +
+      `<div class="good">${escapeHtml(T("p.preview.total", ans.score))}</div>`;
+    $("#play").disabled = !myTurn();
+    drawGame();
+    const btn = $("#play");
+    const rect = btn.getBoundingClientRect();
+    if (rect.bottom > window.innerHeight || rect.top < 0) btn.scrollIntoView({ block: "nearest" });
+  }
+  function clearEntry() {
+    entry.start = null; entry.word = ""; entry.blanks.clear(); entry.blankNext = false; entry.answer = null;
+    $("#word").value = "";
+    $("#preview").innerHTML = "";
+    $("#play").disabled = true;
+  }
+
+  // ---- the game: requests ------------------------------------------------------------------------
+  async function send(move) {
+    if (!myTurn()) return;
+    busy = true;
+    msg(T("s.thinking"));
+    renderGame();
+    const r = await callRetry("POST", "/api/play/move", { id: state.id, move });
+    busy = false;
+    if (r.error) { msg(r.error, true); renderGame(); return; }
+    state = r;
+    lastAnswer = r.answer;
+    clearEntry();
+    let text = "";
+    if (r.challenged && r.challenged.length) text = T("s.challenged", r.challenged.join(", "));
+    msg(text, !!text);
+    renderGame();
+  }
+  async function openGame(id) {
+    busy = true;
+    const r = await callRetry("POST", "/api/play/state", { id });
+    busy = false;
+    if (r.error) {
+      if (r.status === 400) { store.ids = store.ids.filter((x) => x !== id); if (store.current === id) store.current = null; save(); }
+      msg(r.error, true);
+      showSetup();
+      return;
+    }
+    state = r;
+    lastAnswer = null;
+    for (let i = r.turns.length - 1; i >= 0; i--) if (r.turns[i].p !== r.you && r.turns[i].kind !== "rack") { lastAnswer = r.turns[i]; break; }
+    store.current = id;
+    save();
+    clearEntry();
+    review = null; reviewFor = null;
+    $("#setup").hidden = true;
+    $("#game").hidden = false;
+    msg("");
+    renderGame();
+    renderHistory();
+  }
+  async function startGame() {
+    const level = document.querySelector("input[name=level]:checked").value;
+    const rl = document.querySelector("input[name=rules]:checked").value;
+    const name = $("#name").value.trim();
+    store.level = level; store.rules = rl; store.name = name;
+    $("#start").disabled = true;
+    $("#setup-msg").textContent = level === "meister" ? T("s.thinking") : "";
+    const r = await callRetry("POST", "/api/play/new", { level, rules: rl, name: name || (I18N.lang === "en" ? "You" : "Du") });
+    $("#start").disabled = false;
+    if (r.error) { $("#setup-msg").textContent = r.error; return; }
+    $("#setup-msg").textContent = "";
+    store.ids = [r.id, ...store.ids.filter((x) => x !== r.id)].slice(0, 20);
+    save();
+    await openGame(r.id);
+  }
+  function showSetup() {
+    state = null;
+    store.current = null;
+    save();
+    $("#game").hidden = true;
+    $("#setup").hidden = false;
+    $("#name").value = store.name || "";
+    for (const el of document.querySelectorAll("input[name=level]")) el.checked = el.value === store.level;
+    for (const el of document.querySelectorAll("input[name=rules]")) el.checked = el.value === store.rules;
+    renderHistory();
+  }
+
+  // ---- the game: rendering -------------------------------------------------------------------------
+  function levelName(level) { return T(`s.level.${level}`); }
+  function entryText(t) {
+    if (t.kind === "play") return `${showWord(t.move)}${t.bingo ? ' <span class="tag bingo">Bingo</span>' : ""}`;
+    if (t.kind === "withdrawn") return `${showWord(t.move)} <span class="tag">${escapeHtml(T("s.withdrawn"))}</span>`;
+    if (t.kind === "exchange") return escapeHtml(T("s.exchanged", t.count));
+    if (t.kind === "pass") return escapeHtml(T("s.passed"));
+    if (t.kind === "rack") return escapeHtml(T("s.settle.rack", t.player, t.tiles_left || "–", -t.score));
+    if (t.kind === "out") return escapeHtml(T("s.settle.out", t.player, t.score));
+    return escapeHtml(t.kind);
+  }
+  function renderGame() {
+    if (!state) return;
+    const names = state.names;
+    $("#totals").innerHTML = names.map((n, i) => `<div class="tot${!state.over && state.to_move === i ? " current" : ""}">` +
+      `<span class="name">${escapeHtml(n)}</span><span class="sum">${state.scores[i]}</span></div>`).join("") +
+      `<span class="muted level">${escapeHtml(T("s.level.of", levelName(state.level), T(`s.rules.short.${state.rules}`)))}</span>`;
+    $("#turn").textContent = state.over ? T("s.over") : (busy || state.to_move !== state.you ? T("s.thinking") : T("s.yourturn"));
+    $("#rack-tiles").innerHTML = rackHtml(state.rack);
+    $("#bag-count").textContent = T("s.bag.count", state.bag);
+    $("#unseen").innerHTML = unseenHtml(state.unseen);
+    let ans = "";
+    if (lastAnswer && !state.over) {
+      const a = lastAnswer;
+      if (a.kind === "play") ans = T("s.answer", `${showWord(a.move)} ${a.score}`) +
+        (a.words ? ` <span class="muted">(${a.words.map(([w, s]) => `${showWord(w)} ${s}`).join(" + ")})</span>` : "");
+      else if (a.kind === "exchange") ans = escapeHtml(T("s.answer.exchange", a.count));
+      else if (a.kind === "pass") ans = escapeHtml(T("s.answer.pass"));
+    }
+    $("#answer").innerHTML = ans;
+    $("#entry").hidden = state.over;
+    $("#tracking").hidden = state.over;
+    for (const id of ["#pass", "#exchange", "#word", "#exchange-tiles"]) $(id).disabled = !myTurn();
+    $("#exchange").disabled = !myTurn() || !state.can_exchange;
+    $("#exchange-tiles").disabled = !myTurn() || !state.can_exchange;
+    const rows = [];
+    let n = 0;
+    for (const t of state.turns) {
+      const turn = ["play", "withdrawn", "exchange", "pass"].includes(t.kind);
+      if (turn) n++;
+      rows.push(`<tr class="${turn ? "" : "adj"}${t.p === state.you ? " mine" : ""}"><td class="n">${turn ? n : ""}</td>` +
+        `<td class="who">${escapeHtml(t.player)}</td><td class="what mv">${entryText(t)}</td>` +
+        `<td class="n pts">${t.score > 0 ? "+" : ""}${t.score} <span class="muted">${t.total}</span></td></tr>`);
+    }
+    $("#rows tbody").innerHTML = rows.reverse().join("");
+    $("#gcg").href = `/api/play/gcg/${encodeURIComponent(state.id)}`;
+    $("#analyse").disabled = state.turns.length === 0;
+    renderFinal();
+    drawGame();
+  }
+  function unseenHtml(text) {
+    const counts = {};
+    for (const ch of Array.from(text)) counts[ch] = (counts[ch] || 0) + 1;
+    return Object.keys(counts).map((ch) => `<span class="u">${ch === "?" ? "?" : escapeHtml(ch)}${counts[ch] > 1 ? `<sup>${counts[ch]}</sup>` : ""}</span>`).join(" ");
+  }
+  function renderFinal() {
+    const box = $("#final");
+    if (!state.over) { box.hidden = true; return; }
+    const res = state.result;
+    const s = res.scores;
+    let head;
+    if (res.draw) head = T("s.result.draw", s[0], s[1]);
+    else { const w = res.winners[0]; head = T("s.result.won", state.names[w], s[w], s[1 - w]); }
+    const lines = res.settlement.map((t) => `<li>${entryText(t)}</li>`).join("");
+    box.innerHTML = `<h3 class="winner">${escapeHtml(head)}</h3>` +
+      (res.end_reason === "passes" ? `<p>${escapeHtml(T("s.end.passes"))}</p>` : "") + `<ul>${lines}</ul>`;
+    box.hidden = false;
+  }
+  async function renderHistory() {
+    const ul = $("#games");
+    if (!store.ids.length) { ul.innerHTML = `<li class="muted">${escapeHtml(T("s.games.none"))}</li>`; return; }
+    const r = await call("POST", "/api/play/list", { ids: store.ids });
+    if (r.error) { ul.innerHTML = `<li class="bad">${escapeHtml(r.error)}</li>`; return; }
+    const known = new Set(r.games.map((g) => g.id));
+    store.ids = store.ids.filter((x) => known.has(x));
+    save();
+    ul.innerHTML = r.games.length ? r.games.map((g) => {
+      const when = new Date(g.created * 1000).toLocaleString(I18N.lang === "en" ? "en-GB" : "de-DE",
+        { dateStyle: "short", timeStyle: "short" });
+      return `<li><span class="when">${escapeHtml(when)}</span> ${escapeHtml(T("s.game.line", levelName(g.level), g.names[0], g.names[1],
+        g.scores[0], g.scores[1], g.over ? "" : T("s.game.running")))} <button type="button" data-open="${escapeHtml(g.id)}">${escapeHtml(T("s.open"))}</button></li>`;
+    }).join("") : `<li class="muted">${escapeHtml(T("s.games.none"))}</li>`;
+    ul.querySelectorAll("button[data-open]").forEach((b) => b.addEventListener("click", () => { view("game"); openGame(b.dataset.open); }));
+  }
+
+  // ---- Partieanalyse -------------------------------------------------------------------------------------
+  let rsquares = [], psquares = [];
+  async function analyseGame() {
+    if (!state) return;
+    view("review");
+    $("#review-msg").textContent = T("s.review.wait");
+    $("#review-body").hidden = true;
+    const r = await callRetry("POST", "/api/play/review", { id: state.id });
+    if (r.error) { $("#review-msg").textContent = r.error; return; }
+    review = r; reviewFor = { game: state.id, player: state.names[state.you] };
+    addPuzzles();
+    showReview();
+  }
+  async function analyseFile(text) {
+    view("review");
+    $("#review-msg").textContent = T("s.review.wait");
+    $("#review-body").hidden = true;
+    const r = await callRetry("POST", "/api/review", { gcg: text });
+    if (r.error) { $("#review-msg").textContent = r.error; return; }
+    review = r; reviewFor = null;
+    showReview();
+  }
+  function markTag(t) {
+    return t.mark ? ` <span class="mark ${t.mark}">${escapeHtml(T(`s.mark.${t.mark}`))}</span>` : "";
+  }
+  function lossText(t) {
+    if (t.loss === null) return "";
+    return t.unit === "win" ? `${num(t.loss)} %` : num(t.loss);
+  }
+  function showReview() {
+    $("#review-msg").textContent = "";
+    if (!review) { $("#review-msg").textContent = T("s.review.none"); return; }
+    $("#review-body").hidden = false;
+    const p = review.players;
+    $("#review-players").innerHTML = `<tr><th>${T("s.rv.player")}</th><th class="n">${T("s.rv.turns")}</th><th class="n">${T("s.rv.avg")}</th>` +
+      `<th class="n">${T("s.rv.bingos")}</th><th class="n">${T("s.rv.endgame")}</th></tr>` +
+      Object.keys(p).map((k) => `<tr><td>${escapeHtml(k)}</td><td class="n">${p[k].turns}</td>` +
+        `<td class="n">${p[k].average_loss === null ? "–" : num(p[k].average_loss)}</td><td class="n">${p[k].missed_bingos}</td>` +
+        `<td class="n">${num(p[k].endgame_loss)}</td></tr>`).join("");
+    $("#winplot").innerHTML = review.svg[I18N.lang === "en" ? "en" : "de"];
+    $("#winplot").setAttribute("aria-label", T("s.review"));
+    $("#review-turns").innerHTML = review.turns.map((t, i) => {
+      let detail;
+      if (t.loss === null) detail = `<span class="muted">${escapeHtml(t.note === "rack unknown" ? T("s.rv.unknown") : t.note)}</span>`;
+      else if (t.best === t.played || t.loss === 0) detail = `<span class="good">${escapeHtml(T("s.rv.same"))}</span>`;
+      else detail = `${escapeHtml(T("s.rv.best"))}: <span class="mv">${showWord(t.best)}</span> · ${escapeHtml(T("s.rv.loss", lossText(t)))}`;
+      const flags = (t.method === "endgame" ? ` <span class="tag">${escapeHtml(T(t.exact ? "s.rv.exact" : "s.rv.inexact"))}</span>` : "") +
+        (t.bingo_missed ? ` <span class="tag bingo">${escapeHtml(T("s.rv.bingo"))}</span>` : "");
+      return `<li><button type="button" class="rturn${t.mark ? " marked" : ""}" data-i="${i}"><b>${escapeHtml(t.player)}</b> ` +
+        `<span class="mv">${showWord(t.played)}</span> ${t.score ? t.score : ""}${markTag(t)}<br><small>${detail}${flags}</small></button></li>`;
+    }).join("");
+    document.querySelectorAll("#review-turns .rturn").forEach((b) => b.addEventListener("click", () => showTurn(+b.dataset.i)));
+    const first = review.turns.findIndex((t) => t.mark);
+    showTurn(reviewTurn !== null && reviewTurn < review.turns.length ? reviewTurn : Math.max(first, 0));
+  }
+  function showTurn(i) {
+    if (!review || !review.turns.length) return;
+    reviewTurn = i;
+    const t = review.turns[i];
+    const ghost = {};
+    for (const [r, c, ch, bl] of t.best_tiles || []) ghost[r * N + c] = [ch, bl, " best"];
+    for (const [r, c, ch, bl] of t.played_tiles || []) ghost[r * N + c] = [ch, bl, ghost[r * N + c] ? " new best" : " new"];
+    paint(rsquares, t.board, ghost, null);
+    document.querySelectorAll("#review-turns .rturn").forEach((b) => b.classList.toggle("on", +b.dataset.i === i));
+    $("#review-detail").innerHTML = `<b>${i + 1}. ${escapeHtml(t.player)}</b>` + (t.rack ? ` · ${escapeHtml(T("s.puzzle.rack", t.rack))}` : "") +
+      `<br><span class="k played">${showWord(t.played)}</span> ${t.score}` +
+      (t.best && t.best !== t.played ? ` · <span class="k best">${showWord(t.best)}</span> ${t.best_score ?? ""}` : "") +
+      (t.loss ? ` · ${escapeHtml(T("s.rv.loss", lossText(t)))}${markTag(t)}` : "");
+  }
+
+  // ---- Aufgaben ------------------------------------------------------------------------------------------
+  function addPuzzles() {
+    if (!review || !reviewFor) return;
+    for (const k of [...review.puzzles].reverse()) {  // the largest loss ends up first
+      const t = review.turns[k];
+      if (t.player !== reviewFor.player) continue;
+      const key = `${reviewFor.game}:${k}`;
+      if (puzzles.some((p) => p.key === key)) continue;
+      puzzles.unshift({ key, game: reviewFor.game, turn: k, player: t.player, board: t.board, rack: t.rack, cgp: t.cgp,
+        best: t.best, best_value: t.best_value, value: t.value, played: t.played, loss: t.loss, unit: t.unit, method: t.method,
+        tries: 0, solved: false });
+    }
+    puzzles = puzzles.slice(0, 100);
+    savePuzzles();
+  }
+  function renderPuzzles() {
+    const ul = $("#puzzle-list");
+    if (!puzzles.length) { ul.innerHTML = `<li class="muted">${escapeHtml(T("s.puzzles.none"))}</li>`; $("#puzzle").hidden = true; return; }
+    ul.innerHTML = puzzles.map((p, i) => `<li><button type="button" class="pz${puzzle === p ? " on" : ""}" data-i="${i}">` +
+      `${escapeHtml(T("s.puzzle.line", p.turn + 1, p.played, num(p.loss)))}</button> ` +
+      (p.solved ? `<span class="tag goal">${escapeHtml(T("s.puzzle.solved"))}</span> ` : "") +
+      (p.tries ? `<span class="muted">${escapeHtml(T("s.puzzle.tries", p.tries))}</span>` : "") + `</li>`).join("");
+    ul.querySelectorAll("button.pz").forEach((b) => b.addEventListener("click", () => openPuzzle(puzzles[+b.dataset.i])));
+  }
+  function openPuzzle(p) {
+    puzzle = p;
+    $("#puzzle").hidden = false;
+    paint(psquares, p.board, {}, null);
+    $("#puzzle-rack").innerHTML = `${escapeHtml(T("a.rack"))}: ${rackHtml(p.rack)}`;
+    $("#puzzle-move").value = "";
+    $("#puzzle-msg").textContent = "";
+    renderPuzzles();
+  }
+  async function checkPuzzle() {
+    const p = puzzle;
+    const move = $("#puzzle-move").value.trim();
+    if (!p || !move) return;
+    const r = await callRetry("POST", "/api/score", { cgp: p.cgp, move });
+    const out = $("#puzzle-msg");
+    if (r.error || !r.legal) { out.className = "bad"; out.textContent = T("a.illegal", S(r.error || r.reason)); return; }
+    p.tries++;
+    let good;
+    if (p.method === "static" && r.equity !== undefined) {
+      good = r.equity >= p.best_value - 0.01;
+      if (good) { out.className = "good"; out.textContent = T("s.puzzle.right", r.move); }
+      else if (r.equity > p.value + 0.01) { out.className = "warn"; out.textContent = T("s.puzzle.better", num(p.best_value - r.equity)); }
+      else { out.className = "bad"; out.textContent = T("s.puzzle.wrong"); }
+    } else {
+      good = r.move === p.best;
+      out.className = good ? "good" : "bad";
+      out.textContent = good ? T("s.puzzle.right", r.move) : T("s.puzzle.wrong");
+    }
+    if (good) p.solved = true;
+    const ghost = {};
+    for (const [rr, c, ch, bl] of r.tiles) ghost[rr * N + c] = [ch, bl, " new"];
+    paint(psquares, p.board, ghost, null);
+    savePuzzles();
+    renderPuzzles();
+  }
+  function showSolution() {
+    const p = puzzle;
+    if (!p) return;
+    $("#puzzle-msg").className = "";
+    $("#puzzle-msg").textContent = T("s.puzzle.answer", p.best);
+    call("POST", "/api/score", { cgp: p.cgp, move: p.best }).then((r) => {
+      if (!r.legal) return;
+      const ghost = {};
+      for (const [rr, c, ch, bl] of r.tiles) ghost[rr * N + c] = [ch, bl, " best"];
+      paint(psquares, p.board, ghost, null);
+    });
+  }
+
+  // ---- views ------------------------------------------------------------------------------------------------
+  function view(name) {
+    for (const v of ["game", "review", "puzzles"]) {
+      document.querySelectorAll(`.view-${v}`).forEach((el) => { el.classList.toggle("off", v !== name); });
+      const b = document.querySelector(`.tabs button[data-view=${v}]`);
+      b.classList.toggle("on", v === name);
+      b.setAttribute("aria-pressed", v === name);
+    }
+    if (name === "review") { if (!review) $("#review-msg").textContent = T("s.review.none"); $("#review").hidden = false; }
+    if (name === "puzzles") { $("#puzzles").hidden = false; renderPuzzles(); }
+    if (location.hash !== `#${name}`) history.replaceState(null, "", name === "game" ? location.pathname : `#${name}`);
+  }
+  function relabel() {
+    if (state) renderGame();
+    if (review) showReview();
+    renderPuzzles();
+    if (!state) renderHistory();
+  }
+
+  async function start() {
+    I18N.apply();
+    I18N.wireSwitch();
+    rules = await call("GET", "/api/rules");
+    if (rules.error) { document.body.insertAdjacentHTML("afterbegin", `<p class="bad">${escapeHtml(rules.error)}</p>`); return; }
+    for (const l of rules.letters) { values[l.letter] = l.value; letters.add(l.letter); }
+    squares = buildBoard($("#board"), tapSquare);
+    rsquares = buildBoard($("#rboard"), null);
+    psquares = buildBoard($("#pboard"), null);
+    load();
+    $("#start").addEventListener("click", startGame);
+    $("#name").addEventListener("keydown", (e) => { if (e.key === "Enter") startGame(); });
+    $("#new").addEventListener("click", () => { showSetup(); $("#setup").scrollIntoView(); });
+    $("#word").addEventListener("input", onWordInput);
+    $("#word").addEventListener("keydown", (e) => {
+      if (e.key === "Enter") { e.preventDefault(); if (!$("#play").disabled) send(notation()); }
+    });
+    $("#dir-across").addEventListener("click", () => { entry.dir = "across"; typedChanged(); });
+    $("#dir-down").addEventListener("click", () => { entry.dir = "down"; typedChanged(); });
+    document.querySelectorAll("#letter-keys button").forEach((btn) => {
+      btn.addEventListener("mousedown", (e) => e.preventDefault());
+      btn.addEventListener("click", () => {
+        const el = $("#word");
+        if (btn.dataset.key === "?") { entry.blankNext = true; msg(T("a.next_blank")); el.focus(); return; }
+        el.value = entry.word + btn.dataset.key;
+        onWordInput();
+        el.focus();
+      });
+    });
+    $("#play").addEventListener("click", () => send(notation()));
+    $("#pass").addEventListener("click", () => send("-"));
+    $("#exchange").addEventListener("click", () => {
+      const tiles = $("#exchange-tiles").value.trim().toUpperCase().replace(/\*/g, "?").replace(/\s+/g, "");
+      if (!tiles) { msg(T("s.exchange.ph"), true); $("#exchange-tiles").focus(); return; }
+      $("#exchange-tiles").value = "";
+      send(`-${tiles}`);
+    });
+    $("#analyse").addEventListener("click", analyseGame);
+    $("#review-file").addEventListener("change", async (e) => {
+      const f = e.target.files[0];
+      if (f) analyseFile(await f.text());
+      e.target.value = "";
+    });
+    $("#puzzle-check").addEventListener("click", checkPuzzle);
+    $("#puzzle-move").addEventListener("keydown", (e) => { if (e.key === "Enter") checkPuzzle(); });
+    $("#puzzle-show").addEventListener("click", showSolution);
+    document.querySelectorAll(".tabs button").forEach((b) => b.addEventListener("click", () => {
+      view(b.dataset.view);
+      if (b.dataset.view === "review" && !review && state && state.over) analyseGame();
+    }));
+    I18N.onRelabel = relabel;
+    view(["review", "puzzles"].includes(location.hash.slice(1)) ? location.hash.slice(1) : "game");
+    if (store.current) await openGame(store.current); else showSetup();
+  }
+
+  // for tests and the console (read only)
+  window.SPIEL = { get state() { return state; }, get review() { return review; }, get puzzles() { return puzzles; },
+    get busy() { return busy; } };
+  document.addEventListener("DOMContentLoaded", start);
+})();

@@ -1,0 +1,197 @@
+"""Gegen den Computer (/spielen, engine.web.play) and the Partieanalyse routes, through the API."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from fastapi.testclient import TestClient
+
+from engine.game.gcg import read_gcg
+from engine.web.app import create_app
+from engine.web.play import KEEP, GameStore
+
+
+@pytest.fixture(scope="module")
+def games_dir(tmp_path_factory):
+    return tmp_path_factory.mktemp("spiele")
+
+
+@pytest.fixture(scope="module")
+def client(golden_lexicon, games_dir):
+    app = create_app(golden_lexicon, games_dir=games_dir, rate="1000/second")
+    with TestClient(app) as c:
+        yield c
+
+
+def _best(client, state) -> str:
+    """The player's move: the best by equity of /api/moves on the player's view, else exchange or pass."""
+    r = client.post("/api/moves", json={"cgp": state["cgp"], "top": 1})
+    assert r.status_code == 200, r.text
+    moves = r.json()["moves"]
+    if moves:
+        return moves[0]["move"]
+    return f"-{state['rack']}" if state["can_exchange"] else "-"
+
+
+def _check_pad(state):
+    """Every running total is the sum of the entries before it; the scores are the last totals."""
+    totals = [0, 0]
+    for t in state["turns"]:
+        totals[t["p"]] += t["score"]
+        assert t["total"] == totals[t["p"]]
+    assert totals == state["scores"]
+
+
+def test_a_whole_game_against_stark(client, golden_lexicon, games_dir):
+    r = client.post("/api/play/new", json={"level": "stark", "rules": "home", "name": "Ana"})
+    assert r.status_code == 200, r.text
+    st = r.json()
+    gid = st["id"]
+    assert st["names"] == ["Ana", "Computer"] and st["you"] == 0 and st["to_move"] == 0
+    n = 0
+    while not st["over"]:
+        assert len(st["rack"]) <= 7
+        # bag + the engine's rack = the unseen tiles the player sees
+        engine_rack = 7 if st["bag"] else None
+        if engine_rack is not None:
+            assert len(st["unseen"]) == st["bag"] + engine_rack
+        move = _best(client, st)
+        if not move.startswith("-"):  # the word checker's score is what the pad records
+            chk = client.post("/api/score", json={"cgp": st["cgp"], "move": move}).json()
+            assert chk["legal"]
+        r = client.post("/api/play/move", json={"id": gid, "move": move})
+        assert r.status_code == 200, r.text
+        before = len(st["turns"])
+        st = r.json()
+        mine = st["turns"][before]
+        if not move.startswith("-"):
+            assert mine["kind"] == "play" and mine["score"] == chk["score"]
+        _check_pad(st)
+        n += 1
+        assert n < 60
+    res = st["result"]
+    assert res["scores"] == st["scores"]
+    # the settlement: the player who went out gains the other's rack, which the other loses
+    kinds = [t["kind"] for t in res["settlement"]]
+    assert kinds and set(kinds) <= {"rack", "out"}
+    if res["end_reason"] == "out":
+        out = next(t for t in res["settlement"] if t["kind"] == "out")
+        lost = next(t for t in res["settlement"] if t["kind"] == "rack")
+        assert out["score"] == -lost["score"]
+    # the GCG export reads back with the same scores
+    r = client.get(f"/api/play/gcg/{gid}")
+    assert r.status_code == 200 and "attachment" in r.headers["content-disposition"]
+    rec = read_gcg(r.text, golden_lexicon)
+    assert rec.scores == st["scores"] and rec.end_reason == res["end_reason"]
+    # the game is on disk: a new store (a restarted server) gives the same state
+    again = GameStore(games_dir, golden_lexicon, None).state(gid)
+    assert again["turns"] == st["turns"] and again["scores"] == st["scores"]
+    lst = client.post("/api/play/list", json={"ids": [gid, "nosuchgame123"]}).json()["games"]
+    assert [g["id"] for g in lst] == [gid] and lst[0]["over"]
+
+
+def test_bad_moves_are_refused_with_the_reason(client):
+    st = client.post("/api/play/new", json={"level": "einsteiger", "rules": "home"}).json()
+    gid = st["id"]
+    if st["to_move"] != 0:
+        pytest.skip("the engine starts")  # pragma: no cover - the player always gets the turn back
+    r = client.post("/api/play/move", json={"id": gid, "move": "8H QQQQ"})
+    assert r.status_code == 400 and r.json()["error"]
+    r = client.post("/api/play/move", json={"id": "doesnotexist", "move": "-"})
+    assert r.status_code == 400 and "unknown game" in r.json()["error"]
+    r = client.post("/api/play/new", json={"level": "grossmeister"})
+    assert r.status_code == 422
+
+
+def _phony(state) -> str | None:
+    """A two-letter phony from the player's rack through the centre (first move) or None."""
+    if any(ch != "." for row in state["board"] for ch in row):
+        return None
+    rack = [ch for ch in state["rack"] if ch != "?"]
+    for a in rack:
+        for b in rack:
+            if a + b in ("XQ", "QX", "YY", "QQ", "XX", "JJ", "VV", "ZX", "XZ", "QZ", "ZQ", "JQ", "QJ", "VQ", "QV",
+                         "YQ", "QY", "XY", "YX", "JX", "XJ", "CC", "CX", "XC", "VX", "XV", "CV", "VC", "FX", "XF"):
+                if (rack.count(a) >= 2 or a != b):
+                    return f"8H {a}{b}"
+    return None
+
+
+def test_home_refuses_a_phony_tournament_challenges_it(client, golden_lexicon):
+    from engine.game.game import Game, rules_by_name
+
+    for seed in range(40):  # a game where the player starts with two letters that form no word
+        g = Game(["Du", "Computer"], golden_lexicon, rules=rules_by_name("tournament"), seed=seed, keep_undo=False)
+        if g.to_move == 0:
+            rack = g.alphabet.rack_string(g.racks[0])
+            st = {"board": ["." * 15], "rack": rack}
+            ph = _phony(st)
+            if ph and ph.split()[1] not in golden_lexicon:
+                break
+    else:  # pragma: no cover
+        pytest.skip("no seed with a phony at hand")
+    store = client.app.state.games
+    for rules in ("home", "tournament"):
+        st = store.new("stark", rules, "Du", seed=seed)
+        assert st["to_move"] == 0
+        if rules == "home":
+            with pytest.raises(ValueError, match="not in the word list"):
+                store.move(st["id"], ph)
+        else:
+            out = store.move(st["id"], ph)
+            assert out["challenged"] == [ph.split()[1]]
+            assert out["turns"][0]["kind"] == "withdrawn" and out["turns"][0]["score"] == 0
+            assert out["scores"][0] == 0 and out["turns"][1]["player"] == "Computer"
+
+
+def test_only_the_last_games_are_kept(golden_lexicon, tmp_path):
+    store = GameStore(tmp_path, golden_lexicon, None)
+    ids = [store.new("stark", "home", "Du")["id"] for _ in range(KEEP + 2)]
+    files = {p.stem for p in tmp_path.glob("*.json")}
+    assert len(files) == KEEP and set(ids[-KEEP:]) == files
+
+
+def test_review_of_a_gcg_and_of_a_game(client, golden_lexicon):
+    from review_support import BAD_TURN, _game_with_a_worse_move
+
+    text, (played, loss, _b) = _game_with_a_worse_move(golden_lexicon)
+    r = client.post("/api/review", json={"gcg": text})
+    assert r.status_code == 200, r.text
+    out = r.json()
+    t = out["turns"][BAD_TURN]
+    assert t["played"] == played and t["loss"] == pytest.approx(loss, abs=1e-3) and t["mark"]
+    assert t["played_tiles"] and t["best_tiles"] and len(t["board"]) == 15
+    assert out["svg"]["de"].startswith("<svg") and "Gewinnchance" in out["svg"]["de"]
+    assert BAD_TURN in out["puzzles"]
+    r = client.post("/api/review", json={"gcg": "#player1 a A\n>a: XYZ 8H QQ +1 1\n"})
+    assert r.status_code == 400 and "error" in r.json()
+    # a game against the computer: reviewed, and kept with the game once it is over
+    store = client.app.state.games
+    st = store.new("stark", "home", "Du", seed=5)
+    gid = st["id"]
+    while not st["over"]:
+        st = store.move(gid, _best(client, st))
+    r = client.post("/api/play/review", json={"id": gid})
+    assert r.status_code == 200, r.text
+    rv = r.json()
+    assert len(rv["turns"]) == len([t for t in st["turns"] if t["kind"] in ("play", "withdrawn", "exchange", "pass")])
+    assert json.loads(store._path(gid).read_text(encoding="utf-8"))["review"] == rv
+
+
+def test_meister_answers_with_the_phase_search(client):
+    """Meister: the computer's move comes from the worker's search (a legal move of its rack, recorded)."""
+    st = client.post("/api/play/new", json={"level": "meister"}).json()
+    gid = st["id"]
+    for _ in range(2):
+        before = len(st["turns"])
+        r = client.post("/api/play/move", json={"id": gid, "move": _best(client, st)})
+        assert r.status_code == 200, r.text
+        st = r.json()
+        if st["over"]:
+            break
+        answer = st["answer"]
+        assert answer is not None and answer["player"] == "Computer"
+        assert st["turns"][before + 1] == answer
+        if answer["kind"] == "play":
+            assert answer["score"] > 0 and answer["words"]
