@@ -100,7 +100,7 @@ def test_a_whole_game_against_stark_on_a_phone(browser, server):
                 expected = 0
             else:
                 _type_move(pg, move)
-                expect(pg.locator("#play")).to_be_enabled()
+                expect(pg.locator("#play")).to_be_enabled(timeout=30000)  # the first preview may wait for the lexicon and kernels
                 preview = pg.locator("#preview .good").inner_text()
                 expected = int(re.search(r"(\d+) Punkte", preview).group(1))
                 pg.click("#play")
