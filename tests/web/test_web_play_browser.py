@@ -32,7 +32,7 @@ def server(golden_lexicon, tmp_path_factory):
 
 
 def _moves(app, state, top: int) -> list[dict]:
-    """The best ``top`` moves of the player's position by equity, as ``/api/moves`` answers them."""
+    """The best ``top`` placements of the player's position by equity, as ``/api/moves`` answers them."""
     from engine.web import api
 
     games = app.state.games
@@ -40,10 +40,15 @@ def _moves(app, state, top: int) -> list[dict]:
 
 
 def _best(app, state) -> str:
-    """The best move of the player's position by equity (the analysis API), else exchange all or pass."""
-    moves = _moves(app, state, 1)
-    if moves:
-        return moves[0]["move"]
+    """The best move of the player's position by equity (the analysis API's best placement or best exchange),
+    else exchange all or pass."""
+    from engine.web import api
+
+    games = app.state.games
+    ans = api.moves_json(api.read_position(state["cgp"]), games.lexicon, games.table, top=1)
+    options = [(m["equity"], m["move"]) for m in ans["moves"][:1] + ans["best_exchanges"][:1]]
+    if options:  # an exchange can beat every placement (the review ranks both)
+        return max(options)[1]
     return f"-{state['rack']}" if state["can_exchange"] else "-"
 
 
