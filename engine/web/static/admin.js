@@ -21,9 +21,12 @@
   }
   function key() { return sessionStorage.getItem(KEY) || ""; }
 
+  // a command named in a server message (`simultan new`) in German quotation marks, never backticks
+  function quote(text) { return String(text || "").replace(/`([^`]*)`/g, "„$1“"); }
+
   function message(text, ok) {
     var el = $("#msg");
-    el.textContent = text || "";
+    el.textContent = quote(text);
     el.className = text ? (ok ? "ok" : "err") : "";
   }
 
@@ -72,7 +75,7 @@
   }
 
   function setResult(cell, s, error) {
-    if (error) { cell.textContent = error; cell.className = "res err"; return; }
+    if (error) { cell.textContent = quote(error); cell.className = "res err"; return; }
     cell.textContent = resultText(s);
     cell.className = "res" + (s ? (s.valid ? " ok" : " bad") : "") + (s && s.late !== null && s.late !== undefined ? " late" : "");
   }

@@ -16,6 +16,7 @@
       "lang.switch": "English",
       "lang.title": "Switch to English",
       "lexicon": "Wortliste: {0} ({1} Wörter)",
+      "lexicon.packaged": "mitgelieferte Liste",
       // analysis page
       "a.board.aria": "Spielbrett: Feld antippen, dann Buchstaben tippen",
       "a.rack": "Bänkchen",
@@ -221,6 +222,7 @@
       "lang.switch": "Deutsch",
       "lang.title": "Auf Deutsch umschalten",
       "lexicon": "lexicon: {0} ({1} words)",
+      "lexicon.packaged": "packaged list",
       "a.board.aria": "board: tap a square, type letters",
       "a.rack": "Rack",
       "a.rack.ph": "e.g. AEHNRST, ? = blank",
@@ -471,8 +473,11 @@
     return s.replace(/\{(\d+)\}/g, (_m, k) => String(args[+k] ?? ""));
   }
   function server(text) {
-    if (lang !== "de" || typeof text !== "string") return text;
-    let out = text;
+    if (typeof text !== "string") return text;
+    // a command named in a message (`simultan new`): quotation marks of the language, never backticks
+    const quoted = text.replace(/`([^`]*)`/g, lang === "de" ? "„$1“" : "“$1”");
+    if (lang !== "de") return quoted;
+    let out = quoted;
     for (const [re, to] of SERVER_DE) {
       if (re.global) { out = out.replace(re, to); continue; }
       if (re.test(out)) { out = out.replace(re, to); }
@@ -512,6 +517,17 @@
     labelSwitch();
     b.addEventListener("click", () => setLang(lang === "de" ? "en" : "de"));
   }
-  window.I18N = { t, server, apply, setLang, wireSwitch, get lang() { return lang; }, DICT,
+  // a number in the page's language: decimal comma in German ("24,5"), point in English; no grouping
+  function num(x, digits = 1) {
+    if (x === null || x === undefined || Number.isNaN(x)) return "–";
+    return Number(x).toLocaleString(lang === "de" ? "de-DE" : "en-US",
+      { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false });
+  }
+  // premium squares, one convention per language: B (Buchstabe) and W (Wort) in German, L and W in English
+  function premium(code) {
+    const de = lang === "de";
+    return { "3": "3W", "2": "2W", "t": de ? "3B" : "3L", "d": de ? "2B" : "2L", "*": "★" }[code] || "";
+  }
+  window.I18N = { t, server, apply, setLang, wireSwitch, num, premium, get lang() { return lang; }, DICT,
     get onRelabel() { return onRelabel; }, set onRelabel(fn) { onRelabel = fn; } };
 })();
