@@ -146,3 +146,28 @@ def test_every_page_fits_speaks_german_and_has_big_enough_targets(browser, site,
     problems += [f"tap target under 32 px: {s}" for s in found["small"][:8]]
     problems += [f"English in German mode: {e!r}" for e in found["english"]]
     assert not problems, f"{page} at {width} px:\n  " + "\n  ".join(problems)
+
+
+@pytest.mark.parametrize("width", [390, 1366])
+def test_direction_buttons_keep_the_focus_in_the_word_field(browser, site, width):
+    """Issue 26.10: tapping "→ waagerecht" or "↓ senkrecht" on the score pad took the focus from the
+    word field, so the letters typed next were lost."""
+    ctx = browser.new_context(viewport={"width": width, "height": 800}, is_mobile=width < 500, has_touch=width < 500)
+    pg = ctx.new_page()
+    pg.goto(site["url"] + "/punkte")
+    pg.wait_for_load_state("networkidle")
+    if not pg.locator("#word").is_visible():          # a game starts with the names typed
+        pg.fill("#name1", "Ana")
+        pg.fill("#name2", "Ben")
+        pg.locator("#start, button[type=submit]").first.click()
+    pg.locator("#word").focus()
+    pg.keyboard.type("HA")
+    for button in ("#dir-down", "#dir-across"):
+        if width < 500:
+            pg.tap(button)
+        else:
+            pg.click(button)
+        assert pg.evaluate("document.activeElement.id") == "word", button
+    pg.keyboard.type("US")
+    assert pg.input_value("#word").upper() == "HAUS"
+    ctx.close()

@@ -1005,6 +1005,11 @@
     $("#word").addEventListener("keydown", (e) => {
       if (e.key === "Enter") { e.preventDefault(); if (!$("#save").disabled) saveMove(false); }
     });
+    // the direction buttons never take the focus from the word field (letters typed next would be lost)
+    for (const id of ["#dir-across", "#dir-down"]) {
+      $(id).addEventListener("pointerdown", (e) => { if (document.activeElement === $("#word")) e.preventDefault(); });
+      $(id).addEventListener("mousedown", (e) => { if (document.activeElement === $("#word")) e.preventDefault(); });
+    }
     $("#dir-across").addEventListener("click", () => { entry.dir = "across"; typedChanged(); });
     $("#dir-down").addEventListener("click", () => { entry.dir = "down"; typedChanged(); });
     document.querySelectorAll("#letter-keys button").forEach((btn) => {
