@@ -223,3 +223,16 @@ def test_an_inference_past_its_deadline_checks_a_random_sample(golden_lexicon):
     # every leave found consistent in the sample is consistent in the full enumeration
     full_leaves = {tuple(x) for x in full.leaves.tolist()}
     assert {tuple(x) for x in part.leaves.tolist()} <= full_leaves
+
+
+def test_analyze_prints_the_win_rate_in_percent_as_simulate_does(golden_lexicon, capsys):
+    """Issue 26.9: ``analyze --time`` printed a win rate as 0.754 where ``simulate`` prints 75.4 %."""
+    import re
+
+    from engine.cli.main import main
+
+    rc = main(["analyze", "--cgp", MIDGAME, "--time", "1", "--lexicon", str(golden_lexicon.path)])
+    out = capsys.readouterr().out
+    assert rc == 0
+    rows = [ln for ln in out.splitlines() if re.match(r"^  \S+ \S+\s+win ", ln)]
+    assert rows and all(re.search(r" win +\d{1,3}\.\d %  spread", ln) for ln in rows), rows
