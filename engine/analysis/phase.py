@@ -179,15 +179,15 @@ def warm_up(lexicon) -> None:
     request's budget (e.g. the web's "Genauer rechnen") is spent on the search.
     Public APIs only, on made-up boards valid for any lexicon of the alphabet:
     a move generation and a greedy playout on the empty board, a 2-ply
-    simulation of the opening, and a 2-ply endgame solve on a board holding
-    every tile of the set but the two racks (row by row; its words need not
-    be words, the solver only looks at the moves it can add).
+    simulation of the opening, and the endgame solver's own warm-up
+    (:func:`engine.analysis.endgame.warm_up`: 2-ply solves on the full and the pruned
+    lexicon, with a wall-clock and a CPU-clock limit).
     """
     import numpy as np
 
     from engine.position.board import Board
     from engine.position.cgp import Position
-    from engine.analysis.endgame import solve
+    from engine.analysis.endgame import warm_up as warm_up_endgame
     from engine.movegen.generator import generate_moves
     from engine.analysis.preendgame import greedy_playout
     from engine.analysis.simulation import simulate
@@ -207,12 +207,7 @@ def warm_up(lexicon) -> None:
         seven[c] += 1
     simulate(Position(empty, seven), lexicon, n_candidates=2, plies=2, iterations=2, seed=0, workers=1,
              backend="local", progress=False, stop_when_clearly_ahead=False)
-    rest = a.counts.astype(np.int64) - rack - other
-    tiles = [(c, False) for c in range(1, a.size + 1) for _ in range(int(rest[c]))]
-    tiles += [(vowel, True)] * int(rest[0])
-    full = Board(a)
-    full.place([(k // 15, k % 15, c, bl) for k, (c, bl) in enumerate(tiles)])
-    solve(Position(full, rack, other), lexicon, max_depth=2)
+    warm_up_endgame(lexicon)
 
 def phase_answer_cgp(cgp: str, lexicon_path: str | None, table_path: str | None = None, **kwargs) -> dict:
     """:func:`phase_answer` for a CGP string, loading (once per process) the lexicon and table from their paths."""
@@ -236,10 +231,14 @@ def format_answer(ans: dict, mark: str | None = None) -> list[str]:
     """Text lines of a :func:`phase_answer` result; the move ``mark`` (e.g. the user's) is flagged with ``<``."""
     flag = lambda m: "  <" if mark is not None and m == mark else ""  # noqa: E731
     if ans["phase"] == "endgame":
-        state = "exact" if ans["complete"] else f"depth {ans['depth']}, not exact (time limit)"
-        lines = [f"endgame solver ({state}, {ans['seconds']:.1f} s): best {ans['move']}, value {ans['value']:+d} "
-                 f"(final spread {ans['final_spread']:+d})",
-                 f"  pv: {' | '.join(ans['pv'])}"]
+        if ans["complete"]:
+            lines = [f"endgame solver (exact, {ans['seconds']:.1f} s): best {ans['move']}, value {ans['value']:+d} "
+                     f"(final spread {ans['final_spread']:+d})", f"  pv: {' | '.join(ans['pv'])}"]
+        else:
+            lines = [f"endgame solver: NOT SOLVED within {ans['seconds']:.1f} s (stopped by "
+                     f"{ans.get('stopped') or 'the time limit'} at depth {ans['depth']}); depth-{ans['depth']} "
+                     f"estimate: {ans['move']}, value {ans['value']:+d} (final spread {ans['final_spread']:+d}, "
+                     f"not exact)", f"  pv: {' | '.join(ans['pv'])}"]
         if mark is not None:
             lines.append("  your move is the solver's best" if mark == ans["move"]
                          else f"  your move {mark} is not the solver's best")

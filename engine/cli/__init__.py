@@ -3,12 +3,6 @@
 ``main`` holds ``moves``/``best``/``score`` and the dispatcher; ``analyze``, ``simulate``,
 ``endgame``, ``infer``, ``game`` and ``tiles`` add their commands when asked for (the director's and the web's
 commands live in :mod:`engine.director.cli` and :mod:`engine.web.cli`). docs/architecture.md says how
-to add one.
+to add one. The entry point is :func:`engine.cli.main.main`.
 """
 
-
-def main(argv=None) -> int:
-    """Run the command line with ``argv`` (default ``sys.argv[1:]``); returns the exit code."""
-    from engine.cli.main import main as _main
-
-    return _main(argv)

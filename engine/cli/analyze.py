@@ -218,8 +218,11 @@ def _search(pos, lex, table, args, t_start: float):
             print(f"note: no endgame search ({exc})", file=sys.stderr)
             return None
         r = solve(epos, lex, time_limit=limit)
-        state = "exact" if r.complete else f"depth {r.depth}, not exact (time limit)"
-        lines = [f"endgame solver: best {r.move}, value {r.value:+d} ({state})", f"  pv: {' | '.join(r.pv)}"]
+        if r.complete:
+            lines = [f"endgame solver: best {r.move}, value {r.value:+d} (exact)", f"  pv: {' | '.join(r.pv)}"]
+        else:
+            lines = [f"endgame solver: {r.status()}",
+                     f"  depth-{r.depth} estimate: {r.move}, value {r.value:+d}; pv: {' | '.join(r.pv)}"]
         return "endgame", r.to_json(), lines
     if bag <= 3:
         from engine.analysis.preendgame import preendgame
