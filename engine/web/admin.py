@@ -177,7 +177,7 @@ def penalty_rules_de(rules) -> str:
         warn = f"die ersten {rules.warnings_free} frei, jede weitere −{rules.warning_penalty}"
     else:
         warn = f"jede −{rules.warning_penalty}"
-    return f"Verspätet abgegeben: {late}{grace}. Verwarnungen: {warn}. (Festgelegt bei `simultan new`.)"
+    return f"Verspätet abgegeben: {late}{grace}. Verwarnungen: {warn}. (Festgelegt bei „simultan new“.)"
 
 
 def players_info(ev) -> dict:

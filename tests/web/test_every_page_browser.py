@@ -81,6 +81,7 @@ CHECK = r"""(args) => {
   }
   const text = document.body.innerText;
   for (const e of english) if (text.includes(e)) out.english.push(e);
+  if (text.includes("`")) out.english.push("a literal backtick");
   return out;
 }"""
 
@@ -125,6 +126,9 @@ def test_every_page_fits_speaks_german_and_has_big_enough_targets(browser, site,
         pg.fill("#rack", "AEHNRST")
         pg.press("#rack", "Enter")
         pg.wait_for_selector("#moves tbody tr")
+    if page == "analysis":                       # keyboard help on a computer, touch help on a phone
+        help_text = pg.inner_text(".help")
+        assert ("Strg+Z" in help_text) == (width > 500) and ("antippen" in help_text) == (width < 500), help_text
     if page == "analysis":                       # the move table fits its box: the Equity column is in sight
         fit = pg.evaluate("() => { const w = document.querySelector('#moves-wrap'); "
                           "const eq = [...document.querySelectorAll('#moves th')].find(th => th.textContent.includes('Equity')); "

@@ -742,5 +742,9 @@
     catch (e) { $("#cgp").select(); setStatus(T("a.cgp.nocopy")); }
   }
 
-  document.addEventListener("DOMContentLoaded", () => { I18N.apply(); I18N.wireSwitch(); start(); });
+  document.addEventListener("DOMContentLoaded", () => {
+    // keyboard help on a computer, touch help on a phone or tablet (no Strg+Z where there is no keyboard)
+    if (window.matchMedia && matchMedia("(pointer: coarse)").matches) $(".help").dataset.i18nHtml = "a.help.touch";
+    I18N.apply(); I18N.wireSwitch(); start();
+  });
 })();

@@ -21,9 +21,12 @@
       "a.board.aria": "Spielbrett: Feld antippen, dann Buchstaben tippen",
       "a.rack": "Bänkchen",
       "a.rack.ph": "z. B. AEHNRST, ? = Joker",
-      "a.help": "Feld antippen (nochmals: <b>waagerecht → / senkrecht ↓</b>, oder Leertaste), dann tippen. " +
+      "a.help": "Feld anklicken (nochmals: <b>waagerecht → / senkrecht ↓</b>, oder Leertaste), dann tippen. " +
         "<b>Umschalt</b>+Buchstabe oder <b>?</b> und Buchstabe: Joker. Ä Ö Ü direkt oder mit den Knöpfen. " +
         "Rücktaste, Entf, Pfeiltasten; <b>Strg+Z</b> rückgängig. Joker auf dem Bänkchen: <b>?</b>",
+      "a.help.touch": "Feld antippen (nochmals antippen oder <b>Richtung</b>: waagerecht → / senkrecht ↓), dann " +
+        "Buchstaben tippen. Joker: erst <b>Joker</b>, dann den Buchstaben. Ä Ö Ü mit den Knöpfen, ⌫ löscht. " +
+        "Joker auf dem Bänkchen: <b>?</b>",
       "a.undo": "Rückgängig",
       "a.clear": "Brett leeren",
       "a.play": "Zug legen",
@@ -226,9 +229,11 @@
       "a.board.aria": "board: tap a square, type letters",
       "a.rack": "Rack",
       "a.rack.ph": "e.g. AEHNRST, ? = blank",
-      "a.help": "Tap a square (again to switch <b>across → / down ↓</b>, or Space), then type. " +
+      "a.help": "Click a square (again to switch <b>across → / down ↓</b>, or Space), then type. " +
         "<b>Shift</b>+letter or <b>?</b> then a letter: blank. Ä Ö Ü as typed or with the buttons. " +
         "Backspace, Delete, arrows; <b>Ctrl+Z</b> undo. Blank in the rack: <b>?</b>",
+      "a.help.touch": "Tap a square (tap again or <b>Direction</b>: across → / down ↓), then type letters. " +
+        "Blank: <b>Blank</b> first, then the letter. Ä Ö Ü with the buttons, ⌫ deletes. Blank in the rack: <b>?</b>",
       "a.undo": "Undo",
       "a.clear": "Clear board",
       "a.play": "Play move",
