@@ -229,7 +229,9 @@ def admin_state(ev, now: float | None = None) -> dict:
     if closed:
         rnd = closed[-1]
         last = {"round": rnd.number, "rack": rnd.rack, "top": rnd.top.notation, "score": rnd.top.score,
-                "chosen_by": rnd.chosen_by, "scores": round_score_rows(ev, rnd)}
+                "chosen_by": rnd.chosen_by,
+                "scores": [{**r, "reason": reason_de(r["reason"]) if r["reason"] else ""}  # why it scored 0
+                           for r in round_score_rows(ev, rnd)]}
     act, drops = ev.undo_target()
     return {
         "event": {"name": ev.settings.name, "players": list(ev.players), "round_time": int(ev.rules.round_time),

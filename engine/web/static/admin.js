@@ -287,7 +287,8 @@
       last.scores.forEach(function (r) {
         var tr = document.createElement("tr");
         if (r.top) tr.className = "hit";
-        var what = r.absent ? "nicht dabei" : (r.move || "–") + (r.late ? " (zu spät)" : "");
+        var what = r.absent ? "nicht dabei" : (r.move || "–") + (r.late ? " (zu spät)" : "") +
+          (r.valid === false && r.reason ? " · ungültig: " + quote(r.reason) : "");   // why it scored 0
         [r.rank + ".", r.player, what + (r.note ? " · " + r.note : ""), num.format(r.total)].forEach(function (v, i) {
           var td = document.createElement("td"); td.textContent = v; if (i === 3) td.className = "n";
           tr.appendChild(td);
