@@ -435,7 +435,8 @@ def test_phase_answer_infers_from_the_last_move(after_first_move, tiny):
     pos, move = after_first_move
     ans = phase_answer(pos, tiny, table=zero_table(), seconds=1, candidates=2, last_move=move.notation)
     assert ans["phase"] == "simulation"
-    assert ans["inferred"] == {"from": move.notation, "consistent": 1, "racks": 30}
+    # 30 racks: within the first chunk, always checked whole (engine.analysis.inference.CHUNK)
+    assert ans["inferred"] == {"from": move.notation, "consistent": 1, "racks": 30, "possible": 30, "complete": True}
     assert phase_answer(pos, tiny, table=zero_table(), seconds=1, candidates=2)["inferred"] is None
 
 
