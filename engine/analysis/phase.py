@@ -177,37 +177,14 @@ def warm_up(lexicon) -> None:
     Numba loads a kernel from its cache on the first call, which under load can
     take seconds; a worker process calls this once at start so that a
     request's budget (e.g. the web's "Genauer rechnen") is spent on the search.
-    Public APIs only, on made-up boards valid for any lexicon of the alphabet:
-    a move generation and a greedy playout on the empty board, a 2-ply
-    simulation of the opening, and the endgame solver's own warm-up
-    (:func:`engine.analysis.endgame.warm_up`: 2-ply solves on the full and the pruned
-    lexicon, with a wall-clock and a CPU-clock limit).
+    In this process, the steps of :mod:`engine.analysis.warmup` that a search uses (move
+    generation, the game and simulation kernels, the endgame with its pruned-lexicon
+    specialisation), on made-up boards valid for any lexicon of the alphabet.
     """
-    import numpy as np
+    from engine.analysis.warmup import COMMAND_STEPS, warm_in_process
 
-    from engine.position.board import Board
-    from engine.position.cgp import Position
-    from engine.analysis.endgame import warm_up as warm_up_endgame
-    from engine.movegen.generator import generate_moves
-    from engine.analysis.preendgame import greedy_playout
-    from engine.analysis.simulation import simulate
+    warm_in_process(lexicon, COMMAND_STEPS["web"])
 
-    a = lexicon.alphabet
-    empty = Board(a)
-    vowel = next((a.code(ch) for ch in "EAIOU" if ch in a.letters), 1)
-    cons = next((a.code(ch) for ch in "NRSTL" if ch in a.letters), 2)
-    rack = np.zeros(a.size + 1, dtype=np.int32)
-    rack[vowel] += 1
-    other = np.zeros_like(rack)
-    other[cons] += 1
-    generate_moves(empty, rack, lexicon)
-    greedy_playout(empty, rack, other, lexicon)
-    seven = np.zeros_like(rack)
-    for c in np.nonzero(a.counts[1:])[0][:7] + 1:
-        seven[c] += 1
-    simulate(Position(empty, seven), lexicon, n_candidates=2, plies=2, iterations=2, seed=0, workers=1,
-             backend="local", progress=False, stop_when_clearly_ahead=False)
-    warm_up_endgame(lexicon)
 
 def phase_answer_cgp(cgp: str, lexicon_path: str | None, table_path: str | None = None, **kwargs) -> dict:
     """:func:`phase_answer` for a CGP string, loading (once per process) the lexicon and table from their paths."""
@@ -231,14 +208,10 @@ def format_answer(ans: dict, mark: str | None = None) -> list[str]:
     """Text lines of a :func:`phase_answer` result; the move ``mark`` (e.g. the user's) is flagged with ``<``."""
     flag = lambda m: "  <" if mark is not None and m == mark else ""  # noqa: E731
     if ans["phase"] == "endgame":
-        if ans["complete"]:
-            lines = [f"endgame solver (exact, {ans['seconds']:.1f} s): best {ans['move']}, value {ans['value']:+d} "
-                     f"(final spread {ans['final_spread']:+d})", f"  pv: {' | '.join(ans['pv'])}"]
-        else:
-            lines = [f"endgame solver: NOT SOLVED within {ans['seconds']:.1f} s (stopped by "
-                     f"{ans.get('stopped') or 'the time limit'} at depth {ans['depth']}); depth-{ans['depth']} "
-                     f"estimate: {ans['move']}, value {ans['value']:+d} (final spread {ans['final_spread']:+d}, "
-                     f"not exact)", f"  pv: {' | '.join(ans['pv'])}"]
+        state = "exact" if ans["complete"] else f"depth {ans['depth']}, not exact (time limit)"
+        lines = [f"endgame solver ({state}, {ans['seconds']:.1f} s): best {ans['move']}, value {ans['value']:+d} "
+                 f"(final spread {ans['final_spread']:+d})",
+                 f"  pv: {' | '.join(ans['pv'])}"]
         if mark is not None:
             lines.append("  your move is the solver's best" if mark == ans["move"]
                          else f"  your move {mark} is not the solver's best")

@@ -65,7 +65,7 @@ def cmd_endgame(args) -> int:
     if args.nodes is not None and args.nodes < 1:
         raise ValueError(f"--nodes must be at least 1, got {args.nodes}")
     lex = _lexicon(args.lexicon)
-    warm_if_cold(lex, _note)  # a first run compiles here, outside the time limit
+    warm_if_cold(lex, _note, "endgame")  # a first run compiles here, outside the time limit
 
     def progress(r) -> None:
         it = r.iterations[-1]
@@ -142,7 +142,7 @@ def cmd_preendgame(args) -> int:
     if args.endgame_depth is not None and not 1 <= args.endgame_depth <= 60:
         raise ValueError(f"--endgame-depth must be 1..60 plies, got {args.endgame_depth}")
     lex = _lexicon(args.lexicon)
-    warm_if_cold(lex, _note)
+    warm_if_cold(lex, _note, "preendgame")
 
     def progress(i, lim, d) -> None:
         print(f"round {i}: endgames up to {lim:,} nodes, {d['exact']} of {d['of']} moves exact",
