@@ -129,6 +129,8 @@ def test_every_page_fits_speaks_german_and_has_big_enough_targets(browser, site,
     if page == "analysis":                       # keyboard help on a computer, touch help on a phone
         help_text = pg.inner_text(".help")
         assert ("Strg+Z" in help_text) == (width > 500) and ("antippen" in help_text) == (width < 500), help_text
+        body = pg.inner_text("body")                     # no touch words with a mouse, no mouse words on a phone
+        assert ("antippen" in body) == (width < 500) and ("anklicken" in body or "Maus" in body) == (width > 500)
     if page == "analysis":                       # the move table fits its box: the Equity column is in sight
         fit = pg.evaluate("() => { const w = document.querySelector('#moves-wrap'); "
                           "const eq = [...document.querySelectorAll('#moves th')].find(th => th.textContent.includes('Equity')); "

@@ -555,7 +555,8 @@
     $("#summary").textContent = total === 0 ? "" :
       (rows.length !== total ? T("a.summary.match", rows.length, total)
         : partial ? T("a.summary.loaded", total, analysis.count) : T("a.summary.all", total)) +
-      (rows.length > MAX_ROWS ? T("a.summary.cut", MAX_ROWS) : "") + T("a.summary.hint");
+      (rows.length > MAX_ROWS ? T("a.summary.cut", MAX_ROWS) : "") +
+      T(window.matchMedia && matchMedia("(pointer: coarse)").matches ? "a.summary.hint.touch" : "a.summary.hint");
     $("#more-row").hidden = !partial;
     if (partial) $("#more").textContent = T("a.more", Math.min(2 * PAGE, analysis.count - total));
   }
