@@ -378,7 +378,8 @@ def infer(position, last_move, lexicon, *, table=None, margin: float = DEFAULT_M
         deadline: a ``clock()`` value; when given, the candidate racks are checked in a random
             order (seeded by ``seed``), :data:`CHUNK` at a time, and checking stops once the
             clock has passed it: the racks checked are then a random sample of the candidates
-            (``exact=False``, ``racks`` < ``possible``); none are checked when it has passed already.
+            (``exact=False``, ``racks`` < ``possible``). The first chunk is always checked (about
+            40 ms), so a small inference is whole even when the budget is nearly spent.
         clock: the clock of ``deadline`` (seconds).
 
     Returns:
@@ -463,7 +464,7 @@ def infer(position, last_move, lexicon, *, table=None, margin: float = DEFAULT_M
     keep = np.zeros_like(sets)
     step = m if deadline is None else CHUNK
     done = 0
-    while done < m and (deadline is None or clock() < deadline or done == 0):  # the first chunk always
+    while done < m and (deadline is None or done == 0 or clock() < deadline):  # the first chunk always
         hi = min(done + step, m)
         KI.best_values(kc.kwg, kc.vals, kc.rack_size, kc.bingo_bonus, kc.upper, kc.lower, b.tiles.copy(),
                        b.blanks.astype(np.uint8), b.tile_values(), lm, wm, checks.cs, checks.xs, checks.hx,

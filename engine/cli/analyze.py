@@ -265,7 +265,7 @@ def _simulation_search(pos, lex, args, limit: float):
              + "):"]
     for c in ranked:
         drop = "" if c.pruned_at is None else f"  (dropped at {c.pruned_at})"
-        lines.append(f"  {c.notation:<24} win {c.win_rate:.3f}  spread {c.mean_spread:+.1f} ±{c.stderr:.1f}  "
+        lines.append(f"  {c.notation:<24} win {100 * c.win_rate:5.1f} %  spread {c.mean_spread:+.1f} ±{c.stderr:.1f}  "
                      f"n {c.iterations}{drop}")
     moves = [{"move": c.notation, "win": round(float(c.win_rate), 4), "spread": round(float(c.mean_spread), 2),
               "stderr": round(float(c.stderr), 2) if c.iterations > 1 else None, "iterations": c.iterations,

@@ -216,7 +216,8 @@ def status_line(ev: Event) -> str:
     rounds = "1 Runde" if closed == 1 else f"{closed} Runden"
     if ev.over:
         return f"Partie beendet nach {rounds} ({ev.end_reason})"
-    return f"Runde {ev.current.number} läuft · {rounds} gespielt"
+    state = "läuft" if ev.current.started_at is not None else "noch nicht gestartet"
+    return f"Runde {ev.current.number} {state} · {rounds} gespielt"
 
 
 def results_dict(ev: Event) -> dict:

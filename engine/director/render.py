@@ -721,6 +721,8 @@ def index_page(event_name: str, rounds: list[dict], standings: list[dict], statu
            "table{border-collapse:collapse;font-size:2.6vh;margin:2vh 0 4vh}"
            "td,th{padding:.6vh 1.4vw;border-bottom:1px solid #ccc;text-align:left}"
            "td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}a{color:#2f6db5}"
+           "a[href]{display:inline-flex;align-items:center;justify-content:center;min-height:32px;"
+           "min-width:32px}"  # a tap target on a phone (a round's link was 9 x 16 px)
            ".wide{max-width:100%;overflow-x:auto;-webkit-overflow-scrolling:touch}.wide table{margin-top:0}"
            "@media (max-width:700px){body{padding:2vh 3vw}h1{font-size:26px}table{font-size:14px}"
            "td,th{padding:4px 4px}th{white-space:normal}td{overflow-wrap:anywhere}.small{font-size:14px}}"

@@ -277,7 +277,7 @@ class LeaveTable:
                 of its words are not leaves); the counts are in ``meta["klv"]``.
 
         Raises:
-            LeaveError: as :func:`read_klv` (also NaN or infinite values).
+            LeaveError: as :func:`read_klv` (also NaN, infinite or absurd values, a damaged graph).
         """
         p = Path(path)
         values, info = read_klv(p, alphabet, mmap=mmap)
@@ -447,7 +447,9 @@ def read_klv(path: str | os.PathLike, alphabet: Alphabet | None = None,
         "missing", "skipped"}``.
 
     Raises:
-        LeaveError: missing, truncated or malformed file (the message names it).
+        LeaveError: missing, truncated or malformed file; a damaged graph (sibling arcs out of
+            order, words out of order, as many words as leaves but not all leaves); a value not
+            finite or beyond :data:`LEAVE_LIMIT` points (the message names the file and the reason).
     """
     p = Path(path)
     index = leave_index(alphabet)
@@ -479,25 +481,35 @@ def read_klv(path: str | os.PathLike, alphabet: Alphabet | None = None,
     root = int(nodes[0] & _ARC)
     if (nodes & _ARC).max(initial=0) >= n_nodes:
         raise LeaveError(f"{p}: an arc points outside the {n_nodes} nodes (corrupted)")
+    _check_arc_order(p, nodes)
     ranks, count, status = K.dawg_word_ranks(nodes, root, index.H, index.cap, max(n_leaves, 1))
     if status == 1 or (status == 0 and count != n_leaves):
-        raise LeaveError(f"{p}: the graph holds {count}{'+' if status == 1 else ''} leaves, the header says {n_leaves}")
+        raise LeaveError(f"{p}: the graph holds {count}{'+' if status == 1 else ''} leaves, the header says {n_leaves} "
+                         f"(corrupted)")
     if status:
         raise LeaveError(f"{p}: malformed leave graph (corrupted)")
     ranks = ranks[:count]
     complete = count == index.size and bool(np.array_equal(ranks, np.arange(index.size)))
+    known = ranks[ranks >= 0]
+    if len(known) > 1 and not (np.diff(known) > 0).all():
+        at = int(np.argmax(np.diff(known) <= 0))
+        raise LeaveError(f"{p}: damaged leave graph: leave {index.string(int(known[at + 1]))!r} comes after "
+                         f"{index.string(int(known[at]))!r} (the words of a leave graph are in order; corrupted)")
+    if count == index.size and not complete:  # as many words as leaves, but not the leaves: damage
+        raise LeaveError(f"{p}: damaged leave graph: {count:,} words as the table has leaves, but "
+                         f"{int((ranks < 0).sum()):,} of them are not leaves of the tile set (corrupted)")
     if version == 2 and complete:
         if mmap:
             vals = np.memmap(p, dtype="<f4", mode="r", offset=start, shape=(n_leaves,))
         else:
             vals = np.frombuffer(raw, dtype="<f4", count=n_leaves, offset=start).copy()
-        _check_finite(p, vals, np.arange(n_leaves), index)
+        _check_values(p, vals, np.arange(n_leaves), index)
         info = {"version": 2, "words": count, "missing": 0, "skipped": 0}
         return vals, info
     file_vals = np.frombuffer(bytes(buf[start:start + width * n_leaves]), dtype=dtype).astype(np.float32)
-    _check_finite(p, file_vals, ranks, index)
     if version == 1:
         file_vals = file_vals / np.float32(256.0)
+    _check_values(p, file_vals, ranks, index)
     values = np.zeros(index.size, dtype=np.float32)
     ok = ranks >= 0
     values[ranks[ok]] = file_vals[ok]
@@ -508,20 +520,51 @@ def read_klv(path: str | os.PathLike, alphabet: Alphabet | None = None,
     return values, info
 
 
-def _check_finite(p: Path, values: np.ndarray, ranks: np.ndarray, index: LeaveIndex) -> None:
-    """Refuse NaN and infinite leave values (a NaN would rank an exchange above a 68-point bingo).
+LEAVE_LIMIT = 100.0
+"""Largest leave value (points, either sign) a table may hold: more than a bingo and a half. Real
+tables stay far inside (the packaged German one: -62.2 to +55.1); a table beyond it is damaged or
+made wrongly (e.g. a KLV2 cut to a KLV length reads its float bytes as int16 values up to ±128)."""
+
+
+def _check_arc_order(p: Path, nodes: np.ndarray) -> None:
+    """Refuse a graph whose sibling arcs are not in increasing tile order (a DAWG's arc lists are
+    sorted; a flipped bit in a tile field breaks that).
+
+    Raises:
+        LeaveError: naming the file and the first pair of nodes out of order.
+    """
+    tiles = nodes >> np.uint32(24)
+    open_list = (nodes[:-1] & _IS_END) == 0
+    bad = np.nonzero(open_list & (tiles[:-1] >= tiles[1:]))[0]
+    if len(bad):
+        k = int(bad[0])
+        raise LeaveError(f"{p}: damaged leave graph: the arcs of nodes {k} and {k + 1} are out of order "
+                         f"(tile {int(tiles[k])} before tile {int(tiles[k + 1])}; {len(bad):,} such place"
+                         f"{'s' if len(bad) > 1 else ''}; corrupted)")
+
+
+def _check_values(p: Path, values: np.ndarray, ranks: np.ndarray, index: LeaveIndex) -> None:
+    """Refuse NaN, infinite and absurd leave values (a NaN would rank an exchange above a 68-point
+    bingo; a value beyond :data:`LEAVE_LIMIT` points is no leave's worth).
 
     Raises:
         LeaveError: naming the file, the first such leave (or word number) and how many there are.
     """
+    def name(first: int) -> str:
+        r = int(ranks[first]) if first < len(ranks) else -1
+        return repr(index.string(r)) if r >= 0 else f"number {first}"
+
     bad = ~np.isfinite(values)
-    if not bad.any():
-        return
-    first = int(np.argmax(bad))
-    r = int(ranks[first]) if first < len(ranks) else -1
-    name = repr(index.string(r)) if r >= 0 else f"number {first}"
-    raise LeaveError(f"{p}: leave {name} has the value {float(values[first])}; {int(bad.sum()):,} value"
-                     f"{'s are' if bad.sum() > 1 else ' is'} not a finite number (damaged or badly made table)")
+    if bad.any():
+        first = int(np.argmax(bad))
+        raise LeaveError(f"{p}: leave {name(first)} has the value {float(values[first])}; {int(bad.sum()):,} value"
+                         f"{'s are' if bad.sum() > 1 else ' is'} not a finite number (damaged or badly made table)")
+    big = np.abs(values) > LEAVE_LIMIT
+    if big.any():
+        first = int(np.argmax(big))
+        raise LeaveError(f"{p}: leave {name(first)} has the value {float(values[first]):g}; {int(big.sum()):,} "
+                         f"value{'s are' if big.sum() > 1 else ' is'} beyond ±{LEAVE_LIMIT:g} points, no leave is "
+                         f"worth that (damaged, cut short, or badly made table)")
 
 
 # ---------------------------------------------------------------------------

@@ -177,7 +177,7 @@ def penalty_rules_de(rules) -> str:
         warn = f"die ersten {rules.warnings_free} frei, jede weitere −{rules.warning_penalty}"
     else:
         warn = f"jede −{rules.warning_penalty}"
-    return f"Verspätet abgegeben: {late}{grace}. Verwarnungen: {warn}. (Festgelegt bei `simultan new`.)"
+    return f"Verspätet abgegeben: {late}{grace}. Verwarnungen: {warn}. (Festgelegt bei „simultan new“.)"
 
 
 def players_info(ev) -> dict:
@@ -229,7 +229,9 @@ def admin_state(ev, now: float | None = None) -> dict:
     if closed:
         rnd = closed[-1]
         last = {"round": rnd.number, "rack": rnd.rack, "top": rnd.top.notation, "score": rnd.top.score,
-                "chosen_by": rnd.chosen_by, "scores": round_score_rows(ev, rnd)}
+                "chosen_by": rnd.chosen_by,
+                "scores": [{**r, "reason": reason_de(r["reason"]) if r["reason"] else ""}  # why it scored 0
+                           for r in round_score_rows(ev, rnd)]}
     act, drops = ev.undo_target()
     return {
         "event": {"name": ev.settings.name, "players": list(ev.players), "round_time": int(ev.rules.round_time),

@@ -454,8 +454,10 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
     rules["director"] = event_dir is not None
     from engine.game.gcg import record_lexicon_name
 
-    rules["lexicon"] = {"words": lexicon.word_count, "name": (lexicon.meta.get("source") or {}).get("name")
-                        or Path(str(lexicon.path)).name, "gcg": record_lexicon_name(lexicon)}
+    gcg_name = record_lexicon_name(lexicon)
+    rules["lexicon"] = {"words": lexicon.word_count, "gcg": gcg_name, "packaged": gcg_name == "default",
+                        "name": None if gcg_name == "default" else  # the page names the packaged list itself
+                        (lexicon.meta.get("source") or {}).get("name") or Path(str(lexicon.path)).name}
 
     @app.get("/api/rules", responses=_errors(429))
     async def get_rules():

@@ -68,6 +68,9 @@ _RULES: list[tuple[str, str]] = [
     (r"^rack '(.*)': (\d+) × (.+), but the tile set has only (\d+)",
      r"Buchstaben '\1': \2 × \3, der Satz hat nur \4"),
     (r"^cannot read (.*)$", r"Nicht lesbar: \1"),
+    (r"^(\S+) is not in the word list", r"\1 steht nicht in der Wortliste"),
+    (r"^no move handed in", "kein Zug abgegeben"),
+    (r"^no move$", "kein Zug"),
     (r"^(.+): uses (.+?)(?: \d+ times)?, but the round's rack is (\S+)",
      r"\1: braucht \2, aber die Buchstaben der Runde sind \3"),
 ]

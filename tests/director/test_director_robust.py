@@ -698,3 +698,13 @@ def test_api_raises_output_error_after_the_entry_is_recorded(tmp_path, lex, monk
         d.start()
     assert Journal(tmp_path / "ev").read()[-1]["type"] == "start"
     assert not (tmp_path / "ev" / "export" / STAMP_FILE).exists()   # the next reader sees they are stale
+
+
+def test_export_status_says_a_round_has_not_started_before_its_clock_runs(tmp_path, lex):
+    """Issue 26.11: export/index.html said "Runde 1 läuft" before the round was started."""
+    from engine.director.export import status_line
+
+    d = new_event(tmp_path / "ev", lex)
+    assert status_line(d.load()) == "Runde 1 noch nicht gestartet · 0 Runden gespielt"
+    d.start()
+    assert status_line(d.load()) == "Runde 1 läuft · 0 Runden gespielt"

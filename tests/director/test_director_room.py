@@ -191,7 +191,7 @@ def test_admin_api_room_events(tmp_path, golden_lexicon):
     r = c.post("/api/director/admin/warn", json={"player": "Ben", "reason": "Handy"}, headers=H)
     assert r.status_code == 200 and r.json()["warning"] == {"number": 1, "points": 2}
     assert r.json()["state"]["event"]["rules_text"] == ("Verspätet abgegeben: zählt (nur markiert). Verwarnungen: "
-                                                        "jede −2. (Festgelegt bei `simultan new`.)")
+                                                        "jede −2. (Festgelegt bei „simultan new“.)")
     r = c.post("/api/director/admin/join", json={"round": 1, "name": "Eva", "table": 3}, headers=H)
     st = r.json()["state"]
     assert st["event"]["tables"] == [1, 2, 3] and st["players"]["Eva"]["table"] == 3

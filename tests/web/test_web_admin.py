@@ -277,3 +277,20 @@ def test_web_admin_prints_a_working_key_once(event, golden_lexicon):
         proc.terminate()
         proc.wait(10)
         proc.stderr.close()
+
+
+def test_last_round_results_say_why_a_move_scored_nothing(client, event, golden_lexicon):
+    """Issue 26.11: the results of the last round showed "JOHR 0" without the reason."""
+    ev, moves = moves_of(event, golden_lexicon)
+    client.post("/api/director/admin/start", json={"round": 1}, headers=H)
+    top = moves[0].notation
+    start, word = top.split()
+    phony = next(f"{start} {w}" for w in (word[::-1], word[1:] + word[0], word[-1] + word[:-1])
+                 if w.upper() not in golden_lexicon)
+    r = client.post("/api/director/admin/submit", json={"round": 1, "player": "Ana", "move": phony}, headers=H)
+    assert r.status_code == 200 and r.json()["submission"]["valid"] is False
+    client.post("/api/director/admin/submit", json={"round": 1, "player": "Ben", "move": "-"}, headers=H)
+    st = client.post("/api/director/admin/close", json={"round": 1}, headers=H).json()["state"]
+    rows = {row["player"]: row for row in st["last_round"]["scores"]}
+    assert rows["Ana"]["valid"] is False and rows["Ana"]["reason"].endswith("steht nicht in der Wortliste")
+    assert rows["Ben"]["reason"] == "kein Zug abgegeben"

@@ -195,7 +195,7 @@ def test_a_dead_worker_is_a_503_and_restarts(app, client):
 def test_the_inference_counts_against_the_budget(golden_lexicon, monkeypatch):
     """Issue 26.2: with ``last_move`` the inference ran outside the budget (22.5 s for 3 s). Every part of
     a budgeted answer counts: on a clock that moves 1 s per look, a 3 s budget leaves the inference no
-    time after its first look, so it checks no rack, says so, and the answer's seconds stay near the budget."""
+    time after its first chunk, so it checks no more racks, says so, and the answer's seconds stay near the budget."""
     import engine.analysis.phase as phase
     from engine.analysis.inference import infer
 
@@ -216,10 +216,23 @@ def test_an_inference_past_its_deadline_checks_a_random_sample(golden_lexicon):
 
     pos = parse_cgp(MIDGAME)
     full = infer(pos, "11D JESU", golden_lexicon)
-    looks = iter([0.0, 2.0])
+    looks = iter([2.0])                              # the first chunk is always checked, then the clock
     part = infer(pos, "11D JESU", golden_lexicon, deadline=1.0, clock=lambda: next(looks))
     assert full.exact and full.racks == full.possible
     assert not part.exact and part.racks == CHUNK and part.possible == full.possible
     # every leave found consistent in the sample is consistent in the full enumeration
     full_leaves = {tuple(x) for x in full.leaves.tolist()}
     assert {tuple(x) for x in part.leaves.tolist()} <= full_leaves
+
+
+def test_analyze_prints_the_win_rate_in_percent_as_simulate_does(golden_lexicon, capsys):
+    """Issue 26.9: ``analyze --time`` printed a win rate as 0.754 where ``simulate`` prints 75.4 %."""
+    import re
+
+    from engine.cli.main import main
+
+    rc = main(["analyze", "--cgp", MIDGAME, "--time", "1", "--lexicon", str(golden_lexicon.path)])
+    out = capsys.readouterr().out
+    assert rc == 0
+    rows = [ln for ln in out.splitlines() if re.match(r"^  \S+ \S+\s+win ", ln)]
+    assert rows and all(re.search(r" win +\d{1,3}\.\d %  spread", ln) for ln in rows), rows

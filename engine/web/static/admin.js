@@ -21,9 +21,12 @@
   }
   function key() { return sessionStorage.getItem(KEY) || ""; }
 
+  // a command named in a server message (`simultan new`) in German quotation marks, never backticks
+  function quote(text) { return String(text || "").replace(/`([^`]*)`/g, "„$1“"); }
+
   function message(text, ok) {
     var el = $("#msg");
-    el.textContent = text || "";
+    el.textContent = quote(text);
     el.className = text ? (ok ? "ok" : "err") : "";
   }
 
@@ -72,7 +75,7 @@
   }
 
   function setResult(cell, s, error) {
-    if (error) { cell.textContent = error; cell.className = "res err"; return; }
+    if (error) { cell.textContent = quote(error); cell.className = "res err"; return; }
     cell.textContent = resultText(s);
     cell.className = "res" + (s ? (s.valid ? " ok" : " bad") : "") + (s && s.late !== null && s.late !== undefined ? " late" : "");
   }
@@ -284,7 +287,8 @@
       last.scores.forEach(function (r) {
         var tr = document.createElement("tr");
         if (r.top) tr.className = "hit";
-        var what = r.absent ? "nicht dabei" : (r.move || "–") + (r.late ? " (zu spät)" : "");
+        var what = r.absent ? "nicht dabei" : (r.move || "–") + (r.late ? " (zu spät)" : "") +
+          (r.valid === false && r.reason ? " · ungültig: " + quote(r.reason) : "");   // why it scored 0
         [r.rank + ".", r.player, what + (r.note ? " · " + r.note : ""), num.format(r.total)].forEach(function (v, i) {
           var td = document.createElement("td"); td.textContent = v; if (i === 3) td.className = "n";
           tr.appendChild(td);

@@ -9,7 +9,7 @@
   const PAGE = 100;                // moves asked for at first; "more" asks for the next ones
   const T = I18N.t, S = I18N.server;
   const SENTINEL = "#";            // kept in the hidden board input so that Backspace on a phone has something to delete
-  const PREMIUM = { "3": ["tw", "3W"], "2": ["dw", "2W"], "t": ["tl", "3L"], "d": ["dl", "2L"], "*": ["star", "★"] };
+  const PREMIUM = { "3": ["tw"], "2": ["dw"], "t": ["tl"], "d": ["dl"], "*": ["star"] };  // labels: I18N.premium
 
   let rules = null;                // GET /api/rules
   let values = {};                 // letter -> points
@@ -47,7 +47,7 @@
         body: body ? JSON.stringify(body) : undefined,
       });
     } catch (e) {
-      return { error: S("the server does not answer – is `python -m engine web` still running?"), status: 0 };
+      return { error: S("the server does not answer – is 'python -m engine web' still running?"), status: 0 };
     }
     let j = null;
     try { j = await r.json(); } catch (e) { j = null; }
@@ -164,7 +164,7 @@
         d.dataset.r = r;
         d.dataset.c = c;
         d.dataset.square = squareName(r, c);
-        d.dataset.premium = p ? p[1] : "";
+        d.dataset.premium = p ? I18N.premium(rules.premiums[r][c]) : "";
         d.setAttribute("role", "gridcell");
         d.addEventListener("mousedown", (e) => { e.preventDefault(); clickSquare(r, c); });
         b.appendChild(d);
@@ -389,8 +389,8 @@
     analysis.moves.forEach((m, i) => { m.rank = i + 1; });
     view.stale = false;
     $("#moves-wrap").classList.remove("stale");
-    const ex = mv.best_exchanges.length ? T("a.best_exchange", mv.best_exchanges[0].move, mv.best_exchanges[0].equity.toFixed(1)) : "";
-    setStatus(mv.note ? S(mv.note) : T("a.status", mv.count, mv.time_ms.toFixed(2)) + ex);
+    const ex = mv.best_exchanges.length ? T("a.best_exchange", mv.best_exchanges[0].move, I18N.num(mv.best_exchanges[0].equity, 1)) : "";
+    setStatus(mv.note ? S(mv.note) : T("a.status", mv.count.toLocaleString(I18N.lang), I18N.num(mv.time_ms, 2)) + ex);
     if (needAll()) await loadMore(null); else renderMoves();
     if (my !== requestNo) return;
     if ($("#check").value.trim()) checkMove();
@@ -413,8 +413,8 @@
 
   // ---- the deeper analysis: endgame solver, pre-endgame or simulation (POST /api/deep) ----------------
   function phaseOf(bag) { return bag <= 0 ? "endgame" : bag <= 3 ? "preendgame" : "simulation"; }
-  const signed = (x, d = 1) => (x === null || x === undefined ? "–" : (x > 0 ? "+" : "") + x.toFixed(d));
-  const pct = (x) => (x === null || x === undefined ? "–" : (100 * x).toFixed(1));
+  const signed = (x, d = 1) => (x === null || x === undefined ? "–" : (x > 0 ? "+" : "") + I18N.num(x, d));
+  const pct = (x) => (x === null || x === undefined ? "–" : I18N.num(100 * x, 1));
   const moveName = (m) => escapeHtml(m === "pass" || m === "-" ? T("d.pass") : m);
   async function runDeep() {
     const problem = rackProblem(state.rack);
@@ -442,7 +442,7 @@
       const state = r.complete ? T("d.exact") : T("d.partly");
       const rows = r.moves.map((m) => `<tr${mark(m)}><td>${moveName(m.move)}</td><td class="n">${pct(m.win)}</td>` +
         `<td class="n">${signed(m.spread)}</td><td>${m.exact ? T("d.exact") : T("d.approx")}</td></tr>`).join("");
-      return `<p data-phase="preendgame" data-complete="${r.complete}">${escapeHtml(T("d.pre", state, r.seconds.toFixed(1)))}</p>` +
+      return `<p data-phase="preendgame" data-complete="${r.complete}">${escapeHtml(T("d.pre", state, I18N.num(r.seconds, 1)))}</p>` +
         `<div class="deep-wrap"><table class="deep"><thead><tr><th>${T("d.th.move")}</th><th class="n">${T("d.th.win")}</th>` +
         `<th class="n">${T("d.th.spread")}</th><th>${T("d.th.exact")}</th></tr></thead><tbody>${rows}</tbody></table></div>`;
     }
@@ -450,7 +450,7 @@
       `<td class="n wide">${m.iterations}</td><td class="n">${signed(m.spread)}</td>` +
       `<td class="n">[${signed(m.ci[0])}, ${signed(m.ci[1])}]</td><td class="n">${pct(m.win)}</td>` +
       `<td class="n wide">[${pct(m.win_ci[0])}, ${pct(m.win_ci[1])}]</td></tr>`).join("");
-    return `<p data-phase="simulation">${escapeHtml(T("d.sim", r.iterations.toLocaleString(I18N.lang), r.seconds.toFixed(1)))}</p>` +
+    return `<p data-phase="simulation">${escapeHtml(T("d.sim", r.iterations.toLocaleString(I18N.lang), I18N.num(r.seconds, 1)))}</p>` +
       `<div class="deep-wrap"><table class="deep"><thead><tr><th>${T("d.th.move")}</th><th class="n wide">${T("d.th.score")}</th>` +
       `<th class="n wide">${T("d.th.iters")}</th><th class="n">${T("d.th.spread")}</th><th class="n">${T("d.th.ci")}</th>` +
       `<th class="n">${T("d.th.win")}</th><th class="n wide">${T("d.th.winci")}</th></tr></thead><tbody>${rows}</tbody></table></div>`;
@@ -537,8 +537,8 @@
     for (const m of rows.slice(0, MAX_ROWS)) {
       const tr = document.createElement("tr");
       tr.innerHTML = `<td class="n">${m.rank}</td><td class="mv">${showWord(m.move)}</td><td class="n">${m.score}</td>` +
-        `<td>${escapeHtml(m.leave || "–")}</td><td class="n">${m.leave_value.toFixed(2)}</td>` +
-        `<td class="n">${m.equity.toFixed(2)}</td><td class="n">${m.played}</td>`;
+        `<td>${escapeHtml(m.leave || "–")}</td><td class="n">${I18N.num(m.leave_value, 2)}</td>` +
+        `<td class="n">${I18N.num(m.equity, 2)}</td><td class="n">${m.played}</td>`;
       tr.dataset.move = m.move;
       if (view.selected === m) tr.className = "selected";
       tr.addEventListener("mouseenter", () => {
@@ -555,7 +555,8 @@
     $("#summary").textContent = total === 0 ? "" :
       (rows.length !== total ? T("a.summary.match", rows.length, total)
         : partial ? T("a.summary.loaded", total, analysis.count) : T("a.summary.all", total)) +
-      (rows.length > MAX_ROWS ? T("a.summary.cut", MAX_ROWS) : "") + T("a.summary.hint");
+      (rows.length > MAX_ROWS ? T("a.summary.cut", MAX_ROWS) : "") +
+      T(window.matchMedia && matchMedia("(pointer: coarse)").matches ? "a.summary.hint.touch" : "a.summary.hint");
     $("#more-row").hidden = !partial;
     if (partial) $("#more").textContent = T("a.more", Math.min(2 * PAGE, analysis.count - total));
   }
@@ -598,7 +599,7 @@
     const words = m.words.map(([w, s]) => `${escapeHtml(w)} ${s}`).join(" + ");
     const bingo = m.played === rules.rack_size ? ` + ${T("a.bingo", rules.bingo_bonus)}` : "";
     el.innerHTML = `<b>${showWord(m.move)}</b> ${T("a.points", m.score)} = <span class="words">${words}${bingo}</span><br>` +
-      escapeHtml(T("a.detail", m.leave || "–", m.leave_value.toFixed(2), m.equity.toFixed(2), m.rank, analysis.count));
+      escapeHtml(T("a.detail", m.leave || "–", I18N.num(m.leave_value, 2), I18N.num(m.equity, 2), m.rank, analysis.count));
   }
   function playSelected() {
     const m = view.selected || (view.check && view.check.legal ? view.check : null);   // or the move typed in the checker
@@ -657,7 +658,7 @@
       const words = ans.words.map(([w, s]) => `${escapeHtml(w)} ${s}`).join(" + ");
       const bingo = ans.bingo ? ` + ${T("a.bingo", rules.bingo_bonus)}` : "";
       const rank = ans.rank_score ? "<br>" + escapeHtml(T("a.rank", ans.rank_score, ans.count, ans.rank_equity,
-        ans.equity.toFixed(2), ans.leave || "–")) : "";
+        I18N.num(ans.equity, 2), ans.leave || "–")) : "";
       out.innerHTML = `<span class="good">✓ ${showWord(ans.move)} ${T("a.points", ans.score)}</span> = ` +
         `<span class="words">${words}${bingo}</span>${rank}`;
     }
@@ -669,7 +670,8 @@
     rules = await call("GET", "/api/rules");
     if (rules.error) { setStatus(rules.error, true); return; }
     for (const l of rules.letters) { values[l.letter] = l.value; letters.add(l.letter); }
-    $("#lexicon").textContent = T("lexicon", rules.lexicon.name, rules.lexicon.words.toLocaleString(I18N.lang));
+    $("#lexicon").textContent = T("lexicon", rules.lexicon.packaged ? T("lexicon.packaged") : rules.lexicon.name,
+      rules.lexicon.words.toLocaleString(I18N.lang));
     buildBoard();
     const b = $("#board");
     b.addEventListener("keydown", onBoardKey);
@@ -741,5 +743,9 @@
     catch (e) { $("#cgp").select(); setStatus(T("a.cgp.nocopy")); }
   }
 
-  document.addEventListener("DOMContentLoaded", () => { I18N.apply(); I18N.wireSwitch(); start(); });
+  document.addEventListener("DOMContentLoaded", () => {
+    // keyboard help on a computer, touch help on a phone or tablet (no Strg+Z where there is no keyboard)
+    if (window.matchMedia && matchMedia("(pointer: coarse)").matches) $(".help").dataset.i18nHtml = "a.help.touch";
+    I18N.apply(); I18N.wireSwitch(); start();
+  });
 })();

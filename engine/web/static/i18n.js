@@ -17,13 +17,17 @@
       "lang.switch": "English",
       "lang.title": "Switch to English",
       "lexicon": "Wortliste: {0} ({1} Wörter)",
+      "lexicon.packaged": "mitgelieferte Liste",
       // analysis page
       "a.board.aria": "Spielbrett: Feld antippen, dann Buchstaben tippen",
       "a.rack": "Bänkchen",
       "a.rack.ph": "z. B. AEHNRST, ? = Joker",
-      "a.help": "Feld antippen (nochmals: <b>waagerecht → / senkrecht ↓</b>, oder Leertaste), dann tippen. " +
+      "a.help": "Feld anklicken (nochmals: <b>waagerecht → / senkrecht ↓</b>, oder Leertaste), dann tippen. " +
         "<b>Umschalt</b>+Buchstabe oder <b>?</b> und Buchstabe: Joker. Ä Ö Ü direkt oder mit den Knöpfen. " +
         "Rücktaste, Entf, Pfeiltasten; <b>Strg+Z</b> rückgängig. Joker auf dem Bänkchen: <b>?</b>",
+      "a.help.touch": "Feld antippen (nochmals antippen oder <b>Richtung</b>: waagerecht → / senkrecht ↓), dann " +
+        "Buchstaben tippen. Joker: erst <b>Joker</b>, dann den Buchstaben. Ä Ö Ü mit den Knöpfen, ⌫ löscht. " +
+        "Joker auf dem Bänkchen: <b>?</b>",
       "a.undo": "Rückgängig",
       "a.clear": "Brett leeren",
       "a.play": "Zug legen",
@@ -57,7 +61,8 @@
       "a.summary.loaded": "die besten {0} von {1} Zügen geladen",
       "a.summary.match": "{0} von {1} Zügen passen",
       "a.summary.cut": " · die ersten {0} gezeigt (Filter schränkt ein)",
-      "a.summary.hint": " · Zug berühren: auf dem Brett zeigen, antippen: behalten",
+      "a.summary.hint": " · Maus auf einen Zug: auf dem Brett zeigen, anklicken: behalten",
+      "a.summary.hint.touch": " · Zug antippen: auf dem Brett zeigen und behalten",
       "a.points": "{0} Punkte",
       "a.bingo": "Bingo {0}",
       "a.detail": "Rest {0} ({1}) · Equity {2} · Platz {3} von {4}",
@@ -223,12 +228,15 @@
       "lang.switch": "Deutsch",
       "lang.title": "Auf Deutsch umschalten",
       "lexicon": "lexicon: {0} ({1} words)",
+      "lexicon.packaged": "packaged list",
       "a.board.aria": "board: tap a square, type letters",
       "a.rack": "Rack",
       "a.rack.ph": "e.g. AEHNRST, ? = blank",
-      "a.help": "Tap a square (again to switch <b>across → / down ↓</b>, or Space), then type. " +
+      "a.help": "Click a square (again to switch <b>across → / down ↓</b>, or Space), then type. " +
         "<b>Shift</b>+letter or <b>?</b> then a letter: blank. Ä Ö Ü as typed or with the buttons. " +
         "Backspace, Delete, arrows; <b>Ctrl+Z</b> undo. Blank in the rack: <b>?</b>",
+      "a.help.touch": "Tap a square (tap again or <b>Direction</b>: across → / down ↓), then type letters. " +
+        "Blank: <b>Blank</b> first, then the letter. Ä Ö Ü with the buttons, ⌫ deletes. Blank in the rack: <b>?</b>",
       "a.undo": "Undo",
       "a.clear": "Clear board",
       "a.play": "Play move",
@@ -263,6 +271,7 @@
       "a.summary.match": "{0} of {1} moves match",
       "a.summary.cut": " · the first {0} shown (filter to narrow)",
       "a.summary.hint": " · hover a move to see it on the board, click to keep it",
+      "a.summary.hint.touch": " · tap a move to see it on the board and keep it",
       "a.points": "{0} points",
       "a.bingo": "bingo {0}",
       "a.detail": "leave {0} ({1}) · equity {2} · rank {3} of {4}",
@@ -449,7 +458,7 @@
     [/^rack '(.*)': (\d+) × (.+), but the tile set has only (\d+)$/, "Bänkchen '$1': $2 × $3, der Satz hat nur $4"],
     [/^more (.+) tiles on the board and racks than the German set holds \((\d+)\)$/,
       "mehr $1 auf Brett und Bänkchen, als der deutsche Satz hat ($2)"],
-    [/^the server does not answer.*$/, "der Server antwortet nicht – läuft `python -m engine web` noch?"],
+    [/^the server does not answer.*$/, "der Server antwortet nicht – läuft „python -m engine web“ noch?"],
     [/^board has (\d+) rows?.*$/, (_m, n) => `das Brett hat ${n} ${n === "1" ? "Zeile" : "Zeilen"}, nicht 15`],
     [/^impossible position: (\d+) × (.+?) \((.+)\), the German tile set has (\d+)(?::.*)?$/,
       (_m, n, tile, parts, set) => {
@@ -473,8 +482,11 @@
     return s.replace(/\{(\d+)\}/g, (_m, k) => String(args[+k] ?? ""));
   }
   function server(text) {
-    if (lang !== "de" || typeof text !== "string") return text;
-    let out = text;
+    if (typeof text !== "string") return text;
+    // a command named in a message (`simultan new`): quotation marks of the language, never backticks
+    const quoted = text.replace(/`([^`]*)`/g, lang === "de" ? "„$1“" : "“$1”");
+    if (lang !== "de") return quoted;
+    let out = quoted;
     for (const [re, to] of SERVER_DE) {
       if (re.global) { out = out.replace(re, to); continue; }
       if (re.test(out)) { out = out.replace(re, to); }
@@ -514,6 +526,17 @@
     labelSwitch();
     b.addEventListener("click", () => setLang(lang === "de" ? "en" : "de"));
   }
-  window.I18N = { t, server, apply, setLang, wireSwitch, get lang() { return lang; }, DICT,
+  // a number in the page's language: decimal comma in German ("24,5"), point in English; no grouping
+  function num(x, digits = 1) {
+    if (x === null || x === undefined || Number.isNaN(x)) return "–";
+    return Number(x).toLocaleString(lang === "de" ? "de-DE" : "en-US",
+      { minimumFractionDigits: digits, maximumFractionDigits: digits, useGrouping: false });
+  }
+  // premium squares, one convention per language: B (Buchstabe) and W (Wort) in German, L and W in English
+  function premium(code) {
+    const de = lang === "de";
+    return { "3": "3W", "2": "2W", "t": de ? "3B" : "3L", "d": de ? "2B" : "2L", "*": "★" }[code] || "";
+  }
+  window.I18N = { t, server, apply, setLang, wireSwitch, num, premium, get lang() { return lang; }, DICT,
     get onRelabel() { return onRelabel; }, set onRelabel(fn) { onRelabel = fn; } };
 })();

@@ -9,7 +9,7 @@
   const KEY = "gse.punkte.v1";     // localStorage: {current, games: [...]}
   const KEEP = 20;                 // games kept ("die letzten 20 Partien")
   const GOALS = 20;                // Together: fulfilled goal cards that win
-  const PREMIUM = { "3": ["tw", "3W"], "2": ["dw", "2W"], "t": ["tl", "3L"], "d": ["dl", "2L"], "*": ["star", "★"] };
+  const PREMIUM = { "3": ["tw"], "2": ["dw"], "t": ["tl"], "d": ["dl"], "*": ["star"] };  // labels: I18N.premium
   const T = I18N.t, S = I18N.server;
   const $ = (sel) => document.querySelector(sel);
 
@@ -40,7 +40,7 @@
         body ? { "Content-Type": "application/json" } : {}),
         body: body ? JSON.stringify(body) : undefined });
     } catch (e) {
-      return { error: S("the server does not answer – is `python -m engine web` still running?"), status: 0 };
+      return { error: S("the server does not answer – is 'python -m engine web' still running?"), status: 0 };
     }
     let j = null;
     try { j = await r.json(); } catch (e) { j = null; }
@@ -205,7 +205,7 @@
         const g = ghost[r * N + c];
         if (ch) d.innerHTML = tileHtml(ch.toUpperCase(), ch !== ch.toUpperCase(), "");
         else if (g) d.innerHTML = tileHtml(g[0], g[1], g[2]);
-        else d.textContent = p ? p[1] : "";
+        else d.textContent = p ? I18N.premium(rules.premiums[r][c]) : "";
       }
     }
     $("#dir-across").classList.toggle("on", entry.dir === "across");
@@ -1005,6 +1005,11 @@
     $("#word").addEventListener("keydown", (e) => {
       if (e.key === "Enter") { e.preventDefault(); if (!$("#save").disabled) saveMove(false); }
     });
+    // the direction buttons never take the focus from the word field (letters typed next would be lost)
+    for (const id of ["#dir-across", "#dir-down"]) {
+      $(id).addEventListener("pointerdown", (e) => { if (document.activeElement === $("#word")) e.preventDefault(); });
+      $(id).addEventListener("mousedown", (e) => { if (document.activeElement === $("#word")) e.preventDefault(); });
+    }
     $("#dir-across").addEventListener("click", () => { entry.dir = "across"; typedChanged(); });
     $("#dir-down").addEventListener("click", () => { entry.dir = "down"; typedChanged(); });
     document.querySelectorAll("#letter-keys button").forEach((btn) => {

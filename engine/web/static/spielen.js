@@ -8,7 +8,7 @@
   const COLS = "ABCDEFGHIJKLMNO";
   const KEY = "gse.spielen.v1";     // localStorage: {current, ids: [...], name, level, rules}
   const PKEY = "gse.aufgaben.v1";   // localStorage: [{key, game, turn, player, board, rack, cgp, best, played, loss, unit, method, tries, solved}]
-  const PREMIUM = { "3": ["tw", "3W"], "2": ["dw", "2W"], "t": ["tl", "3L"], "d": ["dl", "2L"], "*": ["star", "★"] };
+  const PREMIUM = { "3": ["tw"], "2": ["dw"], "t": ["tl"], "d": ["dl"], "*": ["star"] };  // labels: I18N.premium
 
   Object.assign(I18N.DICT.de, {
     "nav.play": "Gegen den Computer",
@@ -127,17 +127,14 @@
     return Array.from(text).map((ch) => (ch !== ch.toUpperCase()
       ? `<span class="blank-letter">${escapeHtml(ch.toUpperCase())}</span>` : escapeHtml(ch))).join("");
   }
-  function num(x, digits = 1) {
-    const s = Number(x).toFixed(digits);
-    return I18N.lang === "en" ? s : s.replace(".", ",");
-  }
+  const num = (x, digits = 1) => I18N.num(x, digits);
   async function call(method, url, body) {
     let r;
     try {
       r = await fetch(url, { method, headers: Object.assign({ "X-Lang": I18N.lang },
         body ? { "Content-Type": "application/json" } : {}), body: body ? JSON.stringify(body) : undefined });
     } catch (e) {
-      return { error: I18N.server("the server does not answer – is `python -m engine web` still running?"), status: 0 };
+      return { error: I18N.server("the server does not answer – is 'python -m engine web' still running?"), status: 0 };
     }
     let j = null;
     try { j = await r.json(); } catch (e) { j = null; }
@@ -210,7 +207,7 @@
         const g = ghost[r * N + c];
         if (ch && ch !== ".") d.innerHTML = tileHtml(ch.toUpperCase(), ch !== ch.toUpperCase(), g && g[2] === " last" ? " last" : "");
         else if (g) d.innerHTML = tileHtml(g[0], g[1], g[2]);
-        else d.textContent = p ? p[1] : "";
+        else d.textContent = p ? I18N.premium(rules.premiums[r][c]) : "";
       }
     }
   }
