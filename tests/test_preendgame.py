@@ -80,7 +80,7 @@ def by_enumeration(pos, notation, lex):
 def test_one_tile_in_the_bag_equals_the_enumeration(tiny):
     pos = parse_cgp(ONE_IN_BAG)
     assert int(pos.unseen().sum()) == 8
-    res = preendgame(pos, tiny, top=3, time_limit=300)
+    res = preendgame(pos, tiny, top=3, time_limit=300, passing=False)
     assert res["bag"] == 1 and len(res["moves"]) == 3
     for m in res["moves"]:
         win, spread, draws = by_enumeration(pos, m["move"], tiny)
@@ -92,9 +92,37 @@ def test_one_tile_in_the_bag_equals_the_enumeration(tiny):
     assert keys == sorted(keys, reverse=True)
 
 
+def test_passing_is_a_candidate_with_the_rational_reply(tiny):
+    """Passing: the opponent (each 7-tile rack of the 8 unseen tiles, weighted by its count) answers with
+    its highest-equity move, draws the last tile, and the endgame (us to move) is solved by brute force."""
+    from engine.equity import best_equity
+
+    pos = parse_cgp(ONE_IN_BAG)
+    res = preendgame(pos, tiny, top=1, time_limit=300)
+    m = next(x for x in res["moves"] if x["move"] == "-")
+    assert m["score"] == 0 and m["reply"] is True and m["exact"] is False  # the reply is modelled: never exact
+    unseen = pos.unseen()
+    tw = win = spread = 0.0
+    for t in np.nonzero(unseen)[0]:
+        opp = (unseen - np.eye(len(unseen), dtype=unseen.dtype)[t]).astype(np.int32)  # tile t stays in the bag
+        w = int(unseen[t])
+        reply = best_equity(pos.board, opp, tiny, bag=1, n=1, exchanges=False)[0]
+        assert reply.kind == "play"  # with this board every such rack has a placement
+        theirs = _leave(parse_cgp(ONE_IN_BAG.replace(" ADHSTUU/", " " + pos.alphabet.rack_string(opp) + "/")),
+                        reply.move)
+        theirs[t] += 1
+        value = brute(_after(pos.board, reply.move), [pos.rack.astype(np.int32).copy(), theirs], 0, 0, tiny, {})
+        final = pos.scores[0] - pos.scores[1] - reply.score + value
+        tw += w
+        spread += w * final
+        win += w * (1.0 if final > 0 else 0.5 if final == 0 else 0.0)
+    assert m["exact_share"] == 1.0  # every draw's endgame solved
+    assert m["win"] == pytest.approx(win / tw) and m["spread"] == pytest.approx(spread / tw)
+
+
 def test_node_limit_zero_is_greedy_and_not_exact(tiny):
     pos = parse_cgp(ONE_IN_BAG)
-    res = preendgame(pos, tiny, top=2, time_limit=300, node_limit=0)
+    res = preendgame(pos, tiny, top=2, time_limit=300, node_limit=0, passing=False)
     for m in res["moves"]:
         assert m["exact"] is False and m["exact_share"] == 0.0 and m["evaluated"] == 1.0
         # the greedy playouts, recomputed here line by line
@@ -143,7 +171,7 @@ def test_three_in_the_bag_weights_and_sampling(golden_lexicon):
 def test_a_tiny_budget_still_answers_every_candidate(tiny):
     pos = parse_cgp(ONE_IN_BAG)
     res = preendgame(pos, tiny, top=4, time_limit=1e-6)
-    assert len(res["moves"]) == 4
+    assert len(res["moves"]) == 5 and "-" in {m["move"] for m in res["moves"]}  # the 4 placements and passing
     assert all(0.0 < m["evaluated"] <= 1.0 and m["exact"] is False for m in res["moves"])
 
 
@@ -162,8 +190,8 @@ def test_cli_json(tiny, capsys):
                "--time", "120"])
     assert rc == 0
     out = json.loads(capsys.readouterr().out)
-    assert len(out["moves"]) == 2 and out["bag"] == 1
-    for m in out["moves"]:
+    assert len(out["moves"]) == 3 and out["bag"] == 1  # the top 2 placements and passing
+    for m in (m for m in out["moves"] if m["move"] != "-"):
         assert {"move", "win", "spread", "exact"} <= set(m)
         win, spread, _ = by_enumeration(parse_cgp(ONE_IN_BAG), m["move"], tiny)
         assert m["exact"] is True and m["win"] == pytest.approx(win, abs=1e-4)
@@ -182,6 +210,6 @@ def test_analyze_reports_the_preendgame(tiny, capsys):
                "--json"])
     assert rc == 0
     pre = json.loads(capsys.readouterr().out)["preendgame"]
-    m = pre["moves"][0]
+    m = next(m for m in pre["moves"] if m["move"] != "-")
     win, spread, _ = by_enumeration(parse_cgp(ONE_IN_BAG), m["move"], tiny)
     assert m["exact"] is True and m["win"] == pytest.approx(win, abs=1e-4)
