@@ -6,22 +6,22 @@
 What is measured (benchmarks/README.md says how each peer is driven):
 
 * **all moves** on the 248 positions of ``benchmarks/positions/positions.tsv``:
-  ours = :func:`engine.movegen.generate_moves` in-process (cross-checks computed
+  ours = :func:`engine.movegen.generator.generate_moves` in-process (cross-checks computed
   in the call); wolges = ``gen_moves_raw_all_unsorted`` (cross-sets recomputed in
   every call); MAGPIE = ``generate_moves`` with ``MOVE_RECORD_ALL`` plus, timed
   separately, ``game_gen_all_cross_sets`` + ``board_update_all_anchors``.
-* **best move**: ours = :func:`engine.movegen.best_moves` ``n=1`` (by score) and
-  :func:`engine.equity.best_equity` ``n=1`` (by equity, the packaged leave table);
+* **best move**: ours = :func:`engine.movegen.generator.best_moves` ``n=1`` (by score) and
+  :func:`engine.game.equity.best_equity` ``n=1`` (by equity, the packaged leave table);
   MAGPIE = ``generate_moves`` with ``MOVE_RECORD_BEST`` (KWG mode, no word maps),
   sorted by equity (same leave table as a KLV2) and by score, plus its cross-sets
   and anchors, recomputed and timed in the same way as for all moves. wolges' all-moves
   time is the reference of the 0.25× target.
 * **self-play** games per second on one core, score players and equity players:
-  ours = :func:`engine.selfplay.play_game` / :func:`engine.equity.play_equity_game`;
+  ours = :func:`engine.game.selfplay.play_game` / :func:`engine.game.selfplay.play_equity_game`;
   MAGPIE = ``autoplay games N``.
 * **simulation** iterations per second on one core (one iteration = one rollout
   of one candidate, 2 plies, 5 candidates, no early stop): ours =
-  :func:`engine.simulation.simulate` (in-process backend); MAGPIE = ``gsimulate``.
+  :func:`engine.analysis.simulation.simulate` (in-process backend); MAGPIE = ``gsimulate``.
 
 Interleaving: per position, each repetition runs ours, wolges and MAGPIE once,
 in an order that rotates with the repetition, so a load change on the shared
@@ -67,12 +67,13 @@ sys.path.insert(0, str(HERE))
 
 import numpy as np  # noqa: E402
 
-from engine.cgp import parse_cgp  # noqa: E402
-from engine.equity import best_equity, play_equity_game  # noqa: E402
-from engine.leaves import default_table, klv_bytes  # noqa: E402
-from engine.movegen import best_moves, generate_moves  # noqa: E402
-from engine.selfplay import game_seed, play_game  # noqa: E402
-from engine.simulation import EquityPlayer, LeavePlayer, simulate  # noqa: E402
+from engine.position.cgp import parse_cgp  # noqa: E402
+from engine.game.equity import best_equity  # noqa: E402
+from engine.game.selfplay import play_equity_game
+from engine.leaves.table import default_table, klv_bytes  # noqa: E402
+from engine.movegen.generator import best_moves, generate_moves  # noqa: E402
+from engine.game.selfplay import game_seed, play_game  # noqa: E402
+from engine.analysis.simulation import EquityPlayer, LeavePlayer, simulate  # noqa: E402
 from lexicon_tools.bundle import Lexicon, build_bundle, load_lexicon  # noqa: E402
 
 # the nine simulation positions of benchmarks/test_bench_simulation.py (golden list)

@@ -27,7 +27,7 @@ def main() -> int:
     from lexicon_tools.bundle import load_lexicon
 
     from engine.director.store import EventDir
-    from engine.movegen import generate_moves
+    from engine.movegen.generator import generate_moves
 
     lex = load_lexicon(None)
     players = [f"Spieler {i:03d}" for i in range(1, args.players + 1)]

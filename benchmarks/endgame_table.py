@@ -38,7 +38,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from lexicon_tools.bundle import load_lexicon  # noqa: E402
 
-from engine.endgame import solve  # noqa: E402
+from engine.analysis.endgame import solve  # noqa: E402
 from test_bench_endgame import endgame_positions  # noqa: E402
 
 _HEAD = re.compile(r"Endgame \(depth: (\d+), time: ([\d.]+)s, status: (\w+)\)")

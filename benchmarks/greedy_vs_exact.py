@@ -3,8 +3,8 @@
     python benchmarks/greedy_vs_exact.py [--max-class 6+6] [--time 60]
 
 For the endgames of benchmarks/positions/endgames.tsv up to ``--max-class``
-(default lexicon): :func:`engine.preendgame.greedy_playout` against
-:func:`engine.endgame.solve` (only solves that complete count). Prints one row
+(default lexicon): :func:`engine.analysis.preendgame.greedy_playout` against
+:func:`engine.analysis.endgame.solve` (only solves that complete count). Prints one row
 per position and the mean absolute error and how often the sign of the final
 spread (win or loss, with the CGP's scores) differs.
 """
@@ -27,9 +27,9 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     from lexicon_tools.bundle import load_lexicon
 
-    from engine.cgp import parse_cgp
-    from engine.endgame import endgame_position, solve
-    from engine.preendgame import greedy_playout
+    from engine.position.cgp import parse_cgp
+    from engine.analysis.endgame import endgame_position, solve
+    from engine.analysis.preendgame import greedy_playout
 
     cap = sum(int(x) for x in args.max_class.split("+"))
     lex = load_lexicon(None)

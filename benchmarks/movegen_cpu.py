@@ -10,9 +10,9 @@ other trees (``PYTHONPATH=<tree>``). Prints ``ALL BEST``: ms of CPU per position
 import sys
 import time
 from pathlib import Path
-from engine.movegen import generate_moves, best_moves
+from engine.movegen.generator import generate_moves, best_moves
 from lexicon_tools.bundle import Lexicon
-from engine.cgp import parse_cgp
+from engine.position.cgp import parse_cgp
 lex = Lexicon.load(sys.argv[1])
 cgps = [l.split("\t")[1] for l in open(Path(__file__).resolve().parent.parent / "tests" / "data" / "positions.tsv", encoding="utf-8") if l.strip()]
 pos = [parse_cgp(c, allow_impossible=True) for c in cgps]

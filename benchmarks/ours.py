@@ -13,10 +13,10 @@ Every figure is the median time of one call (wall time by default, or this
 thread's CPU time with ``--clock cpu``; :func:`median_ms`) over ``rounds``
 rounds after a warm-up call, through the public API:
 
-* ``all``: :func:`engine.movegen.generate_moves` — every placement, cross-checks
+* ``all``: :func:`engine.movegen.generator.generate_moves` — every placement, cross-checks
   of the board computed in the call, the result array included;
-* ``best``: :func:`engine.movegen.best_moves` ``(n=1)`` — the top move by score;
-* ``best_eq``: :func:`engine.equity.best_equity` ``(n=1, exchanges=False)`` —
+* ``best``: :func:`engine.movegen.generator.best_moves` ``(n=1)`` — the top move by score;
+* ``best_eq``: :func:`engine.game.equity.best_equity` ``(n=1, exchanges=False)`` —
   the top placement by static equity with the packaged leave table, loaded
   once beforehand (the leave values of the rack's sub-multisets are computed
   in the call).
@@ -98,10 +98,10 @@ def time_positions(positions: Iterable[tuple[str, str]], lexicon_for: Callable[[
         (:func:`position_class`), ``moves`` (number of placements), ``tiles``
         (on the board) and ``<measure>_ms`` (median milliseconds) per measure.
     """
-    from engine.cgp import parse_cgp
-    from engine.equity import best_equity
-    from engine.leaves import default_table
-    from engine.movegen import best_moves, generate_moves
+    from engine.position.cgp import parse_cgp
+    from engine.game.equity import best_equity
+    from engine.leaves.table import default_table
+    from engine.movegen.generator import best_moves, generate_moves
 
     what = tuple(what)
     table = default_table() if "best_eq" in what else None

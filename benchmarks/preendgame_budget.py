@@ -8,8 +8,8 @@ For each position of benchmarks/positions/preendgames.tsv (default lexicon):
   process: the wall time of the whole command (Python start-up, lexicon and
   leave table loaded, candidates, the pre-endgame) and what it answered: the
   best move, its win rate and spread, how many of the moves are exact;
-* :func:`engine.phase.phase_answer` with ``seconds={--web-time}`` in this
-  process after :func:`engine.phase.warm_up` (what the web's "Genauer rechnen"
+* :func:`engine.analysis.phase.phase_answer` with ``seconds={--web-time}`` in this
+  process after :func:`engine.analysis.phase.warm_up` (what the web's "Genauer rechnen"
   runs in its worker): its wall time.
 """
 
@@ -40,9 +40,9 @@ def main(argv=None) -> int:
     print("|---|---:|---:|---:|---|---:|---:|---:|---:|---:|")
     from lexicon_tools.bundle import load_lexicon
 
-    from engine.cgp import parse_cgp
-    from engine.leaves import default_table
-    from engine.phase import phase_answer, warm_up
+    from engine.position.cgp import parse_cgp
+    from engine.leaves.table import default_table
+    from engine.analysis.phase import phase_answer, warm_up
 
     lex = load_lexicon(None)
     table = default_table()

@@ -10,9 +10,9 @@ runs of ``--iterations`` iterations per candidate, seeds 1, 2, ... (no pruning).
 
 With common random numbers a pruned run's samples are the first iterations of
 the full run with the same seed, so each seed's pruned run is replayed from its
-full run with :func:`engine.simulation.eliminated` and the ``z`` of
-:func:`engine.simulation.elimination_z` (batches of 50 from 100 iterations on,
-as :func:`engine.simulation.simulate` does). The "true" mean spread of each
+full run with :func:`engine.analysis.simulation.eliminated` and the ``z`` of
+:func:`engine.analysis.simulation.elimination_z` (batches of 50 from 100 iterations on,
+as :func:`engine.analysis.simulation.simulate` does). The "true" mean spread of each
 candidate is the mean over the *other* seeds' full runs (leave-one-out, so a
 run is never judged by its own samples). Counted per run:
 
@@ -40,8 +40,8 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 from lexicon_tools.bundle import load_lexicon  # noqa: E402
 
-from engine.cgp import parse_cgp  # noqa: E402
-from engine.simulation import eliminated, elimination_z, simulate  # noqa: E402
+from engine.position.cgp import parse_cgp  # noqa: E402
+from engine.analysis.simulation import eliminated, elimination_z, simulate  # noqa: E402
 from sim_pruning import positions  # noqa: E402
 
 BATCH = 50

@@ -31,8 +31,8 @@ sys.path.insert(0, str(ROOT))
 
 from lexicon_tools.bundle import load_lexicon  # noqa: E402
 
-from engine.cgp import parse_cgp  # noqa: E402
-from engine.simulation import simulate  # noqa: E402
+from engine.position.cgp import parse_cgp  # noqa: E402
+from engine.analysis.simulation import simulate  # noqa: E402
 
 
 def positions(n: int) -> list[tuple[str, str]]:

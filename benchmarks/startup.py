@@ -2,7 +2,7 @@
 
 Run from the repository root: ``python benchmarks/startup.py [--runs N]``. Each
 command runs once to warm the caches (lexicon, Numba, the ahead-of-time kernels
-of ``engine/_aot.py``), then ``N`` times; the CPU time (user + system) of each
+of ``engine/movegen/_aot.py``), then ``N`` times; the CPU time (user + system) of each
 child process comes from ``resource.getrusage(RUSAGE_CHILDREN)``. Prints the
 median and the range per command, with ``GSE_AOT`` as set and with ``GSE_AOT=0``
 (JIT kernels). The figure of issue 12 part 4 is ``best`` (target ≤ 0.3 s).

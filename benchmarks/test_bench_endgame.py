@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.endgame import solve
+from engine.analysis.endgame import solve
 
 POSITIONS = Path(__file__).resolve().parent / "positions" / "endgames.tsv"
 LIMIT = 60.0
@@ -59,8 +59,8 @@ def preendgame_positions() -> list[tuple[str, str, str]]:
 
 @pytest.mark.parametrize("pid, bag, cgp", preendgame_positions(), ids=[p[0] for p in preendgame_positions()])
 def test_preendgame_time_per_candidate(benchmark, default_lexicon, pid, bag, cgp):
-    from engine.cgp import parse_cgp
-    from engine.preendgame import preendgame
+    from engine.position.cgp import parse_cgp
+    from engine.analysis.preendgame import preendgame
 
     solve(endgame_positions()[0][2], default_lexicon, max_depth=2)
     result = {}

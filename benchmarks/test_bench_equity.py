@@ -5,7 +5,7 @@ Run: ``.venv/bin/python -m pytest benchmarks/test_bench_equity.py -q -s`` (pytes
 ``GAMES`` games (2 players, home rules, the 300,579-word golden list): each
 deal (bag seed) is played twice with the seats swapped, so both players see
 the same first racks and who starts evens out. Player A uses static equity
-with the packaged leave table (:func:`engine.leaves.default_table`, end-of-bag
+with the packaged leave table (:func:`engine.leaves.table.default_table`, end-of-bag
 correction included), player B plays the top-scoring move. ``extra_info``
 holds games, A's mean spread with a 95% interval, A's win rate (draws half)
 with a 95% Wilson interval, mean scores, and the speed of the equity games.
@@ -17,9 +17,9 @@ from __future__ import annotations
 import os
 import time
 
-from engine.equity import match_summary, play_equity_game
-from engine.leaves import default_table
-from engine.selfplay import game_seed
+from engine.game.selfplay import match_summary, play_equity_game
+from engine.leaves.table import default_table
+from engine.game.selfplay import game_seed
 
 GAMES = int(os.environ.get("BENCH_EQUITY_GAMES", "1000"))
 

@@ -58,7 +58,7 @@ def test_load_bundle(benchmark, golden_lexicon):
 
 
 def test_normalize_360k_lines(benchmark):
-    """Normalising 360,000 entries (moved here from tests/test_normalize.py: tests never assert a time)."""
+    """Normalising 360,000 entries (moved here from tests/lexicon/test_normalize.py: tests never assert a time)."""
     from lexicon_tools.normalize import normalize_lines
 
     base = ["Haus", "schließen", "Über", "Café", "Baden-Baden", "Straßenbahn", "Donaudampfschifffahrt"]

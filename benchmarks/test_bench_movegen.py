@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.cgp import parse_cgp
-from engine.movegen import generate_moves
+from engine.position.cgp import parse_cgp
+from engine.movegen.generator import generate_moves
 
 from conftest import golden_positions, peer_timings
 
@@ -42,7 +42,7 @@ def test_cgp_parse(benchmark):
 
 @pytest.mark.parametrize("pid", ["p001", "p004", "p011", "p029", "p_ref1", "p_ref2", "p_ref3"])
 def test_best_first_top_move(benchmark, golden_lexicon, pid):
-    from engine.movegen import best_moves
+    from engine.movegen.generator import best_moves
 
     pos = parse_cgp(dict(POSITIONS)[pid], allow_impossible=True)
     want = generate_moves(pos.board, pos.rack, golden_lexicon).top(1)
@@ -56,7 +56,7 @@ def test_best_first_top_move(benchmark, golden_lexicon, pid):
 
 def test_cross_check_update_after_move(benchmark, golden_lexicon):
     """Incremental cross-check update after the top move of p_ref3 (two lines recomputed)."""
-    from engine.movegen import CrossChecks
+    from engine.movegen.generator import CrossChecks
 
     pos = parse_cgp(dict(POSITIONS)["p_ref3"], allow_impossible=True)
     board = pos.board.copy()
@@ -73,7 +73,7 @@ def test_cross_check_update_after_move(benchmark, golden_lexicon):
 
 def test_cross_check_full(benchmark, golden_lexicon):
     """Full cross-check computation (both directions) on p_ref3, for comparison with the update."""
-    from engine.movegen import CrossChecks
+    from engine.movegen.generator import CrossChecks
 
     pos = parse_cgp(dict(POSITIONS)["p_ref3"], allow_impossible=True)
     CrossChecks(pos.board, golden_lexicon)

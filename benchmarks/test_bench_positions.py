@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.cgp import parse_cgp
-from engine.movegen import best_moves, generate_moves
+from engine.position.cgp import parse_cgp
+from engine.movegen.generator import best_moves, generate_moves
 from lexicon_tools.bundle import load_lexicon
 
 HERE = Path(__file__).resolve().parent

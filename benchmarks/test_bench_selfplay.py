@@ -2,9 +2,9 @@
 
 Run: ``.venv/bin/python -m pytest benchmarks/test_bench_selfplay.py -q`` (pytest-benchmark).
 One round plays ``GAMES`` complete games (home rules, the 300,579-word golden
-list) with :func:`engine.selfplay.selfplay`: ``engine="kernel"`` is the game
-kernel (:mod:`engine.kgame`, what ``python -m engine selfplay`` runs),
-``engine="python"`` the same games move by move in :class:`engine.game.Game`
+list) with :func:`engine.game.selfplay.selfplay`: ``engine="kernel"`` is the game
+kernel (:mod:`engine.game.kernel_game`, what ``python -m engine selfplay`` runs),
+``engine="python"`` the same games move by move in :class:`engine.game.game.Game`
 (the reference, and the speed before the kernel). ``extra_info``:
 ``games_per_second`` (wall, best round) and ``games_per_cpu_second`` (process
 CPU time; robust when the machine is shared). The side-by-side figure with
@@ -18,7 +18,7 @@ import time
 
 import pytest
 
-from engine.selfplay import selfplay
+from engine.game.selfplay import selfplay
 
 GAMES = 40
 

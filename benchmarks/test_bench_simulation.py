@@ -1,12 +1,12 @@
-"""Simulation throughput: iterations per second per core (engine.simulation).
+"""Simulation throughput: iterations per second per core (engine.analysis.simulation).
 
 Run: ``.venv/bin/python -m pytest benchmarks/test_bench_simulation.py -q`` (pytest-benchmark).
 
 One iteration = draw the opponent's rack, play the candidate, then 2 plies
 (the opponent's reply and the mover's next move) by static players (best
-score, or the default static equity of engine.equity), with incremental
+score, or the default static equity of engine.game.equity), with incremental
 cross-checks. ``engine="kernel"``: whole batches of iterations in the rollout
-kernel (:func:`engine._kgame.sim_rollouts`, what ``simulate`` runs for these
+kernel (:func:`engine.game._kgame.sim_rollouts`, what ``simulate`` runs for these
 players); ``engine="python"``: the same iterations move by move in Python
 (the speed before the kernel; forced with a subclass of the player, which
 the kernel does not take). The unit is MAGPIE's iteration; the side-by-side
@@ -26,8 +26,8 @@ import time
 
 import pytest
 
-from engine.cgp import parse_cgp
-from engine.simulation import EquityPlayer, LeavePlayer, simulate
+from engine.position.cgp import parse_cgp
+from engine.analysis.simulation import EquityPlayer, LeavePlayer, simulate
 
 POSITIONS = [
     "15/15/15/15/15/15/15/4BUBE7/2F1Y10/2I1T10/2L1E10/2EISLER7/2T12/15/15 EIMOSUU/AEGINOR 48/56 0 lex golden;",
@@ -81,7 +81,7 @@ PLAYERS = {("score", "kernel"): LeavePlayer, ("equity", "kernel"): EquityPlayer,
 @pytest.mark.parametrize("player", ["score", "equity"])
 def test_sim_iterations_per_second_one_core(benchmark, golden_lexicon, positions, player, engine):
     """Iterations per second on one core (in-process backend): best-score players, and the default
-    static equity players of engine.equity with the packaged leave table."""
+    static equity players of engine.game.equity with the packaged leave table."""
     pl = PLAYERS[player, engine]()
     simulate(positions[0], golden_lexicon, n_candidates=2, plies=PLIES, iterations=5, seed=1, progress=False,
              player=pl)
@@ -118,7 +118,7 @@ def test_sim_large_run(benchmark, golden_lexicon, positions, backend):
     on one core (local), on a
     pool of 2 processes (``SimPool``, opened and warmed outside the timing) and on a local Ray with 2 CPUs
     (started and warmed outside the timing)."""
-    from engine.simulation import SimPool
+    from engine.analysis.simulation import SimPool
 
     kw, pool = {}, None
     if backend == "process":

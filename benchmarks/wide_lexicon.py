@@ -59,9 +59,9 @@ def timed(cmd: list[str], env: dict) -> dict:
 
 PLAY = r"""
 import json, sys, time
-from engine.cgp import parse_cgp
-from engine.kgame import play_kernel_game
-from engine.movegen import best_moves, generate_moves
+from engine.position.cgp import parse_cgp
+from engine.game.kernel_game import play_kernel_game
+from engine.movegen.generator import best_moves, generate_moves
 from lexicon_tools.bundle import Lexicon
 t = time.process_time()
 lex = Lexicon.load(sys.argv[1])

@@ -1,3 +1,3 @@
 """Lexicon tools: normalise a German word list and build KWG (DAWG + GADDAG) lexicon bundles."""
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"

@@ -6,9 +6,9 @@ CPU and 65 MB before the first kernel runs, a third of a whole build of the
 (:data:`SIGNATURES`) are therefore also compiled once into a plain extension
 module that needs only NumPy:
 
-* it lives in ``<cache_dir>/aot/`` (:func:`lexicon_tools.bundle.cache_dir`) as
-  ``gse_lexbuild_<key>``; ``key`` hashes every kernel source of both packages
-  (:func:`lexicon_tools._numba_cache.kernel_sources_digest`), the NumPy, Numba
+* it lives in ``<cache_dir>/aot/`` (:func:`lexicon_tools.paths.cache_dir`) as
+  ``gse_lexbuild_<key>``; ``key`` hashes the kernel sources the builder compiles in
+  (:func:`lexicon_tools._numba_cache.kernel_closure`), the NumPy, Numba
   and Python versions and the machine type, so any change makes a new module
   (old ones are removed);
 * ``lexicon-tools build`` compiles it after it wrote its bundle when it is
@@ -22,23 +22,18 @@ module that needs only NumPy:
 Compiled code does not check its arguments (a wrong dtype crashes the
 process), so every compiled kernel is wrapped in a guard that compares each
 array argument with the signature and calls the JIT kernel when one differs.
-The move generator has its own module of the same kind (``engine._aot``).
+The move generator has its own module of the same kind (``engine.movegen._aot``).
 """
 
 from __future__ import annotations
 
-import importlib.machinery
-import importlib.util
-import json
-import os
-import platform
-import shutil
-import sys
-import tempfile
-import time
+import importlib
 from pathlib import Path
 
 import numpy as np
+
+from . import _aot
+from ._aot import enabled  # noqa: F401  (the builder's switch, GSE_AOT)
 
 # name -> (JIT module, [(exported name, argument specs, return type)]); an argument spec is
 # (dtype, ndim) for a C-contiguous writable array or "i" for an integer. Kernels that take a node
@@ -59,35 +54,30 @@ SIGNATURES: dict[str, tuple[str, list[tuple[str, tuple, str]]]] = {
 """The builder's entry kernels and the signatures they are compiled ahead of time for."""
 
 
-def enabled() -> bool:
-    """False when ``GSE_AOT=0`` (or ``no``/``off``/``false``) is set."""
-    return os.environ.get("GSE_AOT", "1").strip().lower() not in ("0", "no", "off", "false")
+PREFIX = "gse_lexbuild_"
 
 
 def key() -> str:
-    """Hash of everything the compiled module depends on (24 hex digits)."""
+    """Hash of everything the compiled module depends on (24 hex digits): the sources the builder's kernels
+    compile in (:func:`lexicon_tools._numba_cache.kernel_closure` of each module of :data:`SIGNATURES`) and
+    the toolchain (:func:`lexicon_tools._aot.toolchain_key`)."""
     import hashlib
 
-    from ._numba_cache import kernel_sources_digest
+    from ._numba_cache import kernel_closure, sources_digest
 
-    h = hashlib.sha256(kernel_sources_digest().encode())
-    spec = importlib.util.find_spec("numba")  # locates the package without importing it
-    if spec is None or not spec.origin:
-        raise ImportError("numba is not installed")
-    h.update(spec.origin.encode())
-    h.update(str(os.stat(spec.origin).st_mtime_ns).encode())
-    for part in (np.__version__, sys.version, sys.platform, platform.machine(),
-                 importlib.machinery.EXTENSION_SUFFIXES[0]):
-        h.update(part.encode() + b"\0")
+    here = Path(__file__).resolve().parent
+    files = set()
+    for jit_module, _ in SIGNATURES.values():
+        files.update(kernel_closure(str(here / f"{jit_module}.py")))
+    h = hashlib.sha256(sources_digest(files).encode())
+    _aot.toolchain_key(h)
     return h.hexdigest()[:24]
 
 
 def _paths(k: str) -> tuple[str, Path, Path]:
-    from .bundle import cache_dir
-
-    name = f"gse_lexbuild_{k}"
-    d = cache_dir() / "aot"
-    return name, d / (name + importlib.machinery.EXTENSION_SUFFIXES[0]), d / (name + ".failed")
+    name = PREFIX + k
+    so, failed = _aot.module_paths(name)
+    return name, so, failed
 
 
 # ---------------------------------------------------------------------------
@@ -152,9 +142,7 @@ def _load_module():
         name, so, _ = _paths(key())
         if not so.is_file():
             return None
-        spec = importlib.util.spec_from_file_location(name, so)
-        mod = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(mod)
+        mod = _aot.load_module(name, so)
         for _, variants in SIGNATURES.values():
             for export, _, _ in variants:
                 getattr(mod, export)
@@ -198,99 +186,23 @@ def _numba_signature(arg_specs, ret: str):
 
 
 def build(progress=None) -> bool:
-    """Compile :data:`SIGNATURES` ahead of time into the cache (see the module docstring).
-
-    Output of the C compiler is discarded. A failure is remembered (``.failed`` file) and not retried
-    for this key; another process compiling at the same time (a lock file younger than 15 minutes) is
-    left to it.
+    """Compile :data:`SIGNATURES` ahead of time into the cache (see the module docstring and
+    :func:`lexicon_tools._aot.compile_module`: lock, quiet compiler, remembered failure).
 
     Returns:
         True when the module was written.
     """
     if not needs_build():
         return False
-    name, so, failed = _paths(key())
-    d = so.parent
-    try:
-        d.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return False
-    lock = d / f"{name}.lock"
-    try:
-        os.close(os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
-    except FileExistsError:
-        try:
-            if time.time() - lock.stat().st_mtime < 900:
-                return False
-            lock.unlink()
-        except OSError:
-            return False
-        return build(progress)
-    except OSError:
-        return False
-    tmp = None
-    try:
-        if progress:
-            progress("compiling the lexicon builder's kernels ahead of time (once, about 30 s) so that later "
-                     "builds skip Numba's start-up; GSE_AOT=0 turns this off")
-        import warnings
+    name, _, _ = _paths(key())
 
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # pycc is "pending deprecation" (Numba 0.57+)
-            from numba.pycc import CC
-
-        tmp = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=d))
-        cc = CC(name)
-        cc.output_dir = str(tmp)
-        cc.verbose = False
+    def export(cc) -> None:
         for kname, (jit_module, variants) in SIGNATURES.items():
             disp = getattr(importlib.import_module(f"lexicon_tools.{jit_module}"), kname)
-            for export, arg_specs, ret in variants:
-                cc.export(export, _numba_signature(arg_specs, ret))(disp.py_func)
-        sys.stdout.flush()
-        sys.stderr.flush()
-        saved = os.dup(1), os.dup(2)
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        try:
-            os.dup2(devnull, 1)
-            os.dup2(devnull, 2)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                cc.compile()
-        finally:
-            os.dup2(saved[0], 1)
-            os.dup2(saved[1], 2)
-            for f in (*saved, devnull):
-                os.close(f)
-        built = tmp / so.name
-        if not built.is_file():
-            raise RuntimeError(f"the compiler wrote no {so.name}")
-        os.replace(built, so)
-        for old in d.glob("gse_lexbuild_*"):  # modules of older sources
-            if not old.name.startswith(name):
-                try:
-                    old.unlink()
-                except OSError:
-                    pass
-        return True
-    except KeyboardInterrupt:
-        if progress:
-            progress("ahead-of-time compilation interrupted; it runs again after the next build")
-        return False
-    except Exception as exc:  # no compiler, no pycc, ...: remember, stay on the JIT kernels
-        why = f"{type(exc).__name__}: {(str(exc).strip().splitlines() or [''])[0]}"
-        try:
-            failed.write_text(why + "\n", encoding="utf-8")
-        except OSError:
-            pass
-        if progress:
-            progress(f"ahead-of-time compilation failed ({why}); staying on the JIT kernels (not retried "
-                     f"until the sources change; remove {failed} to retry)")
-        return False
-    finally:
-        if tmp is not None:
-            shutil.rmtree(tmp, ignore_errors=True)
-        try:
-            lock.unlink()
-        except OSError:
-            pass
+            for exported, arg_specs, ret in variants:
+                cc.export(exported, _numba_signature(arg_specs, ret))(disp.py_func)
+
+    return _aot.compile_module(
+        name, PREFIX, export, progress=progress, retry_hint="the next build",
+        announce="compiling the lexicon builder's kernels ahead of time (once, about 30 s) so that later "
+                 "builds skip Numba's start-up; GSE_AOT=0 turns this off")

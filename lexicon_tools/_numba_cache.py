@@ -1,42 +1,119 @@
-"""Keep Numba's on-disk caches of the kernel modules in step with every kernel source.
+"""Keep Numba's on-disk caches of the kernel modules in step with the kernel sources they compile in.
 
 Numba's ``cache=True`` keys a module's cache files (``__pycache__/<module>.<function>-<line>.py311.*.nb[ic]``)
 on that module's own source file only. A kernel that calls (and so compiles in) a kernel of
-another module keeps running the old code after that other module changed: after an edit, a
-``git pull`` or an upgrade that touched only the callee, the caller would silently give the old
-answers. So every kernel module calls :func:`drop_stale_cache` at import: it hashes the sources of
-all kernel modules of both packages (``lexicon_tools/_*.py`` and ``engine/_*.py``, a few hundred
-kilobytes, once per process) and deletes the calling module's cache files when the stamp written
-beside them (``__pycache__/<module>.deps``) holds another digest. The kernels are then recompiled
-on first use and cached again.
+another module, or reads its constants, keeps running the old code after that other module changed:
+after an edit, a ``git pull`` or an upgrade that touched only the callee, the caller would silently
+give the old answers. So every kernel module calls :func:`drop_stale_cache` at import: it hashes the
+sources of the kernel-side modules it depends on (:func:`kernel_closure`: the module itself and,
+transitively, every ``_``-prefixed module of ``lexicon_tools`` or ``engine`` it imports; a few tens
+of kilobytes, once per process) and deletes the module's cache files when the stamp written beside
+them (``__pycache__/<module>.deps``) holds another digest. The kernels are then recompiled on first
+use and cached again. Editing a module no kernel imports (an API module, a layout helper of the
+Python side) drops no cache.
 """
 
 from __future__ import annotations
 
+import ast
 import functools
 import glob
 import hashlib
 import os
+import re
 import tempfile
+from pathlib import Path
+from typing import Iterable
 
-_PACKAGES = (os.path.dirname(os.path.abspath(__file__)),
-             os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "engine"))
+_ROOT = Path(__file__).resolve().parent.parent
+_PACKAGES = ("lexicon_tools", "engine")
+"""Top-level packages (directories under :data:`_ROOT`) whose ``_*.py`` modules can hold kernels."""
+_NOT_KERNEL_SIDE = frozenset({"_numba_cache.py"})
+"""Imported by every kernel module but compiled into none."""
 
 
-@functools.lru_cache(maxsize=1)
-def kernel_sources_digest() -> str:
-    """SHA-256 (hex) over the names and bytes of every ``_*.py`` file of ``lexicon_tools`` and ``engine``.
+def _module_path(name: str) -> Path | None:
+    """The source file of the module ``name`` (dotted) under :data:`_ROOT`, or None (a package, or outside)."""
+    parts = name.split(".")
+    if parts[0] not in _PACKAGES:
+        return None
+    path = _ROOT.joinpath(*parts[:-1], parts[-1] + ".py")
+    return path if path.is_file() else None
 
-    A package directory that is missing (an install without ``engine``) is skipped. Raises
-    ``OSError`` when a file cannot be read.
+
+def _imported_modules(path: Path) -> set[Path]:
+    """Files of this project that the module at ``path`` imports (relative or absolute, at any depth)."""
+    parts = path.resolve().relative_to(_ROOT).with_suffix("").parts
+    tree = ast.parse(path.read_bytes(), filename=str(path))
+    found: set[Path] = set()
+    for node in ast.walk(tree):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = ".".join(parts[:len(parts) - node.level]) if node.level else ""
+            mod = ".".join(x for x in (base, node.module or "") if x)
+            names = [mod] + [f"{mod}.{a.name}" for a in node.names]
+        for name in names:
+            p = _module_path(name)
+            if p is not None:
+                found.add(p)
+    return found
+
+
+@functools.lru_cache(maxsize=None)
+def kernel_closure(module_file: str) -> tuple[Path, ...]:
+    """The kernel-side sources the module at ``module_file`` compiles in, sorted.
+
+    The module itself and, transitively, every ``_``-prefixed module of ``lexicon_tools`` and ``engine``
+    it imports (kernels, and the constants they read), except :data:`_NOT_KERNEL_SIDE`. Raises
+    ``OSError`` or ``SyntaxError`` when a source cannot be read or parsed.
     """
+    start = Path(module_file).resolve()
+    seen = {start}
+    todo = [start]
+    while todo:
+        for p in _imported_modules(todo.pop()):
+            if p.name.startswith("_") and p.name not in _NOT_KERNEL_SIDE and p not in seen:
+                seen.add(p)
+                todo.append(p)
+    return tuple(sorted(seen))
+
+
+def sources_digest(files: Iterable[Path]) -> str:
+    """SHA-256 (hex) over the paths (relative to the repository root) and bytes of ``files``."""
     h = hashlib.sha256()
-    for pkg in _PACKAGES:
-        for path in sorted(glob.glob(os.path.join(pkg, "_*.py"))):
-            with open(path, "rb") as f:
-                data = f.read()
-            h.update(os.path.basename(path).encode() + b"\0" + len(data).to_bytes(8, "little") + data)
+    for path in sorted(set(Path(f).resolve() for f in files)):
+        data = path.read_bytes()
+        h.update(str(path.relative_to(_ROOT)).encode() + b"\0" + len(data).to_bytes(8, "little") + data)
     return h.hexdigest()
+
+
+def kernel_modules() -> list[Path]:
+    """Every module of the two packages that defines a Numba kernel (a line of its source starts with a ``@njit`` or ``@jit`` decorator), sorted."""
+    out = []
+    for pkg in _PACKAGES:
+        for path in sorted((_ROOT / pkg).rglob("_*.py")):
+            if re.search(rb"^[ \t]*@(numba\.)?n?jit\b", path.read_bytes(), re.M):
+                out.append(path)
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def kernel_sources_digest(module_file: str | None = None) -> str:
+    """Digest of the kernel-side sources of one module (:func:`kernel_closure`), or of every kernel module.
+
+    Args:
+        module_file: a kernel module's ``__file__``; ``None`` for the union over :func:`kernel_modules`.
+
+    Raises ``OSError`` when a file cannot be read.
+    """
+    if module_file is not None:
+        return sources_digest(kernel_closure(module_file))
+    files: set[Path] = set()
+    for m in kernel_modules():
+        files.update(kernel_closure(str(m)))
+    return sources_digest(files)
 
 
 def drop_stale_cache(module_file: str, digest: str | None = None) -> bool:
@@ -44,7 +121,7 @@ def drop_stale_cache(module_file: str, digest: str | None = None) -> bool:
 
     Args:
         module_file: the kernel module's ``__file__``; its caches are ``__pycache__/<stem>.*.nb[ic]`` beside it.
-        digest: the current sources' digest (default :func:`kernel_sources_digest`).
+        digest: the current sources' digest (default ``kernel_sources_digest(module_file)``).
 
     Returns:
         True if cache files were deleted (or the stamp was new), False if the stamp matched or an
@@ -52,7 +129,7 @@ def drop_stale_cache(module_file: str, digest: str | None = None) -> bool:
     The stamp is written atomically (temp file, rename); errors are never raised.
     """
     try:
-        digest = digest or kernel_sources_digest()
+        digest = digest or kernel_sources_digest(os.path.abspath(module_file))
         stem = os.path.splitext(os.path.basename(module_file))[0]
         cache = os.path.join(os.path.dirname(os.path.abspath(module_file)), "__pycache__")
         stamp = os.path.join(cache, stem + ".deps")

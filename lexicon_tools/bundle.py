@@ -50,6 +50,7 @@ import marisa_trie
 import numpy as np
 
 from .alphabet import Alphabet, german
+from .paths import cache_dir  # noqa: F401  (re-exported: where built lexicons are kept)
 
 FORMAT = "german-scrabble-lexicon"
 FORMAT_VERSION = 1
@@ -695,15 +696,6 @@ def read_packaged_words(path: Path | None = None) -> list[str]:
     path = path or default_words_path()
     with lzma.open(path, "rt", encoding="utf-8") as f:
         return f.read().split()
-
-
-def cache_dir() -> Path:
-    """Where built default lexicons are kept (``$GSE_CACHE_DIR`` or the XDG cache)."""
-    env = os.environ.get("GSE_CACHE_DIR")
-    if env:
-        return Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "german-scrabble-engine"
 
 
 _DEFAULT: dict[str, Lexicon] = {}

@@ -38,7 +38,7 @@ def main() -> int:
 
     from engine.director.rules import SimultanRules
     from engine.director.store import EventDir
-    from engine.movegen import generate_moves
+    from engine.movegen.generator import generate_moves
     from engine.web.app import create_app
     from engine.web.cli import background_server
 

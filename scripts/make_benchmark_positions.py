@@ -5,8 +5,8 @@
 The set holds the 43 golden positions (ids ``g_<id>``, computed on the golden
 word list) plus positions reached by deterministic self-play on the default
 lexicon (ids ``sp<game>_<turn>_<class>_b<blanks>``): static best-score players
-(:func:`engine.selfplay.play_game`), game ``i`` seeded with
-:func:`engine.selfplay.game_seed` ``(seed, i)``. From every game the position
+(:func:`engine.game.selfplay.play_game`), game ``i`` seeded with
+:func:`engine.game.selfplay.game_seed` ``(seed, i)``. From every game the position
 before each turn is a candidate; candidates are taken in a fixed order until
 each class quota is met, so the same seed always gives the same file.
 
@@ -61,8 +61,8 @@ def main() -> int:
 
     import numpy as np
 
-    from engine.cgp import parse_cgp
-    from engine.selfplay import game_seed, play_game
+    from engine.position.cgp import parse_cgp
+    from engine.game.selfplay import game_seed, play_game
     from lexicon_tools.bundle import load_lexicon
 
     lex = load_lexicon(None, progress=lambda m: print(f"note: {m}", file=sys.stderr))

@@ -1,6 +1,6 @@
 """Make the endgame benchmark positions (benchmarks/positions/endgames.tsv), deterministically.
 
-Plays self-play games between static best-score players (engine.selfplay,
+Plays self-play games between static best-score players (engine.game.selfplay,
 seeds 0, 1, 2, ... of run seed 13) on the default lexicon and keeps, for each
 class ``k+k`` (k = 2..7 tiles on each rack), the first ``--per-class``
 positions in which the bag is empty and both racks hold exactly k tiles.
@@ -30,9 +30,9 @@ sys.path.insert(0, str(ROOT))
 
 from lexicon_tools.bundle import load_lexicon  # noqa: E402
 
-from engine.game import Game  # noqa: E402
-from engine.movegen import best_moves  # noqa: E402
-from engine.selfplay import game_seed  # noqa: E402
+from engine.game.game import Game  # noqa: E402
+from engine.movegen.generator import best_moves  # noqa: E402
+from engine.game.selfplay import game_seed  # noqa: E402
 
 
 def harvest(lexicon, per_class: int, max_games: int = 5000) -> dict[int, list[str]]:

@@ -11,7 +11,7 @@ residuals) on its own games and the previous generation's, with TD(0) targets
 re-evaluated under the newest values. Every game is seeded from
 ``(--seed, generation, game)``, results are merged in game order, so a run is
 reproducible whatever the number of workers. The games are played in the game
-kernel in shards (:mod:`engine.leave_selfplay`: local worker processes or Ray
+kernel in shards (:mod:`engine.analysis.leave_selfplay`: local worker processes or Ray
 tasks, ``--backend ray``), kept in ``--run-dir``; a re-run resumes.
 
 Writes ``<out>.klv2.xz`` (the table, KLV2, xz) and ``<out>.json`` (how it was
@@ -37,10 +37,12 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from engine.equity import DecisionLog, EquityParams  # noqa: E402
-from engine.leave_selfplay import (  # noqa: E402
+from engine.game.kernel_game import DecisionLog  # noqa: E402
+
+from engine.game.equity import EquityParams
+from engine.analysis.leave_selfplay import (  # noqa: E402
     LOG_FIELDS, SHARD_GAMES, atomic_save_npz, atomic_write_text, load_generation, play_generation, seed_of)
-from engine.leaves import LeaveModel, LeaveTable, Observations, leave_index, write_klv  # noqa: E402
+from engine.leaves.table import LeaveModel, LeaveTable, Observations, leave_index, write_klv  # noqa: E402
 
 _W: dict = {}
 
@@ -136,7 +138,7 @@ def reference_values(table_values, index) -> dict:
 
 def _match_players(values_a, params_a, values_b, params_b):
     """Seats (A, B) and (B, A) as kernel players; ``values_*`` None is the pure score player."""
-    from engine.kgame import KernelPlayers
+    from engine.game.kernel_game import KernelPlayers
 
     def table(values, params):
         if values is None:
@@ -148,7 +150,7 @@ def _match_players(values_a, params_a, values_b, params_b):
 
 
 def _minit(lexicon_path, sides):
-    from engine.kgame import KernelConstants
+    from engine.game.kernel_game import KernelConstants
     from lexicon_tools.bundle import load_lexicon
 
     _W["lex"] = load_lexicon(lexicon_path)
@@ -159,7 +161,7 @@ def _minit(lexicon_path, sides):
 def _mplay(task):
     """Pairs ``start .. stop-1``: each deal (bag seed ``seed_of(seed, tag, i)``) played twice, seats swapped.
     Returns ``(spread of A, score of A, score of B)`` per game, A first then A second."""
-    from engine.kgame import play_kernel_game
+    from engine.game.kernel_game import play_kernel_game
 
     seed, tag, start, stop = task
     ab, ba = _W["match"]
@@ -223,8 +225,8 @@ def pair_summary(res) -> dict:
 
 
 def summarize_match(res) -> dict:
-    """:func:`engine.equity.match_summary` of ``(spread, equity score, score-player score)`` results."""
-    from engine.equity import match_summary
+    """:func:`engine.game.selfplay.match_summary` of ``(spread, equity score, score-player score)`` results."""
+    from engine.game.selfplay import match_summary
 
     out = match_summary([r[0] for r in res], [r[1] for r in res], [r[2] for r in res])
     out["mean_score_equity"] = out.pop("mean_score_a")
@@ -394,7 +396,7 @@ def make_table(lexicon_path=None, seed=2024, games=(50000, 150000, 300000, 50000
         "games_per_generation": played,
         "games_total": int(sum(played)),
         "shard_games": shard_games,
-        "engine": "game kernel (engine._kgame.play_game with the decision log)",
+        "engine": "game kernel (engine.game._kgame.play_game with the decision log)",
         "fit_min_bag": FIT_MIN_BAG,
         "quantum": 1 / 256,
         "equity": {"bag_ramp": params.bag_ramp, "bag_floor": params.bag_floor,
@@ -418,7 +420,7 @@ def make_table(lexicon_path=None, seed=2024, games=(50000, 150000, 300000, 50000
 
 def _read_table(stem: Path):
     """Values and metadata of a table written by this script (``STEM.klv2.xz`` + ``STEM.json``), or a KLV file."""
-    from engine.leaves import read_klv
+    from engine.leaves.table import read_klv
 
     stem = Path(stem)
     if stem.suffix in (".klv2", ".klv"):

@@ -2,9 +2,9 @@
 
     python scripts/make_win_table.py [--games 4000] [--seed 2026] [--out engine/data/winpct-german.json]
 
-Plays ``--games`` kernel games (engine.kgame) between two static equity
+Plays ``--games`` kernel games (engine.game.kernel_game) between two static equity
 players with the packaged leave table on the default lexicon, bag seeds
-``engine.selfplay.game_seed(seed, i)``, so the same seed gives the same games
+``engine.game.selfplay.game_seed(seed, i)``, so the same seed gives the same games
 and the same table. Before every turn it records the tiles not on the board
 (bag + both racks), the lead of the player on turn and, at the end, whether
 that player won (1, a draw ½, 0).
@@ -42,10 +42,10 @@ def collect(lexicon, games: int, seed: int, progress: bool = True):
     """``(T, lead, outcome)`` int/int/float arrays of every turn of ``games`` self-play games."""
     from tqdm import tqdm
 
-    from engine import _kgame as KG
-    from engine.kgame import KernelConstants, KernelPlayers, play_kernel_game
-    from engine.leaves import default_table
-    from engine.selfplay import game_seed
+    from engine.game import _kgame as KG
+    from engine.game.kernel_game import KernelConstants, KernelPlayers, play_kernel_game
+    from engine.leaves.table import default_table
+    from engine.game.selfplay import game_seed
 
     table = default_table()
     consts = KernelConstants(lexicon)
@@ -153,11 +153,11 @@ def main(argv=None) -> int:
                   "T tiles not on the board); draws count 1/2",
         "made_by": f"python scripts/make_win_table.py --games {args.games} --seed {args.seed} "
                    f"--bandwidth {args.bandwidth:g}",
-        "players": "two static equity players (engine.equity, packaged leave table), kernel self-play",
+        "players": "two static equity players (engine.game.equity, packaged leave table), kernel self-play",
         "lexicon": "packaged default",
         "games": args.games,
         "seed": args.seed,
-        "game_seeds": "engine.selfplay.game_seed(seed, i), i = 0 .. games-1",
+        "game_seeds": "engine.game.selfplay.game_seed(seed, i), i = 0 .. games-1",
         "positions": int(ts.shape[0]),
         "first_player_win_rate": None,
         "fit": "per T: weighted logistic regression in the lead, Gaussian weights over T "

@@ -12,8 +12,8 @@ from lexicon_tools.bundle import Lexicon, build_bundle
 
 DATA = Path(__file__).parent / "data"
 
-# No ahead-of-time kernel builds behind the tests' back (about 20 s each, engine._aot);
-# tests/test_startup.py builds one on purpose in a private cache.
+# No ahead-of-time kernel builds behind the tests' back (about 20 s each, engine.movegen._aot);
+# tests/movegen/test_startup.py builds one on purpose in a private cache.
 os.environ.setdefault("GSE_AOT", "0")
 
 

@@ -1,6 +1,6 @@
 """A slow, obviously-correct reference move generator for tests.
 
-It shares nothing with the GADDAG generator (:mod:`engine._movegen`): no lexicon
+It shares nothing with the GADDAG generator (:mod:`engine.movegen._movegen`): no lexicon
 graph, no anchors, no cross-check bit sets. It enumerates, for every row and
 every column, every segment of squares that could be exactly covered by a move
 and matches the segment's pattern (fixed board letters, letters allowed under
@@ -10,7 +10,7 @@ blank) and scored by the SPEC rules.
 
 A move is the set of tiles it places (golden README), so the result is a
 ``set[(placements, score)]`` in the format of
-:meth:`engine.moves.MoveList.placement_set`: ``"H8:A,I8:b"`` sorted by
+:meth:`engine.position.moves.MoveList.placement_set`: ``"H8:A,I8:b"`` sorted by
 (row, column), square = column letter + row number, lowercase = blank.
 
 :func:`rescore` is a second, independent scorer that works from a finished
@@ -27,7 +27,7 @@ from typing import Iterable
 
 import numpy as np
 
-from engine.board import Board, square_name
+from engine.position.board import Board, square_name
 
 N = 15
 CENTER = (7, 7)

@@ -1,4 +1,4 @@
-"""CLI plug-in (see :data:`engine.cli.PLUGINS`): ``python -m engine simultan ...``.
+"""CLI plug-in (see :data:`engine.cli.main.PLUGINS`): ``python -m engine simultan ...``.
 
 Sub-commands (the event directory is the first positional argument or ``--event DIR``)::
 

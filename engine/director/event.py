@@ -66,9 +66,9 @@ import numpy as np
 
 from lexicon_tools.alphabet import BLANK, Alphabet
 
-from engine.board import Board
-from engine.game import Bag
-from engine.scorer import IllegalMove, check_move, parse_move, score_placement
+from engine.position.board import Board
+from engine.game.game import Bag
+from engine.position.scorer import IllegalMove, check_move, parse_move, score_placement
 
 from .journal import JournalError
 from .rules import SimultanRules, draw_rack

@@ -31,10 +31,10 @@ import os
 import re
 from pathlib import Path
 
-from engine.board import Board
-from engine.game import GameRecord, Kind, Rules, Turn
-from engine.gcg import write_gcg
-from engine.scorer import check_move
+from engine.position.board import Board
+from engine.game.game import GameRecord, Kind, Rules, Turn
+from engine.game.gcg import write_gcg
+from engine.position.scorer import check_move
 from lexicon_tools.bundle import lexicon_stem
 
 from .event import NO_MOVE, Event, Round, percent, rank_standings

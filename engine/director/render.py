@@ -24,7 +24,7 @@ import json
 
 from lexicon_tools.alphabet import Alphabet
 
-from engine.board import COLUMNS, N, Board
+from engine.position.board import COLUMNS, N, Board
 
 __all__ = ["board_svg", "rack_html", "notation_html", "round_page", "index_page", "de_number", "de_percent"]
 

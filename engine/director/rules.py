@@ -25,7 +25,7 @@ import numpy as np
 
 from lexicon_tools.alphabet import BLANK, Alphabet
 
-from engine.game import Bag
+from engine.game.game import Bag
 
 __all__ = [
     "TIE_BREAKS",

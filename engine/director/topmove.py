@@ -1,7 +1,7 @@
 """The round's top move: every move of the position, the highest score, a deterministic tie-break.
 
 All placements of the round's rack are generated
-(:func:`engine.movegen.generate_moves`); the moves with the highest score are
+(:func:`engine.movegen.generator.generate_moves`); the moves with the highest score are
 the tied tops. They are ordered by the event's tie-break keys
 (:data:`engine.director.rules.TIE_BREAKS`), by default:
 
@@ -23,9 +23,9 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from engine.board import Board
-from engine.movegen import generate_moves
-from engine.moves import Move
+from engine.position.board import Board
+from engine.movegen.generator import generate_moves
+from engine.position.moves import Move
 
 from .rules import TIE_BREAKS
 

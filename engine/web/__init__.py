@@ -10,6 +10,6 @@ Modules:
   validated here before the engine sees it;
 * :mod:`~engine.web.app` — the FastAPI application: routes, error handling,
   rate limit, request size limit, static files;
-* :mod:`~engine.web.cli` — the ``web`` subcommand (a plug-in of :mod:`engine.cli`);
+* :mod:`~engine.web.cli` — the ``web`` subcommand (a plug-in of :mod:`engine.cli.main`);
 * ``static/`` — the page (plain HTML, CSS and JavaScript, no build step).
 """

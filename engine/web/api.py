@@ -2,15 +2,15 @@
 
 Every function takes plain request values, validates them and returns a
 JSON-ready ``dict``; bad input raises :class:`BadRequest` (or
-:class:`engine.cgp.CGPError`, also a ``ValueError``) with a message that names
+:class:`engine.position.cgp.CGPError`, also a ``ValueError``) with a message that names
 the field, square or letter, which :mod:`engine.web.app` turns into a 4xx
 answer. The engine (the Numba kernels) only ever sees a position that
 :func:`read_position` accepted.
 
-The answers extend the CLI's ``--json`` contract (``engine.cli``): a move has
+The answers extend the CLI's ``--json`` contract (``engine.cli.main``): a move has
 ``move``, ``score``, ``tiles`` (``[row, col, LETTER, is_blank]``, 0-based),
 ``words`` (``[WORD, points]``, main word first) and ``leave``, and here also
-``leave_value``, ``equity`` (points; :mod:`engine.equity`) and ``played``
+``leave_value``, ``equity`` (points; :mod:`engine.game.equity`) and ``played``
 (tiles taken from the rack). See docs/web.md.
 """
 
@@ -21,9 +21,9 @@ from collections import deque
 
 import numpy as np
 
-from engine.board import ACROSS, COLUMNS, N, Board, square_name
-from engine.cgp import Position, check_tile_counts, parse_cgp
-from engine.scorer import IllegalMove, check_move, score_placement
+from engine.position.board import ACROSS, COLUMNS, N, Board, square_name
+from engine.position.cgp import Position, check_tile_counts, parse_cgp
+from engine.position.scorer import IllegalMove, check_move, score_placement
 
 __all__ = [
     "BadRequest",
@@ -69,7 +69,7 @@ def read_position(cgp: str) -> Position:
 
     Raises:
         BadRequest: not a string, or longer than :data:`MAX_CGP_CHARS`.
-        engine.cgp.CGPError: the CGP is malformed or impossible (names the row,
+        engine.position.cgp.CGPError: the CGP is malformed or impossible (names the row,
             letter or field; an impossible position's message has no command-line
             hint, since the page has no ``--allow-impossible``).
     """
@@ -230,8 +230,8 @@ def moves_json(pos: Position, lexicon, table=None, top: int | None = None, sort:
     Raises:
         BadRequest: ``top`` below 1, ``offset`` below 0 or ``sort`` unknown.
     """
-    from engine.equity import list_equity
-    from engine.movegen import exchanges, generate_moves
+    from engine.game.equity import list_equity
+    from engine.movegen.generator import exchanges, generate_moves
 
     if top is not None and (not isinstance(top, int) or top < 1):
         raise BadRequest(f"top: must be a whole number of at least 1, got {top!r}")
@@ -314,8 +314,8 @@ def score_json(pos: Position, lexicon, text: str, table=None) -> dict:
     Raises:
         BadRequest: the text is empty or longer than :data:`MAX_MOVE_CHARS`.
     """
-    from engine.equity import list_equity
-    from engine.movegen import generate_moves
+    from engine.game.equity import list_equity
+    from engine.movegen.generator import generate_moves
 
     if not isinstance(text, str) or not text.strip():
         raise BadRequest("move: type a move such as '8H HAUS' (across) or 'H8 HAUS' (down)")

@@ -264,7 +264,7 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
     """
     from lexicon_tools.bundle import load_lexicon
 
-    from engine.leaves import default_table
+    from engine.leaves.table import default_table
 
     lexicon = lexicon if lexicon is not None else load_lexicon(None)
     table = table if table is not None else default_table()
@@ -374,7 +374,7 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
     # -- API -------------------------------------------------------------------------
     rules = api.rules_json()
     rules["director"] = event_dir is not None
-    from ..gcg import record_lexicon_name
+    from engine.game.gcg import record_lexicon_name
 
     rules["lexicon"] = {"words": lexicon.word_count, "name": (lexicon.meta.get("source") or {}).get("name")
                         or Path(str(lexicon.path)).name, "gcg": record_lexicon_name(lexicon)}
@@ -410,7 +410,7 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
     @app.post("/api/deep", responses=POST_ERRORS)
     async def deep_analysis(req: DeepRequest):
         """The solver's or the simulation's answer for the position's phase (:mod:`engine.web.deep`,
-        :func:`engine.phase.phase_answer`), in a worker process within ``seconds``."""
+        :func:`engine.analysis.phase.phase_answer`), in a worker process within ``seconds``."""
         api.read_position(req.cgp)  # a bad CGP is a 400 at once, before the worker is asked
         return JSONResponse(await heavy.wait_for(deep.run, req.cgp, req.seconds, req.include, req.last_move))
 

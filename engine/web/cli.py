@@ -1,4 +1,4 @@
-"""CLI plug-in (see :data:`engine.cli.PLUGINS`): ``python -m engine web``.
+"""CLI plug-in (see :data:`engine.cli.main.PLUGINS`): ``python -m engine web``.
 
 ``python -m engine web [--port P] [--host H] [--lexicon L] [--leaves KLV] [--event DIR [--admin]] [--rate R]
 [--trust-proxy ADDR] [--analysis-queue N] [--request-timeout S]``
@@ -130,7 +130,7 @@ def cmd_web(args) -> int:
         raise OSError(f"cannot listen on {args.host}:{args.port} ({exc.strerror or exc}{hint})") from None
     table = None
     if args.leaves:
-        from engine.leaves import LeaveTable
+        from engine.leaves.table import LeaveTable
 
         try:
             table = LeaveTable.load(args.leaves, note=_note)

@@ -2,7 +2,7 @@
 
 The endgame solver, the pre-endgame and the simulation run Numba kernels that
 hold Python's GIL for seconds; in a thread of the server they would stall
-every other request. :class:`DeepWorker` runs :func:`engine.phase.phase_answer`
+every other request. :class:`DeepWorker` runs :func:`engine.analysis.phase.phase_answer`
 in one worker process (started on first use with ``spawn``, the lexicon
 memory-mapped there from its path, the leave table passed once). The request
 is admitted by the bounded analysis pool (:meth:`engine.web.server.HeavyPool.wait_for`:
@@ -11,8 +11,8 @@ its own, so the move lists and the word checker (``/api/moves``, ``/api/score``)
 never queue behind a deep analysis. Only one deep analysis runs at a time (a
 second one gets 503 with ``Retry-After`` while the first is running), and each
 has a time budget of at most :data:`MAX_SECONDS`, which the solvers keep to
-(the pre-endgame's deadline, :mod:`engine.preendgame`). The worker loads the
-kernels once with :func:`engine.phase.warm_up` before its first analysis, so a
+(the pre-endgame's deadline, :mod:`engine.analysis.preendgame`). The worker loads the
+kernels once with :func:`engine.analysis.phase.warm_up` before its first analysis, so a
 Numba cache load or compile never eats a request's budget.
 """
 
@@ -42,9 +42,9 @@ def _init(lexicon_path, table) -> None:
 def _task(cgp: str, seconds: float, include: list[str], last_move: str | None = None) -> dict:
     from lexicon_tools.bundle import Lexicon, load_lexicon
 
-    from engine.cgp import parse_cgp
-    from engine.leaves import LeaveTable
-    from engine.phase import phase_answer, warm_up
+    from engine.position.cgp import parse_cgp
+    from engine.leaves.table import LeaveTable
+    from engine.analysis.phase import phase_answer, warm_up
 
     if "lexicon" not in _WORKER:
         path = _WORKER.get("lexicon_path")
@@ -59,7 +59,7 @@ def _task(cgp: str, seconds: float, include: list[str], last_move: str | None = 
 
 
 class DeepWorker:
-    """One worker process for :func:`engine.phase.phase_answer`, started on first use.
+    """One worker process for :func:`engine.analysis.phase.phase_answer`, started on first use.
 
     Args:
         lexicon: the server's :class:`lexicon_tools.bundle.Lexicon` (its ``path`` is
@@ -94,7 +94,7 @@ class DeepWorker:
     def run(self, cgp: str, seconds: float, include: list[str] | None = None, last_move: str | None = None) -> dict:
         """The phase answer of ``cgp`` within ``seconds`` (blocks the calling thread, not the GIL);
         ``include``: moves to simulate as well, ``last_move``: the opponent's last move for the
-        simulation's inference (:func:`engine.phase.phase_answer`)."""
+        simulation's inference (:func:`engine.analysis.phase.phase_answer`)."""
         from .server import Busy
 
         if not self._running.acquire(blocking=False):

@@ -633,7 +633,7 @@
     $("#tm-pause").disabled = !c.running;
   }
 
-  // ---- GCG (engine/gcg.py's dialect: racks unknown as "...", #agreed words) ---------------------------
+  // ---- GCG (engine/game/gcg.py's dialect: racks unknown as "...", #agreed words) ---------------------------
   function nicks() {
     const out = [];
     game.players.forEach((name, p) => {
@@ -649,7 +649,7 @@
     const nk = nicks();
     const lines = ["#character-encoding UTF-8"];
     game.players.forEach((name, p) => lines.push(`#player${p + 1} ${nk[p]} ${name.trim() || nk[p]}`));
-    // the name engine/gcg.py resolves ("default" for the packaged list), not the list's source name
+    // the name engine/game/gcg.py resolves ("default" for the packaged list), not the list's source name
     if (rules.lexicon && rules.lexicon.gcg) lines.push(`#lexicon ${rules.lexicon.gcg}`);
     lines.push("#tile-distribution german", "#rules home");
     const agreed = [...new Set(game.turns.flatMap((t) => (t.kind === "play" && t.agreed ? t.unknown : [])))];

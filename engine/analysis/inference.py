@@ -1,0 +1,485 @@
+"""Rack inference: which tiles did the opponent keep, given the move they just made?
+
+Method (as MAGPIE's ``infer`` and Macondo's inference describe it; no code
+copied): the opponent is modelled as the static equity player of
+:mod:`engine.game.equity`. Their rack before the move was the tiles they played plus
+a *leave* ``L`` of ``7 - tiles played`` tiles, and ``L`` came from the tiles
+the side to move cannot see now (the *pool*: the opponent's current rack and
+the bag; the tiles the opponent played are on the board, the ones we hold were
+never on their rack). For **every** possible ``L`` (exact enumeration of the
+sub-multisets of the pool):
+
+* the prior weight is the number of ways to draw ``L`` from the pool,
+  ``prod_c C(pool[c], L[c])`` (a uniform draw of tiles, so ``AA`` from five
+  A's counts ``C(5, 2) = 10``);
+* the likelihood is 1 when the move was a reasonable static choice from the
+  full rack: ``equity(played move) >= equity(best move of the rack) - margin``,
+  on the board before the move, with the bag as it was then; else 0. The
+  margin (default 5 points, MAGPIE's default) allows for an opponent who does
+  not play exactly like our static player.
+
+The consistent leaves, weighted, are the posterior: per tile the expected
+number kept and the probability of keeping at least one, and the list of
+leaves with their probabilities. An **exchange** of ``n`` tiles whose tiles we
+did not see (``-3``): every full rack ``R`` of 7 tiles is enumerated instead;
+it is consistent when its best exchange of exactly ``n`` tiles is within the
+margin of its best move, and the leave is what that exchange keeps. An
+exchange whose tiles are known (``-ABC``) is treated like a placement of those
+tiles with score 0.
+
+Input convention: ``position`` is the position *now* (after the opponent's
+move, the side to move's rack known), and the move is on its board; tiles that
+were on the board before the move are written in parentheses (``8H WO(R)T``).
+
+The hot loop (the best move of every candidate rack) is the Numba kernel
+:func:`engine.analysis._inference.best_values`, on the game kernels' static player
+(:func:`engine.game._kgame.decide`).
+
+Example::
+
+    from engine.position.cgp import parse_cgp
+    from engine.analysis.inference import infer
+    res = infer(parse_cgp(cgp), "8H WORT", lexicon)
+    print(res.format())
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.position.board import ACROSS, COLUMNS, N, Board, parse_start, square_name
+
+__all__ = ["DEFAULT_MARGIN", "MAX_RACKS", "SAMPLES", "LastMove", "InferenceResult", "parse_last_move", "infer", "from_record"]
+
+DEFAULT_MARGIN = 5.0
+"""Equity margin in points (MAGPIE's default)."""
+
+MAX_RACKS = 60_000
+"""Most candidate racks enumerated exactly (``max_racks``; about 20-40 s on one loaded core). Beyond
+that :func:`infer` checks :data:`SAMPLES` racks drawn at random from the pool instead (not exact)."""
+
+SAMPLES = 20_000
+"""Racks drawn when the exact enumeration would be larger than ``max_racks``."""
+
+
+@dataclass(frozen=True)
+class LastMove:
+    """The opponent's last move, read against the position after it.
+
+    Attributes:
+        kind: ``"play"`` or ``"exchange"``.
+        notation: the move as given (normalised: ``8H WO(R)T``, ``-3``, ``-ABC``).
+        board_before: the board before the move (a copy; the move's tiles removed).
+        played: int64 (T,) tiles known to have left the rack: the tiles placed,
+            or the tiles exchanged when they are known; zeros for ``-N``.
+        score: points of the move (0 for an exchange).
+        n_tiles: tiles placed or exchanged.
+        tiles_known: False for an exchange of unseen tiles (``-N``).
+    """
+
+    kind: str
+    notation: str
+    board_before: Board
+    played: np.ndarray
+    score: int
+    n_tiles: int
+    tiles_known: bool
+
+
+def _letters(written: str, alphabet) -> list[tuple[str, bool]]:
+    """``(letter, in parentheses)`` of a written word; raises ValueError on bad characters."""
+    out, inside = [], False
+    for ch in written:
+        if ch == "(":
+            if inside:
+                raise ValueError(f"{written}: nested '('")
+            inside = True
+        elif ch == ")":
+            if not inside:
+                raise ValueError(f"{written}: ')' without '('")
+            inside = False
+        else:
+            if ch.upper() not in alphabet.letters or len(ch.upper()) != 1:
+                raise ValueError(f"{written}: {alphabet.not_a_letter(ch)}")
+            out.append((ch, inside))
+    if inside:
+        raise ValueError(f"{written}: '(' is not closed")
+    if not out:
+        raise ValueError(f"{written}: no letters")
+    return out
+
+
+def parse_last_move(board: Board, text: str, lexicon=None) -> LastMove:
+    """Read the opponent's last move against the board *after* it (see the module doc).
+
+    Args:
+        board: the board now (the move's tiles on it).
+        text: ``8H WO(R)T`` / ``H8 WO(R)T`` (tiles that were already there in
+            parentheses, blanks in lowercase), ``-3`` (three unseen tiles
+            exchanged) or ``-ABC`` (these tiles exchanged).
+        lexicon: checks the move's words (``None``: no word check).
+
+    Returns:
+        a :class:`LastMove`.
+
+    Raises:
+        ValueError: unreadable notation; a new tile that is not on the board as
+            written (names the square); a move that was not legal on the board
+            before it; a pass (nothing to infer from).
+    """
+    from engine.position.scorer import IllegalMove, check_move
+
+    a = board.alphabet
+    t = unicodedata.normalize("NFC", text).strip()
+    if not t:
+        raise ValueError("the last move is empty")
+    if t.startswith("-"):
+        rest = t[1:].strip()
+        if not rest:
+            raise ValueError("the last move is a pass: a pass tells nothing about the tiles kept")
+        if rest.isdigit():
+            n = int(rest)
+            if not 1 <= n <= a.rack_size:
+                raise ValueError(f"exchange -{rest}: 1 to {a.rack_size} tiles")
+            return LastMove("exchange", f"-{n}", board.copy(), np.zeros(a.size + 1, dtype=np.int64), 0, n, False)
+        try:
+            put = a.parse_rack(rest.upper()).astype(np.int64)
+        except ValueError as exc:
+            raise ValueError(f"exchange {t}: {exc}") from None
+        n = int(put.sum())
+        if n > a.rack_size:
+            raise ValueError(f"exchange {t}: more than {a.rack_size} tiles")
+        return LastMove("exchange", f"-{a.rack_string(put)}", board.copy(), put, 0, n, True)
+    parts = t.split()
+    if len(parts) != 2:
+        raise ValueError(f"cannot read the last move {text!r}: expected '8H WO(R)T', 'H8 WORT', '-3' or '-ABC'")
+    start, written = parts
+    row, col, direction = parse_start(start)
+    dr, dc = (0, 1) if direction == ACROSS else (1, 0)
+    before = board.copy()
+    new = []
+    for i, (ch, old) in enumerate(_letters(written, a)):
+        r, c = row + dr * i, col + dc * i
+        if r >= N or c >= N:
+            raise ValueError(f"last move {t}: runs off the board at letter {i + 1} ({ch})")
+        on = board.letter_at(r, c)
+        sq = square_name(r, c)
+        if not on:
+            raise ValueError(f"last move {t}: square {sq} is empty; the move must be on the board "
+                             f"(--cgp is the position after it)")
+        if on.upper() != ch.upper() or (not old and on.islower() != ch.islower()):
+            raise ValueError(f"last move {t}: square {sq} holds {on}, not {ch}")
+        if not old:
+            new.append((r, c))
+    if not new:
+        raise ValueError(f"last move {t}: every letter is in parentheses, so no tile was placed")
+    for r, c in new:
+        before.tiles[r, c] = 0
+        before.blanks[r, c] = False
+    try:
+        scored = check_move(before, t, lexicon)
+    except IllegalMove as exc:
+        raise ValueError(f"last move {t} was not legal on the board before it: {exc}") from None
+    played = np.zeros(a.size + 1, dtype=np.int64)
+    for _r, _c, letter, blank in scored.tiles:
+        played[0 if blank else a.code(letter)] += 1
+    return LastMove("play", scored.move.notation, before, played, int(scored.score), len(scored.tiles), True)
+
+
+@dataclass
+class InferenceResult:
+    """The distribution of the opponent's kept tiles (see the module doc).
+
+    Attributes:
+        move: the :class:`LastMove`.
+        alphabet: the tile set.
+        leave_size: tiles kept.
+        bag_before: tiles in the bag before the move.
+        margin: the equity margin (points).
+        racks: candidate racks enumerated.
+        consistent: how many of them were consistent.
+        prior_weight: total draw count of all candidate racks.
+        leaves: int64 (K, T) the distinct consistent leaves, most probable first.
+        weights: float64 (K,) their draw counts (summed over racks that keep the same leave).
+        pool: int64 (T,) the unseen tiles the leaves were drawn from.
+        exact: True for the exact enumeration; False when ``samples`` racks were
+            drawn at random instead (``racks`` is then the number of distinct racks
+            drawn, the weights count sampled racks, not draws).
+        possible: the number of distinct candidate racks (enumerated or not).
+    """
+
+    move: LastMove
+    alphabet: object
+    leave_size: int
+    bag_before: int
+    margin: float
+    racks: int
+    consistent: int
+    prior_weight: float
+    leaves: np.ndarray
+    weights: np.ndarray
+    pool: np.ndarray
+    exact: bool = True
+    possible: int = 0
+
+    @property
+    def total_weight(self) -> float:
+        return float(self.weights.sum())
+
+    @property
+    def probabilities(self) -> np.ndarray:
+        """float64 (K,) posterior probability of each leave (empty when none is consistent)."""
+        w = self.total_weight
+        return self.weights / w if w > 0 else self.weights.copy()
+
+    def tile_stats(self) -> list[dict]:
+        """Per tile in the pool: ``expected`` count kept, ``at_least_one`` probability, and the ``prior`` expected
+        count (a uniform draw of ``leave_size`` tiles from the pool), tiles in code order, blank last."""
+        a = self.alphabet
+        p = self.probabilities
+        n_pool = int(self.pool.sum())
+        codes = [c for c in range(1, a.size + 1)] + [0]
+        out = []
+        for c in codes:
+            if self.pool[c] == 0:
+                continue
+            exp = float((p * self.leaves[:, c]).sum()) if len(p) else 0.0
+            one = float(p[self.leaves[:, c] > 0].sum()) if len(p) else 0.0
+            prior = self.leave_size * int(self.pool[c]) / n_pool if n_pool else 0.0
+            out.append({"tile": "?" if c == 0 else a.letters[c - 1], "expected": exp, "at_least_one": one,
+                        "prior": prior})
+        return out
+
+    def sampler(self) -> tuple[np.ndarray, np.ndarray]:
+        """``(leaves int32 (K, T), cumulative probabilities float64 (K,))`` for drawing leaves
+        (:func:`engine.analysis.simulation.simulate` ``opponent_leaves``)."""
+        if not len(self.weights):
+            raise ValueError("no leave is consistent with the last move: nothing to draw from")
+        cum = np.cumsum(self.weights) / self.total_weight
+        cum[-1] = 1.0
+        return self.leaves.astype(np.int32), cum
+
+    def to_json(self, top: int | None = 20) -> dict:
+        """One JSON-ready object: the move, the counts, per-tile statistics and the ``top`` leaves."""
+        a = self.alphabet
+        p = self.probabilities
+        k = len(p) if top is None else min(top, len(p))
+        return {"move": self.move.notation, "kind": self.move.kind, "score": self.move.score,
+                "leave_size": self.leave_size, "bag_before": self.bag_before, "margin": self.margin,
+                "exact": self.exact, "possible_racks": self.possible,
+                "racks": self.racks, "consistent": self.consistent, "leaves_distinct": int(len(p)),
+                "consistent_share": round(self.total_weight / self.prior_weight, 6) if self.prior_weight else 0.0,
+                "tiles": [{"tile": s["tile"], "expected": round(s["expected"], 4),
+                           "at_least_one": round(s["at_least_one"], 4), "prior": round(s["prior"], 4)}
+                          for s in self.tile_stats()],
+                "leaves": [{"leave": a.rack_string(self.leaves[i]), "weight": int(round(self.weights[i])),
+                            "probability": round(float(p[i]), 6)} for i in range(k)]}
+
+    def format(self, top: int = 20) -> str:
+        """A text report: the counts, the per-tile table and the most probable leaves."""
+        a = self.alphabet
+        m = self.move
+        what = f"{m.notation} ({m.score} points)" if m.kind == "play" else f"exchange {m.notation}"
+        lines = [f"last move {what}: {self.leave_size} tile{'' if self.leave_size == 1 else 's'} kept, "
+                 f"bag {self.bag_before} before the move, "
+                 f"margin {self.margin:g}",
+                 f"{self.consistent:,} of {self.racks:,} possible racks consistent "
+                 f"({100.0 * self.total_weight / self.prior_weight if self.prior_weight else 0.0:.1f} % of the draws), "
+                 f"{len(self.weights):,} distinct leaves"]
+        if not self.exact:
+            lines.insert(1, f"sampled, not exact: {self.possible:,} possible racks, more than the exact limit; "
+                            f"the weights count sampled racks")
+        if not len(self.weights):
+            lines.append("no rack is consistent with the move within the margin (try a larger --margin)")
+            return "\n".join(lines)
+        lines.append("")
+        lines.append(f"{'tile':<5} {'expected':>8} {'P(>=1)':>7} {'prior':>7}")
+        for s in self.tile_stats():
+            if s["expected"] < 0.0005 and s["prior"] < 0.0005:
+                continue
+            lines.append(f"{s['tile']:<5} {s['expected']:>8.3f} {s['at_least_one']:>7.3f} {s['prior']:>7.3f}")
+        lines.append("")
+        lines.append(f"{'leave':<9} {'P':>7} {'draws':>8}")
+        p = self.probabilities
+        for i in range(min(top, len(p))):
+            lines.append(f"{a.rack_string(self.leaves[i]) or '-':<9} {p[i]:>7.4f} {int(round(self.weights[i])):>8}")
+        if len(p) > top:
+            lines.append(f"... {len(p) - top:,} more")
+        return "\n".join(lines)
+
+
+def infer(position, last_move, lexicon, *, table=None, margin: float = DEFAULT_MARGIN, params=None,
+          max_racks: int = MAX_RACKS, samples: int = SAMPLES, seed: int = 0) -> InferenceResult:
+    """The distribution of the tiles the opponent kept after their last move (module doc).
+
+    Args:
+        position: the position now (:class:`engine.position.cgp.Position`, the side to
+            move's rack known; an opponent rack in the CGP is ignored).
+        last_move: the opponent's last move, a string (see :func:`parse_last_move`)
+            or a :class:`LastMove`.
+        lexicon: the word list (the static player's moves).
+        table: the leave table of the static player (default: the packaged one).
+        margin: equity margin in points (>= 0).
+        params: :class:`engine.game.equity.EquityParams` (default: the table's own).
+        max_racks: enumerate exactly up to this many candidate racks; beyond it
+            draw ``samples`` racks from the pool at random (seeded by ``seed``) and
+            check those (``exact=False`` in the result).
+        samples, seed: the random racks of that fallback.
+
+    Returns:
+        an :class:`InferenceResult` (possibly with no consistent leave).
+
+    Raises:
+        ValueError: a bad move (see :func:`parse_last_move`), an empty bag (the
+            opponent's rack is then the unseen tiles: nothing to infer), a
+            negative or non-finite margin, an exchange with fewer than 7 tiles
+            in the bag, ``max_racks`` or ``samples`` below 1, a position with more
+            of a tile than the set holds.
+    """
+    from engine.analysis import _inference as KI
+    from engine.position.cgp import check_tile_counts
+    from engine.game.equity import EquityParams
+    from engine.game.kernel_game import KernelConstants, KernelPlayers
+    from engine.leaves.table import default_table
+    from engine.movegen.generator import CrossChecks
+
+    if not isinstance(margin, (int, float)) or not math.isfinite(margin) or margin < 0:
+        raise ValueError(f"margin must be a finite number of points >= 0, got {margin!r}")
+    check_tile_counts(position, hint=False)
+    a = position.alphabet
+    mv = last_move if isinstance(last_move, LastMove) else parse_last_move(position.board, str(last_move), lexicon)
+    bag_now = position.bag_count or 0
+    if bag_now <= 0:
+        raise ValueError("the bag is empty: the opponent's rack is exactly the unseen tiles, nothing to infer")
+    pool = position.unseen().astype(np.int64)
+    rs = a.rack_size
+    if mv.kind == "play":
+        bag_before = bag_now + mv.n_tiles
+    else:
+        bag_before = bag_now
+        if bag_before < rs:
+            raise ValueError(f"exchange {mv.notation}: the bag holds {bag_now} tiles; exchanging needs {rs}")
+    if mv.tiles_known:
+        if mv.kind == "exchange":
+            short = [a.rack_string(np.eye(a.size + 1, dtype=np.int64)[c]) for c in range(a.size + 1)
+                     if mv.played[c] > pool[c]]
+            if short:
+                raise ValueError(f"exchange {mv.notation}: not that many {', '.join(short)} unseen")
+            pool_l = pool - mv.played
+        else:
+            pool_l = pool
+        k = rs - mv.n_tiles
+        base, n_exch = mv.played.copy(), 0
+    else:
+        pool_l, k, base, n_exch = pool, rs, np.zeros(a.size + 1, dtype=np.int64), mv.n_tiles
+    if int(pool_l.sum()) < k:
+        raise ValueError(f"only {int(pool_l.sum())} unseen tiles, but the opponent kept {k}")
+    if max_racks < 1 or samples < 1:
+        raise ValueError(f"max_racks and samples must be at least 1, got {max_racks} and {samples}")
+    n_sets = _count_multisets(pool_l, k)
+    exact = n_sets <= max_racks
+    if exact:
+        sets, ways = KI.sub_multisets(np.ascontiguousarray(pool_l, dtype=np.int64), int(k))
+    else:
+        rng = np.random.default_rng(seed)
+        tiles = np.repeat(np.arange(pool_l.shape[0], dtype=np.int64), pool_l)
+        drawn = np.zeros((samples, pool_l.shape[0]), dtype=np.int64)
+        for i in range(samples):
+            np.add.at(drawn[i], rng.choice(tiles, size=k, replace=False), 1)
+        sets, counts = np.unique(drawn, axis=0, return_counts=True)
+        sets = np.ascontiguousarray(sets, dtype=np.int64)
+        ways = counts.astype(np.float64)
+
+    table = table if table is not None else default_table()
+    kc = KernelConstants(lexicon, a, mv.board_before.layout)
+    kp = KernelPlayers([table], [params or EquityParams.of(table)])
+    b = mv.board_before
+    checks = CrossChecks(b, lexicon)
+    lm, wm = b.open_premiums()
+    m = sets.shape[0]
+    best = np.zeros(m)
+    target = np.zeros(m)
+    keep = np.zeros_like(sets)
+    KI.best_values(kc.kwg, kc.vals, kc.rack_size, kc.bingo_bonus, kc.upper, kc.lower, b.tiles.copy(),
+                   b.blanks.astype(np.uint8), b.tile_values(), lm, wm, checks.cs, checks.xs, checks.hx,
+                   np.ascontiguousarray(base, dtype=np.int64), sets, int(bag_before), bag_before >= rs, 0.0,
+                   np.ascontiguousarray(kp.values[0]), kp.H, kp.cap, kp.P, kp.eqp[0].copy(), kp.tile_values,
+                   int(n_exch), best, target, keep, kc.wmap)
+    if n_exch == 0:
+        played_eq = mv.score + target
+    else:
+        played_eq = target
+    ok = np.isfinite(played_eq) & (best <= played_eq + margin + 1e-9)
+    # merge racks that keep the same leave (exchanges of unseen tiles)
+    kept = keep[ok]
+    w = ways[ok]
+    if n_exch and len(w):
+        uniq, inv = np.unique(kept, axis=0, return_inverse=True)
+        wsum = np.zeros(len(uniq))
+        np.add.at(wsum, inv.reshape(-1), w)
+        kept, w = uniq, wsum
+    order = np.lexsort((np.arange(len(w)), -w))
+    return InferenceResult(mv, a, int(k if n_exch == 0 else rs - n_exch), int(bag_before), float(margin), int(m),
+                           int(ok.sum()), float(ways.sum()), kept[order].astype(np.int64), w[order].astype(np.float64),
+                           pool_l.copy(), bool(exact), int(n_sets))
+
+
+def _count_multisets(pool: np.ndarray, k: int) -> int:
+    """Number of ``k``-tile sub-multisets of ``pool`` (a polynomial product, in Python integers)."""
+    poly = [1] + [0] * k
+    for n in pool.tolist():
+        new = [0] * (k + 1)
+        for i, v in enumerate(poly):
+            if v:
+                for j in range(0, min(n, k - i) + 1):
+                    new[i + j] += v
+        poly = new
+    return poly[k]
+
+
+def from_record(record, turn: int | None = None):
+    """What a player sees at turn ``turn`` of a game record, for :func:`infer`.
+
+    Args:
+        record: an :class:`engine.game.game.GameRecord` (e.g. :func:`engine.game.gcg.read_gcg_file`), two players.
+        turn: the player turn (0-based, as ``gcg --position``) about to be played;
+            ``None``: after the last entry.
+
+    Returns:
+        ``(position, last_move)``: the position before that turn with the mover's
+        rack, the opponent's rack removed and the bag counted (a ``bag``
+        opcode), and the opponent's move just before it in notation; an
+        exchange as ``-N`` (the mover does not see the tiles put back).
+
+    Raises:
+        ValueError: not two players, a turn out of range, no turn before it,
+            or a previous turn that is a pass or a withdrawn play (nothing to infer from).
+    """
+    from dataclasses import replace
+
+    from engine.game.game import Kind
+
+    if record.n_players != 2:
+        raise ValueError(f"inference needs a two-player game, this record has {record.n_players} players")
+    idx = [i for i, t in enumerate(record.turns) if t.kind in Kind.TURNS]
+    k = len(idx) if turn is None else int(turn)
+    if not 0 <= k <= len(idx):
+        raise ValueError(f"--turn {k}: the game has turns 0..{len(idx)}")
+    if k == 0:
+        raise ValueError("turn 0: no move was made before it, nothing to infer from")
+    prev = record.turns[idx[k - 1]]
+    if prev.kind == Kind.PLAY:
+        last = prev.move.notation
+    elif prev.kind == Kind.EXCHANGE:
+        last = f"-{prev.exchange_count}"
+    else:
+        raise ValueError(f"turn {k - 1} is a {prev.kind}: it tells nothing about the tiles kept")
+    pos = record.position(k)
+    bag = pos.bag_count
+    opcodes = dict(pos.opcodes)
+    opcodes["bag"] = str(bag)
+    return replace(pos, opponent_rack=None, opcodes=opcodes), last

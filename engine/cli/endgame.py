@@ -1,0 +1,170 @@
+"""CLI plug-in (see :data:`engine.cli.main.PLUGINS`): ``endgame`` and ``preendgame``.
+
+* ``python -m engine endgame --cgp CGP [--max-depth D] [--time S] [--lexicon L] [--json]``
+  — the exact endgame (bag empty): best move, value (spread the side to move
+  gains from now to the end, settlement included), principal variation; one
+  progress line per completed depth on stderr.
+* ``python -m engine preendgame --cgp CGP [--top N] [--time S] [--lexicon L] [--json]``
+  — 1 to 3 tiles in the bag: win rate and mean spread of the best candidates
+  over the draws, within the time budget (default 10 s), each marked exact or
+  approximate (:mod:`engine.analysis.preendgame`, docs/preendgame.md).
+
+Bad input prints ``error: ...`` and exits 2 (:func:`engine.cli.main.main`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+
+
+def _lexicon(path):
+    from lexicon_tools.bundle import load_lexicon
+
+    def note(msg: str) -> None:
+        print(f"note: {msg}", file=sys.stderr)
+
+    return load_lexicon(path, progress=note)
+
+
+def _note(msg: str) -> None:
+    print(f"note: {msg}", file=sys.stderr, flush=True)
+
+
+def _seconds(text: str | None) -> float | None:
+    if text is None:
+        return None
+    t = text.strip().lower().removesuffix("s")
+    try:
+        v = float(t)
+    except ValueError:
+        raise ValueError(f"--time {text!r}: expected seconds, e.g. 10 or 10s") from None
+    if not v > 0:
+        raise ValueError(f"--time must be positive, got {text!r}")
+    if not math.isfinite(v):
+        raise ValueError(f"--time must be a finite number of seconds, got {text!r}")
+    return v
+
+
+def cmd_endgame(args) -> int:
+    """``endgame``: solve the endgame of a position with an empty bag."""
+    from engine.position.cgp import parse_cgp
+    from engine.analysis.endgame import MAX_DEPTH, SearchInterrupted, endgame_position, solve
+    from engine.analysis.warmup import warm_if_cold
+
+    pos = endgame_position(parse_cgp(args.cgp))
+    limit = _seconds(args.time)
+    if args.max_depth is not None and not 1 <= args.max_depth <= MAX_DEPTH:  # before the warm-up's note
+        raise ValueError(f"max depth must be 1..{MAX_DEPTH} plies, got {args.max_depth}")
+    lex = _lexicon(args.lexicon)
+    warm_if_cold(lex, _note)  # a first run compiles here, outside the time limit
+
+    def progress(r) -> None:
+        it = r.iterations[-1]
+        print(f"depth {r.depth:>2}: {r.move:<22} value {r.value:+d}  nodes {it[3]:,}  {it[4]:.2f}s"
+              f"{'  (complete)' if r.complete else ''}", file=sys.stderr, flush=True)
+
+    try:
+        r = solve(pos, lex, max_depth=args.max_depth, time_limit=limit, progress=progress)
+    except SearchInterrupted as stop:  # Ctrl-C: the deepest finished depth's answer, then exit 130
+        print("note: interrupted (Ctrl-C); the answer of the deepest completed depth follows", file=sys.stderr)
+        _print_endgame(args, pos, stop.result)
+        return 130
+    _print_endgame(args, pos, r)
+    return 0
+
+
+def _print_endgame(args, pos, r) -> None:
+    if args.json:
+        print(json.dumps(r.to_json(), ensure_ascii=False))
+        return
+    a = pos.alphabet
+    print(f"racks {a.rack_string(pos.rack)} / {a.rack_string(pos.opponent_rack)}, "
+          f"scores {pos.scores[0]}/{pos.scores[1]}")
+    print(f"best move: {r.move}")
+    print(f"value: {r.value:+d} (spread from now to the end, settlement included; "
+          f"final spread {pos.scores[0] - pos.scores[1] + r.value:+d})")
+    print(f"pv: {' | '.join(r.pv)}")
+    state = "complete (exact)" if r.complete else "stopped by the depth/time limit or Ctrl-C (not exact)"
+    print(f"depth {r.depth}, {state}; {r.nodes:,} nodes in {r.seconds:.2f} s")
+
+
+def preendgame_json(res: dict) -> dict:
+    """The ``--json`` object of a :func:`engine.analysis.preendgame.preendgame` result (also ``analyze``'s ``preendgame`` key).
+
+    ``{"moves": [{"move", "win", "spread", "exact", "exact_share", "draws", "sampled"}, ...], "bag",
+    "method", "seconds"}``, moves best first; ``exact`` per move says whether its win rate and spread are
+    exact (every draw enumerated, every endgame solved to the end) or approximate (docs/preendgame.md).
+    """
+    moves = [{"move": c["move"], "win": round(c["win"], 4), "spread": round(c["spread"], 2), "exact": bool(c["exact"]),
+              "exact_share": round(c["exact_share"], 3), "draws": int(c["draws"]), "sampled": bool(c["sampled"])}
+             for c in res["moves"]]
+    return {"moves": moves, "bag": res["bag"], "method": res["method"], "seconds": round(res["seconds"], 2)}
+
+
+def preendgame_lines(res: dict) -> list[str]:
+    """Text lines of a pre-endgame result: one per candidate, best first, exact or approximate."""
+    lines = [f"pre-endgame, bag {res['bag']} (unseen {res['unseen']}), {res['seconds']:.1f} s: {res['method']}",
+             f"{'#':>3}  {'move':<24} {'win %':>6} {'spread':>8} {'draws':>6}  exact"]
+    for i, c in enumerate(res["moves"], 1):
+        state = "yes" if c["exact"] else f"no ({100 * c['exact_share']:.0f} % of the draws solved)"
+        if c["sampled"]:
+            state += ", draws sampled"
+        lines.append(f"{i:>3}  {c['move']:<24} {100 * c['win']:>6.1f} {c['spread']:>+8.1f} {c['draws']:>6}  {state}")
+    return lines
+
+
+def cmd_preendgame(args) -> int:
+    """``preendgame``: candidates ranked by win rate over the draws (1-3 tiles in the bag)."""
+    from engine.position.cgp import parse_cgp
+    from engine.analysis.preendgame import DEFAULT_TIME, preendgame
+    from engine.analysis.warmup import warm_if_cold
+
+    pos = parse_cgp(args.cgp)
+    limit = _seconds(args.time)
+    if args.top < 1:
+        raise ValueError(f"--top must be at least 1, got {args.top}")
+    if args.endgame_depth is not None and not 1 <= args.endgame_depth <= 60:
+        raise ValueError(f"--endgame-depth must be 1..60 plies, got {args.endgame_depth}")
+    lex = _lexicon(args.lexicon)
+    warm_if_cold(lex, _note)
+
+    def progress(i, lim, d) -> None:
+        print(f"round {i}: endgames up to {lim:,} nodes, {d['exact']} of {d['of']} moves exact",
+              file=sys.stderr, flush=True)
+
+    res = preendgame(pos, lex, top=args.top, time_limit=limit or DEFAULT_TIME, endgame_depth=args.endgame_depth,
+                     progress=progress)
+    rc = 0
+    if res.get("interrupted"):
+        _note("interrupted (Ctrl-C); the figures reached so far follow (not exact where not solved)")
+        rc = 130
+    if args.json:
+        print(json.dumps(preendgame_json(res), ensure_ascii=False))
+        return rc
+    for line in preendgame_lines(res):
+        print(line)
+    return rc
+
+
+def add_parser(subparsers) -> None:
+    """Register ``endgame`` and ``preendgame`` with the engine CLI."""
+    sp = subparsers.add_parser("endgame", help="solve the endgame exactly (bag empty, both racks known)")
+    sp.add_argument("--cgp", required=True,
+                    help="position in CGP notation, racks 'MINE/THEIRS' (THEIRS may be left out: the unseen tiles)")
+    sp.add_argument("--lexicon", help="lexicon bundle (default: the packaged German list)")
+    sp.add_argument("--max-depth", type=int, default=None, metavar="D", help="stop after D plies (passes count)")
+    sp.add_argument("--time", default=None, metavar="S", help="time limit in seconds (10 or 10s): best answer so far")
+    sp.add_argument("--json", action="store_true", help="print one JSON object")
+    sp.set_defaults(func=cmd_endgame)
+
+    sp = subparsers.add_parser("preendgame", help="1-3 tiles in the bag: win rate per candidate over every draw")
+    sp.add_argument("--cgp", required=True, help="position in CGP notation (the opponent's rack may be unknown)")
+    sp.add_argument("--lexicon", help="lexicon bundle (default: the packaged German list)")
+    sp.add_argument("--top", type=int, default=8, metavar="N", help="candidates to evaluate (default 8, by equity)")
+    sp.add_argument("--time", default=None, metavar="S", help="time budget in seconds for all candidates (default 10)")
+    sp.add_argument("--endgame-depth", type=int, default=None, metavar="D",
+                    help="plies for each endgame solve (default: to the end within the time budget)")
+    sp.add_argument("--json", action="store_true", help="print one JSON object")
+    sp.set_defaults(func=cmd_preendgame)

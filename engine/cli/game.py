@@ -1,0 +1,131 @@
+"""CLI plug-in (see :data:`engine.cli.main.PLUGINS`): ``selfplay`` and ``gcg``.
+
+* ``python -m engine selfplay --games N --seed S [--out DIR] [--lexicon L]
+  [--players 2..4] [--player score|equity] [--rules home|tournament|tournament-25]
+  [--json] [--no-progress]``
+  — engine against engine (static best-score or equity players, whole games
+  in the game kernel of :mod:`engine.game.kernel_game`), a tqdm progress bar on stderr,
+  GCG files in ``DIR``, and a summary (mean score per player, bingos per
+  game, moves per game, games/s).
+* ``python -m engine gcg FILE [--lexicon L] [--no-words] [--position K] [--rules R]``
+  — check a GCG record (every move re-scored; errors name the line) and print
+  its score pad, or the CGP of the position before turn ``K``.
+
+Bad input exits 2 with ``error: ...`` (handled by :func:`engine.cli.main.main`).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+
+
+def _lexicon(path):
+    from lexicon_tools.bundle import load_lexicon
+
+    def note(msg: str) -> None:
+        print(f"note: {msg}", file=sys.stderr)
+
+    return load_lexicon(path, progress=note)
+
+
+def cmd_selfplay(args) -> int:
+    """``selfplay``: run the games, print the summary (text or JSON)."""
+    from engine.game.game import rules_by_name
+    from engine.game.selfplay import selfplay
+
+    rules = rules_by_name(args.rules)
+    if args.games < 1:
+        raise ValueError(f"--games must be at least 1, got {args.games}")
+    if not rules.min_players <= args.players <= rules.max_players:
+        raise ValueError(f"{rules.name} rules: {rules.min_players} to {rules.max_players} players, "
+                         f"got {args.players}")
+    lex = _lexicon(args.lexicon)
+    stats = selfplay(lex, args.games, args.seed, players=args.players, rules=rules, out_dir=args.out,
+                     progress=False if args.no_progress else None, player=args.player)
+    if args.json:
+        print(json.dumps(stats.summary(), ensure_ascii=False))
+    else:
+        print(stats.format())
+        if args.out:
+            print(f"  GCG files in {args.out}")
+    return 0
+
+
+def _record_lexicon(args):
+    """``--lexicon``, else the lexicon the file's ``#lexicon`` names (if known), else the default list.
+
+    Raises:
+        ValueError: the file names a lexicon this program does not know (says which to pass).
+    """
+    from pathlib import Path
+
+    from engine.game.gcg import header_lexicon, resolve_lexicon_name
+
+    if args.lexicon:
+        return _lexicon(args.lexicon)
+    name = header_lexicon(args.file)
+    if not name:
+        return _lexicon(None)
+    where = resolve_lexicon_name(name, Path(args.file).parent)
+    if where is None:
+        raise ValueError(f"{args.file}: the record was played with '#lexicon {name}', which is not a known "
+                         f"lexicon here (no {name}.lex beside the file or in the cache): pass --lexicon PATH "
+                         f"of that word list, or --no-words to check placements and scores only")
+    return _lexicon(None if where == "default" else str(where))
+
+
+def cmd_gcg(args) -> int:
+    """``gcg``: read and check a GCG file; print the score pad or one position's CGP."""
+    from engine.game.game import rules_by_name
+    from engine.game.gcg import read_gcg_file
+
+    rules = rules_by_name(args.rules) if args.rules else None
+    lex = None if args.no_words else _record_lexicon(args)
+    rec = read_gcg_file(args.file, lex, rules=rules)
+    if args.position is not None:
+        n = len(rec.moves)
+        if not 0 <= args.position <= n:
+            raise ValueError(f"--position {args.position}: the game has turns 0..{n}")
+        print(rec.position(args.position).to_cgp())
+        return 0
+    print(rec.score_pad(), end="")
+    if rec.end_reason:
+        r = rec.result()
+        who = " and ".join(rec.players[p] for p in r.winners)
+        print(f"{'draw: ' if r.draw else 'winner: '}{who} (ended by {rec.end_reason})")
+    elif rec.n_players == 1:
+        print(f"master game (simultaneous Scrabble): {len(rec.moves)} moves, {rec.scores[0]} points")
+    else:
+        print("game not finished")
+    return 0
+
+
+def add_parser(subparsers) -> None:
+    """Register ``selfplay`` and ``gcg`` with the engine CLI."""
+    from engine.game.game import RULES
+
+    from engine.game.selfplay import PLAYERS
+
+    sp = subparsers.add_parser("selfplay", help="engine against engine (static best-score or equity players)")
+    sp.add_argument("--games", type=int, required=True, metavar="N", help="number of games")
+    sp.add_argument("--seed", type=int, default=0, metavar="S", help="run seed (game i uses a seed derived from S and i)")
+    sp.add_argument("--out", metavar="DIR", help="write one GCG file per game into DIR")
+    sp.add_argument("--lexicon", help="lexicon bundle (default: the packaged German list)")
+    sp.add_argument("--players", type=int, default=2, choices=(2, 3, 4), help="players per game (default 2)")
+    sp.add_argument("--player", default="score", choices=PLAYERS,
+                    help="static player of every seat: best score, or equity with the packaged leave table "
+                         "(default score)")
+    sp.add_argument("--rules", default="home", choices=sorted(RULES), help="rule variant (default home)")
+    sp.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    sp.add_argument("--no-progress", action="store_true", help="no progress bar")
+    sp.set_defaults(func=cmd_selfplay)
+
+    sp = subparsers.add_parser("gcg", help="check a GCG game record; print its score pad or a position (CGP)")
+    sp.add_argument("file", help="the .gcg file")
+    sp.add_argument("--lexicon", help="lexicon bundle for the word check (default: the one the file's #lexicon "
+                                      "names, if known; the packaged German list when it names none)")
+    sp.add_argument("--no-words", action="store_true", help="check placements and scores only, not words")
+    sp.add_argument("--rules", choices=sorted(RULES), help="rule variant (default: the file's #rules, else home)")
+    sp.add_argument("--position", type=int, metavar="K", help="print the CGP of the position before turn K (0-based)")
+    sp.set_defaults(func=cmd_gcg)

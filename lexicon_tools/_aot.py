@@ -1,0 +1,200 @@
+"""The ahead-of-time step shared by the two builders of compiled kernel modules.
+
+The lexicon builder (:mod:`lexicon_tools._build_aot`) and the move generator
+(:mod:`engine.movegen._aot`) each compile a few entry kernels with ``numba.pycc``
+into a plain extension module in ``<cache_dir>/aot/`` (:func:`lexicon_tools.paths.cache_dir`),
+so that a later process needs only NumPy. What they share lives here:
+
+* :func:`enabled`: ``GSE_AOT=0`` (``no``/``off``/``false``) turns loading and compiling off;
+* :func:`toolchain_key`: the part of a module's key that names the compiler side (Numba's
+  install, NumPy, Python, the platform and the extension suffix);
+* :func:`module_paths`: the file names of a module and of its remembered failure;
+* :func:`load_module`: import a compiled module from its file;
+* :func:`compile_module`: one compilation with a lock file (another process compiling the same
+  module is left to it), the compiler's output discarded, the module moved into place with a
+  rename, modules of older keys removed, and a failure remembered (a ``.failed`` file) so that it
+  is not retried for the same key.
+
+Each builder keeps what differs: which kernels, which signatures, and how a call is guarded.
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import importlib.util
+import os
+import platform
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Callable
+
+from .paths import cache_dir
+
+LOCK_SECONDS = 900
+"""A lock file younger than this (s) means another process is compiling the same module."""
+
+
+def enabled() -> bool:
+    """False when ``GSE_AOT=0`` (or ``no``/``off``/``false``) is set in the environment."""
+    return os.environ.get("GSE_AOT", "1").strip().lower() not in ("0", "no", "off", "false")
+
+
+def aot_dir() -> Path:
+    """``<cache_dir>/aot``: where compiled modules are kept (not created here)."""
+    return cache_dir() / "aot"
+
+
+def toolchain_key(h) -> None:
+    """Feed the compiler side into the hash object ``h`` (``hashlib`` API).
+
+    Numba's install (its ``__init__`` path and modification time), NumPy's and Python's versions, the
+    platform, the machine type and the extension suffix. Raises ``ImportError`` when Numba is not
+    installed (it is found without importing it).
+    """
+    import numpy as np
+
+    spec = importlib.util.find_spec("numba")  # locates the package without importing it
+    if spec is None or not spec.origin:
+        raise ImportError("numba is not installed")
+    h.update(spec.origin.encode())
+    h.update(str(os.stat(spec.origin).st_mtime_ns).encode())
+    for part in (np.__version__, sys.version, sys.platform, platform.machine(),
+                 importlib.machinery.EXTENSION_SUFFIXES[0]):
+        h.update(part.encode() + b"\0")
+
+
+def module_paths(name: str) -> tuple[Path, Path]:
+    """``(module file, failure marker)`` of the compiled module ``name`` in :func:`aot_dir`."""
+    d = aot_dir()
+    return d / (name + importlib.machinery.EXTENSION_SUFFIXES[0]), d / (name + ".failed")
+
+
+def load_module(name: str, so: Path):
+    """Import the extension module ``name`` from the file ``so``.
+
+    Raises ``OSError`` or ``ImportError`` when it cannot be loaded (the callers then use the JIT kernels).
+    """
+    spec = importlib.util.spec_from_file_location(name, so)
+    if spec is None or spec.loader is None:
+        raise ImportError(f"cannot load {so}")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _quiet(fn: Callable[[], None]) -> None:
+    """Run ``fn`` with file descriptors 1 and 2 sent to /dev/null (the C compiler talks)."""
+    import warnings
+
+    sys.stdout.flush()
+    sys.stderr.flush()
+    saved = os.dup(1), os.dup(2)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, 1)
+        os.dup2(devnull, 2)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fn()
+    finally:
+        os.dup2(saved[0], 1)
+        os.dup2(saved[1], 2)
+        for f in (*saved, devnull):
+            os.close(f)
+
+
+def compile_module(name: str, prefix: str, export: Callable, *, progress: Callable[[str], None] | None = None,
+                   announce: str = "", retry_hint: str = "the next run",
+                   extra: Callable[[Path], dict[str, Path]] | None = None) -> bool:
+    """Compile one ahead-of-time module into :func:`aot_dir` (see the module docstring).
+
+    Args:
+        name: the module's name, ``<prefix><key>``.
+        prefix: the name shared by every key of this builder; files of other keys with it are removed
+            after a success.
+        export: ``export(cc)`` registers the kernels on the ``numba.pycc.CC`` object ``cc``
+            (``cc.export(name, signature)(py_func)``); it may raise to give up.
+        progress: prints one line for the user (the announcement and a failure), or ``None``.
+        announce: the line printed before compiling.
+        retry_hint: where the compilation runs again after a Ctrl-C (for the message).
+        extra: ``extra(tmp)`` runs after the compiler and returns ``{file name in tmp: final path}``
+            of side files to move into place (e.g. the signatures a loader needs).
+
+    Returns:
+        True when the module was written; False when it exists, another process is compiling it, the
+        directory cannot be written, it was interrupted (Ctrl-C) or it failed (then remembered).
+    """
+    so, failed = module_paths(name)
+    d = so.parent
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return False
+    lock = d / f"{name}.lock"
+    try:
+        os.close(os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+    except FileExistsError:
+        try:
+            if time.time() - lock.stat().st_mtime < LOCK_SECONDS:
+                return False  # another process is compiling it
+            lock.unlink()
+        except OSError:
+            return False
+        return compile_module(name, prefix, export, progress=progress, announce=announce,
+                              retry_hint=retry_hint, extra=extra)
+    except OSError:
+        return False
+    tmp = None
+    try:
+        if progress and announce:
+            progress(announce)
+        import warnings
+
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # pycc is "pending deprecation" (Numba 0.57+)
+            from numba.pycc import CC
+
+        tmp = Path(tempfile.mkdtemp(prefix=f".{name}.", dir=d))
+        cc = CC(name)
+        cc.output_dir = str(tmp)
+        cc.verbose = False
+        export(cc)
+        _quiet(cc.compile)
+        built = tmp / so.name
+        if not built.is_file():
+            raise RuntimeError(f"the compiler wrote no {so.name}")
+        moves = extra(tmp) if extra else {}
+        os.replace(built, so)
+        for src, dst in moves.items():
+            os.replace(tmp / src, dst)
+        for old in d.glob(prefix + "*"):  # modules of older keys
+            if not old.name.startswith(name):
+                try:
+                    old.unlink()
+                except OSError:
+                    pass
+        return True
+    except KeyboardInterrupt:
+        if progress:
+            progress(f"ahead-of-time compilation interrupted; it runs again after {retry_hint}")
+        return False
+    except Exception as exc:  # no compiler, no pycc, ...: remember, stay on the JIT kernels
+        why = f"{type(exc).__name__}: {(str(exc).strip().splitlines() or [''])[0]}"
+        try:
+            failed.write_text(why + "\n", encoding="utf-8")
+        except OSError:
+            pass
+        if progress:
+            progress(f"ahead-of-time compilation failed ({why}); staying on the JIT kernels (not retried "
+                     f"until the sources change; remove {failed} to retry)")
+        return False
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
+        try:
+            lock.unlink()
+        except OSError:
+            pass

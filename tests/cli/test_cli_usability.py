@@ -1,0 +1,72 @@
+"""What a fresh user ran into: links to missing files, --top cutting the search, practice giving up on a typo."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from pathlib import Path
+
+from engine.game import equity as E
+from engine.position.cgp import parse_cgp
+from engine.cli.main import main
+from engine.leaves.table import default_table
+
+ROOT = Path(__file__).resolve().parents[2]
+MIDGAME = "15/15/15/15/15/15/4H3F6/3WALZER6/4U1U1E6/4S1G1U6/8N6/5KIND6/5Ü9/5H9/5L9 AEINRST/ 0/0 0"
+
+
+def test_every_local_link_and_cited_file_exists():
+    """README and docs cite SPEC.md and link docs: every relative link target is in the repository."""
+    pages = [ROOT / "README.md", ROOT / "SPEC.md", *sorted((ROOT / "docs").glob("*.md"))]
+    missing = []
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text):
+            if "://" in target or target.startswith("mailto:"):
+                continue
+            if not (page.parent / target).exists():
+                missing.append(f"{page.relative_to(ROOT)} -> {target}")
+        if "SPEC.md" in text and not (ROOT / "SPEC.md").exists():
+            missing.append(f"{page.relative_to(ROOT)} cites SPEC.md")
+    assert not missing, missing
+    assert "## End of game" in (ROOT / "SPEC.md").read_text(encoding="utf-8")
+
+
+def test_analyze_top_limits_only_the_static_table(golden_lexicon, capsys):
+    rc = main(["analyze", "--cgp", MIDGAME, "--lexicon", str(golden_lexicon.path), "--top", "1", "--candidates", "3",
+               "--time", "2", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert rc == 0 and len(out["moves"]) == 1
+    assert len(out["simulation"]["moves"]) == 3  # the three best by static equity, simulated
+    static3 = [c.notation for c in E.position_candidates(parse_cgp(MIDGAME), golden_lexicon, 3, default_table())]
+    assert sorted(m["move"] for m in out["simulation"]["moves"]) == sorted(static3)
+
+
+def test_analyze_candidates_must_be_sane(golden_lexicon, capsys):
+    rc = main(["analyze", "--cgp", MIDGAME, "--lexicon", str(golden_lexicon.path), "--candidates", "0"])
+    assert rc == 2 and "--candidates" in capsys.readouterr().err
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_practice_asks_again_after_a_bad_move(golden_lexicon, capsys, monkeypatch):
+    from engine.cli.analyze import deal
+
+    g = deal(golden_lexicon, 7, 6, default_table())
+    best = E.position_candidates(g.position(), golden_lexicon, 1)[0]
+    monkeypatch.setattr("sys.stdin", _Terminal(f"XYZ\n13Z QQQ\n{best.notation}\n"))
+    rc = main(["practice", "--seed", "7", "--turns", "6", "--lexicon", str(golden_lexicon.path), "--static"])
+    cap = capsys.readouterr()
+    assert rc == 0, cap.err
+    assert cap.err.count("try again") == 2
+    assert f"your move {best.notation}" in cap.out
+
+
+def test_practice_piped_bad_move_still_exits_2(golden_lexicon, capsys, monkeypatch):
+    monkeypatch.setattr("sys.stdin", io.StringIO("XYZ\n"))
+    rc = main(["practice", "--seed", "7", "--turns", "6", "--lexicon", str(golden_lexicon.path), "--static"])
+    assert rc == 2 and capsys.readouterr().err.startswith("error:")

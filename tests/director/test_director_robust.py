@@ -1,0 +1,635 @@
+"""Issue 17, director items: nothing wrong gets through the journal, the command order, a full
+disk, a read-only event directory, a submit that loses the race with close; fault injection
+(kill -9 at random points of a writer) that stays in the suite."""
+
+from __future__ import annotations
+
+import csv
+import errno
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine.cli.main import main
+from engine.director.export import STAMP_FILE
+from engine.director.journal import Journal, JournalError, encode_record, try_decode
+from engine.director.repair import apply_repair, plan_repair
+from engine.director.store import EventDir, OutputError, export_stamp
+from engine.movegen.generator import generate_moves
+
+ROOT = Path(__file__).resolve().parents[2]
+PLAYERS = ["Ana", "Ben", "Cal"]
+
+
+class Clock:
+    """A fake clock: each call advances ``step`` seconds."""
+
+    def __init__(self, t: float = 1_800_000_000.0, step: float = 1.0):
+        self.t, self.step = t, step
+
+    def __call__(self) -> float:
+        self.t += self.step
+        return self.t
+
+
+def run(capsys, *argv):
+    code = main(["simultan", *map(str, argv)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def error_lines(err: str) -> list[str]:
+    assert "Traceback" not in err
+    return [ln for ln in err.splitlines() if not ln.startswith("note: ")]
+
+
+def low_move(ev, lex):
+    top = ev.current.top_score
+    return next(m for m in generate_moves(ev.board, ev.rack, lex).sorted() if m.score < top)
+
+
+@pytest.fixture
+def lex(golden_lexicon):
+    return golden_lexicon
+
+
+def new_event(path, lex, export=False, clock=None, players=PLAYERS) -> EventDir:
+    return EventDir.create(path, players, seed=42, lexicon=lex, lexicon_path=str(lex.path), now=clock or Clock(),
+                           export=export, notes=None)
+
+
+# ---------------------------------------------------------------------------
+# A. the journal: a verified line is never dropped
+# ---------------------------------------------------------------------------
+def test_a_verified_line_without_its_newline_is_kept(tmp_path, capsys, lex):
+    """The issue's reproduction: a complete, checksummed entry whose newline is replaced by a
+    space must count, and the next command must not move it to journal.torn."""
+    ev_dir = tmp_path / "E"
+    assert run(capsys, "new", ev_dir, "--players", "Ana", "Ben", "--seed", 2024, "--lexicon", lex.path)[0] == 0
+    assert run(capsys, "round", ev_dir, "--start")[0] == 0
+    ev = EventDir(ev_dir, lex, notes=None).load()
+    top = ev.current.tops[0].notation
+    assert run(capsys, "submit", ev_dir, "Ana", top)[0] == 0
+    journal = ev_dir / "journal.jsonl"
+    data = journal.read_bytes()
+    journal.write_bytes(data[:-1] + b" ")          # truncate -s -1; printf ' ' >>
+    code, out, err = run(capsys, "submit", ev_dir, "Ben", top)
+    assert code == 0, err
+    assert "removed" not in err and not (ev_dir / "journal.torn").exists()
+    records = Journal(ev_dir).read()
+    assert [r["seq"] for r in records] == [1, 2, 3, 4]
+    assert [(r["type"], r.get("player")) for r in records[2:]] == [("submit", "Ana"), ("submit", "Ben")]
+    assert set(EventDir(ev_dir, lex, notes=None).load().current.submissions) == {"Ana", "Ben"}
+
+
+def test_an_unverified_unterminated_tail_is_an_interrupted_write(tmp_path, lex):
+    d = new_event(tmp_path / "ev", lex)
+    journal = tmp_path / "ev" / "journal.jsonl"
+    good = journal.read_bytes()
+    half = encode_record({"seq": 2, "type": "start", "time": 1.0, "round": 1})[:-9]
+    journal.write_bytes(good + half)
+    assert Journal(tmp_path / "ev").read()[-1]["seq"] == 1
+    d.start()
+    assert (tmp_path / "ev" / "journal.torn").read_bytes().endswith(half + b"\n")
+    assert [r["type"] for r in Journal(tmp_path / "ev").read()] == ["new", "start"]
+
+
+@pytest.mark.parametrize("damage", ["terminated", "wrong-seq-tail"])
+def test_other_damage_is_an_error_naming_repair(tmp_path, lex, damage):
+    d = new_event(tmp_path / "ev", lex)
+    d.start()
+    journal = tmp_path / "ev" / "journal.jsonl"
+    data = journal.read_bytes()
+    if damage == "terminated":
+        journal.write_bytes(data.replace(b'"type":"start"', b'"type":"stArt"'))
+        match = "line 2: checksum mismatch"
+    else:  # a verified line without newline whose number does not follow
+        journal.write_bytes(data + encode_record({"seq": 7, "type": "start", "time": 1.0, "round": 1})[:-1])
+        match = "line 3: entry number 7, expected 3"
+    with pytest.raises(JournalError, match=match) as info:
+        EventDir(tmp_path / "ev", lex, notes=None).load()
+    assert "simultan repair" in str(info.value)
+
+
+def _three_rounds(path, lex, clock=None) -> EventDir:
+    d = new_event(path, lex, clock=clock)
+    for _ in range(3):
+        ev = d.load()
+        d.start()
+        d.submit("Ana", ev.current.tops[0].notation)
+        d.submit("Ben", low_move(ev, lex).notation)
+        d.close()
+    return d
+
+
+def test_backup_copy_per_closed_round_and_repair_recovers_a_damaged_line(tmp_path, capsys, lex):
+    d = _three_rounds(tmp_path / "ev", lex)
+    live = d.load().snapshot()
+    backups = sorted((tmp_path / "ev" / "backup").iterdir())
+    assert [b.name for b in backups] == ["journal-r001.jsonl", "journal-r002.jsonl", "journal-r003.jsonl"]
+    journal = tmp_path / "ev" / "journal.jsonl"
+    assert backups[-1].read_bytes() == journal.read_bytes()      # the copy after the last close is whole
+    # one flipped byte in round 1's submission (line 3) blocks everything ...
+    lines = journal.read_bytes().split(b"\n")
+    lines[2] = lines[2].replace(b'"Ana"', b'"Anb"')
+    journal.write_bytes(b"\n".join(lines))
+    code, _out, err = run(capsys, "standings", tmp_path / "ev")
+    assert code == 2 and "line 3: checksum mismatch" in error_lines(err)[0]
+    # ... repair shows what it would do and changes nothing without --apply
+    damaged = journal.read_bytes()
+    code, out, _err = run(capsys, "repair", tmp_path / "ev", "--lexicon", lex.path)
+    assert code == 1 and "recovered from backup/: entry 3" in out and "lost:" not in out
+    assert journal.read_bytes() == damaged
+    code, out, err = run(capsys, "repair", tmp_path / "ev", "--lexicon", lex.path, "--apply")
+    assert code == 0, err
+    assert EventDir(tmp_path / "ev", lex, notes=None).load().snapshot() == live
+    kept = [p for p in (tmp_path / "ev").iterdir() if p.name.startswith("journal.damaged-")]
+    assert len(kept) == 1 and kept[0].read_bytes() == damaged
+    code, out, _err = run(capsys, "repair", tmp_path / "ev", "--lexicon", lex.path)
+    assert code == 0 and "nothing to repair" in out
+
+
+def test_repair_without_a_copy_keeps_every_entry_that_still_fits(tmp_path, lex):
+    clock = Clock()
+    d = new_event(tmp_path / "ev", lex, clock=clock)
+    ev = d.load()
+    d.start()
+    d.submit("Ana", ev.current.tops[0].notation)          # line 3: will be damaged
+    d.submit("Ben", low_move(ev, lex).notation)            # line 4
+    d.submit("Cal", "-")                                   # line 5
+    journal = tmp_path / "ev" / "journal.jsonl"
+    lines = journal.read_bytes().split(b"\n")
+    lines[2] = lines[2][:20] + b"#" + lines[2][21:]
+    journal.write_bytes(b"\n".join(lines))
+    plan = plan_repair(tmp_path / "ev", lex)
+    assert [w for w, _why in plan.lost] == ["line 3"]
+    assert [(r["seq"], r["type"], r.get("player")) for r in plan.records] == [
+        (1, "new", None), (2, "start", None), (3, "submit", "Ben"), (4, "submit", "Cal")]
+    apply_repair(plan)
+    ev = EventDir(tmp_path / "ev", lex, notes=None).load()
+    assert set(ev.current.submissions) == {"Ben", "Cal"}
+    d2 = EventDir(tmp_path / "ev", lex, notes=None, export=False)
+    d2.submit("Ana", ev.current.tops[0].notation)          # the event goes on
+    assert Journal(tmp_path / "ev").read()[-1]["seq"] == 5
+
+
+def test_repair_drops_what_depends_on_a_lost_close_and_renumbers_undo(tmp_path, lex):
+    d = new_event(tmp_path / "ev", lex)
+    ev = d.load()
+    d.start()                                   # 2
+    d.submit("Ana", ev.current.tops[0].notation)   # 3
+    d.close()                                   # 4: will be lost (no backup: removed below)
+    d.start()                                   # 5 depends on round 2
+    shutil.rmtree(tmp_path / "ev" / "backup")
+    journal = tmp_path / "ev" / "journal.jsonl"
+    lines = journal.read_bytes().split(b"\n")
+    lines[3] = b"garbage"
+    journal.write_bytes(b"\n".join(lines))
+    plan = plan_repair(tmp_path / "ev", lex)
+    lost = dict(plan.lost)
+    assert set(lost) == {"line 4", "entry 5"} and "does not fit" in lost["entry 5"]
+    assert [r["type"] for r in plan.records] == ["new", "start", "submit"]
+
+
+# ---------------------------------------------------------------------------
+# A. exports follow the journal; undo guard
+# ---------------------------------------------------------------------------
+def test_exports_are_rebuilt_on_the_next_read_after_a_kill(tmp_path, capsys, lex, monkeypatch):
+    d = new_event(tmp_path / "ev", lex, export=True)
+    d.start()
+    exp = tmp_path / "ev" / "export"
+    # the command dies after its journal entry, before the exports (simulated: the writer raises)
+    import engine.director.export as export_mod
+
+    def dies(*_a, **_k):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(export_mod, "write_exports", dies)
+    with pytest.raises(KeyboardInterrupt):
+        d.close()
+    monkeypatch.undo()
+    records = Journal(tmp_path / "ev").read()
+    assert records[-1]["type"] == "close"
+    stale = json.loads((exp / "results.json").read_text(encoding="utf-8"))
+    assert stale["status"]["open_round"] == 1                     # export/ still shows round 1
+    code, out, err = run(capsys, "round", tmp_path / "ev")
+    assert code == 0 and "rebuilt" in err, err
+    res = json.loads((exp / "results.json").read_text(encoding="utf-8"))
+    assert res["status"]["open_round"] == 2 and res["rounds"][0]["round"] == 1
+    master = list(csv.DictReader(open(exp / "master.csv", encoding="utf-8")))
+    assert [int(r["round"]) for r in master] == [1]               # master.csv and results.json agree
+    assert json.loads((exp / STAMP_FILE).read_text()) == export_stamp(records)
+    assert "projector page:" in out
+
+
+def test_undo_expect_guards_a_retried_undo(tmp_path, capsys, lex):
+    d = new_event(tmp_path / "ev", lex)
+    ev = d.load()
+    d.start()                                             # entry 2
+    d.submit("Ana", ev.current.tops[0].notation)          # entry 3
+    d.submit("Ben", low_move(ev, lex).notation)           # entry 4
+    code, out, _ = run(capsys, "undo", tmp_path / "ev", "--show")
+    assert code == 0 and "entry 4: Ben's move" in out and "--expect 4" in out
+    code, out, err = run(capsys, "undo", tmp_path / "ev", "--expect", 4)
+    assert code == 0 and out.startswith("undone: entry 4: Ben's move"), err
+    journal = (tmp_path / "ev" / "journal.jsonl").read_bytes()
+    # the same command again (it was killed after writing, the director retries): refused
+    code, _out, err = run(capsys, "undo", tmp_path / "ev", "--expect", 4)
+    assert code == 2 and "the last action is entry 3 (Ana's move" in error_lines(err)[0]
+    assert (tmp_path / "ev" / "journal.jsonl").read_bytes() == journal
+    assert set(EventDir(tmp_path / "ev", lex, notes=None).load().current.submissions) == {"Ana"}
+
+
+# ---------------------------------------------------------------------------
+# 3. commands in the wrong order
+# ---------------------------------------------------------------------------
+def test_submit_and_close_need_a_started_round(tmp_path, capsys, lex):
+    ev_dir = tmp_path / "club"
+    assert run(capsys, "new", ev_dir, "--players", "Ana", "Ben", "--seed", 42, "--lexicon", lex.path)[0] == 0
+    journal = ev_dir / "journal.jsonl"
+    before = journal.read_bytes()
+    ev = EventDir(ev_dir, lex, notes=None).load()
+    code, out, err = run(capsys, "submit", ev_dir, "Ana", ev.current.tops[0].notation)
+    assert code == 2 and out == "" and "round 1 has not started" in error_lines(err)[0]
+    code, _out, err = run(capsys, "close", ev_dir)
+    assert code == 2 and "round 1 has not started" in error_lines(err)[0]
+    assert journal.read_bytes() == before
+    assert run(capsys, "round", ev_dir, "--start")[0] == 0
+    assert run(capsys, "submit", ev_dir, "Ana", ev.current.tops[0].notation)[0] == 0
+    assert run(capsys, "close", ev_dir)[0] == 0
+    rack2 = EventDir(ev_dir, lex, notes=None).load().current.rack
+    after_close = journal.read_bytes()
+    # a second close without --round: round 2 has not started, so nothing happens
+    code, _out, err = run(capsys, "close", ev_dir)
+    assert code == 2 and "round 2 has not started" in error_lines(err)[0]
+    code, _out, err = run(capsys, "submit", ev_dir, "Ben", "-")
+    assert code == 2 and "round 2 has not started" in error_lines(err)[0]
+    assert journal.read_bytes() == after_close
+    ev = EventDir(ev_dir, lex, notes=None).load()
+    assert ev.current.number == 2 and ev.current.rack == rack2 and len(ev.closed_rounds) == 1
+
+
+@pytest.mark.parametrize("players, message", [
+    (["", "Ben"], "empty player name"),
+    (["Ana,,Ben"], "empty player name"),
+    (["Ana", "ANA"], "given twice"),
+])
+def test_new_refuses_empty_and_duplicate_names(tmp_path, capsys, lex, players, message):
+    code, _out, err = run(capsys, "new", tmp_path / "e", "--players", *players, "--lexicon", lex.path)
+    assert code == 2 and message in error_lines(err)[0]
+    assert not (tmp_path / "e" / "journal.jsonl").exists()
+
+
+def test_late_submissions_are_recorded_and_flagged(tmp_path, lex):
+    from engine.director.export import write_exports
+
+    clock = Clock()
+    d = new_event(tmp_path / "ev", lex, clock=clock)       # round time 180 s
+    ev = d.load()
+    d.start()
+    started = clock.t
+    d.submit("Ana", ev.current.tops[0].notation)          # 1 s after the start
+    clock.t = started + 179.0                             # the next call is at 180 s: still in time
+    d.submit("Ben", low_move(ev, lex).notation)
+    clock.t = started + 199.5                             # the next call is 20.5 s past the round time
+    late = d.submit("Cal", ev.current.tops[0].notation)
+    assert late.late == 20.5 and late.time == started + 200.5
+    assert late.score == ev.current.top_score                 # the move counts; the penalty is the director's
+    d.close()
+    ev = d.load()
+    rnd = ev.closed_rounds[0]
+    assert {p: s.late for p, s in rnd.submissions.items()} == {"Ana": None, "Ben": None, "Cal": 20.5}
+    st = {s.player: s.late for s in ev.standings()}
+    assert st == {"Ana": 0, "Ben": 0, "Cal": 1}
+    write_exports(ev, tmp_path / "out")
+    rows = {r["player"]: r for r in csv.DictReader(open(tmp_path / "out" / "rounds.csv", encoding="utf-8"))}
+    assert (rows["Ana"]["late"], rows["Cal"]["late"]) == ("", "20.5")
+    res = json.loads((tmp_path / "out" / "results.json").read_text(encoding="utf-8"))
+    assert res["rounds"][0]["players"]["Cal"]["late"] == 20.5 and res["standings"][0]["late"] in (0, 1)
+    srows = {r["player"]: r["late"] for r in csv.DictReader(open(tmp_path / "out" / "standings.csv",
+                                                                  encoding="utf-8"))}
+    assert srows == {"Ana": "0", "Ben": "0", "Cal": "1"}
+
+
+# ---------------------------------------------------------------------------
+# 8. a submit that loses the race with close
+# ---------------------------------------------------------------------------
+def test_submit_losing_the_race_with_close_says_the_round_is_closed(tmp_path, capsys, lex, monkeypatch):
+    ev_dir = tmp_path / "club"
+    assert run(capsys, "new", ev_dir, "--players", "Ana", "Ben", "--seed", 42, "--lexicon", lex.path)[0] == 0
+    assert run(capsys, "round", ev_dir, "--start")[0] == 0
+    ev = EventDir(ev_dir, lex, notes=None).load()
+    move = ev.current.tops[0].notation
+    real_load = EventDir.load
+    raced = []
+
+    def load_then_close(self, *a, **k):                  # the other director closes right after our read
+        out = real_load(self, *a, **k)
+        if not raced:
+            raced.append(1)
+            EventDir(ev_dir, lex, notes=None, export=False).close()
+        return out
+
+    monkeypatch.setattr(EventDir, "load", load_then_close)
+    code, out, err = run(capsys, "submit", ev_dir, "Ben", move)
+    assert raced and code == 2 and out == ""
+    assert error_lines(err) == ["error: round 1 is closed (the open round is 2); nothing recorded"]
+    assert all(r["type"] != "submit" for r in Journal(ev_dir).read())
+
+
+# ---------------------------------------------------------------------------
+# 5. a read-only event directory can be viewed
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("lock_file", [True, False])
+def test_read_only_event_can_be_viewed(tmp_path, capsys, lex, monkeypatch, lock_file):
+    d = new_event(tmp_path / "ev", lex, export=True)
+    d.start()
+    if not lock_file:                                   # copied without it: none can be made either
+        (tmp_path / "ev" / "lock").unlink()
+    root = str(tmp_path / "ev")
+    real_open = os.open
+
+    def read_only_open(path, flags, *a, **k):           # as a read-only mount answers (root ignores chmod)
+        if str(path).startswith(root) and flags & (os.O_WRONLY | os.O_RDWR | os.O_CREAT):
+            raise OSError(errno.EROFS, "Read-only file system", str(path))
+        return real_open(path, flags, *a, **k)
+
+    monkeypatch.setattr(os, "open", read_only_open)
+    code, out, err = run(capsys, "round", tmp_path / "ev")
+    assert code == 0 and "round 1" in out and not error_lines(err), err
+    code, out, err = run(capsys, "standings", tmp_path / "ev", "--json")
+    assert code == 0 and json.loads(out)["standings"][0]["player"] == "Ana"
+    code, _out, err = run(capsys, "round", tmp_path / "ev", "--start")
+    assert code == 2 and "read-only" in error_lines(err)[0]
+
+
+# ---------------------------------------------------------------------------
+# 4. a full disk is not reported as success
+# ---------------------------------------------------------------------------
+def _enospc_after(monkeypatch, n_ok: int, where: str):
+    """os.write raises ENOSPC after ``n_ok`` successful writes into files under ``where``."""
+    real = os.write
+    count = [0]
+    paths = {}
+    real_open = os.open
+
+    def tracking_open(path, flags, *a, **k):
+        fd = real_open(path, flags, *a, **k)
+        paths[fd] = str(path)
+        return fd
+
+    def write(fd, data):
+        if paths.get(fd, "").startswith(where):
+            count[0] += 1
+            if count[0] > n_ok:
+                raise OSError(errno.ENOSPC, "No space left on device")
+        return real(fd, data)
+
+    monkeypatch.setattr(os, "open", tracking_open)
+    monkeypatch.setattr(os, "write", write)
+
+
+def test_full_disk_during_exports_is_an_error_and_leaves_no_temp(tmp_path, capsys, lex, monkeypatch):
+    ev_dir = tmp_path / "club"
+    assert run(capsys, "new", ev_dir, "--players", "Ana", "--seed", 42, "--lexicon", lex.path)[0] == 0
+    assert run(capsys, "round", ev_dir, "--start")[0] == 0
+    shutil.rmtree(ev_dir / "export")
+    _enospc_after(monkeypatch, 2, str(ev_dir / "export"))
+    code, out, err = run(capsys, "close", ev_dir)
+    monkeypatch.undo()
+    lines = error_lines(err)
+    assert code == 2 and len(lines) == 1
+    assert "round 1 closed (recorded in the journal), but the exports were not written" in lines[0]
+    assert "standings.csv: not written (No space left on device)" in lines[0]
+    assert "projector page" not in out
+    assert sorted(p.name for p in (ev_dir / "export").iterdir()) == ["master.csv", "rounds.csv"]
+    assert Journal(ev_dir).read()[-1]["type"] == "close"
+    # space again: the next command rebuilds everything
+    code, out, err = run(capsys, "round", ev_dir)
+    assert code == 0 and "projector page:" in out
+    assert json.loads((ev_dir / "export" / "results.json").read_text())["status"]["open_round"] == 2
+
+
+def test_full_disk_during_the_journal_write_records_nothing(tmp_path, capsys, lex, monkeypatch):
+    ev_dir = tmp_path / "club"
+    assert run(capsys, "new", ev_dir, "--players", "Ana", "--seed", 42, "--lexicon", lex.path)[0] == 0
+    before = (ev_dir / "journal.jsonl").read_bytes()
+    real = os.write
+
+    def short_then_full(fd, data):          # half the line goes out, then the disk is full
+        if len(data) > 40 and os.fstat(fd).st_size == len(before):
+            real(fd, bytes(data[: len(data) // 2]))
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real(fd, data)
+
+    monkeypatch.setattr(os, "write", short_then_full)
+    code, _out, err = run(capsys, "round", ev_dir, "--start")
+    monkeypatch.undo()
+    assert code == 2 and "journal.jsonl: the entry was not recorded (No space left on device)" in error_lines(err)[0]
+    assert (ev_dir / "journal.jsonl").read_bytes() == before          # cut back: no partial entry
+
+
+def test_tiny_tmpfs(tmp_path, capsys, lex):
+    """A real full disk: a 192 KiB tmpfs (root only; skipped where mounting is not allowed): room
+    for the event and one set of exports, then filled to the last byte."""
+    mnt = tmp_path / "mnt"
+    mnt.mkdir()
+    if os.geteuid() != 0 or subprocess.run(["mount", "-t", "tmpfs", "-o", "size=192k", "tmpfs", str(mnt)],
+                                          capture_output=True).returncode != 0:
+        pytest.skip("mounting a tmpfs is not allowed here")
+    try:
+        ev_dir = mnt / "club"
+        code, out, err = run(capsys, "new", ev_dir, "--players", "Ana", "Ben", "--seed", 42, "--lexicon", lex.path)
+        assert code in (0, 2) and "Traceback" not in err
+        page = ev_dir / "export" / "current.html"
+        assert ("projector page:" in out) == page.is_file(), (out, err)
+        if code == 2:
+            assert "(recorded in the journal), but" in error_lines(err)[0]
+        assert Journal(ev_dir).read()[0]["type"] == "new"
+        # fill the disk to the last byte, then try to change the event
+        fd = os.open(mnt / "filler", os.O_WRONLY | os.O_CREAT)
+        try:
+            for _ in range(1_000_000):              # bounded: 512 MB at most
+                os.write(fd, b"x" * 512)
+        except OSError as exc:
+            assert exc.errno == errno.ENOSPC
+        finally:
+            os.close(fd)
+        before = (ev_dir / "journal.jsonl").read_bytes()
+        code, out, err = run(capsys, "round", ev_dir, "--start")
+        assert code == 2 and "No space left on device" in error_lines(err)[0]
+        if (ev_dir / "journal.jsonl").read_bytes() != before:  # the entry fitted in the file's last page
+            assert "(recorded in the journal), but" in error_lines(err)[0]
+            assert Journal(ev_dir).read()[-1]["type"] == "start"
+        for d in (ev_dir, ev_dir / "export", ev_dir / "backup"):
+            if d.is_dir():
+                assert not [p.name for p in d.iterdir() if p.name.endswith(".tmp")]
+        assert "projector page:" not in out
+        os.unlink(mnt / "filler")
+        code, out, err = run(capsys, "round", ev_dir)
+        assert code == 0 and "projector page:" in out, err
+        stamp = json.loads((ev_dir / "export" / STAMP_FILE).read_text())
+        assert stamp == export_stamp(Journal(ev_dir).read())
+    finally:
+        subprocess.run(["umount", str(mnt)], capture_output=True)
+
+
+# ---------------------------------------------------------------------------
+# fault injection: kill -9 at random points of a director writer
+# ---------------------------------------------------------------------------
+_KILLER = r"""
+import os, signal, sys
+from lexicon_tools.bundle import Lexicon
+from engine.director.store import EventDir
+lex = Lexicon.load(sys.argv[2])
+k = int(sys.argv[3])
+calls = [0]
+def hooked(real):
+    def f(*a, **kw):
+        calls[0] += 1
+        if calls[0] == k:
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real(*a, **kw)
+    return f
+os.write, os.fsync, os.replace, os.unlink = (hooked(os.write), hooked(os.fsync), hooked(os.replace),
+                                              hooked(os.unlink))
+if sys.argv[4] == "new":
+    EventDir.create(sys.argv[1], ["Ana", "Ben"], seed=42, lexicon=lex, lexicon_path=sys.argv[2], notes=None)
+else:
+    EventDir(sys.argv[1], lexicon=lex, notes=None).close()
+print(calls[0])
+"""
+
+
+def test_kill_at_random_points_of_close_never_leaves_accepted_damage(tmp_path, lex):
+    template = tmp_path / "template"
+    d = new_event(template, lex, export=True)
+    ev = d.load()
+    d.start()
+    d.submit("Ana", ev.current.tops[0].notation)
+    d.submit("Ben", "-")
+
+    def child(target: Path, k: int) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-c", _KILLER, str(target), str(lex.path), str(k), "close"],
+                              cwd=ROOT, capture_output=True, text=True, timeout=300)
+
+    full = child(shutil.copytree(template, tmp_path / "full"), 10 ** 9)
+    assert full.returncode == 0, full.stderr
+    n_calls = int(full.stdout)                # every write, fsync, rename and unlink a close makes
+    assert n_calls > 20
+    rng = random.Random(17)
+    for k in [1, 2] + rng.sample(range(3, n_calls + 1), 3):
+        target = shutil.copytree(template, tmp_path / f"k{k}")
+        proc = child(target, k)
+        assert proc.returncode == -signal.SIGKILL, proc.stderr
+        reader = EventDir(target, lex, notes=None)            # the next reading command
+        ev = reader.load()
+        records = Journal(target).read()
+        closed = records[-1]["type"] == "close"
+        assert ev.current.number == (2 if closed else 1) and len(ev.closed_rounds) == int(closed)
+        assert set(ev.closed_rounds[0].submissions if closed else ev.current.submissions) == {"Ana", "Ben"}
+        exp = target / "export"
+        assert json.loads((exp / STAMP_FILE).read_text()) == export_stamp(records)
+        res = json.loads((exp / "results.json").read_text(encoding="utf-8"))
+        assert res["status"]["open_round"] == ev.current.number
+        assert len(list(csv.DictReader(open(exp / "rounds.csv", encoding="utf-8")))) == 3 * int(closed)
+        assert (exp / "round-01.svg").exists() == closed
+        assert not [p.name for p in exp.iterdir() if p.name.endswith(".tmp")]
+        # and the event goes on
+        if not closed:
+            reader.close()
+        assert reader.load().current.number == 2
+
+
+def test_kill_at_random_points_of_new_never_leaves_accepted_damage(tmp_path, lex):
+    def child(target: Path, k: int) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-c", _KILLER, str(target), str(lex.path), str(k), "new"],
+                              cwd=ROOT, capture_output=True, text=True, timeout=300)
+
+    full = child(tmp_path / "full", 10 ** 9)
+    assert full.returncode == 0, full.stderr
+    n_calls = int(full.stdout)
+    reference = EventDir(tmp_path / "full", lex, notes=None).load().snapshot()
+    rng = random.Random(5)
+    for k in [1, 2] + rng.sample(range(3, n_calls + 1), 2):
+        target = tmp_path / f"k{k}"
+        proc = child(target, k)
+        assert proc.returncode == -signal.SIGKILL, proc.stderr
+        try:
+            ev = EventDir(target, lex, notes=None).load()
+        except JournalError as exc:        # killed before the `new` entry was on disk: no event
+            assert "empty journal" in str(exc) or "not an event directory" in str(exc)
+            ev = new_event(target, lex, export=True).load()   # and `new` can be run again
+        assert ev.snapshot()["rounds"][0]["rack"] == reference["rounds"][0]["rack"]
+        exp = target / "export"
+        assert json.loads((exp / STAMP_FILE).read_text()) == export_stamp(Journal(target).read())
+        assert json.loads((exp / "results.json").read_text(encoding="utf-8"))["status"]["open_round"] == 1
+        assert not [p.name for p in exp.iterdir() if p.name.endswith(".tmp")]
+
+
+# ---------------------------------------------------------------------------
+# property: whatever one damaged byte does, no verified line is ever dropped
+# ---------------------------------------------------------------------------
+_RECORDS = [{"seq": 1, "type": "new", "time": 1.0, "settings": {"players": ["Ana", "Bön"]}},
+            {"seq": 2, "type": "start", "time": 2.0, "round": 1},
+            {"seq": 3, "type": "submit", "time": 3.0, "round": 1, "player": "Ana", "move": "8D KIEPE"},
+            {"seq": 4, "type": "submit", "time": 4.0, "round": 1, "player": "Bön", "move": "8H KIEPE"}]
+_GOOD = b"".join(encode_record(r) for r in _RECORDS)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(kind=st.sampled_from(["flip", "delete", "insert", "truncate", "replace"]),
+       pos=st.integers(0, len(_GOOD) - 1), byte=st.integers(0, 255))
+def test_one_damaged_byte_never_drops_a_verified_line(tmp_path, kind, pos, byte):
+    data = bytearray(_GOOD)
+    if kind == "flip":
+        data[pos] ^= 1 << (byte % 8)
+    elif kind == "delete":
+        del data[pos]
+    elif kind == "insert":
+        data.insert(pos, byte)
+    elif kind == "truncate":
+        del data[pos:]
+    else:
+        data[pos] = byte
+    (tmp_path / "journal.jsonl").write_bytes(bytes(data))
+    j = Journal(tmp_path)
+    try:
+        out = j.read()
+    except JournalError as exc:
+        assert "simultan repair" in str(exc)   # an error always points to the way out
+        return
+    terminated = bytes(data).count(b"\n")
+    assert all(r == _RECORDS[r["seq"] - 1] for r in out)      # nothing read differs from what was written
+    assert len(out) >= terminated                           # no newline-terminated line is dropped
+    if j.torn:                                              # only a tail that does not verify is left out
+        assert len(out) == terminated and not bytes(data).endswith(b"\n")
+        assert try_decode(j.torn) is None
+
+
+def test_api_raises_output_error_after_the_entry_is_recorded(tmp_path, lex, monkeypatch):
+    import engine.director.export as export_mod
+
+    d = new_event(tmp_path / "ev", lex, export=True)
+    real = export_mod.atomic_write
+
+    def full_at_index(path, data):
+        if Path(path).name == "index.html":
+            raise OSError(errno.ENOSPC, f"{path}: not written (No space left on device)")
+        return real(path, data)
+
+    monkeypatch.setattr(export_mod, "atomic_write", full_at_index)
+    with pytest.raises(OutputError, match=r"round 1 started \(recorded in the journal\), but the exports were not "
+                                          r"written: .*index.html: not written \(No space left on device\)"):
+        d.start()
+    assert Journal(tmp_path / "ev").read()[-1]["type"] == "start"
+    assert not (tmp_path / "ev" / "export" / STAMP_FILE).exists()   # the next reader sees they are stale

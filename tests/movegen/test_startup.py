@@ -1,0 +1,192 @@
+"""Start-up: what each command imports, and the ahead-of-time compiled kernels (engine.movegen._aot)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from conftest import golden_moves, golden_positions
+from engine.movegen import _aot
+from engine.movegen import _dispatch as _kernels
+from engine.movegen.generator import build_aot
+from engine.position.cgp import parse_cgp
+
+ROOT = Path(__file__).resolve().parents[2]
+README_CGP = ("15/15/15/15/15/15/4H3F6/3WALZER6/4U1U1E6/4S1G1U6/8N6/5KIND6/5Ü9/5H9/5L9 AEINRST/ 0/0 0 "
+              "lex NGERMAN; bag 66;")
+HEAVY = ("fastapi", "uvicorn", "starlette", "pydantic", "engine.web", "engine.director", "engine.analysis.simulation",
+         "engine.cli.game", "engine.compare.checker", "engine.cli.simulate", "engine.cli.analyze", "ray", "tqdm")
+
+
+def _run(argv, env_extra, importtime=False):
+    env = {**os.environ, **env_extra}
+    cmd = [sys.executable] + (["-X", "importtime"] if importtime else []) + ["-m", "engine", *argv]
+    return subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT, timeout=600)
+
+
+def _imported(stderr: str) -> set[str]:
+    return {line.split("|")[-1].strip() for line in stderr.splitlines() if line.startswith("import time:")}
+
+
+def test_best_and_score_import_no_plugin(golden_lexicon, tmp_path):
+    env = {"GSE_AOT": "0", "GSE_CACHE_DIR": str(tmp_path)}
+    lexicon = str(golden_lexicon.path)
+    r = _run(["best", "--cgp", README_CGP, "--lexicon", lexicon], env, importtime=True)
+    assert r.returncode == 0 and r.stdout.split()[:3] == ["13I", "SANIERT", "77"], r.stderr[-2000:]
+    mods = _imported(r.stderr)
+    assert "engine.movegen.generator" in mods and "numba" in mods  # JIT: GSE_AOT=0
+    assert not {m for m in mods if m.split(".")[0] in HEAVY or m.startswith(HEAVY)}
+    r = _run(["score", "--cgp", README_CGP, "--lexicon", lexicon, "13I SANIERT"], env, importtime=True)
+    assert r.returncode == 0 and r.stdout.startswith("13I SANIERT: 77 points"), r.stderr[-2000:]
+    mods = _imported(r.stderr)
+    assert "numba" not in mods and "engine.movegen._movegen" not in mods  # the word checker needs no kernel
+    assert not {m for m in mods if m.startswith(HEAVY)}
+
+
+def test_help_still_lists_every_command(capsys):
+    from engine.cli.main import main
+
+    with pytest.raises(SystemExit) as e:
+        main(["--help"])
+    out = capsys.readouterr().out
+    assert e.value.code == 0
+    for cmd in ("moves", "best", "score", "analyze", "practice", "simulate", "selfplay", "gcg", "compare",
+                "baselines", "simultan", "web"):
+        assert cmd in out, cmd
+    with pytest.raises(SystemExit) as e:
+        main(["frobnicate"])
+    assert e.value.code == 2 and "invalid choice" in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def aot_cache(tmp_path_factory, golden_lexicon):
+    """An ahead-of-time build of the kernels in a private cache (built once: ~20 s)."""
+    cache = tmp_path_factory.mktemp("aot-cache")
+    old = {k: os.environ.get(k) for k in ("GSE_AOT", "GSE_CACHE_DIR")}
+    os.environ["GSE_AOT"], os.environ["GSE_CACHE_DIR"] = "1", str(cache)
+    try:
+        assert _aot.needs_build()
+        notes: list[str] = []
+        if not build_aot(golden_lexicon, progress=notes.append):
+            # e.g. no C compiler or no Python headers (python3-dev): the engine stays on the JIT kernels
+            failed = _aot._paths(_aot.key())[3]
+            assert failed.is_file() and not _aot.needs_build()  # remembered, not retried
+            pytest.skip(f"ahead-of-time compilation not possible here: {failed.read_text().strip()}")
+        assert not _aot.needs_build()
+        yield cache
+    finally:
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def _copy(args):
+    return [a.copy() if isinstance(a, np.ndarray) else a for a in args]
+
+
+def test_aot_kernels_give_the_golden_moves(aot_cache, golden_lexicon, monkeypatch):
+    """engine.movegen.generator on the compiled kernels: every call takes the compiled path, and the moves
+    are the golden lists (four independent generators)."""
+    monkeypatch.setenv("GSE_AOT", "1")
+    monkeypatch.setenv("GSE_CACHE_DIR", str(aot_cache))
+    found = _aot.load()
+    assert set(found) == set(_aot.KERNELS)
+    from engine.movegen import generator as movegen
+
+    calls = {name: 0 for name in found}
+
+    def recording(name, fn):
+        def call(*args):
+            assert fn.accepts(*args), f"{name}: the wrapper's arguments do not fit the compiled signature"
+            calls[name] += 1
+            return fn(*args)
+        return call
+
+    for name, fn in found.items():
+        monkeypatch.setattr(_kernels, name, recording(name, fn))
+    for pid, cgp in golden_positions()[:12]:
+        pos = parse_cgp(cgp)
+        got = movegen.generate_moves(pos.board, pos.rack, golden_lexicon).placement_set()
+        assert got == {(p, s) for _n, s, p in golden_moves(pid)}, pid
+        top = movegen.best_move_list(pos.board, pos.rack, golden_lexicon, 1).top(1)
+        best = max((s for _n, s, _p in golden_moves(pid)), default=None)
+        assert (top[0].score if top else None) == best, pid
+    assert all(n >= 12 for n in calls.values()), calls
+
+
+def test_aot_guard_refuses_other_types(aot_cache, golden_lexicon, monkeypatch):
+    """Compiled code does not check dtypes (an int32 rack where int64 was compiled crashed the
+    process): the guard sends such calls to the JIT kernel. Compiled and JIT results agree."""
+    monkeypatch.setenv("GSE_AOT", "1")
+    monkeypatch.setenv("GSE_CACHE_DIR", str(aot_cache))
+    from engine.movegen import _movegen
+    from engine.movegen import generator as movegen
+
+    found = _aot.load()
+    seen = {}
+
+    def capture(name, fn):
+        def call(*args):
+            seen.setdefault(name, _copy(args))
+            return fn(*args)
+        return call
+
+    for name, fn in found.items():
+        monkeypatch.setattr(_kernels, name, capture(name, fn))
+    pos = parse_cgp(README_CGP)
+    movegen.generate_moves(pos.board, pos.rack, golden_lexicon)
+    movegen.best_move_list(pos.board, pos.rack, golden_lexicon, 3)
+    for name, fn in found.items():
+        args = seen[name]
+        assert fn.accepts(*args)
+        a1, a2 = _copy(args), _copy(args)
+        r1, r2 = fn.aot(*a1), getattr(_movegen, name)(*a2)  # compiled and JIT on the same input
+        assert r1 == r2 and r1 > 0
+        assert all(np.array_equal(x, y) for x, y in zip(a1, a2) if isinstance(x, np.ndarray))
+        spec = _aot._paths(_aot.key())[2]
+        sig = __import__("json").loads(spec.read_text())["kernels"][name]
+        arrays = [i for i, t in enumerate(sig) if t[0] == "a"]
+        i = arrays[0]
+        other = args[i].astype(np.float32 if args[i].dtype != np.float32 else np.float64)
+        assert not fn.accepts(*args[:i], other, *args[i + 1:])  # another dtype
+        w = next(i for i in arrays if not sig[i][3])  # an array the kernel writes into
+        ro = args[w].copy()
+        ro.flags.writeable = False
+        assert not fn.accepts(*args[:w], ro, *args[w + 1:])
+        strided = np.repeat(args[w], 2, axis=0)[::2]
+        assert strided.shape == args[w].shape and not strided.flags.c_contiguous
+        assert not fn.accepts(*args[:w], strided, *args[w + 1:])  # not contiguous
+        assert not fn.accepts(*args[:-1])  # an argument short
+        scal = next((i for i, t in enumerate(sig) if t[0] == "i"), None)
+        if scal is not None:
+            assert fn.accepts(*args[:scal], int(args[scal]), *args[scal + 1:])  # a Python int is fine
+            assert not fn.accepts(*args[:scal], "3", *args[scal + 1:])
+
+
+def test_cli_with_aot_never_imports_numba(aot_cache, golden_lexicon):
+    env = {"GSE_AOT": "1", "GSE_CACHE_DIR": str(aot_cache)}
+    r = _run(["best", "--cgp", README_CGP, "--lexicon", str(golden_lexicon.path)], env, importtime=True)
+    assert r.returncode == 0 and r.stdout.split()[:3] == ["13I", "SANIERT", "77"], r.stderr[-2000:]
+    mods = _imported(r.stderr)
+    assert "numba" not in mods and "llvmlite" not in mods
+    assert "note:" not in r.stderr  # nothing left to build
+
+
+def test_remembered_failure_is_not_retried(tmp_path, monkeypatch):
+    monkeypatch.setenv("GSE_AOT", "1")
+    monkeypatch.setenv("GSE_CACHE_DIR", str(tmp_path))
+    assert _aot.needs_build()
+    _name, _so, _sig, failed = _aot._paths(_aot.key())
+    failed.parent.mkdir(parents=True)
+    failed.write_text("RuntimeError: no compiler\n")
+    assert not _aot.needs_build()
+    monkeypatch.setenv("GSE_AOT", "0")
+    failed.unlink()
+    assert not _aot.needs_build() and _aot.load() is None

@@ -1,0 +1,188 @@
+"""The deeper analysis of the web page: ``POST /api/deep`` (engine.web.deep, engine.analysis.phase) and its block on
+the analysis page in headless Chromium (Debian's ``chromium`` via Playwright), German at 360 px.
+
+Expected values come from the engine called directly (the endgame solver on
+the same position); the page must show them. Server responsiveness is checked
+by order, not by time: a cheap request is answered while a deep analysis is
+still running in the worker process.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from fastapi.testclient import TestClient
+
+from engine.position.cgp import parse_cgp
+from engine.analysis.endgame import solve
+
+# Bag empty, the opponent holds ETUU (tests/analysis/test_simulation.py).
+ENDGAME = ("LCD2ZEHEN4C/2FRAU1DORTIGER/2Ü11E/11M2W/10KULIs/11SEX1/7HÄuFIG2/5BSP3KEHR/5O2JE5/5Y3IQ2A1/"
+           "4VS3EU1IN1/2RAD1ENTSANNT1/1MAGENS3L1SUN/NDR4BÖHME1EO/10EM2T EINST/ETUU 300/319 0 lex golden;")
+MIDGAME = ("15/15/15/15/15/15/3aNODE7/C3ISAR7/O3C10/L3KÖDERN5/T2JESU8/SUdELE9/2Ü12/2N12/2N12 "
+           "ABHSUUX/ 64/106 0 lex golden;")
+
+
+@pytest.fixture(scope="module")
+def app(golden_lexicon):
+    from engine.web.app import create_app
+
+    a = create_app(golden_lexicon, allowed_hosts=["127.0.0.1", "localhost", "testserver"])
+    yield a
+    a.state.deep.close()
+
+
+@pytest.fixture(scope="module")
+def client(app):
+    with TestClient(app) as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def exact(golden_lexicon):
+    return solve(parse_cgp(ENDGAME), golden_lexicon, time_limit=30)
+
+
+def test_deep_endgame_is_the_solver_answer(client, exact):
+    assert exact.complete
+    r = client.post("/api/deep", json={"cgp": ENDGAME, "seconds": 15})
+    assert r.status_code == 200, r.text
+    j = r.json()
+    assert j["phase"] == "endgame" and j["complete"] is True
+    assert (j["move"], j["value"], j["pv"]) == (exact.move, exact.value, exact.pv)
+    assert j["final_spread"] == 300 - 319 + exact.value
+
+
+def test_deep_simulation_has_intervals(client):
+    r = client.post("/api/deep", json={"cgp": MIDGAME, "seconds": 2})
+    assert r.status_code == 200, r.text
+    j = r.json()
+    assert j["phase"] == "simulation" and j["plies"] == 2 and j["iterations"] > 0
+    for m in j["moves"]:
+        assert m["ci"][0] <= m["spread"] <= m["ci"][1]
+        assert 0 <= m["win_ci"][0] <= m["win"] <= m["win_ci"][1] <= 1
+    assert sum(m["iterations"] for m in j["moves"]) == j["iterations"]
+
+
+def test_deep_bad_requests(client):
+    assert client.post("/api/deep", json={"cgp": "xx"}).status_code == 400
+    r = client.post("/api/deep", json={"cgp": MIDGAME.replace("ABHSUUX/", "/"), "seconds": 1})
+    assert r.status_code == 400 and "no rack" in r.json()["error"]
+    r = client.post("/api/deep", json={"cgp": MIDGAME, "seconds": 21})
+    assert r.status_code == 422 and "seconds" in r.json()["error"]
+    assert client.post("/api/deep", json={"cgp": MIDGAME, "seconds": 0}).status_code == 422
+
+
+def test_one_deep_analysis_at_a_time_and_the_server_stays_responsive(app, client):
+    deep = app.state.deep
+    answers = {}
+
+    def long_one():
+        answers["deep"] = client.post("/api/deep", json={"cgp": MIDGAME, "seconds": 6})
+
+    t = threading.Thread(target=long_one)
+    t.start()
+    try:
+        # wait until the worker holds the analysis slot (the request has reached the worker)
+        for _ in range(2000):
+            if deep._running._value == 0:
+                break
+            threading.Event().wait(0.005)
+        assert deep._running._value == 0
+        r = client.post("/api/deep", json={"cgp": MIDGAME, "seconds": 1})
+        assert r.status_code == 503 and r.headers["Retry-After"] == "1" and "another deep analysis" in r.json()["error"]
+        r = client.post("/api/position", json={"cgp": MIDGAME})
+        assert r.status_code == 200
+        assert t.is_alive()  # answered while the deep analysis was still running
+    finally:
+        t.join(120)
+    assert answers["deep"].status_code == 200 and answers["deep"].json()["phase"] == "simulation"
+
+
+def test_move_lists_do_not_wait_for_a_deep_analysis(app, client):
+    deep = app.state.deep
+    answers = {}
+    t = threading.Thread(target=lambda: answers.setdefault("deep", client.post(
+        "/api/deep", json={"cgp": MIDGAME, "seconds": 5})))
+    t.start()
+    try:
+        for _ in range(2000):
+            if deep._running._value == 0:
+                break
+            threading.Event().wait(0.005)
+        assert deep._running._value == 0
+        r = client.post("/api/moves", json={"cgp": MIDGAME, "top": 3})
+        assert r.status_code == 200 and len(r.json()["moves"]) == 3
+        assert t.is_alive()  # the move list came while the deep analysis was still running
+    finally:
+        t.join(120)
+    assert answers["deep"].status_code == 200
+
+
+# Three tiles in the bag, ten unseen: the bingo 12H VE(R)EISTE wins against every opponent rack
+# (tests/analysis/test_simulation.py, by an exhaustive oracle).
+NEAR_END = ("C3WOLF7/H4BAR7/RAM3M8/1KÜSSTEN7/HPS1Ä1EINHAUEND/A1S1T2L6A/B1E1Z1Y7M/E2JEDEN6M/1OFEN1N7S/"
+            "1HIT5K5/2X1G4U5/ÖDERE4R5/2R1IRQ2I5/1USTG4E5/4TILGeN5 EEEISTV/ 300/309 0 lex golden;")
+
+
+def test_preendgame_phase(golden_lexicon):
+    from engine.game.equity import position_candidates
+    from engine.leaves.table import default_table
+    from engine.analysis.phase import phase_answer
+
+    pos = parse_cgp(NEAR_END)
+    table = default_table()
+    j = phase_answer(pos, golden_lexicon, table=table, seconds=1, candidates=2)
+    assert j["phase"] == "preendgame"
+    top2 = [c.notation for c in position_candidates(pos, golden_lexicon, 2, table)]
+    assert sorted(m["move"] for m in j["moves"]) == sorted(top2)
+    assert [m["win"] for m in j["moves"]] == sorted((m["win"] for m in j["moves"]), reverse=True)
+    wins = {m["move"]: m["win"] for m in j["moves"]}
+    assert wins["12H VE(R)EISTE"] == 1.0   # the bingo, first by equity on the golden list
+
+
+def test_a_spent_time_budget_still_gives_an_answer(golden_lexicon, exact):
+    """A solve whose time is already spent still answers from depth 1 (the pre-endgame passes the time left)."""
+    r = solve(parse_cgp(ENDGAME), golden_lexicon, time_limit=1e-9)
+    assert r.depth >= 1 and r.pv and r.move == r.pv[0]
+
+
+def test_deep_simulation_infers_from_the_last_move(client):
+    """``last_move``: the simulation draws the opponent's rack from the inference on it (engine.analysis.inference).
+
+    SUdELE took 6 tiles of a 7-tile rack, so the kept leave is one tile: one candidate rack per tile kind
+    unseen by the side to move."""
+    import numpy as np
+
+    r = client.post("/api/deep", json={"cgp": MIDGAME, "seconds": 0.5, "last_move": "12A SUdELE"})
+    assert r.status_code == 200, r.text
+    inf = r.json()["inferred"]
+    assert inf["from"] == "12A SUdELE" and inf["racks"] == np.count_nonzero(parse_cgp(MIDGAME).unseen())
+    assert 0 < inf["consistent"] <= inf["racks"]
+    assert client.post("/api/deep", json={"cgp": MIDGAME, "seconds": 0.5}).json()["inferred"] is None
+    r = client.post("/api/deep", json={"cgp": MIDGAME, "seconds": 0.5, "last_move": "G7 NODE"})
+    assert r.status_code == 400 and "G7 holds D" in r.json()["error"]
+
+
+def test_deep_simulation_includes_the_users_move(client):
+    r = client.post("/api/deep", json={"cgp": MIDGAME, "seconds": 1, "include": ["-UUX"]})
+    assert r.status_code == 200, r.text
+    assert "-UUX" in [m["move"] for m in r.json()["moves"]]
+    r = client.post("/api/deep", json={"cgp": MIDGAME, "seconds": 1, "include": ["8H QQQ"]})
+    assert r.status_code == 400
+    assert client.post("/api/deep", json={"cgp": MIDGAME, "include": ["a", "b", "c", "d"]}).status_code == 422
+
+
+def test_a_dead_worker_is_a_503_and_restarts(app, client):
+    import os
+    import signal
+
+    deep = app.state.deep
+    assert client.post("/api/deep", json={"cgp": MIDGAME, "seconds": 0.5}).status_code == 200
+    for pid in list(deep._ex._processes):       # the worker this test's requests started
+        os.kill(pid, signal.SIGKILL)
+    r = client.post("/api/deep", json={"cgp": MIDGAME, "seconds": 0.5})
+    assert r.status_code == 503 and "worker stopped" in r.json()["error"]
+    r = client.post("/api/deep", json={"cgp": MIDGAME, "seconds": 0.5})
+    assert r.status_code == 200 and r.json()["phase"] == "simulation"
