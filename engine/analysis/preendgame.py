@@ -319,6 +319,7 @@ def rack_ratio(inference, unseen: np.ndarray, rack_size: int):
 def preendgame(pos: Position, lexicon: Lexicon, *, top: int = 8, time_limit: float | None = None,
                endgame_depth: int | None = None, table=None, node_limit: int | None = None,
                max_draws: int = MAX_DRAWS, seed: int = 0, opponent=None, passing: bool = True,
+               clock: Callable[[], float] = time.perf_counter,
                progress: Callable[[int, int, dict], None] | None = None) -> dict:
     """Rank candidate moves of a pre-endgame position by win rate over the draws (module doc).
 
@@ -339,6 +340,9 @@ def preendgame(pos: Position, lexicon: Lexicon, *, top: int = 8, time_limit: flo
             last move): each opponent rack is weighted by its posterior probability over its
             prior one (:func:`rack_ratio`); ``None``: uniform over the unseen tiles. Ignored when
             the CGP gives the opponent's rack.
+        clock: the clock of ``time_limit`` (default wall time, ``time.perf_counter``;
+            ``time.process_time`` for a budget in CPU seconds of this process: each endgame
+            solve is then given the CPU time left as its wall limit, which uses at most that much CPU).
         passing: evaluate passing as a candidate too (the opponent then answers with its
             highest-equity move, the "rational" reply; module doc, step 2).
         progress: called ``(round, rounds so far, {"exact": candidates exact, "of": n})`` after each exact round.
@@ -401,7 +405,7 @@ def preendgame(pos: Position, lexicon: Lexicon, *, top: int = 8, time_limit: flo
     budget = DEFAULT_TIME if time_limit is None else time_limit
     if not budget > 0:
         raise ValueError(f"time limit must be positive, got {budget}")
-    t0 = time.perf_counter()
+    t0 = clock()
     deadline = t0 + budget
     table = table if table is not None else default_table()
     cands_in = [c for c in position_candidates(pos, lexicon, top, table) if c.kind == "play"]
@@ -464,17 +468,17 @@ def preendgame(pos: Position, lexicon: Lexicon, *, top: int = 8, time_limit: flo
                 any_left = True
                 eg = c.lines[depth].eg
                 if eg is not None and eg.greedy is None and (depth == 0 or
-                                                             time.perf_counter() < limit_at[0] - SAFETY):
+                                                             clock() < limit_at[0] - SAFETY):
                     eg.greedy = greedy_playout(eg.pos.board, eg.pos.rack, eg.pos.opponent_rack, lexicon)
             depth += 1
-            if not any_left or time.perf_counter() >= limit_at[0] - SAFETY:
+            if not any_left or clock() >= limit_at[0] - SAFETY:
                 break
 
         # exact rounds for the candidates in contention
         nodes = NODES0
         rounds = 0
         cap = node_limit
-        while cap != 0 and time.perf_counter() < limit_at[0] - SAFETY:
+        while cap != 0 and clock() < limit_at[0] - SAFETY:
             live = _contenders(cands)
             if not live:
                 break
@@ -495,7 +499,7 @@ def preendgame(pos: Position, lexicon: Lexicon, *, top: int = 8, time_limit: flo
                 nodes *= 4
                 continue
             for eg in pending:
-                left = limit_at[0] - time.perf_counter()
+                left = limit_at[0] - clock()
                 if left < SAFETY:
                     break
                 try:
@@ -525,7 +529,7 @@ def preendgame(pos: Position, lexicon: Lexicon, *, top: int = 8, time_limit: flo
     method = (f"draws enumerated (sampled above {max_draws} per move), greedy playouts, then exact endgames for "
               f"the moves in contention; {n_exact} of {len(out)} moves exact")
     return {"bag": bag, "unseen": a.rack_string(unseen), "method": method, "inferred": ratio is not None,
-            "seconds": time.perf_counter() - t0, "moves": out, "interrupted": limit_at[0] == 0.0}
+            "seconds": clock() - t0, "moves": out, "interrupted": limit_at[0] == 0.0}
 
 
 def _tt_bits(nodes: int) -> int:
