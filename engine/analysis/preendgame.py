@@ -2,7 +2,8 @@
 
 Method (docs/preendgame.md has the long form):
 
-1. **Candidates**: the ``top`` placements by static equity.
+1. **Candidates**: the ``top`` placements by static equity, and passing (``passing``; exchanges
+   need 7 tiles in the bag, so they are never legal here).
 2. **Lines**: for each candidate every draw, weighted by the number of
    tile-level draws giving it (``prod C(pool[t], D[t])``, :func:`multisets`):
 
@@ -11,10 +12,12 @@ Method (docs/preendgame.md has the long form):
      tiles (or its given rack); the endgame that follows has the opponent to
      move. With one tile in the bag these are the unseen tile types, each
      weighted by its count.
-   * tiles stay in the bag: every draw ``D`` for us and every opponent rack
-     ``O`` from the rest. *Approximation*: the opponent answers with its
-     top-scoring move; if that empties the bag, the endgame (us to move) is
-     solved, otherwise the line is scored by the two moves' points alone.
+   * tiles stay in the bag (passing too): every draw ``D`` for us and every opponent rack
+     ``O`` from the rest. *Model*: the opponent answers with its
+     highest-equity move (MAGPIE's "rational" opponent); if that empties the bag, the
+     endgame (us to move) is solved, otherwise the line is scored by the two moves' points alone.
+   * with an inference of the opponent's last move (``opponent``), each opponent rack's weight
+     is multiplied by its posterior over its prior probability (:func:`rack_ratio`).
 
    More than ``max_draws`` distinct lines of the second kind for a
    candidate: ``max_draws`` tile-level draws are sampled with a fixed seed
@@ -38,15 +41,16 @@ Method (docs/preendgame.md has the long form):
    most ``MAX_LIVE`` of those in contention, the best first. When every
    candidate in contention is exact the others are refined with the time
    left; when all are exact the search returns early.
-5. **Deadline**: no new solve starts within ``SAFETY`` of the deadline
-   (``time_limit``); a solve's own time limit is the time left, so the whole
+5. **Deadline**: on ``clock`` (wall by default, ``time.process_time`` for CPU seconds), no new
+   solve starts within ``SAFETY`` of the deadline (``time_limit``); a solve's own time limit is the time left, so the whole
    call returns within the budget plus one solve's overshoot (its first
    depth, always searched, or a pruned word list built between two depths).
 
 A candidate's result: the probability of winning (final spread > 0; a tie
 counts half) and the mean final spread (current scores included), weighted
 over its lines; ``exact`` when every line was enumerated (not sampled), none
-left tiles in the bag and every endgame was solved to the end.
+left tiles in the bag (no modelled reply) and every endgame was solved to the end;
+``exact_share`` the weight share of its draws whose endgame was solved.
 """
 
 from __future__ import annotations

@@ -213,3 +213,89 @@ def test_analyze_reports_the_preendgame(tiny, capsys):
     m = next(m for m in pre["moves"] if m["move"] != "-")
     win, spread, _ = by_enumeration(parse_cgp(ONE_IN_BAG), m["move"], tiny)
     assert m["exact"] is True and m["win"] == pytest.approx(win, abs=1e-4)
+
+
+# The hand-checked position: ONE_IN_BAG's board and racks, scores 280/289, and a word list of the one word
+# DU. The mover (ADHSTUU) has one placement, 5J (D)U for 4 points; after it nobody has a placement.
+HAND = ONE_IN_BAG.replace(" 289/287 0", " 280/289 0")
+VALUES = {"A": 1, "D": 1, "G": 2, "H": 2, "K": 4, "M": 3, "O": 2, "S": 1, "T": 1, "U": 1}  # SPEC.md tile values
+
+
+@pytest.fixture(scope="module")
+def du(tmp_path_factory):
+    from lexicon_tools.bundle import build_bundle
+
+    return build_bundle(["DU"], tmp_path_factory.mktemp("du") / "du.lex", source_name="du")
+
+
+def test_exact_mode_against_a_hand_checked_enumeration(du):
+    """Every draw worked out by hand.
+
+    5J (D)U: spread -9 + 4 = -5, leave ADHSTU (7 points). The bag's tile t is one of the 8 unseen
+    tiles AGHKMOSU (16 points, one each, weight 1 each); we draw it, the opponent holds the other 7.
+    Nobody can place a tile, so the game ends after four passes and each side loses its own rack:
+    final = -5 - (7 + v) + (16 - v) = 4 - 2v. A, S, U (v=1): +2, win; G, H, O (v=2): 0, tie;
+    M (v=3): -2; K (v=4): -4. Win rate (3 + 3/2) / 8 = 0.5625, mean spread 0 / 8 = 0.
+
+    Passing: the opponent's rack is the unseen tiles but t. With a U (t is not U, 7 of 8) its only
+    move, 5J (D)U for 4, is its highest-equity move; it draws t and the endgame (us to move, nobody
+    can place) ends by passes: -9 - 4 - 8 (ADHSTUU) + 15 (AGHKMOS) = -6. Without a U (t = U) it
+    passes with the tile still in the bag: that line is points only, -9, and not solved. Win rate 0,
+    mean (7 × -6 - 9) / 8 = -6.375, 7 of 8 draws solved.
+    """
+    pos = parse_cgp(HAND)
+    assert {pos.alphabet.letter(c): int(n) for c, n in enumerate(pos.unseen()) if n} == dict.fromkeys("AGHKMOSU", 1)
+    finals = [4 - 2 * VALUES[t] for t in "AGHKMOSU"]
+    assert sorted(finals) == [-4, -2, 0, 0, 0, 2, 2, 2]
+    res = preendgame(pos, du, top=5, time_limit=300)
+    by = {m["move"]: m for m in res["moves"]}
+    assert set(by) == {"5J (D)U", "-"}
+    du_ = by["5J (D)U"]
+    assert du_["exact"] is True and du_["exact_share"] == 1.0 and du_["draws"] == 8 and du_["reply"] is False
+    assert du_["win"] == pytest.approx(0.5625) and du_["spread"] == pytest.approx(0.0)
+    p = by["-"]
+    assert p["exact"] is False and p["reply"] is True
+    assert p["exact_share"] == pytest.approx(7 / 8) and p["win"] == 0.0 and p["spread"] == pytest.approx(-6.375)
+    assert [m["move"] for m in res["moves"]] == ["5J (D)U", "-"]
+
+
+class _Inference:
+    """The two fields of an InferenceResult that rack_ratio reads."""
+
+    def __init__(self, pool, leaves, weights):
+        self.pool = np.asarray(pool, dtype=np.int64)
+        self.leaves = np.asarray(leaves, dtype=np.int64)
+        self.weights = np.asarray(weights, dtype=np.float64)
+        self.probabilities = self.weights / self.weights.sum()
+
+
+def test_rack_ratio_by_hand():
+    from engine.analysis.preendgame import rack_ratio
+
+    pos = parse_cgp(HAND)
+    unseen = pos.unseen().astype(np.int64)
+    a = pos.alphabet
+    k = a.code("K")
+    eye = np.eye(len(unseen), dtype=np.int64)
+    # the opponent kept exactly K (one leave, probability 1): a rack without K is impossible; a rack with K
+    # is K plus 6 of the other 7 tiles, 1 / C(7, 6) = 1/7, against 1 / C(8, 7) = 1/8 uniformly: ratio 8/7
+    ratio = rack_ratio(_Inference(unseen, [eye[k]], [1.0]), unseen, 7)
+    assert ratio(unseen - eye[k]) == 0.0
+    assert ratio(unseen - eye[a.code("A")]) == pytest.approx(8 / 7)
+    # every one-tile leave consistent, weighted by its draw count (1 each): the uniform distribution, ratio 1
+    ratio = rack_ratio(_Inference(unseen, [eye[c] for c in np.nonzero(unseen)[0]], [1.0] * 8), unseen, 7)
+    assert all(ratio(unseen - eye[c]) == pytest.approx(1.0) for c in np.nonzero(unseen)[0])
+
+
+def test_the_inference_weights_the_draws_by_hand(du):
+    """The opponent is known to have kept K: we never draw K; the other 7 draws of 5J (D)U weigh the same
+    (ratio 8/7 each): finals A, S, U +2, G, H, O 0, M -2 (the hand-checked list above without K's -4),
+    win (3 + 3/2) / 7, mean 4 / 7."""
+    pos = parse_cgp(HAND)
+    unseen = pos.unseen().astype(np.int64)
+    eye = np.eye(len(unseen), dtype=np.int64)
+    inf = _Inference(unseen, [eye[pos.alphabet.code("K")]], [1.0])
+    res = preendgame(pos, du, top=1, time_limit=300, opponent=inf, passing=False)
+    m = res["moves"][0]
+    assert res["inferred"] is True and m["move"] == "5J (D)U" and m["draws"] == 7 and m["exact"] is True
+    assert m["win"] == pytest.approx(4.5 / 7) and m["spread"] == pytest.approx(4 / 7)
