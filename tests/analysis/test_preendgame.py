@@ -299,3 +299,18 @@ def test_the_inference_weights_the_draws_by_hand(du):
     m = res["moves"][0]
     assert res["inferred"] is True and m["move"] == "5J (D)U" and m["draws"] == 7 and m["exact"] is True
     assert m["win"] == pytest.approx(4.5 / 7) and m["spread"] == pytest.approx(4 / 7)
+
+
+def test_cli_last_move_and_cpu_budget(tiny, capsys):
+    """--cpu takes the budget in CPU seconds; a --last-move that was not legal is a clear error (exit 2).
+    (The inference's weighting itself: test_the_inference_weights_the_draws_by_hand.)"""
+    rc = main(["preendgame", "--cgp", ONE_IN_BAG, "--lexicon", str(tiny.path), "--top", "1", "--json",
+               "--time", "120", "--cpu"])
+    cap = capsys.readouterr()
+    assert rc == 0, cap.err
+    out = json.loads(cap.out)
+    assert out["inferred"] is False and {"reply", "exact_share"} <= set(out["moves"][0])
+    assert any(m["move"] == "-" and m["reply"] for m in out["moves"])
+    rc = main(["preendgame", "--cgp", ONE_IN_BAG, "--lexicon", str(tiny.path), "--last-move", "15J DÖSTET"])
+    err = capsys.readouterr().err
+    assert rc == 2 and "not in the word list" in err and "Traceback" not in err
