@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import re
 import sys
 import time
@@ -86,41 +85,6 @@ def make_player(name: str, seconds: float, args, seed: int):
     return Player(name, seconds, seed=seed)
 
 
-def play_pair(lexicon, pa, pb, seed: int) -> dict:
-    """Both games of one deal pair: ``{"seed", "spreads" (for a), "scores", "cpu", "moves"}``."""
-    from engine.analysis.player import play_match_game
-
-    out = {"seed": seed, "spreads": [], "scores": [], "cpu_a": 0.0, "cpu_b": 0.0, "moves_a": 0, "moves_b": 0}
-    for seat_a in (0, 1):
-        players = [pa, pb] if seat_a == 0 else [pb, pa]
-        g, cpu = play_match_game(players, lexicon, seed, first=0)
-        sa, sb = g.scores[seat_a], g.scores[1 - seat_a]
-        out["spreads"].append(sa - sb)
-        out["scores"].append([sa, sb])
-        out["cpu_a"] += cpu[seat_a]
-        out["cpu_b"] += cpu[1 - seat_a]
-        n_turns = [sum(1 for t in g.turns if t.is_turn and t.player == s) for s in (0, 1)]
-        out["moves_a"] += n_turns[seat_a]
-        out["moves_b"] += n_turns[1 - seat_a]
-    return out
-
-
-def summarize(rows: list[dict]) -> dict:
-    """Mean spread a game for a, its 95 % interval over pairs, wins, CPU per move."""
-    pairs = [sum(r["spreads"]) / 2 for r in rows]
-    n = len(pairs)
-    mean = sum(pairs) / n if n else float("nan")
-    sd = math.sqrt(sum((x - mean) ** 2 for x in pairs) / (n - 1)) if n > 1 else float("nan")
-    half = 1.96 * sd / math.sqrt(n) if n > 1 else float("nan")
-    games = [s for r in rows for s in r["spreads"]]
-    wins = sum(1 for s in games if s > 0) + 0.5 * sum(1 for s in games if s == 0)
-    ma, mb = sum(r["moves_a"] for r in rows), sum(r["moves_b"] for r in rows)
-    return {"pairs": n, "games": len(games), "spread": mean, "ci": [mean - half, mean + half],
-            "wins_a": wins, "win_rate_a": wins / len(games) if games else float("nan"),
-            "cpu_per_move_a": sum(r["cpu_a"] for r in rows) / ma if ma else 0.0,
-            "cpu_per_move_b": sum(r["cpu_b"] for r in rows) / mb if mb else 0.0}
-
-
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--a", default="full")
@@ -135,10 +99,13 @@ def main(argv=None) -> int:
     ap.add_argument("--summary", default=None, help="only summarize this JSON-lines file")
     args = ap.parse_args(argv)
     if args.summary:
+        from engine.analysis.player import pair_summary as summarize
+
         rows = [json.loads(ln) for ln in open(args.summary, encoding="utf-8") if ln.strip()]
         print(json.dumps(summarize(rows), indent=1))
         return 0
     from lexicon_tools.bundle import load_lexicon
+    from engine.analysis.player import pair_summary as summarize, play_pair
     from engine.game.selfplay import game_seed
 
     lex = load_lexicon(None)
