@@ -34,7 +34,28 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-ROW = re.compile(r"^\s*(\d+)\s+(pass|\S+ \S+)\s+(\d+)\s+(\d+)\s+(\d+)\s+([\d.]+)\s+([+-]?[\d.]+)\s*$")
+
+
+def parse_row(line: str):
+    """``(move, win, spread)`` of a row of MAGPIE's ranking table, else ``None``.
+
+    Rows are ``rank move wins ties loss win% spread``, with a leading fidelity column (``greedy``,
+    ``2-ply``) and trailing time and outcome columns when the last stage was cut by the time limit.
+    """
+    t = line.split()
+    for i in (0, 1):
+        if len(t) < i + 7 or not t[i].isdigit():
+            continue
+        k = i + 1 + (1 if t[i + 1] == "pass" else 2)
+        try:
+            _w, _t, _l = (int(x) for x in t[k:k + 3])
+            win, spread = float(t[k + 3]), float(t[k + 4])
+        except (ValueError, IndexError):
+            continue
+        if not 0.0 <= win <= 100.0:
+            return None  # "-100.0": not evaluated
+        return ("-" if t[i + 1] == "pass" else " ".join(t[i + 1:i + 3])), win / 100.0, spread
+    return None
 
 
 def magpie_peg(binary: str, folder: str, cgp: str, seconds: float, threads: int) -> dict:
@@ -45,15 +66,15 @@ def magpie_peg(binary: str, folder: str, cgp: str, seconds: float, threads: int)
     out, cpu, wall = run(binary, folder, [f"cgp {board} {racks} {scores} 0",
                                           f"peg -pegtlim {seconds:g} -threads {threads}"], seconds * 5 + 60)
     moves = []
-    for line in out.splitlines():
-        m = ROW.match(line)
-        if m:
-            mv = "-" if m.group(2) == "pass" else m.group(2)
-            moves.append({"move": mv, "win": float(m.group(6)) / 100.0, "spread": float(m.group(7))})
-    stage = re.search(r"PEG \(last completed stage (\d+)\)", out)
+    head = out.rsplit("PEG (", 1)[-1]  # the last report only
+    for line in head.splitlines():
+        r = parse_row(line)
+        if r:
+            moves.append({"move": r[0], "win": r[1], "spread": r[2]})
+    stage = re.search(r"PEG \((last completed stage \d+|stage \d+ partial)\)", out)
     if not moves:
         print(f"note: MAGPIE gave no ranking: {out[-300:]!r}", file=sys.stderr)
-    return {"moves": moves, "cpu": cpu, "wall": wall, "stage": int(stage.group(1)) if stage else None}
+    return {"moves": moves, "cpu": cpu, "wall": wall, "stage": stage.group(1) if stage else None}
 
 
 def ours(lexicon, cgp: str, seconds: float, top: int) -> dict:
@@ -90,8 +111,8 @@ def main(argv=None) -> int:
     rows = [ln.rstrip("\n").split("\t") for ln in open(args.positions, encoding="utf-8") if ln.strip()]
     ours(lex, rows[0][3], 5.0, 2)  # untimed: compiles the solver's pruned-lexicon kernels, which warm_up does not
     if args.only:
-        keep = set(args.only.split(","))
-        rows = [r for r in rows if r[0] in keep]
+        order = {pid: i for i, pid in enumerate(args.only.split(","))}
+        rows = sorted((r for r in rows if r[0] in order), key=lambda r: order[r[0]])
     print("| id | spread | MAGPIE best (win %, spread) | ours best (win %) | agree | ours: MAGPIE's best (win %) "
           "| our best exact (draws solved) | ours CPU (s) | MAGPIE CPU (s) | MAGPIE stage |")
     print("|---|---|---|---|---|---|---|---|---|---|")
@@ -112,7 +133,9 @@ def main(argv=None) -> int:
                                                                         ("win", "spread", "exact")},
                "ours_in_magpie": mm.get(ob["move"]), "ours_cpu": round(o["cpu"], 2),
                "magpie_cpu": round(m["cpu"], 2), "magpie_wall": round(m["wall"], 2), "magpie_stage": m["stage"],
-               "top_exact": [x["exact"] for x in o["moves"][:2]]}
+               "top_exact": [x["exact"] for x in o["moves"][:2]],
+               "ours": [{k: x[k] for k in ("move", "win", "spread", "exact", "exact_share")} for x in o["moves"]],
+               "magpie": m["moves"]}
         summary.append(rec)
         if args.out:
             with open(args.out, "a", encoding="utf-8") as f:
