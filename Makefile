@@ -1,10 +1,17 @@
 # Short commands; the README gives the full set-up.
 PY ?= .venv/bin/python
 
-.PHONY: test bench bench-tables bench-peers positions
+.PHONY: test test-fast lint-imports bench bench-tables bench-peers positions
 
 test:
 	$(PY) -m pytest
+
+# The developer's default: everything but the tests marked slow (browser, long searches).
+test-fast:
+	$(PY) -m pytest -m "not slow"
+
+lint-imports:
+	.venv/bin/lint-imports
 
 bench:
 	$(PY) -m pytest benchmarks --benchmark-columns=min,median,max,ops --benchmark-sort=name

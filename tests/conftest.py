@@ -62,3 +62,12 @@ def browser():
 
     with launched() as b:
         yield b
+
+
+def pytest_collection_modifyitems(config, items):
+    """Every test that drives Chromium (the ``browser`` fixture, or a ``*_browser.py`` module) is ``slow``:
+    ``make test-fast`` (``-m "not slow"``) leaves them out, CI runs them."""
+    for item in items:
+        if "browser" in getattr(item, "fixturenames", ()) or item.path.name.endswith("_browser.py") \
+                or item.path.name == "test_web_e2e.py":
+            item.add_marker(pytest.mark.slow)

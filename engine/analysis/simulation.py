@@ -175,7 +175,7 @@ class WinModel:
         return 0.5 * (1.0 + math.erf(mu / math.sqrt(2.0 * var)))
 
 
-WIN_TABLE_PATH = Path(__file__).resolve().parent / "data" / "winpct-german.json"
+WIN_TABLE_PATH = Path(__file__).resolve().parents[1] / "data" / "winpct-german.json"
 
 
 @dataclass(frozen=True, eq=False)

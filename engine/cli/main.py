@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import importlib.util
 import json
 import os
 import sys
@@ -31,14 +30,15 @@ from engine.position.cgp import CGPError, Position, add_allow_impossible, parse_
 
 
 PLUGINS = {
-    "engine.cli.game": ("selfplay", "gcg"),             # issue: full game
-    "engine.compare.checker": ("compare", "baselines"),         # issue: cross-generator checker
-    "engine.director.cli": ("simultan",),               # issue: simultaneous Scrabble director
-    "engine.cli.analyze": ("analyze", "practice"),     # issue: equity and simulation
-    "engine.cli.simulate": ("simulate",),                    # Monte Carlo simulation
-    "engine.cli.endgame": ("endgame", "preendgame"),    # issue 13: endgame solver
-    "engine.cli.infer": ("infer",),                 # issue 13: rack inference
-    "engine.web.cli": ("web",),                         # issue: web page
+    "engine.cli.game": ("selfplay", "gcg"),                 # whole games: self-play, GCG records
+    "engine.compare.checker": ("compare", "baselines"),     # the cross-generator checker
+    "engine.director.cli": ("simultan",),                   # simultaneous Scrabble (the director's own CLI)
+    "engine.cli.analyze": ("analyze", "practice"),          # equity, simulation, the phase answer
+    "engine.cli.simulate": ("simulate",),                   # Monte Carlo simulation
+    "engine.cli.endgame": ("endgame", "preendgame"),        # endgame solver, pre-endgame
+    "engine.cli.infer": ("infer",),                         # rack inference
+    "engine.web.cli": ("web",),                             # the web app (the web package's own CLI)
+    "engine.cli.tiles": ("tiles",),                         # the tile set
 }
 """Modules that add subcommands, with the subcommands each registers: each module
 defines ``add_parser(subparsers)`` registering its parsers with
@@ -210,10 +210,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         wanted = []
     elif not wanted:
         wanted = list(PLUGINS)
-    for name in wanted:
-        parent = name.rpartition(".")[0]
-        if importlib.util.find_spec(parent) is not None and importlib.util.find_spec(name) is not None:
-            importlib.import_module(name).add_parser(sub)
+    for name in wanted:  # every plug-in is part of the package: a missing one is a bug, not an option
+        importlib.import_module(name).add_parser(sub)
     return p
 
 
