@@ -17,9 +17,7 @@ in notation, for the inference; ``-`` for a pass, ``-ABC`` for an exchange).
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from dataclasses import replace
 from pathlib import Path
 
@@ -64,17 +62,10 @@ def main(argv=None) -> int:
     from lexicon_tools.bundle import load_lexicon
 
     rows = harvest(load_lexicon(None), args.count, args.seed, args.max_spread)
+    from engine.analysis.leave_selfplay import atomic_write_text
+
     out = Path(args.out)
-    fd, tmp = tempfile.mkstemp(dir=out.parent, prefix=".preendgames.")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write("".join(f"{pid}\t{spread}\t{last}\t{cgp}\n" for pid, spread, last, cgp in rows))
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, out)
-    except BaseException:
-        os.unlink(tmp)
-        raise
+    atomic_write_text(out, "".join(f"{pid}\t{spread}\t{last}\t{cgp}\n" for pid, spread, last, cgp in rows))
     print(f"{len(rows)} positions -> {out}")
     return 0
 
