@@ -16,8 +16,10 @@ Strengths (:data:`STRENGTHS`):
   noise otherwise picks worse moves than the static player); static with the bag empty.
 * ``full`` — the simulation while the bag holds more than 3 tiles, the pre-endgame
   (:func:`engine.analysis.preendgame.preendgame`, the opponent's racks weighted by the inference
-  from its last move, passing as a candidate) with 1 to 3 tiles, the endgame solver with the
-  bag empty.
+  from its last move) with 1 to 3 tiles, the endgame solver with the bag empty. It does not pass
+  there: the pre-endgame's pass line assumes the opponent answers with its static-best move, which
+  can open a bingo lane a looking-ahead opponent would not open, so passing is rated too well
+  (docs/preendgame.md, "Beside MAGPIE's peg").
 
 The time per move (``seconds``) is CPU time of this process: the simulation and the pre-endgame
 run on ``time.process_time``; the endgame solver takes a wall-clock limit only, so it gets
@@ -185,7 +187,7 @@ class Player:
         pos = self._view(game)
         opponent = self._inference(game, pos) if self.infer else None
         res = preendgame(pos, game.lexicon, top=PRE_CANDIDATES, time_limit=self.seconds, table=self.table,
-                         opponent=opponent, seed=self.seed, clock=time.process_time)
+                         opponent=opponent, seed=self.seed, clock=time.process_time, passing=False)
         best = res["moves"][0]["move"]
         if best == "-":
             return Decision("pass", how="pre-endgame")
