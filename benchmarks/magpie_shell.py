@@ -33,12 +33,13 @@ def run(binary: str, folder: str, commands: list[str], timeout: float) -> tuple[
     """Run ``commands`` (one per line) in one MAGPIE process: ``(stdout, CPU seconds, wall seconds)``.
 
     CPU = the child's user + system time (``resource.RUSAGE_CHILDREN``; call from one thread at a time).
+    Bytes that are not UTF-8 (MAGPIE's progress output can cut a letter in two) are replaced.
     """
     import time
 
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    p = subprocess.run([binary], input="".join(c + "\n" for c in commands), capture_output=True, text=True,
+    p = subprocess.run([binary], input="".join(c + "\n" for c in commands), capture_output=True, text=True, errors="replace",
                        cwd=folder, timeout=timeout)
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
