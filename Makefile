@@ -23,7 +23,7 @@ bench-tables:
 positions:
 	$(PY) scripts/make_benchmark_positions.py
 
-# Side by side with wolges and MAGPIE in one interleaved run (benchmarks/README.md):
+# Side by side with wolges and MAGPIE, calls strictly alternating, thread CPU per call (benchmarks/README.md):
 #   WOLGES_BIN=... MAGPIE_BIN=... MAGPIE_DATA=... make bench-peers [BENCH_PEERS_ARGS='--reps 7']
 # A peer whose variable is unset is skipped.
 bench-peers:

@@ -1,34 +1,46 @@
-"""Side-by-side benchmark: this engine beside wolges and MAGPIE in one interleaved run.
+"""Side-by-side benchmark: this engine beside wolges and MAGPIE, calls strictly alternating.
 
     make bench-peers                       # env: WOLGES_BIN, MAGPIE_BIN, MAGPIE_DATA
     .venv/bin/python benchmarks/bench_peers.py [--reps 7] [--games 100] [--out-dir DIR]
 
-What is measured (benchmarks/README.md says how each peer is driven):
+What is measured (benchmarks/README.md says how each peer is built and driven):
 
 * **all moves** on the 248 positions of ``benchmarks/positions/positions.tsv``:
   ours = :func:`engine.movegen.generator.generate_moves` in-process (cross-checks computed
-  in the call); wolges = ``gen_moves_raw_all_unsorted`` (cross-sets recomputed in
-  every call); MAGPIE = ``generate_moves`` with ``MOVE_RECORD_ALL`` plus, timed
-  separately, ``game_gen_all_cross_sets`` + ``board_update_all_anchors``.
+  in the call) and, beside it, the bare kernel under it (``movegen_all`` on prepared
+  arguments: what the call path adds is ``ours all / ours kernel``); wolges =
+  ``gen_moves_raw_all_unsorted`` (cross-sets recomputed in every call); MAGPIE =
+  ``generate_moves`` with ``MOVE_RECORD_ALL`` plus its cross-sets and anchors
+  (``game_gen_all_cross_sets`` + ``board_update_all_anchors``), recomputed before every call.
 * **best move**: ours = :func:`engine.movegen.generator.best_moves` ``n=1`` (by score) and
   :func:`engine.game.equity.best_equity` ``n=1`` (by equity, the packaged leave table);
-  MAGPIE = ``generate_moves`` with ``MOVE_RECORD_BEST`` (KWG mode, no word maps),
-  sorted by equity (same leave table as a KLV2) and by score, plus its cross-sets
-  and anchors, recomputed and timed in the same way as for all moves. wolges' all-moves
-  time is the reference of the 0.25× target.
-* **self-play** games per second on one core, score players and equity players:
-  ours = :func:`engine.game.selfplay.play_game` / :func:`engine.game.selfplay.play_equity_game`;
+  MAGPIE = ``generate_moves`` with ``MOVE_RECORD_BEST`` (KWG mode, no word maps; its
+  shadow-bounded best move), by equity (same leave table as a KLV2) and by score, with its
+  cross-sets and anchors; wolges = ``gen_moves_unfiltered`` with ``max_gen`` 1 (equity).
+* **self-play** games per CPU second on one core, score and equity players: ours =
+  :func:`engine.game.selfplay.play_game` / :func:`engine.game.selfplay.play_equity_game`;
   MAGPIE = ``autoplay games N``.
-* **simulation** iterations per second on one core (one iteration = one rollout
-  of one candidate, 2 plies, 5 candidates, no early stop): ours =
+* **simulation** iterations per CPU second on one core (one iteration = one rollout of one
+  candidate, 2 plies, 5 candidates, no early stop): ours =
   :func:`engine.analysis.simulation.simulate` (in-process backend); MAGPIE = ``gsimulate``.
 
-Interleaving: per position, each repetition runs ours, wolges and MAGPIE once,
-in an order that rotates with the repetition, so a load change on the shared
-machine hits all three alike; every engine reports its own time of the call
-(ours: ``time.perf_counter_ns`` around the call; the peers: their own clock
-inside their process), so pipe traffic is not timed. Self-play and simulation
-alternate rounds of ours and MAGPIE the same way.
+**Order.** Per position and repetition the calls strictly alternate between ours and a
+peer (ours, wolges, ours, MAGPIE, ours, MAGPIE, ...), the sequence reversed on every other
+repetition, so each call finds the caches as the other engine left them and a load change
+hits both alike. Beside it, for all moves, the **back-to-back** order is measured too (each
+engine's repetitions in a row, its caches warm), and both ratios are reported: a gap
+between them is the order effect, not a speed difference.
+
+**Time** is CPU time of the calling thread per call (``CLOCK_THREAD_CPUTIME_ID``: ours
+:func:`time.thread_time_ns` around the call; the peers the same clock inside their own
+process, so pipe traffic is not timed); self-play and simulation use each process's CPU
+time. A position's figure is the median of its repetitions; a class's ratio is the median
+of the per-position ratios; "ours faster / peer faster" counts positions.
+
+**Empty boards**: wolges and MAGPIE list only the across plays of an empty board; ours
+walks the across plays too and adds their transposed copies (the down plays) without a
+second walk, so the walks compared are the same; the move counts are checked as ours = 2 ×
+theirs there (equal elsewhere).
 
 Peers are optional: a peer whose variable is unset or whose binary is missing is
 skipped (its columns stay empty). The peer binaries are small harnesses built
@@ -36,11 +48,11 @@ against each peer's library (their source stays outside this repository; the
 README gives the protocol):
 
 * ``WOLGES_BIN KWG KLV serve`` — stdin ``all|best<TAB>REPS<TAB>CGP``, answers
-  ``ok<TAB>N<TAB>ns,ns,...``;
+  ``ok<TAB>N<TAB>cpu_ns,...<TAB>wall_ns,...``;
 * ``MAGPIE_BIN DATA_PATH "set ..."`` — prints ``ready``, then stdin
-  ``all|best|bests<TAB>REPS<TAB>CGP`` (answers ``ok<TAB>N<TAB>gen_ns,...<TAB>xs_ns,...``;
-  N = placements for ``all``, the top move's score for ``best``/``bests``)
-  and ``cmd<TAB>0<TAB>MAGPIE COMMAND`` (answers ``ok<TAB>ns<TAB>iterations``).
+  ``all|best|bests<TAB>REPS<TAB>CGP`` (answers ``ok<TAB>N<TAB>gen_cpu,...<TAB>xs_cpu,...<TAB>gen_wall,...
+  <TAB>xs_wall,...``; N = placements for ``all``, the top move's score for ``best``/``bests``)
+  and ``cmd<TAB>0<TAB>MAGPIE COMMAND`` (answers ``ok<TAB>process_cpu_ns<TAB>iterations<TAB>wall_ns``).
 
 Outputs (``--out-dir``, default ``benchmarks/results``): ``peers-positions.tsv``
 (per position), ``peers-summary.json``; the Markdown tables go to stdout.
@@ -79,8 +91,7 @@ from lexicon_tools.bundle import Lexicon, build_bundle, load_lexicon  # noqa: E4
 # the nine simulation positions of benchmarks/test_bench_simulation.py (golden list)
 from test_bench_simulation import POSITIONS as SIM_POSITIONS  # noqa: E402
 
-ENGINES = ("ours", "wolges", "magpie")
-
+PEERS = ("wolges", "magpie")
 
 # ---------------------------------------------------------------------------
 # positions and lexicons
@@ -117,27 +128,45 @@ def bag_of(pos) -> int:
 # our side (in-process)
 # ---------------------------------------------------------------------------
 class Ours:
-    """Times our public calls in-process; each call returns nanoseconds."""
+    """Times our public calls in-process; each call returns ``(thread CPU ns, result)``."""
 
     def __init__(self, table):
         self.table = table
+        self._prepared = None
 
     @staticmethod
     def all(pos, lex) -> tuple[int, int]:
-        t0 = time.perf_counter_ns()
+        t0 = time.thread_time_ns()
         ml = generate_moves(pos.board, pos.rack, lex)
-        return time.perf_counter_ns() - t0, len(ml)
+        return time.thread_time_ns() - t0, len(ml)
+
+    def prepare_kernel(self, pos, lex) -> None:
+        """The bare all-moves kernel's arguments for ``pos``, as :func:`generate_moves` makes them."""
+        from engine.movegen import _dispatch as K
+        from engine.movegen.generator import _WS, _check_inputs, _layout
+
+        k, rack = _check_inputs(pos.board, pos.rack, lex)
+        lm, wm = _layout(pos.board)
+        out = np.empty((max(4096, 2 * len(generate_moves(pos.board, pos.rack, lex))), K.OUT_WIDTH), dtype=np.int32)
+        self._prepared = (K.movegen_all, (lex.graph, pos.board.tiles, pos.board.blanks, lm, wm, k.vals, k.consts,
+                                          rack, _WS.cs, _WS.xs, _WS.hx, False, out))
+
+    def kernel(self, pos, lex) -> tuple[int, int]:
+        fn, args = self._prepared
+        t0 = time.thread_time_ns()
+        n = fn(*args)
+        return time.thread_time_ns() - t0, n
 
     @staticmethod
     def best_score(pos, lex) -> tuple[int, int]:
-        t0 = time.perf_counter_ns()
+        t0 = time.thread_time_ns()
         b = best_moves(pos.board, pos.rack, lex, 1)
-        return time.perf_counter_ns() - t0, (b[0].score if b else 0)
+        return time.thread_time_ns() - t0, (b[0].score if b else 0)
 
     def best_equity(self, pos, lex, bag) -> tuple[int, int]:
-        t0 = time.perf_counter_ns()
+        t0 = time.thread_time_ns()
         b = best_equity(pos.board, pos.rack, lex, bag=bag, n=1, table=self.table)
-        return time.perf_counter_ns() - t0, (b[0].score if b else 0)
+        return time.thread_time_ns() - t0, (b[0].score if b else 0)
 
 
 # ---------------------------------------------------------------------------
@@ -231,15 +260,20 @@ def fmt(v, nd=3):
 
 
 MOVEGEN_COLS = [
-    # per-position medians, ms
+    # per-position medians of thread CPU time, ms (alternating order unless "b2b")
     ("ours_all", "ours all"),
+    ("ours_kernel", "ours kernel"),
     ("wolges_all", "wolges all"),
     ("magpie_all", "MAGPIE all (xs+gen)"),
     ("magpie_gen", "MAGPIE gen only"),
     ("ours_best", "ours best (score)"),
     ("ours_besteq", "ours best (equity)"),
+    ("wolges_best", "wolges best (equity)"),
     ("magpie_best", "MAGPIE best (equity)"),
     ("magpie_bests", "MAGPIE best (score)"),
+    ("b2b_ours_all", "ours all, back to back"),
+    ("b2b_wolges_all", "wolges all, back to back"),
+    ("b2b_magpie_all", "MAGPIE all, back to back"),
 ]
 
 
@@ -259,10 +293,21 @@ def _table(rows, cols, ratios, extra) -> str:
 
 
 def _count(a, b, limit):
+    """``"k of n"``: positions where ``a`` is above ``limit`` × ``b`` (both measured)."""
     def f(rs):
         have = [r for r in rs if r.get(a) is not None and r.get(b) is not None]
         n = sum(1 for r in have if r[a] > limit * r[b])
         return f"{n} of {len(have)}" if have else ""
+    return f
+
+
+def _wins(a, b):
+    """``"x / y"``: positions where ``a`` took less time than ``b`` / more (ties in neither)."""
+    def f(rs):
+        have = [r for r in rs if r.get(a) is not None and r.get(b) is not None]
+        if not have:
+            return ""
+        return f"{sum(1 for r in have if r[a] < r[b])} / {sum(1 for r in have if r[a] > r[b])}"
     return f
 
 
@@ -274,21 +319,33 @@ def _sum_ratio(a, b):
 
 
 def class_tables(rows: list[dict]) -> str:
-    """Two Markdown tables by class: all moves, best move. Times are medians over the
-    class of the per-position medians; ratios are medians of the per-position ratios."""
-    all_t = _table(rows, {"ours_all", "wolges_all", "magpie_all", "magpie_gen"},
-                   [("ours_all", "wolges_all", "ours / wolges"), ("ours_all", "magpie_all", "ours / MAGPIE")],
+    """Three Markdown tables by class: all moves, best move, and the order effect. Times are
+    medians over the class of the per-position medians; ratios are medians of the per-position
+    ratios; "ours faster / peer faster" counts positions."""
+    all_t = _table(rows, {"ours_all", "ours_kernel", "wolges_all", "magpie_all", "magpie_gen"},
+                   [("ours_all", "wolges_all", "ours / wolges"), ("ours_kernel", "wolges_all", "kernel / wolges"),
+                    ("ours_all", "ours_kernel", "ours call / its kernel"),
+                    ("ours_all", "magpie_all", "ours / MAGPIE")],
                    [("sum ours / sum wolges", _sum_ratio("ours_all", "wolges_all")),
-                    ("ours slower than wolges", _count("ours_all", "wolges_all", 1.0)),
-                    ("ours slower than MAGPIE", _count("ours_all", "magpie_all", 1.0))])
-    best_t = _table(rows, {"ours_best", "ours_besteq", "magpie_best", "magpie_bests"},
-                    [("ours_best", "wolges_all", "best score / wolges all"),
-                     ("ours_besteq", "wolges_all", "best equity / wolges all"),
+                    ("ours faster / wolges faster", _wins("ours_all", "wolges_all")),
+                    ("ours faster / MAGPIE faster", _wins("ours_all", "magpie_all"))])
+    best_t = _table(rows, {"ours_best", "ours_besteq", "wolges_best", "magpie_best", "magpie_bests"},
+                    [("ours_best", "ours_all", "best score / ours all"),
+                     ("ours_besteq", "ours_all", "best equity / ours all"),
                      ("ours_besteq", "magpie_best", "best equity / MAGPIE best equity"),
-                     ("ours_best", "magpie_bests", "best score / MAGPIE best score")],
-                    [("best score above 0.25 × wolges all", _count("ours_best", "wolges_all", 0.25)),
-                     ("best equity above 0.25 × wolges all", _count("ours_besteq", "wolges_all", 0.25))])
-    return ("### All moves\n\n" + all_t + "\n\n### Best move\n\n" + best_t)
+                     ("ours_best", "magpie_bests", "best score / MAGPIE best score"),
+                     ("ours_besteq", "wolges_best", "best equity / wolges best"),
+                     ("ours_besteq", "wolges_all", "best equity / wolges all")],
+                    [("best equity: ours faster / MAGPIE faster", _wins("ours_besteq", "magpie_best")),
+                     ("best score: ours faster / MAGPIE faster", _wins("ours_best", "magpie_bests"))])
+    order_t = _table(rows, {"ours_all", "wolges_all", "b2b_ours_all", "b2b_wolges_all"},
+                     [("ours_all", "wolges_all", "ours / wolges, alternating"),
+                      ("b2b_ours_all", "b2b_wolges_all", "ours / wolges, back to back"),
+                      ("ours_all", "magpie_all", "ours / MAGPIE, alternating"),
+                      ("b2b_ours_all", "b2b_magpie_all", "ours / MAGPIE, back to back")],
+                     [("ours faster / wolges faster, back to back", _wins("b2b_ours_all", "b2b_wolges_all"))])
+    return ("### All moves (alternating)\n\n" + all_t + "\n\n### Best move (alternating)\n\n" + best_t
+            + "\n\n### All moves: alternating against back-to-back order\n\n" + order_t)
 
 
 def read_rows(path: Path) -> list[dict]:
@@ -312,13 +369,36 @@ def read_rows(path: Path) -> list[dict]:
     return rows
 
 
+def targets(rows: list[dict], summary: dict) -> list[tuple[str, str, str]]:
+    """Issue 27's targets with the measured figure: ``[(target, measured, met)]`` (medians of the
+    per-position ratios over all positions that have both figures)."""
+    def m(a, b):
+        return med([ratio(r.get(a), r.get(b)) for r in rows])
+
+    out = []
+    for what, a, b, limit in (("all moves: public call ≤ 1.10 × its kernel", "ours_all", "ours_kernel", 1.10),
+                              ("best by equity ≤ 0.5 × our all moves", "ours_besteq", "ours_all", 0.5),
+                              ("best by score ≤ 0.35 × our all moves", "ours_best", "ours_all", 0.35),
+                              ("best by equity ≤ 0.7 × MAGPIE's best move", "ours_besteq", "magpie_best", 0.7)):
+        v = m(a, b)
+        out.append((what, fmt(v, 2), "" if v is None else ("yes" if v <= limit else "no")))
+    for key, what in (("selfplay_games_per_s", "self-play"), ("sim_iterations_per_s", "simulation")):
+        if key in summary:
+            s = summary[key]
+            v = ratio(s.get("ours_equity"), s.get("magpie_equity"))
+            out.append((f"{what}, equity players, ≥ 1.2 × MAGPIE per CPU second", fmt(v, 2),
+                        "" if v is None else ("yes" if v >= 1.2 else "no")))
+    return out
+
+
 def print_report(summary: dict, rows: list[dict]) -> None:
     print(f"# {summary['date']}, load {summary['load_before']} -> {summary['load_after']}, reps {summary['reps']}")
     if rows:
-        print("\n## Move generation (ms: medians over the class of per-position medians; "
+        print("\n## Move generation (ms of thread CPU: medians over the class of per-position medians; "
               "ratios: medians of per-position ratios)\n")
         print(class_tables(rows))
-    for key, unit in (("selfplay_games_per_s", "games/s"), ("sim_iterations_per_s", "iterations/s")):
+    for key, unit in (("selfplay_games_per_s", "games per CPU second"),
+                      ("sim_iterations_per_s", "iterations per CPU second")):
         if key in summary:
             s = summary[key]
             print(f"\n## {key} ({unit}, one core, median of {s['rounds']} rounds)\n")
@@ -326,12 +406,36 @@ def print_report(summary: dict, rows: list[dict]) -> None:
             for kind in ("score", "equity"):
                 o, m = s[f"ours_{kind}"], s[f"magpie_{kind}"]
                 print(f"| {kind} | {fmt(o, 0)} | {fmt(m, 0)} | {fmt(ratio(o, m), 2)} |")
+    t = targets(rows, summary)
+    if t:
+        print("\n## Targets of issue 27\n\n| target | measured (median ratio) | met? |\n|---|---:|---|")
+        for what, v, ok in t:
+            print(f"| {what} | {v} | {ok} |")
 
 
 # ---------------------------------------------------------------------------
 # the run
 # ---------------------------------------------------------------------------
-def run_movegen(positions, lexes, ours, wolges, magpie, reps, log):
+def _schedule(have_w: bool, have_m: bool) -> list[tuple[str, str]]:
+    """One repetition's calls, ``(engine, column)``: ours and a peer strictly alternating.
+
+    Our four calls and the peers' calls are paired in turn; the shorter list is cycled (so
+    with one peer some of its calls repeat, with both some of ours), and the caller reverses
+    the sequence on every other repetition (still alternating)."""
+    ours = [("ours", "ours_all"), ("ours", "ours_kernel"), ("ours", "ours_best"), ("ours", "ours_besteq")]
+    peers = [(e, k) for e, k in (("wolges", "wolges_all"), ("magpie", "magpie_all"), ("magpie", "magpie_bests"),
+                                 ("magpie", "magpie_best"), ("wolges", "wolges_best"))
+             if (e == "wolges" and have_w) or (e == "magpie" and have_m)]
+    if not peers:
+        return ours
+    seq = []
+    for i in range(max(len(ours), len(peers))):
+        seq += [ours[i % len(ours)], peers[i % len(peers)]]
+    return seq
+
+
+def run_movegen(positions, lexes, ours, wolges, magpie, reps, log, back_to_back=True):
+    """Per-position medians (ms of thread CPU) of every column of :data:`MOVEGEN_COLS`."""
     rows = []
     for i, (pid, cls, cgp) in enumerate(positions):
         pos = parse_cgp(cgp, allow_impossible=True)  # the golden set holds the composed p_ref3
@@ -342,12 +446,15 @@ def run_movegen(positions, lexes, ours, wolges, magpie, reps, log):
         counts = {}
         # warm-up of every call on this position, untimed
         counts["ours"] = ours.all(pos, lex)[1]
+        ours.prepare_kernel(pos, lex)
+        ours.kernel(pos, lex)
         ours.best_score(pos, lex)
         ours.best_equity(pos, lex, bag)
         use_w, use_m, refused = bool(wolges), bool(magpie), []
         try:
             if use_w:
                 counts["wolges"] = int(wolges[lk].ask("all", 1, cgp)[0])
+                wolges[lk].ask("best", 1, cgp)
         except PositionRefused as exc:
             use_w = False
             refused.append(str(exc))
@@ -361,25 +468,40 @@ def run_movegen(positions, lexes, ours, wolges, magpie, reps, log):
             refused.append(str(exc))
         for msg in refused:
             print(f"# {pid}: refused by {msg}", file=sys.stderr, flush=True)
+        empty = not pos.board.tiles.any()
+        for peer, n in ((p, counts.get(p)) for p in PEERS):
+            if n is not None and counts["ours"] != (2 * n if empty else n):
+                refused.append(f"move count: ours {counts['ours']}, {peer} {n}{' (empty board)' if empty else ''}")
+                print(f"# {pid}: {refused[-1]}", file=sys.stderr, flush=True)
+        seq = _schedule(use_w, use_m)
         for r in range(reps):
-            order = ENGINES[r % 3:] + ENGINES[:r % 3]
-            if r % 2:
-                order = order[::-1]
-            for e in order:
+            for e, key in (seq if r % 2 == 0 else seq[::-1]):
                 if e == "ours":
-                    t["ours_all"].append(ours.all(pos, lex)[0])
-                    t["ours_best"].append(ours.best_score(pos, lex)[0])
-                    t["ours_besteq"].append(ours.best_equity(pos, lex, bag)[0])
-                elif e == "wolges" and use_w:
-                    t["wolges_all"].append(int(wolges[lk].ask("all", 1, cgp)[1]))
-                elif e == "magpie" and use_m:
-                    f = magpie[lk].ask("all", 1, cgp)
+                    if key == "ours_all":
+                        t[key].append(ours.all(pos, lex)[0])
+                    elif key == "ours_kernel":
+                        t[key].append(ours.kernel(pos, lex)[0])
+                    elif key == "ours_best":
+                        t[key].append(ours.best_score(pos, lex)[0])
+                    else:
+                        t[key].append(ours.best_equity(pos, lex, bag)[0])
+                elif e == "wolges":
+                    t[key].append(int(wolges[lk].ask(key.split("_")[1], 1, cgp)[1]))
+                else:
+                    op = {"magpie_all": "all", "magpie_best": "best", "magpie_bests": "bests"}[key]
+                    f = magpie[lk].ask(op, 1, cgp)
                     g, x = int(f[1]), int(f[2])
-                    t["magpie_gen"].append(g)
-                    t["magpie_all"].append(g + x)
-                    for op, key in (("best", "magpie_best"), ("bests", "magpie_bests")):
-                        f = magpie[lk].ask(op, 1, cgp)
-                        t[key].append(int(f[1]) + int(f[2]))  # best-move search + its cross-sets
+                    t[key].append(g + x)  # MAGPIE's search + its cross-sets and anchors
+                    if key == "magpie_all":
+                        t["magpie_gen"].append(g)
+        if back_to_back:
+            # the order that favours whoever runs: every engine's repetitions in a row
+            t["b2b_ours_all"] = [ours.all(pos, lex)[0] for _ in range(reps)]
+            if use_w:
+                t["b2b_wolges_all"] = [int(x) for x in wolges[lk].ask("all", reps, cgp)[1].split(",")]
+            if use_m:
+                f = magpie[lk].ask("all", reps, cgp)
+                t["b2b_magpie_all"] = [int(g) + int(x) for g, x in zip(f[1].split(","), f[2].split(","))]
         row = {"id": pid, "class": cls, "moves_ours": counts.get("ours"), "moves_wolges": counts.get("wolges"),
                "moves_magpie": counts.get("magpie"), "refused": "; ".join(refused)}
         for k, v in t.items():
@@ -405,13 +527,13 @@ def run_selfplay(golden, table, magpie, games, rounds):
             for kind in ("score", "equity"):
                 s = next(seeds)
                 if e == "ours":
-                    t0 = time.perf_counter()
+                    t0 = time.process_time()
                     for i in range(games):
                         if kind == "score":
                             play_game(golden, game_seed(7000 + s, i), 2)
                         else:
                             play_equity_game(golden, game_seed(7000 + s, i), (table, table))
-                    res[f"ours_{kind}"].append(games / (time.perf_counter() - t0))
+                    res[f"ours_{kind}"].append(games / (time.process_time() - t0))
                 elif magpie:
                     sort = "score" if kind == "score" else "equity"
                     ns = int(magpie.ask("cmd", 0, f"autoplay games {games} -seed {7000 + s} -s1 {sort} -s2 {sort} "
@@ -433,12 +555,12 @@ def run_sim(golden, magpie, iterations, rounds):
         for e in order:
             for kind in ("score", "equity"):
                 if e == "ours":
-                    n, t0 = 0, time.perf_counter()
+                    n, t0 = 0, time.process_time()
                     for p in positions:
                         n += simulate(p, golden, n_candidates=5, plies=2, iterations=iterations, seed=2024 + r,
                                       progress=False, stop_when_clearly_ahead=False,
                                       player=players[kind]).total_iterations
-                    res[f"ours_{kind}"].append(n / (time.perf_counter() - t0))
+                    res[f"ours_{kind}"].append(n / (time.process_time() - t0))
                 elif magpie:
                     leaves = "RDZERO" if kind == "score" else "RDG"
                     n = ns = 0
@@ -465,6 +587,8 @@ def main(argv=None) -> int:
     ap.add_argument("--sim-iterations", type=int, default=200, help="iterations per candidate (default 200)")
     ap.add_argument("--sim-rounds", type=int, default=2, help="simulation rounds per engine (default 2)")
     ap.add_argument("--skip", default="", help="comma-separated parts to skip: movegen, selfplay, sim")
+    ap.add_argument("--no-back-to-back", action="store_true",
+                    help="measure only the alternating order (not also each engine's repetitions in a row)")
     ap.add_argument("--wolges-bin", help="wolges harness (default: $WOLGES_BIN)")
     ap.add_argument("--magpie-bin", help="MAGPIE harness (default: $MAGPIE_BIN)")
     ap.add_argument("--magpie-data", help="MAGPIE-DATA's data/ folder (default: $MAGPIE_DATA)")
@@ -524,14 +648,15 @@ def main(argv=None) -> int:
             for k, name in (("golden", "RDG"), ("default", "RDDEF")):
                 magpie[k] = Harness(f"magpie[{k}]", [mb, str(d), f"set -lex {name} -ld german -leaves {name} "
                                                                  f"-threads 1 -wmp false -hr false -s1 equity "
-                                                                 f"-s2 equity -r1 best -r2 best"], True)
+                                                                 f"-s2 equity -r1 best -r2 best -savesettings false"], True)
                 harnesses.append(magpie[k])
 
         summary: dict = {"date": time.strftime("%Y-%m-%d %H:%M:%S %Z"), "reps": args.reps,
                          "load_before": os.getloadavg(), "wolges_bin": wb, "magpie_bin": mb}
         rows = []
         if "movegen" not in skip:
-            rows = run_movegen(positions, lexes, Ours(table), wolges, magpie, args.reps, log=True)
+            rows = run_movegen(positions, lexes, Ours(table), wolges, magpie, args.reps, log=True,
+                               back_to_back=not args.no_back_to_back)
         if "selfplay" not in skip:
             summary["selfplay_games_per_s"] = run_selfplay(golden, table, magpie and magpie["golden"], args.games,
                                                            args.game_rounds)

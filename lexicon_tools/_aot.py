@@ -6,14 +6,21 @@ into a plain extension module in ``<cache_dir>/aot/`` (:func:`lexicon_tools.path
 so that a later process needs only NumPy. What they share lives here:
 
 * :func:`enabled`: ``GSE_AOT=0`` (``no``/``off``/``false``) turns loading and compiling off;
-* :func:`toolchain_key`: the part of a module's key that names the compiler side (Numba's
-  install, NumPy, Python, the platform and the extension suffix);
+* :func:`toolchain_key`: the part of a module's key that names the project's version and the
+  compiler side (Numba's install, NumPy, Python, the platform and the extension suffix);
+* :func:`module_name`: ``<prefix>v<version>_<key>``, so the cache shows which version made a module;
 * :func:`module_paths`: the file names of a module and of its remembered failure;
+* :func:`mark_used`: a loaded module's files are touched (at most once a day) so that
+  :func:`prune` sees which are in use;
 * :func:`load_module`: import a compiled module from its file;
 * :func:`compile_module`: one compilation with a lock file (another process compiling the same
   module is left to it), the compiler's output discarded, the module moved into place with a
-  rename, modules of older keys removed, and a failure remembered (a ``.failed`` file) so that it
-  is not retried for the same key.
+  rename, and a failure remembered (a ``.failed`` file) so that it is not retried for the same key;
+* :func:`prune`, run after a compilation: modules of other keys are kept while they are in use, so
+  two installed versions or two checkouts of different sources sharing one cache directory never
+  evict each other's modules (each would otherwise recompile the other's: about 20 s of CPU each
+  time); only modules unused for :data:`KEEP_DAYS` days, or beyond the :data:`KEEP_LATEST` most
+  recently used of a builder, are removed.
 
 Each builder keeps what differs: which kernels, which signatures, and how a call is guarded.
 """
@@ -35,6 +42,12 @@ from .paths import cache_dir
 
 LOCK_SECONDS = 900
 """A lock file younger than this (s) means another process is compiling the same module."""
+KEEP_DAYS = 30
+"""A module of another key not loaded for this many days is removed by :func:`prune`."""
+KEEP_LATEST = 8
+"""At most this many modules of one builder are kept (the most recently used)."""
+_TOUCH_SECONDS = 86400
+""":func:`mark_used` refreshes a file's time only when it is older than this."""
 
 
 def enabled() -> bool:
@@ -47,15 +60,29 @@ def aot_dir() -> Path:
     return cache_dir() / "aot"
 
 
-def toolchain_key(h) -> None:
-    """Feed the compiler side into the hash object ``h`` (``hashlib`` API).
+def project_version() -> str:
+    """The project's version (``lexicon_tools.__version__``, the same as ``engine.__version__``)."""
+    from . import __version__
 
-    Numba's install (its ``__init__`` path and modification time), NumPy's and Python's versions, the
-    platform, the machine type and the extension suffix. Raises ``ImportError`` when Numba is not
-    installed (it is found without importing it).
+    return __version__
+
+
+def module_name(prefix: str, key: str) -> str:
+    """``<prefix>v<version>_<key>``: a valid module name (dots of the version become ``_``)."""
+    v = "".join(ch if ch.isalnum() else "_" for ch in project_version())
+    return f"{prefix}v{v}_{key}"
+
+
+def toolchain_key(h) -> None:
+    """Feed the project's version and the compiler side into the hash object ``h`` (``hashlib`` API).
+
+    The project's version (:func:`project_version`), Numba's install (its ``__init__`` path and
+    modification time), NumPy's and Python's versions, the platform, the machine type and the extension
+    suffix. Raises ``ImportError`` when Numba is not installed (it is found without importing it).
     """
     import numpy as np
 
+    h.update(f"version {project_version()}\0".encode())
     spec = importlib.util.find_spec("numba")  # locates the package without importing it
     if spec is None or not spec.origin:
         raise ImportError("numba is not installed")
@@ -66,10 +93,78 @@ def toolchain_key(h) -> None:
         h.update(part.encode() + b"\0")
 
 
+def compiling(name: str) -> bool:
+    """True while another process compiles the module ``name`` (its lock file is younger than :data:`LOCK_SECONDS`)."""
+    try:
+        return time.time() - (aot_dir() / f"{name}.lock").stat().st_mtime < LOCK_SECONDS
+    except OSError:
+        return False
+
+
 def module_paths(name: str) -> tuple[Path, Path]:
     """``(module file, failure marker)`` of the compiled module ``name`` in :func:`aot_dir`."""
     d = aot_dir()
     return d / (name + importlib.machinery.EXTENSION_SUFFIXES[0]), d / (name + ".failed")
+
+
+def mark_used(*paths: Path) -> None:
+    """Refresh the modification time of a loaded module's files when it is older than a day.
+
+    :func:`prune` keeps what was used recently; one ``stat`` per file otherwise. Never raises (a
+    read-only cache directory simply keeps its times).
+    """
+    now = time.time()
+    for p in paths:
+        try:
+            if now - p.stat().st_mtime > _TOUCH_SECONDS:
+                os.utime(p)
+        except OSError:
+            pass
+
+
+def prune(prefix: str, keep: str, *, keep_days: float = KEEP_DAYS, keep_latest: int = KEEP_LATEST) -> list[str]:
+    """Remove the modules of builder ``prefix`` that nobody used lately; never the module ``keep``.
+
+    A module (its files ``<name>.*`` in :func:`aot_dir`) is removed when its newest file is older than
+    ``keep_days`` days, or when more than ``keep_latest`` modules of the prefix are present (the least
+    recently used go first). Lock files and temporary folders are left alone.
+
+    Returns:
+        the names of the removed modules. OS errors are ignored (another process may be removing too).
+    """
+    d = aot_dir()
+    groups: dict[str, list[Path]] = {}
+    try:
+        entries = list(d.glob(prefix + "*"))
+    except OSError:
+        return []
+    for p in entries:
+        if p.name.endswith(".lock") or not p.is_file():
+            continue
+        groups.setdefault(p.name.split(".", 1)[0], []).append(p)
+    groups.pop(keep, None)
+
+    def last_used(files: list[Path]) -> float:
+        t = 0.0
+        for f in files:
+            try:
+                t = max(t, f.stat().st_mtime)
+            except OSError:
+                pass
+        return t
+
+    order = sorted(groups, key=lambda n: last_used(groups[n]), reverse=True)
+    cutoff = time.time() - keep_days * 86400
+    removed = []
+    for i, n in enumerate(order):
+        if i + 1 >= keep_latest or last_used(groups[n]) < cutoff:  # +1: the module ``keep`` counts too
+            for f in groups[n]:
+                try:
+                    f.unlink()
+                except OSError:
+                    pass
+            removed.append(n)
+    return removed
 
 
 def load_module(name: str, so: Path):
@@ -113,8 +208,8 @@ def compile_module(name: str, prefix: str, export: Callable, *, progress: Callab
 
     Args:
         name: the module's name, ``<prefix><key>``.
-        prefix: the name shared by every key of this builder; files of other keys with it are removed
-            after a success.
+        prefix: the name shared by every key of this builder; after a success, :func:`prune` removes the
+            modules of other keys that were not used lately.
         export: ``export(cc)`` registers the kernels on the ``numba.pycc.CC`` object ``cc``
             (``cc.export(name, signature)(py_func)``); it may raise to give up.
         progress: prints one line for the user (the announcement and a failure), or ``None``.
@@ -170,12 +265,7 @@ def compile_module(name: str, prefix: str, export: Callable, *, progress: Callab
         os.replace(built, so)
         for src, dst in moves.items():
             os.replace(tmp / src, dst)
-        for old in d.glob(prefix + "*"):  # modules of older keys
-            if not old.name.startswith(name):
-                try:
-                    old.unlink()
-                except OSError:
-                    pass
+        prune(prefix, name)  # other keys stay while they are in use (other versions, other checkouts)
         return True
     except KeyboardInterrupt:
         if progress:

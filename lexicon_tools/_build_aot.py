@@ -7,10 +7,10 @@ CPU and 65 MB before the first kernel runs, a third of a whole build of the
 module that needs only NumPy:
 
 * it lives in ``<cache_dir>/aot/`` (:func:`lexicon_tools.paths.cache_dir`) as
-  ``gse_lexbuild_<key>``; ``key`` hashes the kernel sources the builder compiles in
-  (:func:`lexicon_tools._numba_cache.kernel_closure`), the NumPy, Numba
-  and Python versions and the machine type, so any change makes a new module
-  (old ones are removed);
+  ``gse_lexbuild_v<version>_<key>``; ``key`` hashes the kernel sources the builder compiles in
+  (:func:`lexicon_tools._numba_cache.kernel_closure`), the project's version, the NumPy, Numba
+  and Python versions and the machine type, so any change makes a new module; modules of other
+  keys stay while another version or checkout uses them (:func:`lexicon_tools._aot.prune`);
 * ``lexicon-tools build`` compiles it after it wrote its bundle when it is
   missing (:func:`build`; about 30 s once, noted on stderr), for a generic CPU
   of the machine type (no host-specific instructions, so a shared cache is
@@ -75,7 +75,7 @@ def key() -> str:
 
 
 def _paths(k: str) -> tuple[str, Path, Path]:
-    name = PREFIX + k
+    name = _aot.module_name(PREFIX, k)
     so, failed = _aot.module_paths(name)
     return name, so, failed
 
@@ -143,6 +143,7 @@ def _load_module():
         if not so.is_file():
             return None
         mod = _aot.load_module(name, so)
+        _aot.mark_used(so)
         for _, variants in SIGNATURES.values():
             for export, _, _ in variants:
                 getattr(mod, export)

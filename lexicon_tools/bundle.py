@@ -38,6 +38,7 @@ import operator
 import os
 import re
 import shutil
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -700,12 +701,65 @@ def read_packaged_words(path: Path | None = None) -> list[str]:
 
 _DEFAULT: dict[str, Lexicon] = {}
 
+FIRST_USE_STEPS = {"read": "reading the packaged list", "graph": "building graph (DAWG + GADDAG)",
+                   "verify": "verifying graph", "write": "writing bundle"}
+"""The steps of the default lexicon's first-use build, as :class:`FirstUseProgress` shows them."""
 
-def default_lexicon(progress=None, verify: bool = False) -> Lexicon:
+
+class FirstUseProgress:
+    """Progress of the default lexicon's first-use build on stderr (issue 24).
+
+    Call it with each step name of :data:`FIRST_USE_STEPS`; :meth:`close` ends it. When stderr is a
+    terminal it is a tqdm bar over the steps with the elapsed time (the step being done as postfix);
+    otherwise one timed line per step (``[   3.1s] building graph (DAWG + GADDAG)``), so a log shows
+    where the time went. Nothing is printed before the first step.
+    """
+
+    def __init__(self, file=None) -> None:
+        self.file = file if file is not None else sys.stderr
+        self.bar = None
+        self.t0: float | None = None
+
+    def __call__(self, name: str) -> None:
+        text = FIRST_USE_STEPS.get(name, name)
+        if self.t0 is None:
+            from tqdm import tqdm
+
+            self.t0 = time.perf_counter()
+            self.bar = tqdm(total=len(FIRST_USE_STEPS), desc="default lexicon", unit="step", file=self.file,
+                            disable=None, leave=False, bar_format="{desc}: {n}/{total}{postfix} [{elapsed}]")
+            if self.bar.disable:
+                self.bar = None
+        if self.bar is not None:
+            if name in FIRST_USE_STEPS:  # steps done before this one
+                self.bar.update(list(FIRST_USE_STEPS).index(name) - self.bar.n)
+            self.bar.set_postfix_str(text)
+        else:
+            print(f"[{time.perf_counter() - self.t0:7.1f}s] {text}", file=self.file, flush=True)
+
+    def close(self) -> None:
+        if self.t0 is None:
+            return
+        if self.bar is not None:
+            self.bar.update(self.bar.total - self.bar.n)
+            self.bar.set_postfix_str("done")  # refreshes: the last state is shown before the bar is cleared
+            self.bar.close()
+        else:
+            print(f"[{time.perf_counter() - self.t0:7.1f}s] default lexicon built", file=self.file, flush=True)
+        self.t0 = None
+
+
+def default_lexicon(progress=None, verify: bool = False, stage=None) -> Lexicon:
     """The default German lexicon, built from the packaged list on first use.
 
     The built bundle is cached (:func:`cache_dir`) under a name that includes the
     list's checksum, so a new packaged list is rebuilt automatically.
+    ``progress`` gets notes (that the lexicon is being built and why);
+    ``stage``, if given, is called with each step of a first-use build:
+    ``"read"``, then :func:`build_bundle`'s ``"graph"``, ``"verify"``,
+    ``"write"``; without it, a caller that gives ``progress`` gets a
+    :class:`FirstUseProgress` on stderr (a bar on a terminal, timed lines
+    otherwise).
 
     Raises:
         LexiconError: the packaged list is missing or the cache is unwritable.
@@ -734,8 +788,15 @@ def default_lexicon(progress=None, verify: bool = False) -> Lexicon:
                                f"set GSE_CACHE_DIR to a writable directory") from None
         if progress:
             progress(f"building the default lexicon ({why})")
-        lex = build_bundle(read_packaged_words(src), target, source_name=f"packaged:{DEFAULT_WORDS}",
-                           source_sha256=sha)
+        own = FirstUseProgress() if stage is None and progress is not None else None
+        step = stage or own or (lambda name: None)
+        try:
+            step("read")
+            lex = build_bundle(read_packaged_words(src), target, source_name=f"packaged:{DEFAULT_WORDS}",
+                               source_sha256=sha, progress=step)
+        finally:
+            if own is not None:
+                own.close()
     _DEFAULT[key] = lex
     return lex
 
@@ -775,19 +836,21 @@ def find_lexicon(name: str, near: Sequence[str | os.PathLike] = ()) -> Path | No
     return None
 
 
-def load_lexicon(path: str | os.PathLike | None = None, progress=None, verify: bool = False) -> Lexicon:
+def load_lexicon(path: str | os.PathLike | None = None, progress=None, verify: bool = False,
+                 stage=None) -> Lexicon:
     """Load ``path`` (bundle, ``.kwg`` or ``.kwg64``), or the default lexicon when ``None``.
 
     A ``path`` that does not exist and is a bare name (no directory) is looked up by
     :func:`find_lexicon` in the working directory and the lexicon cache, so ``--lexicon big`` finds
     ``big.lex``, ``big.kwg`` or ``big.kwg64``. ``verify`` forces the full check even when the files are
-    unchanged since the last one (see :meth:`Lexicon.load`); ``progress`` gets notes.
+    unchanged since the last one (see :meth:`Lexicon.load`); ``progress`` gets notes; ``stage`` gets the
+    steps of a first-use build of the default lexicon (:func:`default_lexicon`).
 
     Raises:
         LexiconError: as :meth:`Lexicon.load` (a name found nowhere: "no such lexicon").
     """
     if path is None:
-        return default_lexicon(progress, verify=verify)
+        return default_lexicon(progress, verify=verify, stage=stage)
     if not Path(path).exists():
         found = find_lexicon(str(path), near=["."])
         if found is not None:

@@ -188,11 +188,15 @@ def _read_normalised(src: Path, encoding: str | None, quiet: bool, keep_rejects:
         bar.close()
 
 
+FIRST_USE_CPU = "about 40 s of CPU"
+"""The first-use build of the default lexicon, measured (docs/lexicon-cli.md "First use")."""
+
+
 def _open_lexicon(path: str | None, verify: bool = False) -> Lexicon:
     """``--lexicon`` or the default lexicon (noting on stderr when it is being built)."""
     def note(msg: str) -> None:
         if msg.startswith("building"):
-            _err(f"note: {msg} into {cache_dir()}; this takes a few seconds ...")
+            _err(f"note: {msg} into {cache_dir()}; this takes {FIRST_USE_CPU} once ...")
         else:
             _err(f"note: {msg}")
 

@@ -29,7 +29,9 @@ problems occur, so the result is deterministic)::
     space       whitespace inside the entry (also tab, no-break space)
     symbol      any other non-letter, or a letter outside the tile set after
                 normalisation (Greek α, Cyrillic ж, Þ, fullwidth letters, ...)
-    too_short   fewer than 2 tiles after normalisation
+    too_short   fewer than 2 tiles after normalisation, or a single letter
+                that expands to two tiles (a line holding only ß, ẞ, Æ or
+                ﬀ is a letter, not the word SS, AE or FF)
     too_long    more than 15 tiles after normalisation
 
 Proper names and abbreviations cannot be recognised from a single entry; word
@@ -212,12 +214,13 @@ class _Normalizer:
         if not s:
             return None, "empty"
         up = s.upper()
-        if self.fast(up) is not None:
+        if self.fast(up) is not None and len(s) >= MIN_LEN:  # "ß".upper() is "SS": one letter
             return up, None
         table = self.table
         letters = self.letters
         parts: list[str] = []
         worst = len(REASONS)
+        n_letters = 0  # source letters that gave tiles (ß is one letter, two tiles)
         for ch in unicodedata.normalize("NFC", s):
             t = table.get(ch)
             if t is None:
@@ -228,10 +231,11 @@ class _Normalizer:
                     worst = p
             else:
                 parts.append(t)
+                n_letters += bool(t)
         if worst < len(REASONS):
             return None, REASONS[worst]
         word = "".join(parts)
-        if len(word) < MIN_LEN:
+        if len(word) < MIN_LEN or n_letters < MIN_LEN:
             return None, "too_short"
         if len(word) > MAX_LEN:
             return None, "too_long"

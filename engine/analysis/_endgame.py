@@ -553,12 +553,22 @@ def negamax(depth, alpha, beta, side, passes, h, kwg, vals, all_mask, bingo_tile
     Writes ``result[0]`` = value (spread gained by ``side`` from here to the
     end, fail-soft within ``(alpha, beta)``) and ``result[1]`` = 1 when it is
     exact to the end of the game (no depth-limited leaf or abort influenced
-    it). ``depth`` counts plies, passes included. ``deadline`` float64 (1,): a
-    ``time.perf_counter()`` instant at which the search aborts (checked every 4,096
-    nodes; 0 = none), like the node limit ``counters[C_LIMIT]``. ``arena``/``keys``/``order``
+    it). ``depth`` counts plies, passes included. ``deadline`` float64 (3,): the time
+    limit, like the node limit ``counters[C_LIMIT]`` (checked every 4,096 nodes):
+    ``deadline[1]`` 0 = wall clock, ``deadline[0]`` the ``time.perf_counter()`` instant at
+    which the search aborts; ``deadline[1]`` 1 = CPU clock, ``deadline[0]`` the CPU seconds
+    this call may use (``time.thread_time()`` of the calling thread); ``deadline[0]`` 0 =
+    no limit. On return ``deadline[2]`` holds the CPU seconds the call used (thread time). ``arena``/``keys``/``order``
     hold every ply's moves one after another (grown when needed); the grown
     arrays are returned ``(arena, keys, order)`` for reuse.
     """
+    with objmode(cpu0="float64"):
+        cpu0 = time.thread_time()
+    cpu_clock = deadline[1] == 1.0
+    limit = deadline[0] + cpu0 if cpu_clock else deadline[0]
+    # the clock is read at the first node and then every 4,096: a warm-up search of a few nodes runs
+    # (and so compiles) the object-mode blocks, which Numba compiles at their first run
+    next_check = counters[C_NODES] + 1
     fr = np.zeros((MAXPLY + 2, FD_WIDTH), dtype=np.int64)
     dirty = np.zeros((2, N), dtype=np.uint8)
     need = np.zeros(racks.shape[1], dtype=np.int64)
@@ -584,10 +594,15 @@ def negamax(depth, alpha, beta, side, passes, h, kwg, vals, all_mask, bingo_tile
                 counters[C_MAXPLY] = sp
             if counters[C_NODES] >= counters[C_LIMIT]:
                 counters[C_ABORT] = 1
-            if deadline[0] > 0 and (counters[C_NODES] & 4095) == 0:
-                with objmode(now="float64"):
-                    now = time.perf_counter()
-                if now > deadline[0]:
+            if deadline[0] > 0 and counters[C_NODES] >= next_check:
+                next_check = counters[C_NODES] + 4096
+                if cpu_clock:
+                    with objmode(now="float64"):
+                        now = time.thread_time()
+                else:
+                    with objmode(now="float64"):
+                        now = time.perf_counter()
+                if now > limit:
                     counters[C_ABORT] = 1
             s_ = fr[sp, FD_SIDE]
             op = 1 - s_
@@ -838,6 +853,9 @@ def negamax(depth, alpha, beta, side, passes, h, kwg, vals, all_mask, bingo_tile
         mode = M_ENTER
     result[0] = rv
     result[1] = 1 if rc else 0
+    with objmode(cpu1="float64"):
+        cpu1 = time.thread_time()
+    deadline[2] = cpu1 - cpu0
     return arena, keys, order
 
 

@@ -17,6 +17,8 @@ game ends after four passes in a row, both players passing twice).
 
 from __future__ import annotations
 
+import math
+import threading
 import time
 from dataclasses import dataclass, field, replace
 from typing import Callable
@@ -35,6 +37,8 @@ from engine.interrupt import call_interruptible, on_ctrl_c
 from engine.position.moves import MoveList
 
 DEFAULT_TT_BITS = 21
+CLOCKS = ("wall", "cpu")
+"""Clocks a time limit can be read on (:func:`solve` ``clock``)."""
 MAX_DEPTH = E.MAXPLY - 4
 ORDER_WEIGHTS = (4, 1, 0)
 HISTORY = (1, 1 << 20)
@@ -63,8 +67,16 @@ class EndgameResult:
             line it searched when the game ended before the limit on every line.
         complete: True when the search reached the end of the game on every line
             (the value is exact), False when a depth or time limit stopped it.
-        nodes: nodes searched in total; seconds: wall time.
+        nodes: nodes searched in total; seconds: wall time; cpu_seconds: CPU time of the
+            solve (the caller's thread and the kernel's thread).
         iterations: per completed depth ``(depth, value, move, nodes, seconds)``.
+        stopped: why the search ended before the end of the game: ``"time"`` (the time
+            limit, on the clock of ``clock``), ``"nodes"`` (the node limit), ``"depth"``
+            (``max_depth``) or ``"interrupt"`` (Ctrl-C); ``None`` when ``complete``. A
+            stopped search's move and value are those of its deepest completed depth, a
+            depth-limited estimate (leaves valued by the racks' difference), not the answer.
+        clock: ``"wall"`` or ``"cpu"``, the clock the time limit was read on.
+        pruned: True when the last depths generated moves over the pruned lexicon (:func:`pruned_graph`).
     """
 
     move: str
@@ -75,11 +87,26 @@ class EndgameResult:
     nodes: int = 0
     seconds: float = 0.0
     iterations: list[tuple] = field(default_factory=list)
+    stopped: str | None = None
+    cpu_seconds: float = 0.0
+    clock: str = "wall"
+    pruned: bool = False
 
     def to_json(self) -> dict:
-        """The CLI's JSON object: move, value, pv, depth, complete."""
+        """The CLI's JSON object: move, value, pv, depth, complete, stopped (None when complete), nodes,
+        seconds (wall) and cpu_seconds."""
         return {"move": self.move, "value": int(self.value), "pv": list(self.pv), "depth": int(self.depth),
-                "complete": bool(self.complete)}
+                "complete": bool(self.complete), "stopped": self.stopped, "nodes": int(self.nodes),
+                "seconds": round(float(self.seconds), 3), "cpu_seconds": round(float(self.cpu_seconds), 3)}
+
+    def status(self) -> str:
+        """One line saying whether the value is exact, and if not what stopped the search (for people)."""
+        if self.complete:
+            return f"solved to the end of the game (exact), {self.nodes:,} nodes"
+        why = {"time": f"the time limit ({self.clock} clock)", "nodes": "the node limit",
+               "depth": "the depth limit", "interrupt": "Ctrl-C"}.get(self.stopped, "a limit")
+        return (f"NOT SOLVED: stopped by {why} after depth {self.depth}, {self.nodes:,} nodes; the move and value "
+                f"are the estimate of a {self.depth}-ply search, not the exact answer")
 
 
 class SearchInterrupted(KeyboardInterrupt):
@@ -158,7 +185,9 @@ def pruned_graph(tiles: np.ndarray, pool: np.ndarray, kwg: np.ndarray, alphabet)
         row or column with the pool's tiles, and their number. Move generation and
         cross-checks on it equal the full lexicon's on every board the endgame
         can reach (every word placed later covers such a span). With no word at
-        all the full graph is returned (``n_words`` 0).
+        all the full graph is returned (``n_words`` 0). The graph is read-only
+        when ``kwg`` is (a loaded bundle's memory map), so the search kernels
+        see the same array type on both graphs.
     """
     lines = {bytes(tiles[r]) for r in range(15)} | {bytes(tiles[:, c]) for c in range(15)}
     pool = np.asarray(pool, dtype=np.int64).copy()
@@ -178,7 +207,10 @@ def pruned_graph(tiles: np.ndarray, pool: np.ndarray, kwg: np.ndarray, alphabet)
     if codes.shape[0] == 0:
         return kwg, 0
     codes = np.unique(codes, axis=0)
-    return build_kwg_from_codes(codes, alphabet), int(codes.shape[0])
+    graph = build_kwg_from_codes(codes, alphabet)
+    if not kwg.flags.writeable:  # the kernels' argument type then stays the full graph's (no second compile)
+        graph.flags.writeable = False
+    return graph, int(codes.shape[0])
 
 
 class _State:
@@ -239,6 +271,7 @@ class _State:
         self.counters[E.C_W_HIST], self.counters[E.C_HIST_CAP] = HISTORY
         self.counters[E.C_INC] = 1 if INCREMENTAL else 0
         self.counters[E.C_KSTAGE] = KILLER_STAGE
+        self.kernel_cpu = 0.0
 
     def use_pruned_graph(self) -> None:
         """Switch to the pruned lexicon of :func:`pruned_graph` (the root's cross-checks recomputed).
@@ -254,19 +287,25 @@ class _State:
         if hasattr(self, "cs"):
             self.cs, self.xs, self.hx = K.all_cross_checks(self.kwg, self.tiles, self.tvals, self.all_mask)
 
-    def search(self, depth: int, node_limit: int, deadline: float = 0.0) -> tuple[int, bool]:
-        """One negamax search to ``depth`` plies; stops after ``node_limit`` nodes or at the
-        ``time.perf_counter()`` instant ``deadline`` (0 = none)."""
+    def search(self, depth: int, node_limit: int, limit: float = 0.0, clock: str = "wall") -> tuple[int, bool]:
+        """One negamax search to ``depth`` plies; stops after ``node_limit`` nodes or at the time limit.
+
+        ``limit`` 0 = no time limit; with ``clock="wall"`` the ``time.perf_counter()``
+        instant to stop at, with ``clock="cpu"`` the CPU seconds this search may use.
+        The kernel's CPU seconds are added to :attr:`kernel_cpu`.
+        """
         self.counters[E.C_ABORT] = 0
         self.counters[E.C_MAXPLY] = 0
         self.counters[E.C_LIMIT] = self.counters[E.C_NODES] + node_limit
+        deadline = np.array([limit, 1.0 if clock == "cpu" else 0.0, 0.0], dtype=np.float64)
         self.arena, self.keys, self.order = call_interruptible(E.negamax, (
             depth, -E.INF, E.INF, 0, self.passes, self.h, self.kwg, self.vals, self.all_mask,
             self.bingo[0], self.bingo[1], self.tiles, self.tvals, self.lm, self.wm, self.cs, self.xs,
             self.hx, self.racks, self.zb, self.zr, self.zs, self.tt_key, self.tt_val,
             self.tt_depth, self.tt_flag, self.tt_move, self.tt_row, self.arena, self.keys, self.order, self.save_cs,
             self.save_xs, self.save_hx, self.save_sq, self.rows, self.cols, self.killers, self.hist,
-            self.counters, self.result, np.array([deadline], dtype=np.float64)), self.stop)
+            self.counters, self.result, deadline), self.stop)
+        self.kernel_cpu += float(deadline[2])
         return int(self.result[0]), bool(self.result[1])
 
     def stop(self) -> None:
@@ -306,7 +345,8 @@ class _State:
 def solve(position: Position | str, lexicon: Lexicon, *, max_depth: int | None = None,
           time_limit: float | None = None, tt_bits: int = DEFAULT_TT_BITS,
           progress: Callable[[EndgameResult], None] | None = None,
-          node_limit: int | None = None) -> EndgameResult:
+          node_limit: int | None = None, clock: str = "wall",
+          prune_after: int | None = None) -> EndgameResult:
     """Solve an endgame by iterative deepening (depth 1, 2, ... plies) until the end of the game.
 
     Args:
@@ -315,56 +355,83 @@ def solve(position: Position | str, lexicon: Lexicon, *, max_depth: int | None =
         lexicon: the word list.
         max_depth: stop after this many plies (default: until complete, at most ``MAX_DEPTH``);
             the depths searched are :func:`depth_schedule` of it.
-        time_limit: seconds; the search stops when it is used up and returns
-            the last completed depth's answer (``complete`` False unless that
-            depth already reached the end).
+        time_limit: seconds on the clock ``clock``; the search stops when they are used up and
+            returns the last completed depth's answer (``complete`` False and ``stopped``
+            ``"time"`` unless that depth already reached the end). Depth 1 is always searched.
         tt_bits: log2 of the transposition table's entries; 0 disables the table.
         progress: called with the partial result after each completed depth.
         node_limit: nodes for the depths after the first (``0``: depth 1 only); the
             search that reaches it stops and the last completed depth's answer is
-            returned, as with ``time_limit`` (the pre-endgame gives each endgame a share).
+            returned (``stopped`` ``"nodes"``), as with ``time_limit`` (the pre-endgame gives
+            each endgame a share).
+        clock: ``"wall"`` (elapsed seconds, ``time.perf_counter``) or ``"cpu"`` (CPU seconds of
+            the solve: the calling thread's and the kernel thread's ``time.thread_time``, so
+            other processes on a loaded machine do not eat the budget).
+        prune_after: nodes after which the moves come from the pruned lexicon
+            (:func:`pruned_graph`; default ``PRUNE_AFTER_NODES``, 0 = from the start).
 
     Returns:
         :class:`EndgameResult`.
 
     Raises:
         SearchInterrupted: Ctrl-C (in the main thread) stopped the search; it
-            carries the deepest completed depth's answer.
+            carries the deepest completed depth's answer (``stopped`` ``"interrupt"``).
         ValueError: not an endgame (see :func:`endgame_position`), a bad
-            depth or time limit, or a lexicon of another alphabet.
+            depth, time or node limit or clock, or a lexicon of another alphabet.
     """
     pos = parse_cgp(position) if isinstance(position, str) else position
     pos = endgame_position(pos)
     if max_depth is not None and not 1 <= max_depth <= MAX_DEPTH:
         raise ValueError(f"max depth must be 1..{MAX_DEPTH} plies, got {max_depth}")
-    if time_limit is not None and time_limit <= 0:
-        raise ValueError(f"time limit must be positive, got {time_limit}")
+    if time_limit is not None and not (time_limit > 0 and math.isfinite(time_limit)):
+        raise ValueError(f"time limit must be a positive number of seconds, got {time_limit}")
     if node_limit is not None and node_limit < 0:
         raise ValueError(f"node limit must be 0 or more, got {node_limit}")
+    if clock not in CLOCKS:
+        raise ValueError(f"clock must be one of {', '.join(CLOCKS)}, got {clock!r}")
     if not 0 <= tt_bits <= 28:
         raise ValueError(f"tt_bits must be 0..28, got {tt_bits}")
+    prune_after = PRUNE_AFTER_NODES if prune_after is None else prune_after
+    # the kernel runs in a worker thread when called from the main thread (engine.interrupt), else in this one
+    kernel_elsewhere = threading.current_thread() is threading.main_thread()
     states: list[_State] = []  # Ctrl-C stops the running search (engine.interrupt.on_ctrl_c)
+    t0 = time.perf_counter()
+    c0 = time.thread_time()
+
+    def cpu_used() -> float:
+        own = time.thread_time() - c0
+        return own + (states[0].kernel_cpu if states and kernel_elsewhere else 0.0)
+
+    def used() -> float:
+        return cpu_used() if clock == "cpu" else time.perf_counter() - t0
+
+    stopped = None
     with on_ctrl_c(lambda: [s.stop() for s in states]) as ctrl_c:
-        st = _State(pos, lexicon, tt_bits, False)
+        st = _State(pos, lexicon, tt_bits, PRUNE and prune_after <= 0)
         states.append(st)
-        t0 = time.perf_counter()
         limit = max_depth or MAX_DEPTH
         result = None
         for depth in depth_schedule(limit):
             budget = 1 << 62
-            if time_limit is not None and time_limit - (time.perf_counter() - t0) <= 0 and result is not None:
-                break  # depth 1 is always searched: there is always an answer
+            if result is not None:  # depth 1 is always searched: there is always an answer
+                if ctrl_c.pressed:
+                    stopped = "interrupt"
+                    break
+                if time_limit is not None and time_limit - used() <= 0:
+                    stopped = "time"
+                    break
             n0 = int(st.counters[E.C_NODES])
             ts = time.perf_counter()
-            if ctrl_c.pressed and result is not None:
-                break
             if node_limit is not None and result is not None:  # depth 1 is always searched, as above
                 if n0 - result.iterations[0][3] >= node_limit:
+                    stopped = "nodes"
                     break
                 budget = min(budget, node_limit - (n0 - result.iterations[0][3]))
-            # the kernel reads the clock every 4,096 nodes and stops at the deadline (not during depth 1)
-            deadline = 0.0 if time_limit is None or result is None else t0 + time_limit
-            value, done = st.search(depth, budget, deadline)
+            # the kernel reads the clock every 4,096 nodes and stops at the limit (not during depth 1)
+            lim = 0.0
+            if time_limit is not None and result is not None:
+                lim = max(time_limit - used(), 1e-6) if clock == "cpu" else t0 + time_limit
+            value, done = st.search(depth, budget, lim, clock)
             el = time.perf_counter() - ts
             nodes = int(st.counters[E.C_NODES]) - n0
             if st.aborted:
@@ -374,6 +441,8 @@ def solve(position: Position | str, lexicon: Lexicon, *, max_depth: int | None =
                     rows = st.pv_rows()
                     pv = st.notations(rows)
                     result = EndgameResult(pv[0] if pv else "pass", value, pv, 0, False)
+                stopped = ("interrupt" if ctrl_c.pressed else
+                           "nodes" if int(st.counters[E.C_NODES]) >= int(st.counters[E.C_LIMIT]) else "time")
                 break
             rows = st.pv_rows()
             pv = st.notations(rows)
@@ -382,15 +451,70 @@ def solve(position: Position | str, lexicon: Lexicon, *, max_depth: int | None =
             total = time.perf_counter() - t0
             reached = min(depth, int(st.counters[E.C_MAXPLY]) + 1)  # the longest line actually searched
             its = (result.iterations if result else []) + [(reached, value, pv[0], nodes, el)]
-            result = EndgameResult(pv[0], value, pv, reached, done, int(st.counters[E.C_NODES]), total, its)
+            result = EndgameResult(pv[0], value, pv, reached, done, int(st.counters[E.C_NODES]), total, its,
+                                   clock=clock)
             if progress is not None:
                 progress(result)
-            if done or ctrl_c.pressed:
+            if done:
                 break
-            if PRUNE and not st.pruned and int(st.counters[E.C_NODES]) >= PRUNE_AFTER_NODES:
+            if ctrl_c.pressed:
+                stopped = "interrupt"
+                break
+            if PRUNE and not st.pruned and int(st.counters[E.C_NODES]) >= prune_after:
                 st.use_pruned_graph()  # a long solve: the pruned lexicon's build pays for itself
+        else:
+            stopped = None if result.complete else "depth"
     result.nodes = int(st.counters[E.C_NODES])
     result.seconds = time.perf_counter() - t0
+    result.cpu_seconds = cpu_used()
+    result.clock = clock
+    result.pruned = st.pruned
+    result.stopped = None if result.complete else (stopped or "depth")
     if ctrl_c.pressed:
+        result.stopped = "interrupt" if not result.complete else None
         raise SearchInterrupted(result)
     return result
+
+
+def warm_up(lexicon: Lexicon) -> None:
+    """Load (or compile) every kernel a solve calls, on the full and on the pruned lexicon.
+
+    For :func:`engine.analysis.phase.warm_up`: a 2-ply solve on a made-up board (every tile of the
+    set but the racks, row by row; its words need not be words), once on the full graph and
+    once on the pruned one (:func:`pruned_graph`; the mover's rack holds a word of the
+    lexicon, so the pruned graph is never empty), with a CPU-clock and a wall-clock limit.
+    Numba compiles a kernel per argument type; :func:`pruned_graph` returns a graph of the
+    full graph's type (read-only like a loaded bundle's), so the search over it is the same
+    specialisation, but its build (:func:`engine.analysis._wordprune.line_words`, the graph builder)
+    must be loaded too.
+
+    Raises:
+        ValueError: the lexicon has no word of 2 to 7 letters that the tile set can lay.
+    """
+    a = lexicon.alphabet
+    word = None
+    trie = getattr(lexicon, "trie", None)
+    for w in (trie.iterkeys() if trie is not None else lexicon.words()):  # lazily: the first fitting word
+        if 2 <= len(w) <= a.rack_size:
+            try:
+                rack = a.parse_rack(w).astype(np.int64)
+            except ValueError:
+                continue
+            if (rack <= a.counts).all():
+                word = rack
+                break
+    if word is None:
+        raise ValueError(f"lexicon {lexicon.path}: no word of 2 to {a.rack_size} letters to warm the solver up with")
+    rest = a.counts.astype(np.int64) - word
+    other = np.zeros_like(rest)
+    c = int(np.nonzero(rest[1:])[0][0]) + 1
+    other[c] = 1
+    rest[c] -= 1
+    tiles = [(c, False) for c in range(1, a.size + 1) for _ in range(int(rest[c]))]
+    tiles += [(next(c for c in range(1, a.size + 1) if a.counts[c]), True)] * int(rest[0])
+    board = Board(a)
+    board.place([(k // 15, k % 15, c, bl) for k, (c, bl) in enumerate(tiles)])
+    pos = Position(board, word.astype(np.int32), other.astype(np.int32))
+    for prune_after in (1 << 62, 0):
+        for clock in CLOCKS:
+            solve(pos, lexicon, max_depth=2, time_limit=60.0, clock=clock, prune_after=prune_after)

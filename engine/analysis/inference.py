@@ -27,6 +27,25 @@ margin of its best move, and the leave is what that exchange keeps. An
 exchange whose tiles are known (``-ABC``) is treated like a placement of those
 tiles with score 0.
 
+**What the record shows** (:func:`from_record`) narrows the pool further, as the
+side to move's tile tracking does at the table:
+
+* tiles the side to move put back in an exchange *after* the opponent's last draw
+  are in the bag or were drawn since, never on the rack the opponent moved from:
+  they leave the pool of the leave (when the bag then held only those tiles, the
+  leave is certain);
+* the tiles of a play the opponent took back after a challenge (a withdrawn play)
+  went back to their rack, and they draw nothing for it: until their next play or
+  exchange their rack holds those tiles, so every candidate rack must hold them;
+* on the turn right after a withdrawn play the opponent's whole rack is asked for:
+  ``infer`` returns the racks that hold the withdrawn tiles plus the rest drawn
+  from the unseen tiles (no likelihood: a phony is no static player's choice),
+  weighted by their draws.
+
+With tiles ``need`` known to be on the rack the prior is the uniform draw
+conditioned on holding them: a leave ``L >= need`` weighs ``prod_c C(pool[c], L[c])``
+as before (enumerated as ``need`` plus a sub-multiset of ``pool - need``).
+
 Input convention: ``position`` is the position *now* (after the opponent's
 move, the side to move's rack known), and the move is on its board; tiles that
 were on the board before the move are written in parentheses (``8H WO(R)T``).
@@ -79,6 +98,14 @@ class LastMove:
         score: points of the move (0 for an exchange).
         n_tiles: tiles placed or exchanged.
         tiles_known: False for an exchange of unseen tiles (``-N``).
+        on_rack: int64 (T,) or None: tiles the record shows were on the opponent's rack
+            before this move (a withdrawn play's tiles since their last draw).
+        not_on_rack: int64 (T,) or None: unseen tiles the record shows were not on it
+            (the side to move's exchange after the opponent's last draw).
+        known: one line per fact the record added (for reports).
+
+    ``kind`` ``"withdrawn"``: a play challenged off (``played`` = its tiles, which went
+    back to the rack; ``board_before`` = the board now). ``str()`` is the notation.
     """
 
     kind: str
@@ -88,6 +115,12 @@ class LastMove:
     score: int
     n_tiles: int
     tiles_known: bool
+    on_rack: np.ndarray | None = None
+    not_on_rack: np.ndarray | None = None
+    known: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return self.notation
 
 
 def _letters(written: str, alphabet) -> list[tuple[str, bool]]:
@@ -269,6 +302,7 @@ class InferenceResult:
         p = self.probabilities
         k = len(p) if top is None else min(top, len(p))
         return {"move": self.move.notation, "kind": self.move.kind, "score": self.move.score,
+                "known": list(self.move.known),
                 "leave_size": self.leave_size, "bag_before": self.bag_before, "margin": self.margin,
                 "exact": self.exact, "possible_racks": self.possible,
                 "racks": self.racks, "consistent": self.consistent, "leaves_distinct": int(len(p)),
@@ -283,13 +317,20 @@ class InferenceResult:
         """A text report: the counts, the per-tile table and the most probable leaves."""
         a = self.alphabet
         m = self.move
-        what = f"{m.notation} ({m.score} points)" if m.kind == "play" else f"exchange {m.notation}"
-        lines = [f"last move {what}: {self.leave_size} tile{'' if self.leave_size == 1 else 's'} kept, "
-                 f"bag {self.bag_before} before the move, "
-                 f"margin {self.margin:g}",
-                 f"{self.consistent:,} of {self.racks:,} possible racks consistent "
-                 f"({100.0 * self.total_weight / self.prior_weight if self.prior_weight else 0.0:.1f} % of the draws), "
-                 f"{len(self.weights):,} distinct leaves"]
+        if m.kind == "withdrawn":
+            lines = [f"last move {m.notation}: withdrawn, its tiles {a.rack_string(m.played)} went back to the rack; "
+                     f"the whole rack of {self.leave_size} tiles, bag {self.bag_before}",
+                     f"{self.racks:,} possible racks, weighted by their draws (no likelihood: a withdrawn play is "
+                     f"no static player's choice)"]
+        else:
+            what = f"{m.notation} ({m.score} points)" if m.kind == "play" else f"exchange {m.notation}"
+            lines = [f"last move {what}: {self.leave_size} tile{'' if self.leave_size == 1 else 's'} kept, "
+                     f"bag {self.bag_before} before the move, "
+                     f"margin {self.margin:g}",
+                     f"{self.consistent:,} of {self.racks:,} possible racks consistent "
+                     f"({100.0 * self.total_weight / self.prior_weight if self.prior_weight else 0.0:.1f} % of the "
+                     f"draws), {len(self.weights):,} distinct leaves"]
+        lines[1:1] = [f"from the record: {k}" for k in m.known]
         if not self.exact:
             lines.insert(1, f"sampled, not exact: {self.possible:,} possible racks, more than the exact limit; "
                             f"the weights count sampled racks")
@@ -353,10 +394,20 @@ def infer(position, last_move, lexicon, *, table=None, margin: float = DEFAULT_M
     a = position.alphabet
     mv = last_move if isinstance(last_move, LastMove) else parse_last_move(position.board, str(last_move), lexicon)
     bag_now = position.bag_count or 0
-    if bag_now <= 0:
-        raise ValueError("the bag is empty: the opponent's rack is exactly the unseen tiles, nothing to infer")
     pool = position.unseen().astype(np.int64)
     rs = a.rack_size
+    zero = np.zeros(a.size + 1, dtype=np.int64)
+    on = zero if mv.on_rack is None else np.asarray(mv.on_rack, dtype=np.int64)
+    off = zero if mv.not_on_rack is None else np.asarray(mv.not_on_rack, dtype=np.int64)
+    if (off > pool).any() or (on > pool + mv.played).any():
+        raise ValueError(f"the record's known tiles do not fit the unseen tiles {a.rack_string(pool)}: "
+                         f"on the opponent's rack {a.rack_string(on) or '-'}, not on it {a.rack_string(off) or '-'}")
+    if max_racks < 1 or samples < 1:
+        raise ValueError(f"max_racks and samples must be at least 1, got {max_racks} and {samples}")
+    if mv.kind == "withdrawn":
+        return _withdrawn_rack(mv, a, pool, on, off, bag_now, max_racks, samples, seed)
+    if bag_now <= 0:
+        raise ValueError("the bag is empty: the opponent's rack is exactly the unseen tiles, nothing to infer")
     if mv.kind == "play":
         bag_before = bag_now + mv.n_tiles
     else:
@@ -375,24 +426,17 @@ def infer(position, last_move, lexicon, *, table=None, margin: float = DEFAULT_M
         k = rs - mv.n_tiles
         base, n_exch = mv.played.copy(), 0
     else:
-        pool_l, k, base, n_exch = pool, rs, np.zeros(a.size + 1, dtype=np.int64), mv.n_tiles
+        pool_l, k, base, n_exch = pool, rs, zero.copy(), mv.n_tiles
+    pool_l = pool_l - off  # put back by the side to move after the opponent's last draw: never on that rack
+    if (pool_l < 0).any():
+        raise ValueError(f"the record's known tiles do not fit: {a.rack_string(off)} put back by you and "
+                         f"{mv.notation} are more than the unseen tiles {a.rack_string(pool)}")
+    need = np.maximum(on - base, 0)  # known on the rack before the move and not among the tiles it played
     if int(pool_l.sum()) < k:
         raise ValueError(f"only {int(pool_l.sum())} unseen tiles, but the opponent kept {k}")
-    if max_racks < 1 or samples < 1:
-        raise ValueError(f"max_racks and samples must be at least 1, got {max_racks} and {samples}")
-    n_sets = _count_multisets(pool_l, k)
-    exact = n_sets <= max_racks
-    if exact:
-        sets, ways = KI.sub_multisets(np.ascontiguousarray(pool_l, dtype=np.int64), int(k))
-    else:
-        rng = np.random.default_rng(seed)
-        tiles = np.repeat(np.arange(pool_l.shape[0], dtype=np.int64), pool_l)
-        drawn = np.zeros((samples, pool_l.shape[0]), dtype=np.int64)
-        for i in range(samples):
-            np.add.at(drawn[i], rng.choice(tiles, size=k, replace=False), 1)
-        sets, counts = np.unique(drawn, axis=0, return_counts=True)
-        sets = np.ascontiguousarray(sets, dtype=np.int64)
-        ways = counts.astype(np.float64)
+    if (need > pool_l).any() or int(need.sum()) > k:
+        raise ValueError(f"the record's known tiles {a.rack_string(need)} cannot have been kept by {mv.notation}")
+    sets, ways, exact, n_sets = _candidate_sets(pool_l, need, k, max_racks, samples, seed)
 
     table = table if table is not None else default_table()
     kc = KernelConstants(lexicon, a, mv.board_before.layout)
@@ -428,6 +472,66 @@ def infer(position, last_move, lexicon, *, table=None, margin: float = DEFAULT_M
                            pool_l.copy(), bool(exact), int(n_sets))
 
 
+def _draw_weights(pool: np.ndarray, sets: np.ndarray) -> np.ndarray:
+    """float64 (M,): ``prod_c C(pool[c], sets[m, c])``, the ways to draw each multiset from ``pool``."""
+    top = int(pool.max()) if len(pool) else 0
+    table = np.array([[math.comb(n, r) for r in range(top + 1)] for n in range(top + 1)], dtype=np.float64)
+    return table[pool[None, :], sets].prod(axis=1)
+
+
+def _candidate_sets(pool: np.ndarray, need: np.ndarray, k: int, max_racks: int, samples: int, seed: int):
+    """The ``k``-tile multisets ``L`` of ``pool`` with ``L >= need``, weighted by their draws from ``pool``.
+
+    Returns ``(sets int64 (M, T), weights float64 (M,), exact, possible)``: every such
+    multiset when there are at most ``max_racks`` (weights ``prod_c C(pool[c], L[c])``, the
+    uniform draw conditioned on holding ``need``); else ``samples`` draws of the free part
+    from ``pool - need`` (distinct sets, weights = how often drawn times the ratio of the two
+    draw counts, so the sample estimates the same conditioned prior).
+    """
+    from engine.analysis import _inference as KI
+
+    free = pool - need
+    kf = k - int(need.sum())
+    n_sets = _count_multisets(free, kf)
+    if n_sets <= max_racks:
+        sets, ways = KI.sub_multisets(np.ascontiguousarray(free, dtype=np.int64), int(kf))
+        sets = np.ascontiguousarray(sets + need[None, :], dtype=np.int64)
+        if need.any():
+            ways = _draw_weights(pool, sets)
+        return sets, ways, True, n_sets
+    rng = np.random.default_rng(seed)
+    tiles = np.repeat(np.arange(free.shape[0], dtype=np.int64), free)
+    drawn = np.zeros((samples, free.shape[0]), dtype=np.int64)
+    for i in range(samples):
+        np.add.at(drawn[i], rng.choice(tiles, size=kf, replace=False), 1)
+    part, counts = np.unique(drawn, axis=0, return_counts=True)
+    sets = np.ascontiguousarray(part + need[None, :], dtype=np.int64)
+    ways = counts.astype(np.float64)
+    if need.any():
+        ways = ways * _draw_weights(pool, sets) / _draw_weights(free, part)
+    return sets, ways, False, n_sets
+
+
+def _withdrawn_rack(mv: LastMove, a, pool, on, off, bag_now: int, max_racks: int, samples: int,
+                    seed: int) -> InferenceResult:
+    """The opponent's whole rack right after their withdrawn play ``mv`` (module doc).
+
+    The rack holds the withdrawn tiles and any other tile known to be on it; the rest
+    comes from the unseen tiles (less those known not to be on it), weighted by the
+    draws. With the bag empty the rack is the unseen tiles.
+    """
+    need = np.maximum(on, mv.played)
+    pool_r = pool - off
+    k = a.rack_size if bag_now > 0 else int(pool.sum())
+    if (need > pool_r).any() or int(need.sum()) > k or int(pool_r.sum()) < k:
+        raise ValueError(f"withdrawn play {mv.notation}: its tiles {a.rack_string(need)} are not among the unseen "
+                         f"tiles {a.rack_string(pool_r)}")
+    sets, ways, exact, n_sets = _candidate_sets(pool_r, need, k, max_racks, samples, seed)
+    order = np.lexsort((np.arange(len(ways)), -ways))
+    return InferenceResult(mv, a, int(k), int(bag_now), 0.0, int(len(ways)), int(len(ways)), float(ways.sum()),
+                           sets[order], ways[order].astype(np.float64), pool_r.copy(), bool(exact), int(n_sets))
+
+
 def _count_multisets(pool: np.ndarray, k: int) -> int:
     """Number of ``k``-tile sub-multisets of ``pool`` (a polynomial product, in Python integers)."""
     poly = [1] + [0] * k
@@ -441,6 +545,55 @@ def _count_multisets(pool: np.ndarray, k: int) -> int:
     return poly[k]
 
 
+def _tile_counts(tiles, alphabet) -> np.ndarray:
+    """int64 (T,) counts of ``(row, col, LETTER, is_blank)`` tiles (blanks at index 0)."""
+    out = np.zeros(alphabet.size + 1, dtype=np.int64)
+    for _r, _c, ch, blank in tiles:
+        out[0 if blank else alphabet.code(ch)] += 1
+    return out
+
+
+def record_knowledge(record, k: int) -> tuple[np.ndarray, np.ndarray, tuple[str, ...]]:
+    """What the record shows the mover of turn ``k`` about the rack the opponent moved from at turn ``k - 1``.
+
+    The opponent's rack at turn ``k - 1`` was last filled by their last play or
+    exchange before it (or the first draw). Since then:
+
+    * each of their withdrawn plays put its tiles back on that rack (it holds the
+      union of those tiles);
+    * the mover's last turn that drew tiles, if it was an exchange with its tiles
+      recorded, put those tiles into the bag: they cannot be on that rack. (An earlier
+      exchange is not used: the mover's later draw may have taken its tiles back.)
+
+    Returns:
+        ``(on_rack, not_on_rack, notes)``: int64 (T,) counts each, and one line per fact.
+    """
+    from engine.game.game import Kind
+
+    a = record.alphabet
+    turns = [t for t in record.turns if t.kind in Kind.TURNS]
+    opp = turns[k - 1].player
+    j = k - 2
+    while j >= 0 and not (turns[j].player == opp and turns[j].kind in (Kind.PLAY, Kind.EXCHANGE)):
+        j -= 1
+    on = np.zeros(a.size + 1, dtype=np.int64)
+    off = np.zeros(a.size + 1, dtype=np.int64)
+    notes = []
+    mover_draw = None
+    for i in range(j + 1, k - 1):
+        t = turns[i]
+        if t.player == opp and t.kind == Kind.WITHDRAWN:
+            w = _tile_counts(t.move.tiles, a)
+            on = np.maximum(on, w)
+            notes.append(f"turn {i}: their withdrawn play {t.move.notation} put {a.rack_string(w)} back on the rack")
+        elif t.player != opp and t.kind in (Kind.PLAY, Kind.EXCHANGE):
+            mover_draw = i
+    if mover_draw is not None and turns[mover_draw].kind == Kind.EXCHANGE and turns[mover_draw].exchanged:
+        off = a.parse_rack(turns[mover_draw].exchanged).astype(np.int64)
+        notes.append(f"turn {mover_draw}: your exchange put {a.rack_string(off)} into the bag after their last draw")
+    return on, off, tuple(notes)
+
+
 def from_record(record, turn: int | None = None):
     """What a player sees at turn ``turn`` of a game record, for :func:`infer`.
 
@@ -452,12 +605,14 @@ def from_record(record, turn: int | None = None):
     Returns:
         ``(position, last_move)``: the position before that turn with the mover's
         rack, the opponent's rack removed and the bag counted (a ``bag``
-        opcode), and the opponent's move just before it in notation; an
-        exchange as ``-N`` (the mover does not see the tiles put back).
+        opcode), and the opponent's move just before it as a :class:`LastMove`
+        (``str()`` gives its notation; an exchange as ``-N``, the mover does not see
+        the tiles put back; a withdrawn play of kind ``"withdrawn"``) carrying what
+        the record shows about their rack (:func:`record_knowledge`).
 
     Raises:
         ValueError: not two players, a turn out of range, no turn before it,
-            or a previous turn that is a pass or a withdrawn play (nothing to infer from).
+            or a previous turn that is a pass (nothing to infer from).
     """
     from dataclasses import replace
 
@@ -472,14 +627,22 @@ def from_record(record, turn: int | None = None):
     if k == 0:
         raise ValueError("turn 0: no move was made before it, nothing to infer from")
     prev = record.turns[idx[k - 1]]
-    if prev.kind == Kind.PLAY:
-        last = prev.move.notation
-    elif prev.kind == Kind.EXCHANGE:
-        last = f"-{prev.exchange_count}"
-    else:
+    if prev.kind not in (Kind.PLAY, Kind.EXCHANGE, Kind.WITHDRAWN):
         raise ValueError(f"turn {k - 1} is a {prev.kind}: it tells nothing about the tiles kept")
     pos = record.position(k)
     bag = pos.bag_count
     opcodes = dict(pos.opcodes)
     opcodes["bag"] = str(bag)
-    return replace(pos, opponent_rack=None, opcodes=opcodes), last
+    pos = replace(pos, opponent_rack=None, opcodes=opcodes)
+    on, off, notes = record_knowledge(record, k)
+    a = record.alphabet
+    if prev.kind == Kind.PLAY:
+        last = parse_last_move(pos.board, prev.move.notation)
+    elif prev.kind == Kind.EXCHANGE:
+        last = parse_last_move(pos.board, f"-{prev.exchange_count}")
+    else:
+        w = _tile_counts(prev.move.tiles, a)
+        last = LastMove("withdrawn", f"{prev.move.notation} (withdrawn)", pos.board.copy(), w, 0, int(w.sum()), True)
+        notes = notes + (f"turn {k - 1}: their withdrawn play {prev.move.notation} put {a.rack_string(w)} back on "
+                         f"the rack",)
+    return pos, replace(last, on_rack=on, not_on_rack=off, known=notes)

@@ -164,42 +164,14 @@ def warm_up(lexicon) -> None:
     Numba loads a kernel from its cache on the first call, which under load can
     take seconds; a worker process calls this once at start so that a
     request's budget (e.g. the web's "Genauer rechnen") is spent on the search.
-    Public APIs only, on made-up boards valid for any lexicon of the alphabet:
-    a move generation and a greedy playout on the empty board, a 2-ply
-    simulation of the opening, and a 2-ply endgame solve on a board holding
-    every tile of the set but the two racks (row by row; its words need not
-    be words, the solver only looks at the moves it can add).
+    In this process, the steps of :mod:`engine.analysis.warmup` that a search uses (move
+    generation, the game and simulation kernels, the endgame with its pruned-lexicon
+    specialisation), on made-up boards valid for any lexicon of the alphabet.
     """
-    import numpy as np
+    from engine.analysis.warmup import COMMAND_STEPS, warm_in_process
 
-    from engine.position.board import Board
-    from engine.position.cgp import Position
-    from engine.analysis.endgame import solve
-    from engine.movegen.generator import generate_moves
-    from engine.analysis.preendgame import greedy_playout
-    from engine.analysis.simulation import simulate
+    warm_in_process(lexicon, COMMAND_STEPS["web"])
 
-    a = lexicon.alphabet
-    empty = Board(a)
-    vowel = next((a.code(ch) for ch in "EAIOU" if ch in a.letters), 1)
-    cons = next((a.code(ch) for ch in "NRSTL" if ch in a.letters), 2)
-    rack = np.zeros(a.size + 1, dtype=np.int32)
-    rack[vowel] += 1
-    other = np.zeros_like(rack)
-    other[cons] += 1
-    generate_moves(empty, rack, lexicon)
-    greedy_playout(empty, rack, other, lexicon)
-    seven = np.zeros_like(rack)
-    for c in np.nonzero(a.counts[1:])[0][:7] + 1:
-        seven[c] += 1
-    simulate(Position(empty, seven), lexicon, n_candidates=2, plies=2, iterations=2, seed=0, workers=1,
-             backend="local", progress=False, stop_when_clearly_ahead=False)
-    rest = a.counts.astype(np.int64) - rack - other
-    tiles = [(c, False) for c in range(1, a.size + 1) for _ in range(int(rest[c]))]
-    tiles += [(vowel, True)] * int(rest[0])
-    full = Board(a)
-    full.place([(k // 15, k % 15, c, bl) for k, (c, bl) in enumerate(tiles)])
-    solve(Position(full, rack, other), lexicon, max_depth=2)
 
 def phase_answer_cgp(cgp: str, lexicon_path: str | None, table_path: str | None = None, **kwargs) -> dict:
     """:func:`phase_answer` for a CGP string, loading (once per process) the lexicon and table from their paths."""

@@ -206,7 +206,7 @@ def _search(pos, lex, table, args, t_start: float):
 
     bag = pos.bag_count or 0
     limit = _seconds(args.time) if args.time is not None else 10.0  # bad input is refused before any compile
-    if (bag <= 3 or args.time is not None) and warm_if_cold(lex, _note):
+    if (bag <= 3 or args.time is not None) and warm_if_cold(lex, _note, "analyze"):
         t_start = time.perf_counter()  # a first run compiled the kernels: the budget starts now
     limit = max(limit - (time.perf_counter() - t_start), min(limit, 0.5))
     if bag == 0:
@@ -218,8 +218,11 @@ def _search(pos, lex, table, args, t_start: float):
             print(f"note: no endgame search ({exc})", file=sys.stderr)
             return None
         r = solve(epos, lex, time_limit=limit)
-        state = "exact" if r.complete else f"depth {r.depth}, not exact (time limit)"
-        lines = [f"endgame solver: best {r.move}, value {r.value:+d} ({state})", f"  pv: {' | '.join(r.pv)}"]
+        if r.complete:
+            lines = [f"endgame solver: best {r.move}, value {r.value:+d} (exact)", f"  pv: {' | '.join(r.pv)}"]
+        else:
+            lines = [f"endgame solver: {r.status()}",
+                     f"  depth-{r.depth} estimate: {r.move}, value {r.value:+d}; pv: {' | '.join(r.pv)}"]
         return "endgame", r.to_json(), lines
     if bag <= 3:
         from engine.analysis.preendgame import preendgame
@@ -417,6 +420,11 @@ def cmd_practice(args) -> int:
     lex = _lexicon(args.lexicon)
     from dataclasses import replace
 
+    if not args.static:
+        from engine.cli.endgame import _note
+        from engine.analysis.warmup import warm_if_cold
+
+        warm_if_cold(lex, _note, "practice")  # a first run compiles here, before the deal and the 5 s budget
     g = deal(lex, args.seed, args.turns, table)
     pos = replace(g.position(), opponent_rack=None)  # the user does not see the opponent's tiles
     me = g.to_move

@@ -1,9 +1,14 @@
 """CLI plug-in (see :data:`engine.cli.main.PLUGINS`): ``endgame`` and ``preendgame``.
 
-* ``python -m engine endgame --cgp CGP [--max-depth D] [--time S] [--lexicon L] [--json]``
-  — the exact endgame (bag empty): best move, value (spread the side to move
-  gains from now to the end, settlement included), principal variation; one
-  progress line per completed depth on stderr.
+* ``python -m engine endgame --cgp CGP [--max-depth D] [--time S] [--clock wall|cpu] [--nodes N]
+  [--lexicon L] [--json]`` — the exact endgame (bag empty): best move, value (spread the
+  side to move gains from now to the end, settlement included), principal variation;
+  one progress line per completed depth on stderr. ``--time`` is read on the wall
+  clock by default, on the solve's CPU time with ``--clock cpu`` (other jobs on the
+  machine then do not shorten the search). A search stopped by ``--time``, ``--nodes``,
+  ``--max-depth`` or Ctrl-C says so ("NOT SOLVED", ``"complete": false`` and
+  ``"stopped"`` in ``--json``) and labels its move and value as the estimate of the
+  depth it reached.
 * ``python -m engine preendgame --cgp CGP [--top N] [--time S] [--lexicon L] [--json]``
   — 1 to 3 tiles in the bag: win rate and mean spread of the best candidates
   over the draws, within the time budget (default 10 s), each marked exact or
@@ -58,8 +63,10 @@ def cmd_endgame(args) -> int:
     limit = _seconds(args.time)
     if args.max_depth is not None and not 1 <= args.max_depth <= MAX_DEPTH:  # before the warm-up's note
         raise ValueError(f"max depth must be 1..{MAX_DEPTH} plies, got {args.max_depth}")
+    if args.nodes is not None and args.nodes < 1:
+        raise ValueError(f"--nodes must be at least 1, got {args.nodes}")
     lex = _lexicon(args.lexicon)
-    warm_if_cold(lex, _note)  # a first run compiles here, outside the time limit
+    warm_if_cold(lex, _note, "endgame")  # a first run compiles here, outside the time limit
 
     def progress(r) -> None:
         it = r.iterations[-1]
@@ -67,7 +74,8 @@ def cmd_endgame(args) -> int:
               f"{'  (complete)' if r.complete else ''}", file=sys.stderr, flush=True)
 
     try:
-        r = solve(pos, lex, max_depth=args.max_depth, time_limit=limit, progress=progress)
+        r = solve(pos, lex, max_depth=args.max_depth, time_limit=limit, progress=progress, clock=args.clock,
+                  node_limit=args.nodes)
     except SearchInterrupted as stop:  # Ctrl-C: the deepest finished depth's answer, then exit 130
         print("note: interrupted (Ctrl-C); the answer of the deepest completed depth follows", file=sys.stderr)
         _print_endgame(args, pos, stop.result)
@@ -83,12 +91,18 @@ def _print_endgame(args, pos, r) -> None:
     a = pos.alphabet
     print(f"racks {a.rack_string(pos.rack)} / {a.rack_string(pos.opponent_rack)}, "
           f"scores {pos.scores[0]}/{pos.scores[1]}")
-    print(f"best move: {r.move}")
-    print(f"value: {r.value:+d} (spread from now to the end, settlement included; "
-          f"final spread {pos.scores[0] - pos.scores[1] + r.value:+d})")
-    print(f"pv: {' | '.join(r.pv)}")
-    state = "complete (exact)" if r.complete else "stopped by the depth/time limit or Ctrl-C (not exact)"
-    print(f"depth {r.depth}, {state}; {r.nodes:,} nodes in {r.seconds:.2f} s")
+    if r.complete:
+        print(f"best move: {r.move}")
+        print(f"value: {r.value:+d} (spread from now to the end, settlement included; "
+              f"final spread {pos.scores[0] - pos.scores[1] + r.value:+d})")
+        print(f"pv: {' | '.join(r.pv)}")
+    else:
+        print(r.status())
+        print(f"best move at depth {r.depth} (estimate): {r.move}")
+        print(f"value at depth {r.depth} (estimate, not exact): {r.value:+d}")
+        print(f"pv (depth {r.depth}): {' | '.join(r.pv)}")
+    state = "complete (exact)" if r.complete else f"stopped by {r.stopped} (not exact)"
+    print(f"depth {r.depth}, {state}; {r.nodes:,} nodes in {r.seconds:.2f} s wall, {r.cpu_seconds:.2f} s CPU")
 
 
 def preendgame_json(res: dict) -> dict:
@@ -136,7 +150,7 @@ def cmd_preendgame(args) -> int:
     if args.endgame_depth is not None and not 1 <= args.endgame_depth <= 60:
         raise ValueError(f"--endgame-depth must be 1..60 plies, got {args.endgame_depth}")
     lex = _lexicon(args.lexicon)
-    warm_if_cold(lex, _note)
+    warm_if_cold(lex, _note, "preendgame")
 
     def progress(i, lim, d) -> None:
         print(f"round {i}: endgames up to {lim:,} nodes, {d['exact']} of {d['of']} moves exact",
@@ -171,7 +185,13 @@ def add_parser(subparsers) -> None:
                     help="position in CGP notation, racks 'MINE/THEIRS' (THEIRS may be left out: the unseen tiles)")
     sp.add_argument("--lexicon", help="lexicon bundle (default: the packaged German list)")
     sp.add_argument("--max-depth", type=int, default=None, metavar="D", help="stop after D plies (passes count)")
-    sp.add_argument("--time", default=None, metavar="S", help="time limit in seconds (10 or 10s): best answer so far")
+    sp.add_argument("--time", default=None, metavar="S",
+                    help="time limit in seconds (10 or 10s), read on --clock; when it stops the search the "
+                         "answer is marked NOT SOLVED (the deepest completed depth's estimate)")
+    sp.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                    help="clock of --time: wall (elapsed, default) or cpu (CPU seconds of the solve)")
+    sp.add_argument("--nodes", type=int, default=None, metavar="N",
+                    help="node limit (after depth 1, which is always searched); marked NOT SOLVED when it stops")
     sp.add_argument("--json", action="store_true", help="print one JSON object")
     sp.set_defaults(func=cmd_endgame)
 

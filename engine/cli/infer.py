@@ -1,6 +1,7 @@
 """CLI plug-in (see :data:`engine.cli.main.PLUGINS`): ``infer``.
 
-* ``python -m engine infer (--cgp CGP --move MOVE | --gcg FILE [--turn K]) [--margin E] [--top N]
+* ``python -m engine infer (--cgp CGP --move MOVE [--on-rack T] [--not-on-rack T] | --gcg FILE [--turn K])
+  [--margin E] [--top N]
   [--max-racks N] [--samples N] [--seed S] [--leaves KLV] [--lexicon L] [--json]``
   — the tiles the opponent kept after their last move ``MOVE``
   (:func:`engine.analysis.inference.infer`): ``--cgp`` is the position *after* that
@@ -11,7 +12,10 @@
   the prior) and the most probable leaves; ``--json`` one object
   (:meth:`engine.analysis.inference.InferenceResult.to_json`). ``--gcg FILE --turn K``
   takes the position before turn K of a game record and the opponent's move
-  before it (:func:`engine.analysis.inference.from_record`).
+  before it (:func:`engine.analysis.inference.from_record`), with what the record
+  shows about their rack (a withdrawn play's tiles, your exchange after their last
+  draw; after a withdrawn play the whole rack). With ``--cgp``, ``--on-rack TILES``
+  and ``--not-on-rack TILES`` say the same by hand.
 
 Bad input prints ``error: ...`` and exits 2 (:func:`engine.cli.main.main`).
 """
@@ -38,6 +42,25 @@ def margin_arg(text) -> float:
     return v
 
 
+def _with_known_tiles(pos, move: str, on_rack: str | None, not_on_rack: str | None, lexicon):
+    """The last move with tiles known to have been (not) on the opponent's rack (``--on-rack``/``--not-on-rack``)."""
+    from dataclasses import replace
+
+    from engine.analysis.inference import parse_last_move
+
+    a = pos.alphabet
+    last = parse_last_move(pos.board, move, lexicon)
+    known = []
+    on = off = None
+    if on_rack:
+        on = a.parse_rack(on_rack.upper()).astype("int64")
+        known.append(f"on the rack before the move (--on-rack): {a.rack_string(on)}")
+    if not_on_rack:
+        off = a.parse_rack(not_on_rack.upper()).astype("int64")
+        known.append(f"not on it (--not-on-rack): {a.rack_string(off)}")
+    return replace(last, on_rack=on, not_on_rack=off, known=tuple(known))
+
+
 def cmd_infer(args) -> int:
     """``infer``: the distribution of the opponent's kept tiles."""
     from lexicon_tools.bundle import load_lexicon
@@ -55,6 +78,8 @@ def cmd_infer(args) -> int:
     if args.gcg is not None:
         if args.cgp is not None or args.move is not None:
             raise ValueError("give either --gcg FILE [--turn K], or --cgp and --move")
+        if args.on_rack or args.not_on_rack:
+            raise ValueError("--on-rack and --not-on-rack are for --cgp; with --gcg the record says what is known")
         import argparse as _ap
 
         from engine.cli.game import _record_lexicon
@@ -73,6 +98,9 @@ def cmd_infer(args) -> int:
         pos, move = parse_cgp(args.cgp), args.move
         lex = load_lexicon(args.lexicon, progress=note)
         warn_notes(pos, lex)
+        if args.on_rack or args.not_on_rack:
+            move = _with_known_tiles(pos, move, args.on_rack, args.not_on_rack, lex)
+
     table = None
     if args.leaves:
         from engine.leaves.table import LeaveTable
@@ -106,6 +134,12 @@ def add_parser(subparsers) -> None:
                     help="instead of --cgp/--move: a game record; the position before --turn K (default: after "
                          "the last entry) and the opponent's move before it (an exchange counts as -N)")
     sp.add_argument("--turn", type=int, metavar="K", help="with --gcg: the turn about to be played (0-based)")
+    sp.add_argument("--on-rack", metavar="TILES",
+                    help="with --cgp: tiles known to have been on the opponent's rack before the move (e.g. a "
+                         "play they took back since their last draw); the rack must hold them")
+    sp.add_argument("--not-on-rack", metavar="TILES",
+                    help="with --cgp: unseen tiles known not to have been on it (e.g. the tiles you put back in an "
+                         "exchange after their last draw)")
     sp.add_argument("--margin", default=str(DEFAULT_MARGIN), metavar="E",
                     help=f"equity margin in points (default {DEFAULT_MARGIN:g}, as MAGPIE)")
     sp.add_argument("--top", type=int, default=20, metavar="N", help="most probable leaves to list (default 20)")

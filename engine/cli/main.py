@@ -24,9 +24,15 @@ import os
 import sys
 import time
 
-from lexicon_tools.bundle import LexiconError, load_lexicon
+# No command needs a multi-threaded BLAS; without this NumPy's OpenBLAS starts a thread per core at
+# import that spins for a while: about 0.06 s of a 0.17 s `best` process (as lexicon_tools.cli does).
+# Set before NumPy is first imported (by lexicon_tools.bundle below); a value the user set is kept.
+if "numpy" not in sys.modules:
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
-from engine.position.cgp import CGPError, Position, add_allow_impossible, parse_cgp, warn_notes
+from lexicon_tools.bundle import LexiconError, load_lexicon  # noqa: E402
+
+from engine.position.cgp import CGPError, Position, add_allow_impossible, parse_cgp, warn_notes  # noqa: E402
 
 
 PLUGINS = {
@@ -46,7 +52,7 @@ defines ``add_parser(subparsers)`` registering its parsers with
 only when one of its subcommands is asked for (every module for ``--help`` or
 an unknown command, so that argparse can list them all)."""
 
-CORE_COMMANDS = ("moves", "best", "score")
+CORE_COMMANDS = ("moves", "best", "score", "warmup")
 
 
 def _lexicon(args):
@@ -97,12 +103,34 @@ def cmd_moves(args, top: int | None = None) -> int:
     rc = _moves(args, top, lex, best_move_list, exchanges, generate_moves)
     if not aot:  # once per source change, after the answer: compile the kernels ahead of time
         from engine.movegen import _aot
-        from engine.movegen.generator import build_aot
 
-        if _aot.needs_build():
+        if _aot.needs_build() and not _aot.building():  # once: not again while an earlier run's build goes on
             sys.stdout.flush()
-            build_aot(lex, progress=_note)
+            _aot_in_background(args.lexicon)
     return rc
+
+
+def _aot_in_background(lexicon_path: str | None) -> None:
+    """Start the ahead-of-time build of the move generator in a detached process and return at once.
+
+    The answer is printed already; the build (about 20 s of CPU, once per version of the kernel
+    sources; :mod:`engine.movegen._aot`) then runs on its own (``python -m engine.analysis.warmup aot``,
+    its own session, so Ctrl-C in the terminal does not reach it, output discarded), and the next
+    ``best``/``moves`` after it finished starts without Numba. ``python -m engine warmup`` does the
+    same in the foreground.
+    """
+    import subprocess
+
+    argv = [sys.executable, "-m", "engine.analysis.warmup", "aot"] + (["--lexicon", lexicon_path] if lexicon_path else [])
+    try:
+        subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                         start_new_session=True, close_fds=True)
+    except OSError as exc:
+        _note(f"could not start the ahead-of-time build in the background ({exc}); `python -m engine warmup aot` "
+              f"does it")
+        return
+    _note("compiling the move generator ahead of time in the background (once, about 20 s of CPU) so that later "
+          "starts skip Numba; `python -m engine warmup` compiles every kernel ahead; GSE_AOT=0 turns this off")
 
 
 def _moves(args, top, lex, best_move_list, exchanges, generate_moves) -> int:
@@ -168,6 +196,40 @@ def cmd_score(args) -> int:
     return 0
 
 
+def cmd_warmup(args) -> int:
+    """``warmup``: compile every kernel the commands use, once (engine.analysis.warmup), with a progress bar."""
+    from engine.analysis import warmup
+
+    unknown = sorted(set(args.steps) - {s.name for s in warmup.STEPS})
+    if unknown:
+        raise ValueError(f"unknown step(s) {', '.join(unknown)}; the steps: {', '.join(s.name for s in warmup.STEPS)}")
+    if args.list:
+        lex = _lexicon(args)
+        todo = {s.name for s in warmup.pending(lex)}
+        for s in warmup.STEPS:
+            print(f"{s.name:<11} {'to do' if s.name in todo else 'done':<6} {s.what}")
+        return 0
+    t0 = time.monotonic()
+    lex = _lexicon(args)  # builds the default lexicon on first use (with its own progress)
+    try:
+        done = warmup.warm_up_all(lex, args.lexicon, names=args.steps or None, force=args.force)
+    except warmup.WarmupInterrupted as exc:
+        print(f"error: interrupted while compiling ({exc}); the steps done are kept: run "
+              f"`python -m engine warmup` again to finish", file=sys.stderr)
+        return 130
+    except RuntimeError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if not done:
+        print("every kernel is compiled already (`--force` compiles again)")
+        return 0
+    cpu = sum(c for _, c in done)
+    for step, c in done:
+        print(f"{step.name:<11} {c:6.1f} s CPU  {step.what}")
+    print(f"compiled in {cpu:.1f} s of CPU ({time.monotonic() - t0:.0f} s wall); later runs load it from the cache")
+    return 0
+
+
 def _command_of(argv) -> str | None:
     """The subcommand named in ``argv`` (its first argument that is not an option), or ``None``."""
     for a in argv:
@@ -205,6 +267,13 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     common(sp)
     sp.add_argument("move", help="start square and whole word, e.g. '8H HA(U)S' (blank lowercase)")
     sp.set_defaults(func=cmd_score)
+    sp = sub.add_parser("warmup", help="compile every kernel the commands use, once (a few minutes of CPU; "
+                                       "Ctrl-C stops it and keeps what is done)")
+    sp.add_argument("--lexicon", help="the lexicon the commands will use (default: the packaged German list)")
+    sp.add_argument("--force", action="store_true", help="compile again even what is done")
+    sp.add_argument("--list", action="store_true", help="list the steps and which are done, compile nothing")
+    sp.add_argument("steps", nargs="*", metavar="STEP", help="only these steps (see --list)")
+    sp.set_defaults(func=cmd_warmup)
     wanted = [m for m, cmds in PLUGINS.items() if command in cmds]
     if command in CORE_COMMANDS:
         wanted = []

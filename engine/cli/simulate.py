@@ -109,7 +109,7 @@ def cmd_simulate(args) -> int:
     if backend == "local":
         from engine.analysis.warmup import warm_if_cold
 
-        warm_if_cold(lex, note)  # a first run compiles here, outside --time-limit
+        warm_if_cold(lex, note, "simulate")  # a first run compiles here, outside --time-limit
     if args.last_move is not None and not args.infer:
         raise ValueError("--last-move is read only with --infer")
     res = simulate(

@@ -8,7 +8,7 @@ compiled entry kernels (``_aot``).
 from engine._lazy import lazy_api
 
 _API = {
-    "generate_moves": "generator", "best_moves": "generator", "best_move_list": "generator",
+    "generate_moves": "generator", "generate_moves_many": "generator", "best_moves": "generator", "best_move_list": "generator",
     "exchanges": "generator", "position_moves": "generator", "CrossChecks": "generator",
     "word_map": "generator",
 }

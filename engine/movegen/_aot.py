@@ -8,7 +8,9 @@ extension module that needs only NumPy at run time:
 * the module lives in ``<cache_dir>/aot/`` (:func:`lexicon_tools.paths.cache_dir`)
   as ``gse_kernels_<key>`` with a JSON file of the compiled signatures; ``key``
   hashes the kernel and wrapper sources, the NumPy, Numba and Python versions
-  and the machine type, so any change makes a new module (old ones are removed);
+  and the machine type, and the project's version is part of both the key and the name
+  (``gse_kernels_v0_2_0_<key>``), so any change makes a new module; modules of other keys
+  stay while some other version or checkout uses them (:func:`lexicon_tools._aot.prune`);
 * it is built by :func:`engine.movegen.generator.build_aot` (which calls :func:`build`) after a ``best``/``moves`` command printed its
   answer (``python -m engine`` notes it on stderr; about 20 s once), using the
   signatures the JIT kernels were just called with, for a generic CPU of the
@@ -61,7 +63,7 @@ def key() -> str:
 
 
 def _paths(k: str) -> tuple[str, Path, Path, Path]:
-    name = PREFIX + k
+    name = _shared.module_name(PREFIX, k)
     so, failed = _shared.module_paths(name)
     return name, so, so.parent / (name + ".json"), failed
 
@@ -122,6 +124,7 @@ def load() -> dict | None:
             return None
         sigs = json.loads(sig_path.read_text(encoding="utf-8"))["kernels"]
         mod = _shared.load_module(name, so)
+        _shared.mark_used(so, sig_path)
         return {k: _guarded(k, getattr(mod, k), v) for k, v in sigs.items()}
     except (OSError, ImportError, ValueError, KeyError, TypeError, AttributeError):
         return None
@@ -139,6 +142,14 @@ def needs_build() -> bool:
     except (OSError, ImportError):
         return False
     return not (so.is_file() and sig_path.is_file()) and not failed.exists()
+
+
+def building() -> bool:
+    """True while some process compiles the module of the current key (e.g. one started in the background)."""
+    try:
+        return _shared.compiling(_paths(key())[0])
+    except (OSError, ImportError):
+        return False
 
 
 def _spec_of(numba_type) -> list | None:

@@ -130,13 +130,24 @@ def _check_inputs(board: Board, rack, lexicon: Lexicon):
     return k, rack
 
 
+_LAYOUTS: dict[int, tuple] = {}
+"""Layouts already checked by :func:`_layout`: ``id -> (layout, letter_mult, word_mult)`` (a :class:`Layout` is
+frozen, so its arrays' shape and dtype cannot change after the check)."""
+
+
 def _layout(board: Board):
     """The premium layout's ``(letter_mult, word_mult)`` arrays, checked (15, 15) of multipliers 1..3."""
     lay = board.layout
+    hit = _LAYOUTS.get(id(lay))
+    if hit is not None and hit[0] is lay:
+        return hit[1], hit[2]
     lm, wm = lay.letter_mult, lay.word_mult
     if (type(lm) is not np.ndarray or type(wm) is not np.ndarray or lm.shape != _SHAPE or wm.shape != _SHAPE
             or (lm.dtype is not _U8 and lm.dtype != _U8) or (wm.dtype is not _U8 and wm.dtype != _U8)):
         raise ValueError(f"board layout {getattr(lay, 'name', '?')!r}: premiums must be uint8 ({K.N}, {K.N}) arrays")
+    if len(_LAYOUTS) >= 64:  # layouts made on the fly: keep the table small
+        _LAYOUTS.clear()
+    _LAYOUTS[id(lay)] = (lay, lm, wm)  # the reference keeps the id from being reused
     return lm, wm
 
 
@@ -218,13 +229,17 @@ def generate_moves(board: Board, rack: np.ndarray, lexicon: Lexicon,
     else:
         cs, xs, hx, have = _checks_args(checks, ws)
     lmult, wmult = _layout(board)
+    return _all_moves(ws, lexicon.graph, board, k, rack, lmult, wmult, cs, xs, hx, have)
+
+
+def _all_moves(ws, graph, board, k, rack, lmult, wmult, cs, xs, hx, have) -> MoveList:
+    """The all-moves kernel on checked arguments, into the thread's buffer (grown when short)."""
     out = ws.out
-    n = K.movegen_all(lexicon.graph, board.tiles, board.blanks, lmult, wmult, k.vals, k.consts, rack, cs, xs, hx,
-                      have, out)
+    n = K.movegen_all(graph, board.tiles, board.blanks, lmult, wmult, k.vals, k.consts, rack, cs, xs, hx, have, out)
     if n > out.shape[0]:
         out = ws.grow(n)
-        n = K.movegen_all(lexicon.graph, board.tiles, board.blanks, lmult, wmult, k.vals, k.consts, rack, cs, xs,
-                          hx, have, out)
+        n = K.movegen_all(graph, board.tiles, board.blanks, lmult, wmult, k.vals, k.consts, rack, cs, xs, hx, have,
+                          out)
     if 2 * n >= out.shape[0]:
         # a well-filled buffer becomes the list's rows (no copy; copying 4,000 rows costs ~15 µs)
         # and the next call gets a new one
@@ -460,6 +475,39 @@ def _best_walk(board, rack, lexicon, n, checks, leaves, trusted=False, floor=-np
         cnt = K.movegen_best(lexicon.graph, board.tiles, board.blanks, lmult, wmult, k.vals, k.consts, rack, cs, xs,
                              hx, have, radix, lv, lvmax, n, out, wmap, ws.ranks, floor)
     return MoveList(out[:cnt].copy(), board, rack.copy()), ws.ranks[:cnt].copy()
+
+
+def generate_moves_many(positions, lexicon: Lexicon) -> list[MoveList]:
+    """Every legal placement for each of many ``(board, rack)`` pairs (or :class:`Position` objects).
+
+    The batch form of :func:`generate_moves` for a caller with many positions (a benchmark, a
+    director's table of racks, an analysis of a whole game): every input is checked first, so a bad
+    one is refused (its index named) before any kernel runs, and the per-call look-ups (alphabet
+    constants, layout, buffer) are shared.
+
+    Args:
+        positions: iterable of :class:`Position` or ``(board, rack)`` tuples (rack as in
+            :func:`generate_moves`).
+        lexicon: the word list, the same for all.
+
+    Returns:
+        one :class:`MoveList` per input, in order (rows equal to :func:`generate_moves`' for it).
+
+    Raises:
+        ValueError: ``position i: <reason>`` for the first bad board or rack, as :func:`generate_moves`.
+    """
+    items = []
+    for i, p in enumerate(positions):
+        board, rack = (p.board, p.rack) if isinstance(p, Position) else p
+        try:
+            k, r = _check_inputs(board, rack, lexicon)
+            lm, wm = _layout(board)
+        except ValueError as exc:
+            raise ValueError(f"position {i}: {exc}") from None
+        items.append((board, k, r, lm, wm))
+    ws = _WS
+    return [_all_moves(ws, lexicon.graph, board, k, rack, lm, wm, ws.cs, ws.xs, ws.hx, False)
+            for board, k, rack, lm, wm in items]
 
 
 def position_moves(position: Position, lexicon: Lexicon) -> MoveList:

@@ -153,7 +153,8 @@ def test_cli_json_shape(golden_lexicon, capsys):
     rc = main(["endgame", "--cgp", POS["s21_0"], "--lexicon", str(golden_lexicon.path), "--json"])
     assert rc == 0
     out = json.loads(capsys.readouterr().out)
-    assert set(out) == {"move", "value", "pv", "depth", "complete"}
+    assert set(out) == {"move", "value", "pv", "depth", "complete", "stopped", "nodes", "seconds", "cpu_seconds"}
+    assert out["stopped"] is None and out["nodes"] > 0
     value, first = brute_root(POS["s21_0"], golden_lexicon)
     assert out["value"] == value and out["complete"] is True and out["pv"][0] == out["move"]
     assert isinstance(out["depth"], int) and all(isinstance(m, str) for m in out["pv"])
@@ -251,3 +252,50 @@ def test_analyze_uses_the_endgame_solver(golden_lexicon, capsys):
     assert first[out["endgame"]["move"]] == value
     rc = main(["analyze", "--cgp", POS["s21_0"], "--lexicon", str(golden_lexicon.path), "--static", "--json"])
     assert rc == 0 and "endgame" not in json.loads(capsys.readouterr().out)
+
+
+# benchmarks/positions/endgames.tsv e77_2: 7 tiles a side, minutes to the end (as tests/test_interrupt.py)
+LONG = ("I6G7/N3H2A7/F1N1Y2SCHNUR2/OPIUM2T7/1eX1N1WO7/1REHE1ÖD7/ES1Ä2G8/T2MADEN6U/U2M2T7M/I2E10B/"
+        "1ERRINGST5I/3E3ZULASSEN/2F4E6D/2Ü2JENER4e/KURVTE1E3SEKT DHILLNO/AABCEQS 347/334 0")
+
+
+@pytest.mark.parametrize("clock", ["cpu", "wall"])
+def test_a_time_limit_on_either_clock_stops_and_says_so(clock, golden_lexicon):
+    solve(LONG, golden_lexicon, max_depth=1)  # kernels loaded before the limit starts
+    r = solve(LONG, golden_lexicon, time_limit=0.5, clock=clock)
+    assert not r.complete and r.stopped == "time" and r.clock == clock
+    assert r.depth >= 1 and r.pv[0] == r.move and r.cpu_seconds > 0
+    assert "NOT SOLVED" in r.status() and f"{clock} clock" in r.status()
+
+
+def test_why_a_search_stopped(golden_lexicon):
+    full = solve(POS["e33_1"], golden_lexicon)
+    assert full.complete and full.stopped is None and "exact" in full.status()
+    assert solve(POS["e33_1"], golden_lexicon, max_depth=2).stopped == "depth"
+    assert solve(POS["e33_1"], golden_lexicon, node_limit=0).stopped == "nodes"
+    assert solve(POS["e33_1"], golden_lexicon, node_limit=full.nodes // 3).stopped == "nodes"
+    with pytest.raises(ValueError, match="clock"):
+        solve(POS["e33_1"], golden_lexicon, clock="sundial")
+    # the pruned lexicon from the first node on: the same exact value
+    pruned = solve(POS["e33_1"], golden_lexicon, prune_after=0)
+    assert pruned.pruned and not full.pruned and (pruned.value, pruned.complete) == (full.value, True)
+
+
+def test_cli_a_stopped_search_is_not_presented_as_the_answer(golden_lexicon, capsys):
+    lex = str(golden_lexicon.path)
+    solve(LONG, golden_lexicon, max_depth=1)
+    assert main(["endgame", "--cgp", LONG, "--lexicon", lex, "--time", "0.5", "--clock", "cpu"]) == 0
+    out = capsys.readouterr().out
+    assert "NOT SOLVED" in out and "cpu clock" in out and "(estimate" in out
+    assert "\nbest move:" not in "\n" + out  # no unqualified answer line
+    assert main(["endgame", "--cgp", LONG, "--lexicon", lex, "--nodes", "5000", "--json"]) == 0
+    js = json.loads(capsys.readouterr().out)
+    assert js["complete"] is False and js["stopped"] == "nodes"
+    assert main(["endgame", "--cgp", POS["s21_0"], "--lexicon", lex, "--clock", "cpu", "--time", "30"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("best move: ") == 1 and "NOT SOLVED" not in out and "complete (exact)" in out
+    assert main(["endgame", "--cgp", POS["s21_0"], "--lexicon", lex, "--nodes", "0"]) == 2
+    assert capsys.readouterr().err.startswith("error: --nodes")
+    with pytest.raises(SystemExit) as bad:  # argparse refuses a clock it does not know
+        main(["endgame", "--cgp", POS["s21_0"], "--lexicon", lex, "--clock", "sundial"])
+    assert bad.value.code == 2 and "--clock" in capsys.readouterr().err

@@ -458,3 +458,20 @@ def test_analyze_from_a_game_record_infers_from_the_move_before(golden_lexicon, 
     assert "no move was made before it" in capsys.readouterr().err
     assert main(["analyze", "--cgp", g.position(2).to_cgp(), "--turn", "2", "--static"]) == 2
     assert "--turn is read only with --gcg" in capsys.readouterr().err
+
+
+def test_an_exchange_into_a_bag_of_seven_makes_their_rack_known(exchange_position, tiny):
+    """Issue 23 part 4: we put AINRST? back when the bag held 7, so the bag was exactly those 7; the opponent
+    then exchanged 3 (unseen) from the rack they held before, which is the unseen tiles less ours put back:
+    EEEEEEE, one rack, and every exchange of 3 keeps EEEE."""
+    from engine.analysis.inference import LastMove
+
+    nothing = np.zeros(A.size + 1, dtype=np.int64)
+    board = exchange_position.board
+    last = LastMove("exchange", "-3", board.copy(), nothing, 0, 3, False, not_on_rack=counts("AINRST?"))
+    res = infer(exchange_position, last, tiny, table=zero_table(), margin=1000.0)
+    assert res.racks == 1 and [A.rack_string(x) for x in res.leaves] == ["EEEE"] and res.probabilities.tolist() == [1]
+    assert infer(exchange_position, "-3", tiny, table=zero_table(), margin=1000.0).racks > 1
+    bad = LastMove("exchange", "-3", board.copy(), nothing, 0, 3, False, not_on_rack=counts("QQ"))
+    with pytest.raises(ValueError, match="known tiles"):
+        infer(exchange_position, bad, tiny, table=zero_table(), margin=1000.0)

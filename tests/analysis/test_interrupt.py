@@ -18,7 +18,6 @@ from pathlib import Path
 
 import pytest
 
-from engine.analysis import warmup
 from engine.position.cgp import parse_cgp
 from engine.cli.main import main
 from engine.analysis.endgame import SearchInterrupted, solve
@@ -182,26 +181,6 @@ def test_is_cached(tmp_path):
     (tmp_path / "__pycache__" / "_k.negamax-479.py311.nbi").write_bytes(b"")
     assert _numba_cache.is_cached(str(mod), "negamax")
     assert not _numba_cache.is_cached(str(mod), "nega")
-
-
-def test_warm_if_cold_notes_and_compiles_only_when_cold(golden_lexicon, monkeypatch):
-    from engine.analysis import phase
-
-    notes, runs = [], []
-    monkeypatch.setattr(phase, "warm_up", lambda lexicon: runs.append(lexicon))
-    monkeypatch.setattr(warmup, "is_cached", lambda module_file, function: True)
-    assert warmup.warm_if_cold(golden_lexicon, notes.append) is False and notes == [] and runs == []
-    monkeypatch.setattr(warmup, "is_cached", lambda module_file, function: not function.startswith("negamax"))
-    assert warmup.warm_if_cold(golden_lexicon, notes.append) is True
-    assert runs == [golden_lexicon] and len(notes) == 1 and "first run" in notes[0]
-
-
-def test_warm_up_kernels_exist():
-    """The cache look-up names real kernels (a renamed kernel would make every run look cold)."""
-    import importlib
-
-    for mod, fn in warmup.KERNELS:
-        assert callable(getattr(importlib.import_module(f"engine.{mod}"), fn))
 
 
 def test_passes_end_the_game_when_no_exchange_is_possible():

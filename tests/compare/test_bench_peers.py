@@ -24,8 +24,10 @@ def _row(pid, cls, **ms):
 
 
 ROWS = [
-    _row("a1", "a", ours_all=2.0, wolges_all=1.0, magpie_all=4.0, ours_best=0.5),
-    _row("a2", "a", ours_all=1.0, wolges_all=2.0, magpie_all=1.0, ours_best=0.4),
+    _row("a1", "a", ours_all=2.0, ours_kernel=1.6, wolges_all=1.0, magpie_all=4.0, ours_best=0.5,
+         b2b_ours_all=1.0, b2b_wolges_all=1.0),
+    _row("a2", "a", ours_all=1.0, ours_kernel=0.8, wolges_all=2.0, magpie_all=1.0, ours_best=0.55,
+         b2b_ours_all=1.0, b2b_wolges_all=2.0),
     _row("b1", "b", ours_all=3.0, magpie_all=1.5, ours_best=0.2),  # wolges refused it
 ]
 
@@ -38,28 +40,62 @@ def _line(table: str, cls: str) -> list[str]:
     raise AssertionError(f"no row {cls}")
 
 
+def _tables():
+    t = bp.class_tables(ROWS)
+    all_t, rest = t.split("### Best move")
+    best_t, order_t = rest.split("### All moves: alternating against back-to-back order")
+    return all_t, best_t, order_t
+
+
 def test_all_moves_table_by_hand():
-    t = bp.class_tables(ROWS).split("### Best move")[0]
-    # columns: class n ours wolges magpie magpie_gen ours/wolges ours/magpie sum-ratio slower-w slower-m
+    t = _tables()[0]
+    # class n ours kernel wolges magpie gen | ours/wolges kernel/wolges call/kernel ours/magpie sum wins-w wins-m
     a = _line(t, "a")
-    assert a[:4] == ["a", "2", "1.500", "1.500"]
-    assert a[6] == "1.25"          # median of 2/1 and 1/2
-    assert a[7] == "0.75"          # median of 2/4 and 1/1
-    assert a[8] == "1.00"          # (2+1) / (1+2)
-    assert a[9] == "1 of 2" and a[10] == "0 of 2"  # a2 ties MAGPIE: not slower
+    assert a[:5] == ["a", "2", "1.500", "1.200", "1.500"]
+    assert a[7] == "1.25"          # median of 2/1 and 1/2
+    assert a[8] == "1.00"          # median of 1.6/1 and 0.8/2
+    assert a[9] == "1.25"          # the call path: 2/1.6 and 1/0.8
+    assert a[10] == "0.75"         # median of 2/4 and 1/1
+    assert a[11] == "1.00"         # (2+1) / (1+2)
+    assert a[12] == "1 / 1"        # a2 ours faster, a1 wolges faster
+    assert a[13] == "1 / 0"        # a1 ours faster, a2 a tie (counted for neither)
     b = _line(t, "b")
-    assert b[3] == "" and b[6] == "" and b[9] == ""  # no wolges figure
-    assert b[7] == "2.00" and b[10] == "1 of 1"
+    assert b[4] == "" and b[7] == "" and b[12] == ""  # no wolges figure
+    assert b[10] == "2.00" and b[13] == "0 / 1"
     tot = _line(t, "**all**")
-    assert tot[1] == "3" and tot[2] == "2.000" and tot[6] == "1.25"
+    assert tot[1] == "3" and tot[2] == "2.000" and tot[7] == "1.25"
 
 
-def test_best_table_counts_the_quarter_target():
-    t = bp.class_tables(ROWS).split("### Best move")[1]
+def test_best_table_against_our_all_moves():
+    t = _tables()[1]
     a = _line(t, "a")
-    assert a[2] == "0.450"         # median of 0.5 and 0.4
-    assert a[6] == "0.35"          # median of 0.5/1 and 0.4/2
-    assert a[10] == "1 of 2"       # 0.5 > 0.25 × 1.0; 0.4 <= 0.25 × 2.0
+    assert a[2] == "0.525"         # median of 0.5 and 0.55
+    assert a[7] == "0.40"          # median of 0.5/2 and 0.55/1
+    assert a[9] == ""              # no MAGPIE best-move figure
+
+
+def test_order_table_puts_back_to_back_beside_alternating():
+    t = _tables()[2]
+    a = _line(t, "a")
+    # class n ours wolges b2b-ours b2b-wolges | alt o/w, b2b o/w, alt o/m, b2b o/m, wins b2b
+    assert a[6] == "1.25" and a[7] == "0.75"   # 1/1 and 1/2 back to back
+    assert a[10] == "1 / 0"
+
+
+def test_targets_report_the_median_ratio():
+    got = {what: (v, ok) for what, v, ok in bp.targets(ROWS, {})}
+    assert got["all moves: public call ≤ 1.10 × its kernel"] == ("1.25", "no")
+    assert got["best by score ≤ 0.35 × our all moves"] == ("0.25", "yes")  # median of 0.25, 0.55, 0.2/3
+
+
+def test_schedule_alternates_ours_and_a_peer():
+    for have_w, have_m in ((True, True), (True, False), (False, True)):
+        seq = bp._schedule(have_w, have_m)
+        for order in (seq, seq[::-1]):
+            engines = [e for e, _ in order]
+            assert all((x == "ours") != (y == "ours") for x, y in zip(engines, engines[1:])), engines
+        assert {k for e, k in seq if e == "ours"} == {"ours_all", "ours_kernel", "ours_best", "ours_besteq"}
+    assert all(e == "ours" for e, _ in bp._schedule(False, False))
 
 
 def test_read_rows(tmp_path):

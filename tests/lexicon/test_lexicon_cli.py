@@ -166,6 +166,10 @@ def test_check_default_lexicon_builds_into_cache(tmp_path, monkeypatch, capsys):
     assert code == 0
     assert out.splitlines() == ["STRASSE valid", "HAUS valid"]
     assert "note: building the default lexicon" in err
+    # issue 24: the first-use build shows its steps (timed lines when stderr is no terminal)
+    steps = [ln.split("] ", 1)[1] for ln in err.splitlines() if ln.startswith("[")]
+    assert steps == ["reading the packaged list", "building graph (DAWG + GADDAG)", "verifying graph",
+                     "writing bundle", "default lexicon built"]
     assert list((tmp_path / "cache").glob("default-*.lex"))
     # second use (in-process cache cleared): loads from the disk cache, no note
     monkeypatch.setattr(bundle_mod, "_DEFAULT", {})
@@ -467,3 +471,30 @@ def test_build_is_deterministic(tmp_path):
 def test_golden_build_is_deterministic(golden_lexicon, golden_words_list):
     g = kwg_mod.build_kwg(golden_words_list)
     assert g.tobytes() == np.asarray(golden_lexicon.graph).tobytes()
+
+
+def test_first_use_progress_bar_on_a_terminal():
+    """Issue 24: on a terminal the first-use build is a tqdm bar over its four steps."""
+    import io
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    f = Tty()
+    prog = bundle_mod.FirstUseProgress(file=f)
+    for name in ("read", "graph", "verify", "write"):
+        prog(name)
+    assert prog.bar is not None and prog.bar.n == 3  # three steps done while the fourth runs
+    prog.close()
+    text = f.getvalue()
+    assert "default lexicon: 3/4, writing bundle" in text
+    assert "default lexicon: 4/4, done" in text
+
+
+def test_first_use_progress_silent_until_a_step():
+    import io
+
+    f = io.StringIO()
+    bundle_mod.FirstUseProgress(file=f).close()
+    assert f.getvalue() == ""

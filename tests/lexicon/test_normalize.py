@@ -114,7 +114,20 @@ def test_ligatures_ff_ffi_ffl_st():
 def test_length_bounds_inclusive():
     assert ok("ab") == "AB"
     assert ok("a" * 15) == "A" * 15
-    assert ok("ß") == "SS"  # one character, two tiles
+    assert ok("Maß") == "MASS"  # two letters, one of them two tiles
+    assert ok("aß") == "ASS"
+
+
+@pytest.mark.parametrize("raw", ["ß", "ẞ", " ẞ\n", "Æ", "\ufb00", "\ufb06", "\ufeffß"])
+def test_single_letter_expanding_to_two_tiles_is_too_short(raw):
+    """Issue 24: a line holding only ẞ was the word SS; one letter is no word."""
+    assert rejected(raw) == "too_short"
+
+
+def test_single_eszett_line_dropped_from_a_list():
+    res = normalize_lines([(1, "ẞ"), (2, "ß"), (3, "Maß"), (4, "ẞE")])
+    assert res.words == ["MASS", "SSE"]
+    assert res.reason_counts == {"too_short": 2}
 
 
 # -- rejected entries -------------------------------------------------------------

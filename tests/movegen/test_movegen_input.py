@@ -139,3 +139,21 @@ def test_threads_get_their_own_buffers(golden_lexicon):
         t.join()
     for pid in ids:
         assert got[pid] == [want[pid]] * 5, pid
+
+
+def test_generate_moves_many_equals_one_by_one_and_checks_everything_first(golden_lexicon):
+    from engine.movegen.generator import generate_moves_many
+    from engine.position.cgp import parse_cgp
+
+    cgps = ["15/15/15/15/15/15/4H3F6/3WALZER6/4U1U1E6/4S1G1U6/8N6/5KIND6/5Ü9/5H9/5L9 AEINRST/ 0/0 0",
+            "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 EEOVY??/ 0/0 0"]
+    ps = [parse_cgp(c) for c in cgps]
+    many = generate_moves_many([ps[0], (ps[1].board, ps[1].rack), ps[0]], golden_lexicon)
+    for got, p in zip(many, [ps[0], ps[1], ps[0]]):
+        want = M.generate_moves(p.board, p.rack, golden_lexicon)
+        assert len(got) > 0 and np.array_equal(got.rows, want.rows)
+    bad = np.zeros(golden_lexicon.alphabet.size + 1, dtype=np.int32)
+    bad[1] = 8  # eight tiles
+    with pytest.raises(ValueError, match=r"position 1: rack must hold 0\.\.7 tiles"):
+        generate_moves_many([ps[0], (ps[1].board, bad)], golden_lexicon)
+    assert generate_moves_many([], golden_lexicon) == []

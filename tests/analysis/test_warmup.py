@@ -1,0 +1,134 @@
+"""The first run (engine.analysis.warmup): steps in child processes under one progress bar, Ctrl-C kills the
+running child at once, stamps say what is done, and a command compiles what it needs before its clock."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from engine.analysis import warmup
+from engine.cli.main import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_probes_name_real_kernels_and_every_step_runs_something():
+    """A renamed kernel would make every run look cold; a step without code would never compile anything."""
+    for step in warmup.STEPS:
+        assert step.name in warmup._RUN and step.cpu_s > 0
+        if step.probe:
+            mod, fn = step.probe
+            assert callable(getattr(importlib.import_module(f"engine.{mod}"), fn))
+    for steps in warmup.COMMAND_STEPS.values():
+        assert set(steps) <= {s.name for s in warmup.STEPS}
+
+
+def test_run_steps_reports_cpu_of_each_child(capsys):
+    steps = [warmup.Step("a", "spin a little", 0.1, None), warmup.Step("b", "sleep", 0.1, None)]
+    code = {"a": "x = 0\nfor i in range(3_000_000): x += i", "b": "import time; time.sleep(0.2)"}
+    done = warmup.run_steps(steps, lambda s: [sys.executable, "-c", code[s.name]], poll=0.05)
+    assert [s.name for s, _ in done] == ["a", "b"]
+    assert done[0][1] > done[1][1]  # the spinning child used more CPU than the sleeping one
+    err = capsys.readouterr().err
+    assert "compiling 1/2: spin a little" in err and "compiling 2/2: sleep" in err  # not a terminal: lines
+
+
+def test_a_failing_step_says_which_and_why():
+    steps = [warmup.Step("bad", "fails", 0.1, None)]
+    with pytest.raises(RuntimeError, match=r"step 'bad' failed \(exit 3\).*boom"):
+        warmup.run_steps(steps, lambda s: [sys.executable, "-c", "import sys; print('boom', file=sys.stderr); "
+                                                                  "sys.exit(3)"], poll=0.05)
+
+
+def test_ctrl_c_kills_the_running_child_at_once(tmp_path):
+    """Ctrl-C in the parent kills the step's child (which would ignore it inside LLVM) and exits 130."""
+    pidfile = tmp_path / "child.pid"
+    script = tmp_path / "parent.py"
+    script.write_text(textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {str(ROOT)!r})
+        from engine.analysis import warmup
+        child = "import os, signal, time; signal.signal(signal.SIGINT, signal.SIG_IGN); " \\
+                "open({str(pidfile)!r}, 'w').write(str(os.getpid())); time.sleep(60)"
+        try:
+            warmup.run_steps([warmup.Step("slow", "ignores Ctrl-C", 60, None)],
+                             lambda s: [sys.executable, "-c", child], poll=0.05)
+        except warmup.WarmupInterrupted:
+            sys.exit(130)
+        """), encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, str(script)], stderr=subprocess.DEVNULL)
+    for _ in range(300):
+        if pidfile.exists() and pidfile.read_text():
+            break
+        time.sleep(0.05)
+    child = int(pidfile.read_text())
+    proc.send_signal(signal.SIGINT)
+    assert proc.wait(timeout=30) == 130
+    with pytest.raises(ProcessLookupError):
+        os.kill(child, 0)  # killed and reaped, not left running
+
+
+def test_stamps_decide_what_is_pending(golden_lexicon, tmp_path, monkeypatch):
+    monkeypatch.setattr(warmup, "_stamp_dir", lambda: tmp_path)
+    monkeypatch.setattr(warmup, "is_cached", lambda module_file, function: True)
+    no_aot = [s.name for s in warmup.STEPS if s.name != "aot"]
+    assert [s.name for s in warmup.pending(golden_lexicon, no_aot)] == no_aot
+    for s in warmup.STEPS:
+        if s.name != "aot":
+            warmup._mark_done(s, golden_lexicon)
+    assert warmup.pending(golden_lexicon, no_aot) == []
+    (tmp_path / f"warmup.endgame.{warmup._digest(golden_lexicon)}").unlink()
+    assert [s.name for s in warmup.pending(golden_lexicon, no_aot)] == ["endgame"]
+    # Numba's cache gone (e.g. __pycache__ deleted, or dropped after a source change): not done either
+    monkeypatch.setattr(warmup, "is_cached", lambda module_file, function: function != "play_game")
+    assert [s.name for s in warmup.pending(golden_lexicon, no_aot)] == ["game", "endgame"]
+
+
+def test_digest_follows_the_graph_layout(golden_lexicon):
+    import numpy as np
+
+    class Other:
+        graph = np.zeros(4, dtype=np.uint64)
+
+    assert warmup._digest(golden_lexicon) != warmup._digest(Other())
+
+
+def test_warm_if_cold_runs_only_the_commands_steps(golden_lexicon, monkeypatch):
+    notes, ran = [], []
+    monkeypatch.setattr(warmup, "run_steps", lambda steps, argv_of, **kw: ran.append([s.name for s in steps]))
+    monkeypatch.setattr(warmup, "is_done", lambda step, lexicon, digest=None: True)
+    assert warmup.warm_if_cold(golden_lexicon, notes.append, "endgame") is False and notes == [] and ran == []
+    monkeypatch.setattr(warmup, "is_done", lambda step, lexicon, digest=None: False)
+    assert warmup.warm_if_cold(golden_lexicon, notes.append, "endgame") is True
+    assert ran == [["movegen", "endgame"]] and len(notes) == 1 and "first run" in notes[0]
+
+
+def test_child_argv_passes_the_lexicon(golden_lexicon):
+    step = warmup.STEPS[0]
+    assert warmup._child_argv(step, str(golden_lexicon.path))[-2:] == ["--lexicon", str(golden_lexicon.path)]
+    assert "--lexicon" not in warmup._child_argv(step, None)
+    assert warmup._path_of(golden_lexicon) == str(golden_lexicon.path)
+
+
+def test_cli_lists_steps_and_refuses_unknown_ones(golden_lexicon, capsys):
+    assert main(["warmup", "--list", "--lexicon", str(golden_lexicon.path)]) == 0
+    out = capsys.readouterr().out
+    assert all(s.name in out for s in warmup.STEPS)
+    assert main(["warmup", "bogus", "--lexicon", str(golden_lexicon.path)]) == 2
+    assert "unknown step(s) bogus" in capsys.readouterr().err
+
+
+def test_a_chatty_child_does_not_block():
+    """A child writing more than a pipe holds to stderr still finishes (stderr goes to a file)."""
+    steps = [warmup.Step("chatty", "writes 1 MB to stderr", 0.1, None)]
+    done = warmup.run_steps(steps, lambda s: [sys.executable, "-c", "import sys; sys.stderr.write('x' * 1_000_000)"],
+                            poll=0.05)
+    assert [s.name for s, _ in done] == ["chatty"]
