@@ -2,7 +2,8 @@
 
 Method (docs/preendgame.md has the long form):
 
-1. **Candidates**: the ``top`` placements by static equity.
+1. **Candidates**: the ``top`` placements by static equity, and passing (``passing``; exchanges
+   need 7 tiles in the bag, so they are never legal here).
 2. **Lines**: for each candidate every draw, weighted by the number of
    tile-level draws giving it (``prod C(pool[t], D[t])``, :func:`multisets`):
 
@@ -11,10 +12,12 @@ Method (docs/preendgame.md has the long form):
      tiles (or its given rack); the endgame that follows has the opponent to
      move. With one tile in the bag these are the unseen tile types, each
      weighted by its count.
-   * tiles stay in the bag: every draw ``D`` for us and every opponent rack
-     ``O`` from the rest. *Approximation*: the opponent answers with its
-     top-scoring move; if that empties the bag, the endgame (us to move) is
-     solved, otherwise the line is scored by the two moves' points alone.
+   * tiles stay in the bag (passing too): every draw ``D`` for us and every opponent rack
+     ``O`` from the rest. *Model*: the opponent answers with its
+     highest-equity move (MAGPIE's "rational" opponent); if that empties the bag, the
+     endgame (us to move) is solved, otherwise the line is scored by the two moves' points alone.
+   * with an inference of the opponent's last move (``opponent``), each opponent rack's weight
+     is multiplied by its posterior over its prior probability (:func:`rack_ratio`).
 
    More than ``max_draws`` distinct lines of the second kind for a
    candidate: ``max_draws`` tile-level draws are sampled with a fixed seed
@@ -38,15 +41,16 @@ Method (docs/preendgame.md has the long form):
    most ``MAX_LIVE`` of those in contention, the best first. When every
    candidate in contention is exact the others are refined with the time
    left; when all are exact the search returns early.
-5. **Deadline**: no new solve starts within ``SAFETY`` of the deadline
-   (``time_limit``); a solve's own time limit is the time left, so the whole
+5. **Deadline**: on ``clock`` (wall by default, ``time.process_time`` for CPU seconds), no new
+   solve starts within ``SAFETY`` of the deadline (``time_limit``); a solve's own time limit is the time left, so the whole
    call returns within the budget plus one solve's overshoot (its first
    depth, always searched, or a pruned word list built between two depths).
 
 A candidate's result: the probability of winning (final spread > 0; a tie
 counts half) and the mean final spread (current scores included), weighted
 over its lines; ``exact`` when every line was enumerated (not sampled), none
-left tiles in the bag and every endgame was solved to the end.
+left tiles in the bag (no modelled reply) and every endgame was solved to the end;
+``exact_share`` the weight share of its draws whose endgame was solved.
 """
 
 from __future__ import annotations
@@ -207,7 +211,8 @@ class _Line:
     offset: float
     sign: int = 0
     eg: _Endgame | None = None
-    approx: bool = False  # an approximation entered (tiles left in the bag after the reply)
+    approx: bool = False  # points only: tiles left in the bag after the reply, or the opponent had no move
+    modelled: bool = False  # the opponent's reply before the endgame is modelled (its highest-equity move)
 
     def final(self) -> float | None:
         if self.eg is None:
@@ -216,8 +221,13 @@ class _Line:
         return None if v is None else self.offset + self.sign * v
 
     @property
-    def exact(self) -> bool:
+    def solved(self) -> bool:
+        """The line's endgame was solved to the end (or the line needs none and is not a points-only estimate)."""
         return not self.approx and (self.eg is None or self.eg.exact is not None)
+
+    @property
+    def exact(self) -> bool:
+        return self.solved and not self.modelled
 
 
 @dataclass
@@ -238,7 +248,7 @@ class _Cand:
             ew += ln.weight
             spread += ln.weight * f
             win += ln.weight * (1.0 if f > 0 else 0.5 if f == 0 else 0.0)
-            if ln.exact:
+            if ln.solved:
                 xw += ln.weight
         return {"win": win / ew if ew else 0.0, "spread": spread / ew if ew else 0.0,
                 "evaluated": ew / tw if tw else 1.0, "exact_share": xw / tw if tw else 1.0}
@@ -247,10 +257,73 @@ class _Cand:
     def exact(self) -> bool:
         return not self.sampled and all(ln.exact for ln in self.lines)
 
+    @property
+    def reply(self) -> bool:
+        return any(ln.modelled or ln.approx for ln in self.lines)
+
+
+def rack_ratio(inference, unseen: np.ndarray, rack_size: int):
+    """Posterior over prior probability of each opponent rack, from the inference of its last move.
+
+    The inference (:func:`engine.analysis.inference.infer`) gives the distribution ``p(L)`` of the leave ``L``
+    the opponent kept (``l`` tiles); it then drew ``rack_size - l`` tiles uniformly from the rest of
+    the pool (the unseen tiles now, ``N`` of them). So a rack ``R`` has the probability
+    ``P(R) = sum_L p(L) [L <= R] prod_t C(pool_t - L_t, R_t - L_t) / C(N - l, rack_size - l)``,
+    and uniformly (no inference) ``P0(R) = prod_t C(pool_t, R_t) / C(N, rack_size)``; with every leave
+    consistent the two are equal (Vandermonde), so the ratio is 1.
+
+    Args:
+        inference: an :class:`engine.analysis.inference.InferenceResult` whose ``pool`` is ``unseen``.
+        unseen: int (T,) the tiles the mover cannot see (the opponent's rack and the bag).
+        rack_size: tiles on a full rack (7).
+
+    Returns:
+        a function ``ratio(rack counts) -> float`` (0 for a rack no consistent leave fits).
+
+    Raises:
+        ValueError: the inference was made on other unseen tiles, or no leave is consistent.
+    """
+    pool = np.asarray(unseen, dtype=np.int64)
+    if inference.pool.shape != pool.shape or (np.asarray(inference.pool) != pool).any():
+        raise ValueError("the inference was made with other unseen tiles than this position's")
+    if not len(inference.weights):
+        raise ValueError("no leave is consistent with the opponent's last move: the inference cannot weight racks")
+    leaves = np.asarray(inference.leaves, dtype=np.int64)
+    p = np.asarray(inference.probabilities, dtype=np.float64)
+    n = int(pool.sum())
+    size = int(min(rack_size, n))
+    cache: dict = {}
+
+    def prob(rack) -> float:
+        r = np.asarray(rack, dtype=np.int64)
+        total = 0.0
+        fits = (leaves <= r).all(axis=1)
+        for li, pl in zip(leaves[fits], p[fits]):
+            lsum = int(li.sum())
+            ways = 1
+            for t in np.nonzero(r - li)[0]:
+                ways *= comb(int(pool[t] - li[t]), int(r[t] - li[t]))
+            total += pl * ways / comb(n - lsum, size - lsum)
+        return total
+
+    def ratio(rack) -> float:
+        key = np.asarray(rack, dtype=np.int64).tobytes()
+        if key not in cache:
+            r = np.asarray(rack, dtype=np.int64)
+            prior = 1
+            for t in np.nonzero(r)[0]:
+                prior *= comb(int(pool[t]), int(r[t]))
+            prior /= comb(n, size)
+            cache[key] = prob(r) / prior if prior > 0 else 0.0
+        return cache[key]
+
+    return ratio
+
 
 def preendgame(pos: Position, lexicon: Lexicon, *, top: int = 8, time_limit: float | None = None,
                endgame_depth: int | None = None, table=None, node_limit: int | None = None,
-               max_draws: int = MAX_DRAWS, seed: int = 0,
+               max_draws: int = MAX_DRAWS, seed: int = 0, opponent=None, passing: bool = True,
+               clock: Callable[[], float] = time.perf_counter,
                progress: Callable[[int, int, dict], None] | None = None) -> dict:
     """Rank candidate moves of a pre-endgame position by win rate over the draws (module doc).
 
@@ -267,19 +340,32 @@ def preendgame(pos: Position, lexicon: Lexicon, *, top: int = 8, time_limit: flo
             (nothing is exact unless every line is forced).
         max_draws: distinct lines per candidate above which draws are sampled.
         seed: seed of that sampling.
+        opponent: an :class:`engine.analysis.inference.InferenceResult` for this position (the opponent's
+            last move): each opponent rack is weighted by its posterior probability over its
+            prior one (:func:`rack_ratio`); ``None``: uniform over the unseen tiles. Ignored when
+            the CGP gives the opponent's rack.
+        clock: the clock of ``time_limit`` (default wall time, ``time.perf_counter``;
+            ``time.process_time`` for a budget in CPU seconds of this process: each endgame
+            solve is then given the CPU time left as its wall limit, which uses at most that much CPU).
+        passing: evaluate passing as a candidate too (the opponent then answers with its
+            highest-equity move, the "rational" reply; module doc, step 2).
         progress: called ``(round, rounds so far, {"exact": candidates exact, "of": n})`` after each exact round.
 
     Returns:
-        ``{"bag", "unseen", "method", "seconds", "interrupted", "moves": [...]}``
-        (``interrupted``: Ctrl-C ended the search early, the figures are those reached) with moves
+        ``{"bag", "unseen", "method", "seconds", "interrupted", "inferred", "moves": [...]}``
+        (``interrupted``: Ctrl-C ended the search early, the figures are those reached;
+        ``inferred``: the opponent's racks were weighted by the inference) with moves
         best first (by win rate, then mean spread), each ``{"move", "score",
         "win", "spread", "draws", "exact", "exact_share", "evaluated",
-        "sampled"}``: ``spread`` is the mean final spread (current scores
+        "sampled", "reply"}``: ``spread`` is the mean final spread (current scores
         included), ``draws`` the distinct lines, ``exact`` True when the
-        numbers are exact (every line enumerated and every endgame solved to
-        the end), ``exact_share`` the weight share of exactly solved lines,
+        numbers are exact (every line enumerated, no opponent reply modelled and
+        every endgame solved to the end), ``exact_share`` the weight share of the
+        draws whose endgame was solved to the end ("x % of the draws solved"),
         ``evaluated`` the weight share that has any value (below 1 only when
-        the deadline came in the cheap pass).
+        the deadline came in the cheap pass), ``reply`` True when the move leaves
+        tiles in the bag, so that the opponent's reply before the endgame is
+        modelled (its highest-equity move), never exact.
 
     Raises:
         ValueError: the bag does not hold 1 to 3 tiles, the tiles do not fit
@@ -323,11 +409,15 @@ def preendgame(pos: Position, lexicon: Lexicon, *, top: int = 8, time_limit: flo
     budget = DEFAULT_TIME if time_limit is None else time_limit
     if not budget > 0:
         raise ValueError(f"time limit must be positive, got {budget}")
-    t0 = time.perf_counter()
+    t0 = clock()
     deadline = t0 + budget
-    cands_in = [c for c in position_candidates(pos, lexicon, top, table or default_table()) if c.kind == "play"]
-    if not cands_in:
+    table = table if table is not None else default_table()
+    cands_in = [c for c in position_candidates(pos, lexicon, top, table) if c.kind == "play"]
+    if not cands_in and not passing:
         raise ValueError("preendgame: no placement on the board (only passing is possible)")
+    ratio = None
+    if opponent is not None and known is None:
+        ratio = rack_ratio(opponent, unseen, a.rack_size)
     spread0 = pos.scores[0] - pos.scores[1]
     rng = np.random.default_rng(seed)
     cache: dict = {}
@@ -353,10 +443,20 @@ def preendgame(pos: Position, lexicon: Lexicon, *, top: int = 8, time_limit: flo
         if k >= bag:
             for d, w in multisets(pool, bag):
                 opp = known if known is not None else unseen - d
+                if ratio is not None:
+                    w *= ratio(opp)
+                    if w <= 0:
+                        continue
                 c.lines.append(_Line(w, base, -1, endgame(board, opp, leave + d)))
         else:
             c.lines = _reply_lines(c, board, leave, pool, known, k, a.rack_size, base, lexicon, endgame,
-                                   max_draws, rng)
+                                   max_draws, rng, ratio, table)
+        c.lines.sort(key=lambda ln: -ln.weight)
+        cands.append(c)
+    if passing:  # keep all tiles; the opponent moves with the bag as it is (module doc, step 2)
+        c = _Cand("-", 0, 0)
+        c.lines = _reply_lines(c, pos.board, pos.rack.astype(np.int32), bag_pool if known is not None else unseen,
+                               known, 0, a.rack_size, spread0, lexicon, endgame, max_draws, rng, ratio, table)
         c.lines.sort(key=lambda ln: -ln.weight)
         cands.append(c)
 
@@ -372,17 +472,17 @@ def preendgame(pos: Position, lexicon: Lexicon, *, top: int = 8, time_limit: flo
                 any_left = True
                 eg = c.lines[depth].eg
                 if eg is not None and eg.greedy is None and (depth == 0 or
-                                                             time.perf_counter() < limit_at[0] - SAFETY):
+                                                             clock() < limit_at[0] - SAFETY):
                     eg.greedy = greedy_playout(eg.pos.board, eg.pos.rack, eg.pos.opponent_rack, lexicon)
             depth += 1
-            if not any_left or time.perf_counter() >= limit_at[0] - SAFETY:
+            if not any_left or clock() >= limit_at[0] - SAFETY:
                 break
 
         # exact rounds for the candidates in contention
         nodes = NODES0
         rounds = 0
         cap = node_limit
-        while cap != 0 and time.perf_counter() < limit_at[0] - SAFETY:
+        while cap != 0 and clock() < limit_at[0] - SAFETY:
             live = _contenders(cands)
             if not live:
                 break
@@ -403,7 +503,7 @@ def preendgame(pos: Position, lexicon: Lexicon, *, top: int = 8, time_limit: flo
                 nodes *= 4
                 continue
             for eg in pending:
-                left = limit_at[0] - time.perf_counter()
+                left = limit_at[0] - clock()
                 if left < SAFETY:
                     break
                 try:
@@ -427,13 +527,13 @@ def preendgame(pos: Position, lexicon: Lexicon, *, top: int = 8, time_limit: flo
         e = c.estimate()
         out.append({"move": c.notation, "score": c.score, "win": e["win"], "spread": e["spread"],
                     "draws": len(c.lines), "exact": c.exact, "exact_share": e["exact_share"],
-                    "evaluated": e["evaluated"], "sampled": c.sampled})
+                    "evaluated": e["evaluated"], "sampled": c.sampled, "reply": c.reply})
     out.sort(key=lambda d: (-d["win"], -d["spread"], d["move"]))
     n_exact = sum(d["exact"] for d in out)
     method = (f"draws enumerated (sampled above {max_draws} per move), greedy playouts, then exact endgames for "
               f"the moves in contention; {n_exact} of {len(out)} moves exact")
-    return {"bag": bag, "unseen": a.rack_string(unseen), "method": method,
-            "seconds": time.perf_counter() - t0, "moves": out, "interrupted": limit_at[0] == 0.0}
+    return {"bag": bag, "unseen": a.rack_string(unseen), "method": method, "inferred": ratio is not None,
+            "seconds": clock() - t0, "moves": out, "interrupted": limit_at[0] == 0.0}
 
 
 def _tt_bits(nodes: int) -> int:
@@ -458,9 +558,10 @@ def _contenders(cands: list) -> list:
     return [c for c, _e in est if any(ln.eg is not None and ln.eg.exact is None for ln in c.lines)]
 
 
-def _reply_lines(c: _Cand, board, leave, pool, known, k, rack_size, base, lexicon, endgame, max_draws, rng):
-    """Lines of a candidate that leaves tiles in the bag (module doc, step 2: the opponent's top-scoring reply)."""
-    from engine.movegen.generator import best_moves
+def _reply_lines(c: _Cand, board, leave, pool, known, k, rack_size, base, lexicon, endgame, max_draws, rng,
+                 ratio=None, table=None):
+    """Lines of a candidate that leaves tiles in the bag (module doc, step 2: the opponent's highest-equity reply)."""
+    from engine.game.equity import best_equity
 
     a = board.alphabet
     combos = []  # (weight, our draw, opponent rack)
@@ -492,13 +593,17 @@ def _reply_lines(c: _Cand, board, leave, pool, known, k, rack_size, base, lexico
     lines = []
     replies: dict = {}
     for w, d, o in combos:
+        if ratio is not None and known is None:
+            w *= ratio(o)
+            if w <= 0:
+                continue
         rest = pool - d - (0 if known is not None else o)
         mine = (leave + d).astype(np.int32)
         o = np.asarray(o, dtype=np.int32)
         key = o.tobytes()
         if key not in replies:
-            ms = best_moves(board, o, lexicon, 1)
-            replies[key] = ms[0] if ms else None
+            ms = best_equity(board, o, lexicon, bag=int(rest.sum()), n=1, table=table, exchanges=False)
+            replies[key] = ms[0].move if ms and ms[0].kind == "play" else None
         m = replies[key]
         if m is None:  # the opponent passes with tiles in the bag: scored as it stands
             lines.append(_Line(w, base, approx=True))
@@ -508,5 +613,5 @@ def _reply_lines(c: _Cand, board, leave, pool, known, k, rack_size, base, lexico
             lines.append(_Line(w, base - m.score, approx=True))
             continue
         theirs = o - _used(m, a) + rest
-        lines.append(_Line(w, base - m.score, 1, endgame(_after(board, m), mine, theirs), approx=True))
+        lines.append(_Line(w, base - m.score, 1, endgame(_after(board, m), mine, theirs), modelled=True))
     return lines

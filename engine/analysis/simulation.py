@@ -1142,7 +1142,7 @@ def simulate(position: Position, lexicon, candidates=None, n_candidates: int = 1
              win_model=DEFAULT_WIN_MODEL, time_limit: float | None = None,
              start_method: str | None = None, ray_address: str | None = None,
              pool: "SimPool | None" = None, opponent_leaves=None, stop_rule: str = "elimination",
-             error: float = 0.05) -> SimResult:
+             error: float = 0.05, clock=None) -> SimResult:
     """Simulate the top candidates of a position and rank them by mean spread and win rate.
 
     Args:
@@ -1191,6 +1191,9 @@ def simulate(position: Position, lexicon, candidates=None, n_candidates: int = 1
         win_model: win probability of games unfinished after the plies.
         time_limit: stop after the first batch that ends past this many seconds
             (the only setting that makes the numbers depend on the machine).
+        clock: the clock of ``time_limit`` (default wall time, ``time.perf_counter``; pass
+            ``time.process_time`` for CPU seconds of this process, with ``workers=1`` and the
+            local backend)
         start_method: multiprocessing start method (default ``"spawn"``).
         ray_address: Ray cluster to connect to (``"auto"``, ``"ray://host:10001"``);
             ``None``: the running Ray instance, or a local one with ``workers`` CPUs.
@@ -1285,7 +1288,9 @@ def simulate(position: Position, lexicon, candidates=None, n_candidates: int = 1
 
     from tqdm import tqdm
 
+    clock = clock or time.perf_counter
     t0 = time.perf_counter()
+    c0 = clock()
     runner = _make_runner(backend, ctx, lexicon, workers, start_method, ray_address, pool)
     bar = tqdm(total=nc * iterations, unit="it", desc="simulate", leave=False, file=sys.stderr,
                disable=(None if progress is None else not progress))
@@ -1318,7 +1323,7 @@ def simulate(position: Position, lexicon, candidates=None, n_candidates: int = 1
                     lead = max(active, key=lambda c: (float(spreads[c, :n1].mean()), -c))
                     bar.set_postfix_str(f"{len(active)} left, best {moves[lead].notation} "
                                         f"{float(spreads[lead, :n1].mean()):+.1f}", refresh=False)
-                if time_limit is not None and time.perf_counter() - t0 >= time_limit and n1 < iterations:
+                if time_limit is not None and clock() - c0 >= time_limit and n1 < iterations:
                     stop_reason = "time"
                     break
                 if ctrl_c.pressed:  # Ctrl-C: stop after this batch and report what is done

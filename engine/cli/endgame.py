@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+import time
 
 
 def _lexicon(path):
@@ -107,14 +108,19 @@ def _print_endgame(args, pos, r) -> None:
 def preendgame_json(res: dict) -> dict:
     """The ``--json`` object of a :func:`engine.analysis.preendgame.preendgame` result (also ``analyze``'s ``preendgame`` key).
 
-    ``{"moves": [{"move", "win", "spread", "exact", "exact_share", "draws", "sampled"}, ...], "bag",
-    "method", "seconds"}``, moves best first; ``exact`` per move says whether its win rate and spread are
-    exact (every draw enumerated, every endgame solved to the end) or approximate (docs/preendgame.md).
+    ``{"moves": [{"move", "win", "spread", "exact", "exact_share", "draws", "sampled", "reply"}, ...], "bag",
+    "method", "seconds", "inferred"}``, moves best first; ``exact`` per move says whether its win rate and
+    spread are exact (every draw enumerated, every endgame solved to the end) or approximate
+    (docs/preendgame.md); ``exact_share`` is the share of the draws solved; ``reply`` marks a move (a pass)
+    after which the opponent's reply is modelled; ``inferred``: the opponent's racks were weighted by the
+    inference from its last move.
     """
     moves = [{"move": c["move"], "win": round(c["win"], 4), "spread": round(c["spread"], 2), "exact": bool(c["exact"]),
-              "exact_share": round(c["exact_share"], 3), "draws": int(c["draws"]), "sampled": bool(c["sampled"])}
+              "exact_share": round(c["exact_share"], 3), "draws": int(c["draws"]), "sampled": bool(c["sampled"]),
+              "reply": bool(c.get("reply", False))}
              for c in res["moves"]]
-    return {"moves": moves, "bag": res["bag"], "method": res["method"], "seconds": round(res["seconds"], 2)}
+    return {"moves": moves, "bag": res["bag"], "method": res["method"], "seconds": round(res["seconds"], 2),
+            "inferred": bool(res.get("inferred", False))}
 
 
 def preendgame_lines(res: dict) -> list[str]:
@@ -125,6 +131,8 @@ def preendgame_lines(res: dict) -> list[str]:
         state = "yes" if c["exact"] else f"no ({100 * c['exact_share']:.0f} % of the draws solved)"
         if c["sampled"]:
             state += ", draws sampled"
+        if c.get("reply"):
+            state += ", the opponent's reply modelled"
         lines.append(f"{i:>3}  {c['move']:<24} {100 * c['win']:>6.1f} {c['spread']:>+8.1f} {c['draws']:>6}  {state}")
     return lines
 
@@ -148,8 +156,16 @@ def cmd_preendgame(args) -> int:
         print(f"round {i}: endgames up to {lim:,} nodes, {d['exact']} of {d['of']} moves exact",
               file=sys.stderr, flush=True)
 
+    opponent = None
+    if args.last_move:
+        from engine.analysis.inference import infer
+
+        opponent = infer(pos, args.last_move, lex)
+        if not len(opponent.weights):
+            raise ValueError(f"no opponent rack is consistent with the last move {args.last_move!r} "
+                             f"(engine infer explains); run without --last-move")
     res = preendgame(pos, lex, top=args.top, time_limit=limit or DEFAULT_TIME, endgame_depth=args.endgame_depth,
-                     progress=progress)
+                     progress=progress, opponent=opponent, clock=time.process_time if args.cpu else time.perf_counter)
     rc = 0
     if res.get("interrupted"):
         _note("interrupted (Ctrl-C); the figures reached so far follow (not exact where not solved)")
@@ -186,5 +202,8 @@ def add_parser(subparsers) -> None:
     sp.add_argument("--time", default=None, metavar="S", help="time budget in seconds for all candidates (default 10)")
     sp.add_argument("--endgame-depth", type=int, default=None, metavar="D",
                     help="plies for each endgame solve (default: to the end within the time budget)")
+    sp.add_argument("--last-move", default=None, metavar="MOVE",
+                    help="the opponent's last move on this board (8H WO(R)T): weight its racks by the inference")
+    sp.add_argument("--cpu", action="store_true", help="--time counts CPU seconds of this process, not wall time")
     sp.add_argument("--json", action="store_true", help="print one JSON object")
     sp.set_defaults(func=cmd_preendgame)

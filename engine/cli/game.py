@@ -3,6 +3,8 @@
 * ``python -m engine selfplay --games N --seed S [--out DIR] [--lexicon L]
   [--players 2..4] [--player score|equity] [--rules home|tournament|tournament-25]
   [--json] [--no-progress]``
+  or ``selfplay --games N --strength A,B [--seconds S]`` (named strengths of
+  :mod:`engine.analysis.player` on seat-swapped deal pairs)
   — engine against engine (static best-score or equity players, whole games
   in the game kernel of :mod:`engine.game.kernel_game`), a tqdm progress bar on stderr,
   GCG files in ``DIR``, and a summary (mean score per player, bingos per
@@ -37,6 +39,8 @@ def cmd_selfplay(args) -> int:
     rules = rules_by_name(args.rules)
     if args.games < 1:
         raise ValueError(f"--games must be at least 1, got {args.games}")
+    if args.strength:
+        return _strength_match(args, rules)
     if not rules.min_players <= args.players <= rules.max_players:
         raise ValueError(f"{rules.name} rules: {rules.min_players} to {rules.max_players} players, "
                          f"got {args.players}")
@@ -49,6 +53,40 @@ def cmd_selfplay(args) -> int:
         print(stats.format())
         if args.out:
             print(f"  GCG files in {args.out}")
+    return 0
+
+
+def _strength_match(args, rules) -> int:
+    """``selfplay --strength A,B``: deal pairs (seats swapped) between two named strengths, A's view."""
+    from engine.analysis.player import STRENGTHS, Player, pair_summary, play_pair
+    from engine.game.selfplay import game_seed
+
+    names = args.strength.split(",")
+    if len(names) != 2 or any(n not in STRENGTHS for n in names):
+        raise ValueError(f"--strength takes two of {', '.join(STRENGTHS)} separated by a comma, got {args.strength!r}")
+    if args.players != 2 or args.out:
+        raise ValueError("--strength plays two-player deal pairs and writes no GCG files: drop --players/--out")
+    if not args.seconds > 0:
+        raise ValueError(f"--seconds must be positive, got {args.seconds}")
+    lex = _lexicon(args.lexicon)
+    pa, pb = (Player(n, args.seconds, seed=args.seed + i) for i, n in enumerate(names))
+    pairs = (args.games + 1) // 2
+    rows = []
+    for i in range(pairs):
+        rows.append(play_pair(lex, pa, pb, game_seed(args.seed, i), rules=rules))
+        if not args.no_progress:
+            s = pair_summary(rows)
+            print(f"pair {i + 1}/{pairs}: {names[0]} - {names[1]} {s['spread']:+.1f} a game so far",
+                  file=sys.stderr, flush=True)
+    s = {"a": names[0], "b": names[1], "seconds": args.seconds, **pair_summary(rows)}
+    if args.json:
+        print(json.dumps(s, ensure_ascii=False))
+    else:
+        lo, hi = s["ci"]
+        print(f"{names[0]} against {names[1]} ({args.seconds:g} s a move), {s['pairs']} deal pairs, {s['games']} games")
+        print(f"  {names[0]}: {s['spread']:+.1f} points a game (95 % interval {lo:+.1f} .. {hi:+.1f}), "
+              f"won {s['wins_a']:g} of {s['games']}")
+        print(f"  CPU a move: {s['cpu_per_move_a']:.2f} s ({names[0]}), {s['cpu_per_move_b']:.2f} s ({names[1]})")
     return 0
 
 
@@ -117,6 +155,11 @@ def add_parser(subparsers) -> None:
                     help="static player of every seat: best score, or equity with the packaged leave table "
                          "(default score)")
     sp.add_argument("--rules", default="home", choices=sorted(RULES), help="rule variant (default home)")
+    sp.add_argument("--strength", default=None, metavar="A,B",
+                    help="two named strengths (static, endgame, sim, full) on seat-swapped deal pairs "
+                         "(--games rounded up to pairs); the summary is A's")
+    sp.add_argument("--seconds", type=float, default=1.0, metavar="S",
+                    help="time per move of the searching strengths (default 1)")
     sp.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     sp.add_argument("--no-progress", action="store_true", help="no progress bar")
     sp.set_defaults(func=cmd_selfplay)
