@@ -203,3 +203,17 @@ def test_a_row_by_hand_and_the_turns_after_it_are_listed_not_reviewed(golden_lex
 
     table_text = "\n".join(format_review(rv))
     assert "by hand" in table_text and f"({NOTE_BOARD})" in table_text and f"({NOTE_HAND})" in table_text
+
+
+def test_the_web_review_of_a_pad_export_with_a_row_by_hand(golden_lexicon):
+    # /api/review's payload (engine.web.play.review_payload): the row by hand has no tiles to draw, no traceback
+    from engine.leaves.table import default_table
+    from engine.web.play import review_payload
+
+    out = review_payload(PAD_HAND, golden_lexicon, default_table())
+    turns = out["turns"]
+    assert [t["note"] for t in turns] == ["", "points by hand", "board incomplete", "points by hand",
+                                          "board incomplete"]
+    assert turns[1]["played_tiles"] == [] and turns[1]["best_tiles"] == [] and turns[1]["loss"] is None
+    assert [r[7:11] for r in turns[2]["board"][7:8]] == ["HAUS"]      # the board before SEHR: HAUS only
+    assert turns[0]["played_tiles"] == [[7, 7, "H", False], [7, 8, "A", False], [7, 9, "U", False], [7, 10, "S", False]]
