@@ -127,6 +127,10 @@ def test_racks_and_a_row_by_hand_are_exported_on_a_phone(page, golden_lexicon, t
     assert totals(pg) == [20, 12]
     pg.click("#export")
     assert pg.locator("#gcg-out").input_value() == text
+    # a rack made impossible afterwards (here by hand in the stored game) is named at the export, not written
+    pg.evaluate("PAD.game.turns[2].rack = 'AHRENNO'")
+    assert pg.evaluate("PAD.gcgText()") == {
+        "error": "GCG: Zug 3: Bank: Ana hat nach Zug 1 ERT behalten – diese Steine müssen auf der Bank sein"}
 
 
 def test_the_page_with_a_rack_at_360_and_1366(browser, server):

@@ -289,7 +289,7 @@
     $("#save-agreed").hidden = true;
     drawBoard();
     const text = notation();
-    if (!text) { $("#preview").innerHTML = ""; return; }
+    if (!text) { $("#preview").innerHTML = ""; rackCheck(); return; }
     $("#preview").innerHTML = "…";
     clearTimeout(checkTimer);
     checkTimer = setTimeout(check, 150);
