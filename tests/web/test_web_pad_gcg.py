@@ -133,6 +133,36 @@ def test_racks_and_a_row_by_hand_are_exported_on_a_phone(page, golden_lexicon, t
         "error": "GCG: Zug 3: Bank: Ana hat nach Zug 1 ERT behalten – diese Steine müssen auf der Bank sein"}
 
 
+def test_a_game_ended_by_passes_needs_the_racks_of_the_last_passes_as_remaining_tiles(page, golden_lexicon):
+    pg = page
+    start_game(pg, ["Ana", "Ben"])
+    for rack in ("ABC", "DEF", "ABC", "DEF"):                  # both pass twice in a row, racks typed
+        pg.fill("#rack", rack)
+        pg.wait_for_timeout(450)
+        pg.click("#pass")
+    expect(rows(pg)).to_have_count(4)
+    pg.locator("#end summary").click()
+    pg.locator('#rest-inputs input[data-p="0"]').fill("ABC")
+    pg.locator('#rest-inputs input[data-p="1"]').fill("DEX")   # not Ben's last rack
+    pg.select_option("#out", "")
+    pg.click("#settle")
+    pg.click("#export")
+    expect(pg.locator("#io-msg")).to_have_text(
+        "GCG: die Reststeine von Ben (DEX) sind nicht die Bank DEF, mit der Ben in Zug 4 gepasst hat")
+    pg.click("#unsettle")
+    pg.locator('#rest-inputs input[data-p="1"]').fill("FED")
+    pg.select_option("#out", "")
+    pg.wait_for_timeout(450)
+    pg.click("#settle")
+    pg.click("#export")
+    expect(pg.locator("#io-msg")).to_have_text("GCG-Datei erstellt")
+    from engine.game.gcg import read_gcg
+
+    rec = read_gcg(pg.locator("#gcg-out").input_value(), golden_lexicon)
+    # A 1 + B 3 + C 4 = 8 and D 1 + E 1 + F 4 = 6, each lost by its owner
+    assert rec.end_reason == "passes" and rec.scores == [-8, -6]
+
+
 def test_the_page_with_a_rack_at_360_and_1366(browser, server):
     for width, height in ((360, 740), (1366, 768)):
         c = browser.new_context(viewport={"width": width, "height": height}, has_touch=width < 800,

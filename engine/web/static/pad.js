@@ -766,6 +766,8 @@
       } else if (t.kind === "points") lines.push(`#note by hand: ${head} +${t.score} ${tot[t.p]}`);
     }
     if (game.end) {
+      const bad = passesRestProblem();
+      if (bad) return { error: bad };
       const adj = adjustments();
       const needLetters = adj.filter((a) => (a.kind === "rest" || a.kind === "out") && a.score && !a.text);
       if (needLetters.length) return { error: T("p.export.no_rest", needLetters.map((a) => game.players[a.p]).join(", ")) };
@@ -777,6 +779,20 @@
       }
     }
     return { text: lines.join("\n") + "\n" };
+  }
+  // a game ended by passes (every player passed twice in a row, nobody went out): a player's remaining tiles are
+  // the rack of their last pass when it was typed (engine/game/gcg.py refuses the file otherwise)
+  function passesRestProblem() {
+    const n = game.players.length, tail = game.turns.slice(-2 * n);
+    if (game.end.out !== null || tail.length < 2 * n || !tail.every((t) => t.kind === "pass")) return null;
+    for (let p = 0; p < n; p++) {
+      const i = game.turns.lastIndexOf(tail.filter((t) => t.p === p).pop());
+      const t = game.turns[i], rest = game.end.rest[p];
+      if (!t || !t.rack) continue;
+      const same = (a, b) => Array.from(a).sort().join("") === Array.from(b).sort().join("");
+      if (!same(rest.text || "", t.rack)) return T("p.export.pass_rest", game.players[p], rest.text || rest.value || "–", t.rack, i + 1);
+    }
+    return null;
   }
   function exportGCG() {
     const r = gcgText();
