@@ -11,7 +11,8 @@
   game, moves per game, games/s).
 * ``python -m engine gcg FILE [--lexicon L] [--no-words] [--position K] [--rules R]``
   — check a GCG record (every move re-scored; errors name the line) and print
-  its score pad, or the CGP of the position before turn ``K``.
+  its score pad, or the CGP of the position before turn ``K``; a score pad's rows of
+  points by hand (no placement) are named as not re-scored.
 
 Bad input exits 2 with ``error: ...`` (handled by :func:`engine.cli.main.main`).
 """
@@ -114,8 +115,9 @@ def _record_lexicon(args):
 
 
 def cmd_gcg(args) -> int:
-    """``gcg``: read and check a GCG file; print the score pad or one position's CGP."""
-    from engine.game.game import rules_by_name
+    """``gcg``: read and check a GCG file; print the score pad or one position's CGP, and the rows
+    of points by hand it could not re-score (their line numbers)."""
+    from engine.game.game import Kind, rules_by_name
     from engine.game.gcg import read_gcg_file
 
     rules = rules_by_name(args.rules) if args.rules else None
@@ -136,6 +138,10 @@ def cmd_gcg(args) -> int:
         print(f"master game (simultaneous Scrabble): {len(rec.moves)} moves, {rec.scores[0]} points")
     else:
         print("game not finished")
+    hand = [t for t in rec.turns if t.kind == Kind.HAND]
+    if hand:  # a score pad's rows of points typed by hand: read, but nothing to re-score
+        print("not re-scored (points by hand, no placement): " +
+              ", ".join(f"line {t.line} ({rec.players[t.player]} {t.score:+d})" for t in hand))
     return 0
 
 

@@ -326,7 +326,8 @@ def settle_passes(racks: Sequence[int]) -> list[int]:
 # Turns (score-pad entries)
 # ---------------------------------------------------------------------------
 class Kind:
-    """Kinds of :class:`Turn` (score-pad entries). The first four are a player's turn."""
+    """Kinds of :class:`Turn` (score-pad entries). ``TURNS`` are a player's turn (play, withdrawn play,
+    exchange, pass, points by hand); ``ADJUSTMENTS`` the penalties and the end-of-game entries."""
 
     PLAY = "play"
     """A placement that stands (scored)."""
@@ -342,8 +343,11 @@ class Kind:
     """End of game: the value of the player's own remaining tiles, lost ("Reststeine")."""
     OUT = "out"
     """End of game: what the player who went out gains from the others' racks ("Ausgespielt")."""
+    HAND = "hand"
+    """A turn scored by hand on a score pad: its points are known, its placement is not (the board
+    does not change, nothing can be re-scored; GCG ``#note by hand: >nick: RACK +12 42``)."""
 
-    TURNS = frozenset({PLAY, WITHDRAWN, EXCHANGE, PASS})
+    TURNS = frozenset({PLAY, WITHDRAWN, EXCHANGE, PASS, HAND})
     ADJUSTMENTS = frozenset({CHALLENGE, TIME, RACK, OUT})
 
 
@@ -353,12 +357,12 @@ class Turn:
 
     Attributes:
         kind: one of :class:`Kind` (``"play"``, ``"withdrawn"``, ``"exchange"``,
-            ``"pass"``, ``"challenge"``, ``"time"``, ``"rack"``, ``"out"``).
+            ``"pass"``, ``"hand"``, ``"challenge"``, ``"time"``, ``"rack"``, ``"out"``).
         player: index of the player the entry belongs to.
         rack: the player's rack before the entry (``?`` = blank; ``""`` when
             unknown); for ``rack``/``out`` entries the tiles counted.
         score: points of the entry (negative for penalties and deductions;
-            0 for withdrawn plays, exchanges and passes).
+            0 for withdrawn plays, exchanges and passes; a ``hand`` turn's points as typed).
         total: the player's cumulative score after the entry.
         move: for ``play`` and ``withdrawn``: the placement, with the score
             it is worth (announced) in ``move.score``.
@@ -390,7 +394,7 @@ class Turn:
 
     @property
     def is_turn(self) -> bool:
-        """True for a player's own turn (play, withdrawn play, exchange, pass)."""
+        """True for a player's own turn (play, withdrawn play, exchange, pass, points by hand)."""
         return self.kind in Kind.TURNS
 
     @property
@@ -495,7 +499,7 @@ class GameRecord:
 
     @property
     def moves(self) -> list[Turn]:
-        """The players' turns only (plays, withdrawn plays, exchanges, passes)."""
+        """The players' turns only (plays, withdrawn plays, exchanges, passes, points by hand)."""
         return [t for t in self.turns if t.kind in Kind.TURNS]
 
     def result(self) -> GameResult:
@@ -509,7 +513,8 @@ class GameRecord:
         players) is taken from their next recorded turn or the final racks,
         ``None`` when unknown. CGP holds two scores: the mover's and the next
         player's. Opcodes: ``lex`` (when known) and, with more than two
-        players, ``bag`` (tiles left).
+        players, ``bag`` (tiles left). After a turn of points by hand (``Kind.HAND``)
+        the board lacks that turn's tiles (they were never recorded).
 
         Raises:
             IndexError: ``k`` beyond the number of turns.
@@ -529,6 +534,8 @@ class GameRecord:
             scores[t.player] = t.total
             if t.kind == Kind.PLAY:
                 board.place(_placements(t.move, code))
+                zero = 0 if t.score else zero + 1
+            elif t.kind == Kind.HAND:  # points by hand: the board stays as it is
                 zero = 0 if t.score else zero + 1
             elif t.kind in Kind.TURNS:
                 zero += 1
@@ -584,6 +591,8 @@ class GameRecord:
                     what = f"{t.move.notation} zurück 0"
                 elif t.kind == Kind.EXCHANGE:
                     what = f"tauscht {t.exchange_count or len(t.exchanged)} 0"
+                elif t.kind == Kind.HAND:
+                    what = f"von Hand {t.score:+d}"
                 else:
                     what = "passt 0"
                 label = f"{num:>3}"
