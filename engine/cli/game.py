@@ -21,14 +21,15 @@ from __future__ import annotations
 import json
 import sys
 
+from engine.lang import tr
+
 
 def _lexicon(path):
     from lexicon_tools.bundle import load_lexicon
 
-    def note(msg: str) -> None:
-        print(f"note: {msg}", file=sys.stderr)
+    from engine.cli.main import _note
 
-    return load_lexicon(path, progress=note)
+    return load_lexicon(path, progress=_note)
 
 
 def cmd_selfplay(args) -> int:
@@ -52,7 +53,7 @@ def cmd_selfplay(args) -> int:
     else:
         print(stats.format())
         if args.out:
-            print(f"  GCG files in {args.out}")
+            print(tr("  GCG files in {out}", out=args.out))
     return 0
 
 
@@ -107,10 +108,16 @@ def _record_lexicon(args):
         return _lexicon(None)
     where = resolve_lexicon_name(name, Path(args.file).parent)
     if where is None:
-        raise ValueError(f"{args.file}: the record was played with '#lexicon {name}', which is not a known "
-                         f"lexicon here (no {name}.lex beside the file or in the cache): pass --lexicon PATH "
-                         f"of that word list, or --no-words to check placements and scores only")
+        raise ValueError(tr("{file}: the record was played with '#lexicon {name}', which is not a known "
+                            "lexicon here (no {name}.lex beside the file or in the cache): pass --lexicon PATH "
+                            "of that word list, or --no-words to check placements and scores only",
+                            file=args.file, name=name))
     return _lexicon(None if where == "default" else str(where))
+
+
+END_REASONS = {"out": "ended by out", "passes": "ended by passes", "agreement": "ended by agreement",
+               "time": "ended by time"}
+"""How a game ended (:attr:`engine.game.game.GameRecord.end_reason`), as the ``gcg`` command says it."""
 
 
 def cmd_gcg(args) -> int:
@@ -124,18 +131,20 @@ def cmd_gcg(args) -> int:
     if args.position is not None:
         n = len(rec.moves)
         if not 0 <= args.position <= n:
-            raise ValueError(f"--position {args.position}: the game has turns 0..{n}")
+            raise ValueError(tr("--position {k}: the game has turns 0..{n}", k=args.position, n=n))
         print(rec.position(args.position).to_cgp())
         return 0
     print(rec.score_pad(), end="")
     if rec.end_reason:
         r = rec.result()
-        who = " and ".join(rec.players[p] for p in r.winners)
-        print(f"{'draw: ' if r.draw else 'winner: '}{who} (ended by {rec.end_reason})")
+        who = tr(" and ").join(rec.players[p] for p in r.winners)
+        why = tr(END_REASONS.get(rec.end_reason, rec.end_reason))
+        print(tr("draw: {who} ({why})", who=who, why=why) if r.draw else tr("winner: {who} ({why})", who=who, why=why))
     elif rec.n_players == 1:
-        print(f"master game (simultaneous Scrabble): {len(rec.moves)} moves, {rec.scores[0]} points")
+        print(tr("master game (simultaneous Scrabble): {n} moves, {score} points", n=len(rec.moves),
+                 score=rec.scores[0]))
     else:
-        print("game not finished")
+        print(tr("game not finished"))
     return 0
 
 

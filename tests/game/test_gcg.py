@@ -535,7 +535,7 @@ def test_exchange_of_a_number_of_tiles_keeps_the_number(tmp_path, capsys):
     assert ">ana: ADHIUXY -XY +0 18" in write_gcg(hand).splitlines()
     f = tmp_path / "pad.gcg"
     f.write_text(text, encoding="utf-8")
-    assert main(["gcg", str(f), "--no-words"]) == 0
+    assert main(["--lang", "de", "gcg", str(f), "--no-words"]) == 0
     pad = capsys.readouterr().out
     assert "Ana: tauscht 4 0" in pad and "Ana: passt" not in pad
 

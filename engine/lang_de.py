@@ -1,0 +1,316 @@
+"""The German texts of the command line: English message (the key, as written in the code) -> German.
+
+Used by :func:`engine.lang.tr`. A key is the exact English template, fields included; the
+German text has the same fields (tests/cli/test_lang.py checks both, and that every literal
+message of the code is here). Terms as on the web pages (engine/web/static/i18n.js): Zug,
+Punkte (Pkt.), Rest, Restwert, Equity, Differenz, Sieg %, Bänkchen, Beutel, Endspiel,
+Vor-Endspiel, Hauptvariante. Table headings keep the English column width (abbreviated
+where the German word is longer).
+"""
+
+from __future__ import annotations
+
+DE: dict[str, str] = {
+    # -- prefixes of stderr lines -------------------------------------------------------------------
+    "note: {msg}": "Hinweis: {msg}",
+    "warning: {message}": "Warnung: {message}",
+    "error: {exc}": "Fehler: {exc}",
+    "error: interrupted": "Fehler: abgebrochen",
+    "error: {exc}; try again": "Fehler: {exc}; bitte noch einmal",
+    "error: interrupted while compiling ({exc}); the steps done are kept: run `python -m engine warmup` again "
+    "to finish": "Fehler: beim Übersetzen abgebrochen ({exc}); was fertig ist, bleibt: „python -m engine warmup“ "
+                 "noch einmal aufrufen, um den Rest zu übersetzen",
+    # -- moves, best, score, warmup -------------------------------------------------------------------
+    "no legal placement; pass or exchange": "kein gültiges Legen; passen oder tauschen",
+    "no legal placement; pass": "kein gültiges Legen; passen",
+    "{move:<24} {score:>4}  leave {leave}": "{move:<24} {score:>4}  Rest {leave}",
+    "# {n} placements, {x} exchanges, pass; generated in {ms:.2f} ms":
+        "# {n} Legemöglichkeiten, {x} Tauschmöglichkeiten, Passen; erzeugt in {ms:.2f} ms",
+    "illegal: {reason}": "ungültig: {reason}",
+    "{move}: {score} points": "{move}: {score} Punkte",
+    "  bingo             +50": "  Bingo             +50",
+    "--top must be at least 1, got {n}": "--top muss mindestens 1 sein, nicht {n}",
+    "unknown step(s) {unknown}; the steps: {steps}": "unbekannte(r) Schritt(e) {unknown}; die Schritte: {steps}",
+    "to do": "offen",
+    "done": "fertig",
+    "{step:<11} {cpu:6.1f} s CPU  {what}": "{step:<11} {cpu:6.1f} s CPU  {what}",
+    "every kernel is compiled already (`--force` compiles again)":
+        "alle Kernel sind schon übersetzt („--force“ übersetzt sie noch einmal)",
+    "compiled in {cpu:.1f} s of CPU ({wall:.0f} s wall); later runs load it from the cache":
+        "übersetzt in {cpu:.1f} s CPU ({wall:.0f} s Uhrzeit); spätere Aufrufe laden es aus dem Zwischenspeicher",
+    "move generator (all moves, best move, equity)": "Zuggenerator (alle Züge, bester Zug, Equity)",
+    "move generator compiled ahead of time (a fast `best`/`moves`)":
+        "Zuggenerator vorab übersetzt (schnelles „best“/„moves“)",
+    "self-play game kernel": "Kernel für Partien Computer gegen Computer",
+    "simulation rollouts": "Simulationsläufe",
+    "endgame solver (full and pruned lexicon)": "Endspiel-Löser (volle und gekürzte Wortliste)",
+    "rack inference": "Rückschluss auf das Bänkchen",
+    # -- gcg and the score pad ------------------------------------------------------------------------
+    "entry": "Eintrag",
+    "{move} withdrawn 0": "{move} zurück 0",
+    "exchanges {n} 0": "tauscht {n} 0",
+    "passes 0": "passt 0",
+    "left on rack": "Reststeine",
+    "out bonus": "Ausgespielt",
+    "time penalty": "Zeitstrafe",
+    "challenge": "Anfechtung",
+    " and ": " und ",
+    "winner: {who} ({why})": "Sieger: {who} ({why})",
+    "draw: {who} ({why})": "unentschieden: {who} ({why})",
+    "ended by out": "Ende: ausgespielt",
+    "ended by passes": "Ende: Züge ohne Punkte in Folge",
+    "ended by agreement": "Ende: vereinbart",
+    "ended by time": "Ende: Zeit abgelaufen",
+    "master game (simultaneous Scrabble): {n} moves, {score} points":
+        "Meisterpartie (Simultan-Scrabble): {n} Züge, {score} Punkte",
+    "game not finished": "Partie nicht beendet",
+    "--position {k}: the game has turns 0..{n}": "--position {k}: die Partie hat die Züge 0..{n}",
+    "  GCG files in {out}": "  GCG-Dateien in {out}",
+    "{file}: the record was played with '#lexicon {name}', which is not a known lexicon here (no {name}.lex "
+    "beside the file or in the cache): pass --lexicon PATH of that word list, or --no-words to check placements "
+    "and scores only":
+        "{file}: die Partie wurde mit „#lexicon {name}“ gespielt, einer hier unbekannten Wortliste (keine "
+        "{name}.lex neben der Datei oder im Zwischenspeicher): --lexicon PFAD dieser Wortliste angeben, oder "
+        "--no-words, um nur Legen und Punkte zu prüfen",
+    # -- analyze and practice -------------------------------------------------------------------------
+    "move": "Zug",
+    "score": "Pkt.",
+    "leave": "Rest",
+    "leave value": "Restwert",
+    "equity": "Equity",
+    "rack {rack}  bag {bag}  ({note})": "Bänkchen {rack}  Beutel {bag}  ({note})",
+    "leave values × {scale:.2f}": "Restwerte × {scale:.2f}",
+    "bag empty: going out +2×unseen, tiles kept −(2×value + {stuck:g})":
+        "Beutel leer: Ausspielen +2×Ungesehene, behaltene Steine −(2×Wert + {stuck:g})",
+    "--candidates must be 1..100, got {n}": "--candidates muss 1..100 sein, nicht {n}",
+    "--last-move is read only with --infer": "--last-move gilt nur mit --infer",
+    "--infer and --static exclude each other (--infer is for the simulation)":
+        "--infer und --static schließen einander aus (--infer gilt der Simulation)",
+    "--turn is read only with --gcg": "--turn gilt nur mit --gcg",
+    "position {cgp} (the opponent's last move: {last})": "Stellung {cgp} (letzter Zug des Gegners: {last})",
+    "position {cgp}": "Stellung {cgp}",
+    "the position has no rack to move (CGP rack field is empty)":
+        "die Stellung hat kein Bänkchen zum Ziehen (das Bänkchen-Feld der CGP ist leer)",
+    "nothing to analyse: {why}": "nichts zu analysieren: {why}",
+    "nothing to simulate: {why}": "nichts zu simulieren: {why}",
+    "the player to move has no tiles left: the game is over":
+        "der Spieler am Zug hat keine Steine mehr: die Partie ist zu Ende",
+    "the opponent has played out their last tile: the game is over":
+        "der Gegner hat seinen letzten Stein gelegt: die Partie ist zu Ende",
+    "--turn {k}: the game has turns 0..{n}": "--turn {k}: die Partie hat die Züge 0..{n}",
+    "no endgame search ({why})": "keine Endspielsuche ({why})",
+    "endgame solver: best {move}, value {value:+d} (exact)": "Endspiel-Löser: bester Zug {move}, Wert {value:+d} (exakt)",
+    "  pv: {pv}": "  Hauptvariante: {pv}",
+    "endgame solver: {status}": "Endspiel-Löser: {status}",
+    "  depth-{depth} estimate: {move}, value {value:+d}; pv: {pv}":
+        "  Schätzung bei Tiefe {depth}: {move}, Wert {value:+d}; Hauptvariante: {pv}",
+    "--infer draws the simulation's opponent racks: give --time too (e.g. --time 10s)":
+        "--infer zieht die Bänkchen des Gegners für die Simulation: auch --time angeben (z. B. --time 10s)",
+    "simulation (2 plies, {n} iterations in {s:.1f} s, stopped: {why}, error level {err:g} %, opponent's rack "
+    "from the leave inferred from {last}):":
+        "Simulation (2 Halbzüge, {n} Durchläufe in {s:.1f} s, beendet: {why}, Irrtumsniveau {err:g} %, Bänkchen "
+        "des Gegners aus dem Rest, der aus {last} erschlossen ist):",
+    "simulation (2 plies, {n} iterations in {s:.1f} s, stopped: {why}, error level {err:g} %):":
+        "Simulation (2 Halbzüge, {n} Durchläufe in {s:.1f} s, beendet: {why}, Irrtumsniveau {err:g} %):",
+    "  (dropped at {n})": "  (ausgeschieden bei {n})",
+    "  {move:<24} win {win:5.1f} %  spread {spread:+.1f} ±{se:.1f}  n {n}":
+        "  {move:<24} Sieg {win:5.1f} %  Differenz {spread:+.1f} ±{se:.1f}  n {n}",
+    "--turns must be at least 0, got {n}": "--turns muss mindestens 0 sein, nicht {n}",
+    "exchange: name the tiles to put back, e.g. -QY": "Tausch: die Steine nennen, die zurückgehen, z. B. -QY",
+    "exchanging needs at least 7 tiles in the bag ({bag} left)":
+        "Tauschen braucht mindestens 7 Steine im Beutel (noch {bag})",
+    "exchange {tiles}: not all on the rack {rack}": "Tausch {tiles}: nicht alle auf dem Bänkchen {rack}",
+    "illegal move {text!r}: {why}": "ungültiger Zug {text!r}: {why}",
+    "your move (e.g. '8H WORT', 'H8 WO(R)T', '-QY' to exchange; empty line to stop): ":
+        "Ihr Zug (z. B. „8H WORT“, „H8 WO(R)T“, „-QY“ zum Tauschen; leere Zeile beendet): ",
+    "no move given (use --move or type one)": "kein Zug angegeben (--move oder einen eintippen)",
+    "score: you {you}, opponent {them}; bag {bag} tiles": "Stand: Sie {you}, Gegner {them}; Beutel {bag} Steine",
+    "your rack: {rack}": "Ihr Bänkchen: {rack}",
+    "position: {cgp}": "Stellung: {cgp}",
+    "your move {move}: {score} points, leave {leave} ({value:+.2f}), equity {equity:.2f}":
+        "Ihr Zug {move}: {score} Punkte, Rest {leave} ({value:+.2f}), Equity {equity:.2f}",
+    "  by score:  #{rank} of {n} placements": "  nach Punkten: Platz {rank} von {n} Legemöglichkeiten",
+    "  by score:  - (an exchange scores 0; {n} placements)":
+        "  nach Punkten: - (ein Tausch zählt 0; {n} Legemöglichkeiten)",
+    "  by equity: #{rank} of {n} moves ({loss:.2f} below the best)":
+        "  nach Equity: Platz {rank} von {n} Zügen ({loss:.2f} unter dem besten)",
+    "best by equity:": "die besten nach Equity:",
+    "best by score:": "die besten nach Punkten:",
+    # -- simulation (engine.analysis.simulation, phase) ------------------------------------------------
+    "iters": "Läufe",
+    "spread": "Diff.",
+    "win%": "Sieg %",
+    "95% CI": "95 % KI",
+    "win 95% CI": "Sieg 95 % KI",
+    "{pct}% CI": "{pct} % KI",
+    "win {pct}% CI": "Sieg {pct} % KI",
+    "[{lo:+.1f}, {hi:+.1f}]": "[{lo:+.1f}; {hi:+.1f}]",
+    "[{lo:.1f}, {hi:.1f}]": "[{lo:.1f}; {hi:.1f}]",
+    "[{lo:>7.2f},{hi:>7.2f}]": "[{lo:>7.2f};{hi:>7.2f}]",
+    "[{lo:>5.1f},{hi:>5.1f}]": "[{lo:>5.1f};{hi:>5.1f}]",
+    "# seed {seed}, {plies} plies, {n} iterations in {s:.2f} s ({rate:.0f}/s, {backend} x{workers}); "
+    "stopped: {why}":
+        "# Startwert {seed}, {plies} Halbzüge, {n} Durchläufe in {s:.2f} s ({rate:.0f}/s, {backend} x{workers}); "
+        "beendet: {why}",
+    "single candidate": "nur ein Kandidat",
+    "budget": "Durchläufe aufgebraucht",
+    "one left": "einer übrig",
+    "time": "Zeit um",
+    "interrupted": "abgebrochen",
+    "clearly ahead": "klar vorn",
+    "simulation ({plies} plies, {n:,} iterations, {s:.1f} s; 95 % intervals{src}):":
+        "Simulation ({plies} Halbzüge, {n:,} Durchläufe, {s:.1f} s; 95-%-Intervalle{src}):",
+    "; opponent's rack from the leave inferred from {move}": "; Bänkchen des Gegners aus dem Rest, der aus {move} "
+                                                             "erschlossen ist",
+    " ({racks:,} of {possible:,} racks checked in time)": " ({racks:,} von {possible:,} Bänkchen rechtzeitig geprüft)",
+    "interrupted (Ctrl-C) after {n:,} iterations; the figures so far follow":
+        "abgebrochen (Strg+C) nach {n:,} Durchläufen; es folgen die bisherigen Zahlen",
+    "-n/--candidates {n}: -n is how many of the best moves (by static equity) to simulate; give at least 1, or "
+    "name moves with --move":
+        "-n/--candidates {n}: -n ist die Zahl der besten Züge (nach statischer Equity), die simuliert werden; "
+        "mindestens 1 angeben, oder Züge mit --move nennen",
+    "-i/--iterations {n}: iterations per candidate, at least 1": "-i/--iterations {n}: Durchläufe je Kandidat, mindestens 1",
+    "--time-limit must be a positive number of seconds, got {s:g}":
+        "--time-limit muss eine positive Zahl von Sekunden sein, nicht {s:g}",
+    "--leaves needs --player equity or --player leave": "--leaves braucht --player equity oder --player leave",
+    "--infer needs the opponent's last move: --last-move '8H WO(R)T' (or --last-move=-3)":
+        "--infer braucht den letzten Zug des Gegners: --last-move „8H WO(R)T“ (oder --last-move=-3)",
+    "--infer and --known-opponent-rack exclude each other": "--infer und --known-opponent-rack schließen einander aus",
+    "no kept rack is consistent with {move} within margin {margin:g}: the opponent's rack is drawn at random":
+        "kein behaltener Rest passt zu {move} innerhalb von {margin:g} Punkten: das Bänkchen des Gegners wird "
+        "zufällig gezogen",
+    "opponent's leave inferred from {move}: {n:,} of {racks:,} racks consistent; most likely {top}":
+        "Rest des Gegners aus {move} erschlossen: {n:,} von {racks:,} Bänkchen passen; am wahrscheinlichsten {top}",
+    "opponent's leave inferred from {move}: {n:,} of {racks:,} racks consistent (sampled); most likely {top}":
+        "Rest des Gegners aus {move} erschlossen: {n:,} von {racks:,} Bänkchen passen (Stichprobe); am "
+        "wahrscheinlichsten {top}",
+    # -- endgame, pre-endgame -------------------------------------------------------------------------
+    "solved to the end of the game (exact), {nodes:,} nodes": "bis zum Ende der Partie gelöst (exakt), {nodes:,} Knoten",
+    "NOT SOLVED: stopped by {why} after depth {depth}, {nodes:,} nodes; the move and value are the estimate of "
+    "a {depth}-ply search, not the exact answer":
+        "NICHT GELÖST: angehalten durch {why} nach Tiefe {depth}, {nodes:,} Knoten; Zug und Wert sind die "
+        "Schätzung einer Suche über {depth} Halbzüge, nicht die exakte Antwort",
+    "the time limit ({clock} clock)": "das Zeitlimit ({clock})",
+    "wall": "Uhrzeit",
+    "cpu": "CPU-Zeit",
+    "the node limit": "das Knotenlimit",
+    "the depth limit": "das Tiefenlimit",
+    "Ctrl-C": "Strg+C",
+    "a limit": "ein Limit",
+    "nodes": "Knotenlimit",
+    "depth": "Tiefenlimit",
+    "interrupt": "Strg+C",
+    "exact": "exakt",
+    "yes": "ja",
+    "no ({share:.0f} % of the draws solved)": "nein ({share:.0f} % der Ziehungen gelöst)",
+    "depth {depth}, not exact (time limit)": "Tiefe {depth}, nicht exakt (Zeitlimit)",
+    "endgame solver ({state}, {s:.1f} s): best {move}, value {value:+d} (final spread {final:+d})":
+        "Endspiel-Löser ({state}, {s:.1f} s): bester Zug {move}, Wert {value:+d} (Endstand-Differenz {final:+d})",
+    "  your move is the solver's best": "  Ihr Zug ist der beste des Lösers",
+    "  your move {move} is not the solver's best": "  Ihr Zug {move} ist nicht der beste des Lösers",
+    "partly approximated": "teils genähert",
+    "pre-endgame ({state}, {s:.1f} s): {method}": "Vor-Endspiel ({state}, {s:.1f} s): {method}",
+    "draws enumerated (sampled above {max} per move), greedy playouts, then exact endgames for the moves in "
+    "contention; {exact} of {n} moves exact":
+        "Ziehungen aufgezählt (über {max} je Zug eine Stichprobe), gierig zu Ende gespielt, dann exakte Endspiele "
+        "für die Züge in der engeren Wahl; {exact} von {n} Zügen exakt",
+    "--time {text!r}: expected seconds, e.g. 10 or 10s": "--time {text!r}: Sekunden erwartet, z. B. 10 oder 10s",
+    "--time must be positive, got {text!r}": "--time muss positiv sein, nicht {text!r}",
+    "--time must be a finite number of seconds, got {text!r}": "--time muss eine endliche Zahl Sekunden sein, "
+                                                               "nicht {text!r}",
+    "max depth must be 1..{max} plies, got {n}": "die Tiefe muss 1..{max} Halbzüge sein, nicht {n}",
+    "--nodes must be at least 1, got {n}": "--nodes muss mindestens 1 sein, nicht {n}",
+    "depth {depth:>2}: {move:<22} value {value:+d}  nodes {nodes:,}  {s:.2f}s":
+        "Tiefe {depth:>2}: {move:<22} Wert {value:+d}  Knoten {nodes:,}  {s:.2f}s",
+    "  (complete)": "  (vollständig)",
+    "interrupted (Ctrl-C); the answer of the deepest completed depth follows":
+        "abgebrochen (Strg+C); es folgt die Antwort der tiefsten fertigen Tiefe",
+    "racks {mine} / {theirs}, scores {a}/{b}": "Bänkchen {mine} / {theirs}, Stand {a}/{b}",
+    "best move: {move}": "bester Zug: {move}",
+    "value: {value:+d} (spread from now to the end, settlement included; final spread {final:+d})":
+        "Wert: {value:+d} (Differenz von jetzt bis zum Ende, Abrechnung eingeschlossen; Endstand-Differenz "
+        "{final:+d})",
+    "pv: {pv}": "Hauptvariante: {pv}",
+    "best move at depth {depth} (estimate): {move}": "bester Zug bei Tiefe {depth} (Schätzung): {move}",
+    "value at depth {depth} (estimate, not exact): {value:+d}": "Wert bei Tiefe {depth} (Schätzung, nicht exakt): "
+                                                                "{value:+d}",
+    "pv (depth {depth}): {pv}": "Hauptvariante (Tiefe {depth}): {pv}",
+    "complete (exact)": "vollständig (exakt)",
+    "stopped by {why} (not exact)": "angehalten: {why} (nicht exakt)",
+    "depth {depth}, {state}; {nodes:,} nodes in {wall:.2f} s wall, {cpu:.2f} s CPU":
+        "Tiefe {depth}, {state}; {nodes:,} Knoten in {wall:.2f} s Uhrzeit, {cpu:.2f} s CPU",
+    "pre-endgame, bag {bag} (unseen {unseen}), {s:.1f} s: {method}":
+        "Vor-Endspiel, Beutel {bag} (ungesehen {unseen}), {s:.1f} s: {method}",
+    "win %": "Sieg %",
+    "draws": "Zieh.",
+    ", draws sampled": ", Ziehungen als Stichprobe",
+    ", the opponent's reply modelled": ", Antwort des Gegners nachgebildet",
+    "--endgame-depth must be 1..60 plies, got {n}": "--endgame-depth muss 1..60 Halbzüge sein, nicht {n}",
+    "round {i}: endgames up to {lim:,} nodes, {exact} of {of} moves exact":
+        "Runde {i}: Endspiele bis {lim:,} Knoten, {exact} von {of} Zügen exakt",
+    "no opponent rack is consistent with the last move {move!r} (engine infer explains); run without "
+    "--last-move":
+        "kein Bänkchen des Gegners passt zum letzten Zug {move!r} („engine infer“ erklärt es); ohne --last-move "
+        "aufrufen",
+    # -- review ---------------------------------------------------------------------------------------
+    "turn": "Zug",
+    "player": "Spieler",
+    "rack": "Bänkchen",
+    "played": "gespielt",
+    "best": "bester Zug",
+    "loss": "Verl.",
+    "mark": "Wertung",
+    "endgame": "Endspiel",
+    "endgame, not exact": "Endspiel, nicht exakt",
+    "bingo missed": "Bingo verpasst",
+    "rack unknown": "Bänkchen unbekannt",
+    "the simulation could not rank the played move": "die Simulation konnte den gespielten Zug nicht einordnen",
+    "exchanged tiles unknown": "getauschte Steine unbekannt",
+    "turns": "Züge",
+    "avg loss": "Ø Verlust",
+    "missed bingos": "verp. Bingos",
+    "endgame loss": "Endspielverl.",
+    "marks": "Wertungen",
+    "(loss in equity points; endgame turns in spread points; marks: Ungenauigkeit/Fehler/Patzer, see "
+    "docs/review.md)":
+        "(Verlust in Equity-Punkten; Züge im Endspiel in Punkten der Differenz; Wertungen: "
+        "Ungenauigkeit/Fehler/Patzer, siehe docs/review.md)",
+    "(loss in win % points; marks: Ungenauigkeit/Fehler/Patzer, see docs/review.md)":
+        "(Verlust in Prozentpunkten der Siegchance; Wertungen: Ungenauigkeit/Fehler/Patzer, siehe docs/review.md)",
+    "(loss in spread points; marks: Ungenauigkeit/Fehler/Patzer, see docs/review.md)":
+        "(Verlust in Punkten der Differenz; Wertungen: Ungenauigkeit/Fehler/Patzer, siehe docs/review.md)",
+    "turn {what}": "Zug {what}",
+    "win % curve written to {plot}": "Kurve der Siegchance nach {plot} geschrieben",
+    "--plot {plot}: the picture is written as SVG, name the file *.svg":
+        "--plot {plot}: das Bild wird als SVG geschrieben, die Datei *.svg nennen",
+    "--player {player!r}: the game's players are {players}": "--player {player!r}: die Spieler der Partie sind {players}",
+    # -- the global option ----------------------------------------------------------------------------
+    "--lang needs a value: de or en": "--lang braucht einen Wert: de oder en",
+    "--lang {code!r}: choose de or en": "--lang {code!r}: de oder en wählen",
+}
+"""English message -> German message (:func:`engine.lang.tr`)."""
+
+
+ARGPARSE_DE: dict[str, str] = {
+    "usage: ": "Aufruf: ",
+    "%(prog)s: error: %(message)s\n": "%(prog)s: Fehler: %(message)s\n",
+    "positional arguments": "Argumente",
+    "options": "Optionen",
+    "show this help message and exit": "diese Hilfe zeigen und beenden",
+    "the following arguments are required: %s": "diese Argumente fehlen: %s",
+    "unrecognized arguments: %s": "unbekannte Argumente: %s",
+    "invalid choice: %(value)r (choose from %(choices)s)": "ungültige Wahl: %(value)r (möglich: %(choices)s)",
+    "invalid %(type)s value: %(value)r": "ungültiger Wert (%(type)s): %(value)r",
+    "argument %(argument_name)s: %(message)s": "Argument %(argument_name)s: %(message)s",
+    "expected one argument": "ein Wert erwartet",
+    "expected at most one argument": "höchstens ein Wert erwartet",
+    "expected at least one argument": "mindestens ein Wert erwartet",
+    "expected %s argument": "%s Wert erwartet",
+    "expected %s arguments": "%s Werte erwartet",
+    "not allowed with argument %s": "nicht zusammen mit %s erlaubt",
+    "one of the arguments %s is required": "eines dieser Argumente ist nötig: %s",
+    "ambiguous option: %(option)s could match %(matches)s": "mehrdeutige Option: %(option)s passt auf %(matches)s",
+    "ignored explicit argument %r": "Wert %r ignoriert",
+    "can't open '%(filename)s': %(error)s": "kann „%(filename)s“ nicht öffnen: %(error)s",
+}
+"""argparse's own texts (it looks them up through gettext's ``_``) -> German (engine.cli.main)."""
