@@ -45,6 +45,14 @@ DE: dict[str, str] = {
     "simulation rollouts": "Simulationsläufe",
     "endgame solver (full and pruned lexicon)": "Endspiel-Löser (volle und gekürzte Wortliste)",
     "rack inference": "Rückschluss auf das Bänkchen",
+    "could not start the ahead-of-time build in the background ({exc}); `python -m engine warmup aot` does it":
+        "konnte das Vorab-Übersetzen nicht im Hintergrund starten ({exc}); „python -m engine warmup aot“ erledigt es",
+    "compiling the move generator ahead of time in the background (once, about 20 s of CPU) so that later "
+    "starts skip Numba; `python -m engine warmup` compiles every kernel ahead; GSE_AOT=0 turns this off":
+        "übersetze den Zuggenerator vorab im Hintergrund (einmal, etwa 20 s CPU), damit spätere Starts ohne Numba "
+        "auskommen; „python -m engine warmup“ übersetzt alle Kernel vorab; GSE_AOT=0 schaltet das ab",
+    "interrupted (Ctrl-C); the figures reached so far follow (not exact where not solved)":
+        "abgebrochen (Strg+C); es folgen die bisherigen Zahlen (nicht exakt, wo nicht gelöst)",
     # -- gcg and the score pad ------------------------------------------------------------------------
     "entry": "Eintrag",
     "{move} withdrawn 0": "{move} zurück 0",

@@ -125,8 +125,8 @@ def _aot_in_background(lexicon_path: str | None) -> None:
         subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                          start_new_session=True, close_fds=True)
     except OSError as exc:
-        _note(f"could not start the ahead-of-time build in the background ({exc}); `python -m engine warmup aot` "
-              f"does it")
+        _note(tr("could not start the ahead-of-time build in the background ({exc}); `python -m engine warmup aot` "
+                 "does it", exc=exc))
         return
     _note("compiling the move generator ahead of time in the background (once, about 20 s of CPU) so that later "
           "starts skip Numba; `python -m engine warmup` compiles every kernel ahead; GSE_AOT=0 turns this off")

@@ -1,0 +1,214 @@
+"""The command line speaks one language per run (issue 26.9): German or English, `--lang`, GSE_LANG, the locale.
+
+The German lines below are worked out by hand: the score pad of tests/game/test_gcg.py's PAD_GCG (its
+scores are checked there against SPEC), HAUS on an empty board (H 2 + A 1 + U 1 + S 1 on the centre's
+double word = 10).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+from engine import lang as L
+from engine.cli.main import main
+from engine.lang_de import DE
+from lexicon_tools.bundle import build_bundle
+
+ROOT = Path(__file__).resolve().parents[2]
+EMPTY = "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AEHSU/ 0/0 0"
+PAD = """#character-encoding UTF-8
+#player1 Ana Ana
+#player2 Ben Ben
+#player3 Cal Cal
+#rules home
+>Ana: ... 8H HAUS +10 10
+>Ben: ... K8 .EHR +10 10
+>Cal: ... - +0 0
+>Ana: ... -4 +0 10
+>Ben: ... 11K .AsEN +4 14
+>Cal: ... H8 .ASEN +7 7
+>Ana: ... 8H ....ER +8 18
+>Ben: QE (QE) -11 3
+>Cal: AB (AB) -4 3
+>Ana: (QEAB) +15 33
+"""
+
+
+@pytest.fixture(scope="module")
+def tiny_lex(tmp_path_factory):
+    return build_bundle(["HAUS", "HAUSE", "SAU", "AUS"], tmp_path_factory.mktemp("lex") / "tiny.lex",
+                        source_name="test")
+
+
+def _messages() -> dict[str, str]:
+    """Every literal message the code gives to tr / tr_in (and engine/cli's _note): {message: file}."""
+    out = {}
+    for f in sorted((ROOT / "engine").rglob("*.py")):
+        calls = {"tr": 0, "tr_in": 1, **({"_note": 0} if f.parent.name == "cli" and f.parent.parent.name == "engine"
+                                         else {})}
+        for node in ast.walk(ast.parse(f.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+                k = calls.get(node.func.id)
+                if k is not None and len(node.args) > k and isinstance(node.args[k], ast.Constant) \
+                        and isinstance(node.args[k].value, str):
+                    out.setdefault(node.args[k].value, str(f.relative_to(ROOT)))
+    return out
+
+
+def _fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
+
+
+def test_every_message_of_the_code_has_its_german_text_with_the_same_fields():
+    msgs = _messages()
+    assert len(msgs) > 150
+    missing = {m: f for m, f in msgs.items() if m not in DE}
+    assert not missing, missing
+    bad = {m: DE[m] for m in msgs if _fields(m) != _fields(DE[m])}
+    assert not bad, bad
+
+
+@pytest.mark.parametrize("env, want", [
+    ({}, "en"),
+    ({"LANG": "de_DE.UTF-8"}, "de"),
+    ({"LANG": "de_AT.UTF-8"}, "de"),
+    ({"LANG": "en_US.UTF-8"}, "en"),
+    ({"LANG": "C"}, "en"),
+    ({"LC_ALL": "C", "LANG": "de_DE.UTF-8"}, "en"),           # LC_ALL wins (POSIX order)
+    ({"LC_MESSAGES": "de_CH.UTF-8", "LANG": "en_GB"}, "de"),  # LC_MESSAGES before LANG
+    ({"LC_ALL": "", "LANG": "de_DE"}, "de"),                  # an empty variable is not set
+    ({"GSE_LANG": "en", "LANG": "de_DE.UTF-8"}, "en"),        # GSE_LANG before the locale
+    ({"GSE_LANG": "de", "LC_ALL": "C"}, "de"),
+    ({"GSE_LANG": "fr", "LANG": "de_DE"}, "de"),              # an unknown GSE_LANG is ignored
+])
+def test_the_default_language_comes_from_gse_lang_else_the_locale(env, want):
+    assert L.default_lang(env) == want
+
+
+def test_german_numbers_have_a_decimal_comma_and_a_thousands_dot():
+    assert L.tr_in("de", "{x:.1f} and {n:,}", x=75.4, n=12842) == "75,4 and 12.842"  # not in DE: English text,
+    assert L.tr_in("en", "{x:.1f} and {n:,}", x=75.4, n=12842) == "75.4 and 12,842"  # German numbers
+    assert L.tr_in("de", "Ctrl-C") == "Strg+C"
+    L.set_lang("de")
+    try:
+        assert L.percent(0.754) == "75,4 %" and L.num(-3.25, "+.2f") == "-3,25"
+    finally:
+        L.set_lang(None)
+    assert L.percent(0.754) == "75.4 %"  # tests run in English (tests/conftest.py)
+
+
+def test_gcg_score_pad_in_german_line_by_line(tmp_path, capsys):
+    f = tmp_path / "pad.gcg"
+    f.write_text(PAD, encoding="utf-8")
+    assert main(["--lang", "de", "gcg", str(f), "--no-words"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out == [
+        "  # Eintrag                            Ana       Ben       Cal",
+        "-" * 62,
+        "  1 Ana: 8H HAUS +10                    10         0         0",
+        "  2 Ben: K8 (S)EHR +10                  10        10         0",
+        "  3 Cal: passt 0                        10        10         0",
+        "  4 Ana: tauscht 4 0                    10        10         0",
+        "  5 Ben: 11K (R)AsEN +4                 10        14         0",
+        "  6 Cal: H8 (H)ASEN +7                  10        14         7",
+        "  7 Ana: 8H (HAUS)ER +8                 18        14         7",
+        "    Ben: Reststeine -11                 18         3         7",
+        "    Cal: Reststeine -4                  18         3         3",
+        "    Ana: Ausgespielt +15                33         3         3",
+        "Sieger: Ana (Ende: ausgespielt)",
+    ]
+    # the same run in English: one language, the same numbers
+    assert main(["gcg", str(f), "--no-words", "--lang", "en"]) == 0
+    en = capsys.readouterr().out.splitlines()
+    assert en[0].split() == ["#", "entry", "Ana", "Ben", "Cal"]
+    assert en[4].split() == ["3", "Cal:", "passes", "0", "10", "10", "0"]
+    assert en[9].split() == ["Ben:", "left", "on", "rack", "-11", "18", "3", "7"]
+    assert en[-1] == "winner: Ana (ended by out)"
+
+
+def test_score_and_best_in_german(tiny_lex, capsys):
+    assert main(["score", "--cgp", EMPTY, "--lexicon", str(tiny_lex.path), "8H HAUS", "--lang", "de"]) == 0
+    assert capsys.readouterr().out.splitlines() == ["8H HAUS: 10 Punkte", "  HAUS               10"]
+    assert main(["--lang=de", "score", "--cgp", EMPTY, "--lexicon", str(tiny_lex.path), "8H HAUX"]) == 1
+    assert capsys.readouterr().out.startswith("ungültig: ")
+    assert main(["--lang", "de", "best", "--cgp", EMPTY, "--lexicon", str(tiny_lex.path)]) == 0
+    line, = capsys.readouterr().out.splitlines()
+    # HAUSE from D8 through the centre: H 2 on the double letter D8 = 4, A U S E 1 each: 8, doubled = 16
+    assert line == "8D HAUSE                   16  Rest -"
+
+
+def test_analyze_in_german_has_german_headings_and_decimal_commas(tiny_lex, capsys):
+    assert main(["--lang", "de", "analyze", "--cgp", EMPTY, "--lexicon", str(tiny_lex.path), "--static"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert re.fullmatch(r"Bänkchen AEHSU  Beutel \d+  \(Restwerte × \d+,\d\d\)", out[0]), out[0]
+    assert out[1] == "   #  Zug                       Pkt.  Rest        Restwert   Equity"
+    rows = [r.split() for r in out[2:]]
+    assert rows and all(re.fullmatch(r"-?\d+,\d\d", r[-1]) and re.fullmatch(r"-?\d+,\d\d", r[-2]) for r in rows)
+    for r in rows:  # equity = score + leave value, read back from the German numbers
+        score, value, eq = int(r[-4]), float(r[-2].replace(",", ".")), float(r[-1].replace(",", "."))
+        assert abs(score + value - eq) <= 0.011
+    assert rows[0][1:4] == ["8D", "HAUSE", "16"]
+
+
+def test_json_is_the_same_in_both_languages(tiny_lex, capsys):
+    outs = []
+    for code in ("de", "en"):
+        assert main(["--lang", code, "score", "--cgp", EMPTY, "--lexicon", str(tiny_lex.path), "8H HAUS",
+                     "--json"]) == 0
+        outs.append(json.loads(capsys.readouterr().out))
+    assert outs[0] == outs[1] and outs[0]["score"] == 10
+
+
+def _english_words() -> set[str]:
+    """Words of the catalogue's English messages that no German text uses (a German line must not show them)."""
+    words = lambda t: set(re.findall(r"[a-zäöüß]{4,}", re.sub(r"\{[^}]*\}|--[a-z-]+|`[^`]*`|docs/\S+", " ", t).lower()))  # noqa: E731
+    english = set().union(*(words(m) for m in DE))
+    german = set().union(*(words(g) for g in DE.values()))
+    return english - german - {"equity", "bingo", "simultan"}
+
+
+def test_no_english_word_in_german_mode(tiny_lex, tmp_path, capsys, monkeypatch):
+    f = tmp_path / "pad.gcg"
+    f.write_text(PAD, encoding="utf-8")
+    english = _english_words()
+    assert {"winner", "move", "score", "leave", "rack", "entry", "passes", "ended"} <= english
+    monkeypatch.delenv("GSE_LANG")
+    monkeypatch.setenv("LANG", "de_DE.UTF-8")  # German by the locale, no --lang
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    lex = str(tiny_lex.path)
+    runs = [(["gcg", str(f), "--no-words"], 0), (["gcg", str(f), "--no-words", "--position", "99"], 2),
+            (["score", "--cgp", EMPTY, "--lexicon", lex, "8H HAUS"], 0),
+            (["best", "--cgp", EMPTY, "--lexicon", lex], 0),
+            (["moves", "--cgp", EMPTY, "--lexicon", lex], 0),
+            (["analyze", "--cgp", EMPTY, "--lexicon", lex, "--static"], 0),
+            (["analyze", "--cgp", EMPTY, "--lexicon", lex, "--top", "0"], 2),
+            (["endgame", "--cgp", EMPTY, "--time", "x"], 2),
+            (["gcg"], 2)]
+    for argv, rc in runs:
+        try:
+            got = main(argv)
+        except SystemExit as exc:  # argparse's own error
+            got = exc.code
+        cap = capsys.readouterr()
+        assert got == rc, argv
+        text = (cap.out + cap.err).lower()
+        text = re.sub(r"--[a-z-]+|\S*/\S*", " ", text)  # options and paths are not words
+        found = sorted(w for w in english if re.search(rf"(?<![a-zäöüß]){w}(?![a-zäöüß])", text))
+        assert not found, (argv, found, cap.out + cap.err)
+
+
+def test_argparse_errors_in_german(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["--lang", "de", "gcg"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("Aufruf: python -m engine gcg") and "Fehler: diese Argumente fehlen: file" in err
+    assert main(["--lang", "fr", "best"]) == 2
+    assert "--lang 'fr'" in capsys.readouterr().err
