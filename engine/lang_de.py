@@ -55,6 +55,7 @@ DE: dict[str, str] = {
         "abgebrochen (Strg+C); es folgen die bisherigen Zahlen (nicht exakt, wo nicht gelöst)",
     # -- gcg and the score pad ------------------------------------------------------------------------
     "entry": "Eintrag",
+    "file": "DATEI",
     "{move} withdrawn 0": "{move} zurück 0",
     "exchanges {n} 0": "tauscht {n} 0",
     "passes 0": "passt 0",

@@ -174,7 +174,7 @@ def add_parser(subparsers) -> None:
     sp.set_defaults(func=cmd_selfplay)
 
     sp = subparsers.add_parser("gcg", help="check a GCG game record; print its score pad or a position (CGP)")
-    sp.add_argument("file", help="the .gcg file")
+    sp.add_argument("file", metavar=tr("file"), help="the .gcg file")
     sp.add_argument("--lexicon", help="lexicon bundle for the word check (default: the one the file's #lexicon "
                                       "names, if known; the packaged German list when it names none)")
     sp.add_argument("--no-words", action="store_true", help="check placements and scores only, not words")

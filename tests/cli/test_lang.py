@@ -177,7 +177,7 @@ def test_no_english_word_in_german_mode(tiny_lex, tmp_path, capsys, monkeypatch)
     f = tmp_path / "pad.gcg"
     f.write_text(PAD, encoding="utf-8")
     english = _english_words()
-    assert {"winner", "move", "score", "leave", "rack", "entry", "passes", "ended"} <= english
+    assert {"winner", "move", "score", "exchanges", "rack", "entry", "passes", "ended"} <= english
     monkeypatch.delenv("GSE_LANG")
     monkeypatch.setenv("LANG", "de_DE.UTF-8")  # German by the locale, no --lang
     monkeypatch.delenv("LC_ALL", raising=False)
@@ -189,7 +189,7 @@ def test_no_english_word_in_german_mode(tiny_lex, tmp_path, capsys, monkeypatch)
             (["moves", "--cgp", EMPTY, "--lexicon", lex], 0),
             (["analyze", "--cgp", EMPTY, "--lexicon", lex, "--static"], 0),
             (["analyze", "--cgp", EMPTY, "--lexicon", lex, "--top", "0"], 2),
-            (["endgame", "--cgp", EMPTY, "--time", "x"], 2),
+            (["analyze", "--cgp", EMPTY, "--lexicon", lex, "--time", "x"], 2),
             (["gcg"], 2)]
     for argv, rc in runs:
         try:
@@ -209,6 +209,6 @@ def test_argparse_errors_in_german(capsys):
         main(["--lang", "de", "gcg"])
     assert exc.value.code == 2
     err = capsys.readouterr().err
-    assert err.startswith("Aufruf: python -m engine gcg") and "Fehler: diese Argumente fehlen: file" in err
+    assert err.startswith("Aufruf: python -m engine gcg") and "Fehler: diese Argumente fehlen: DATEI" in err
     assert main(["--lang", "fr", "best"]) == 2
     assert "--lang 'fr'" in capsys.readouterr().err
