@@ -101,8 +101,25 @@ def tr_in(code: str, msgid: str, /, **fields) -> str:
     if code == "de":
         from engine.lang_de import DE
 
-        text = DE.get(msgid, msgid)
+        text = DE.get(msgid)
+        if text is None:
+            text = _by_pattern(msgid)
     return _FORMAT[code].format(text, **fields) if fields else text.replace("{{", "{").replace("}}", "}")
+
+
+def _by_pattern(msgid: str) -> str:
+    """A message with variable parts in German (:data:`engine.lang_de.PATTERNS_DE`), else unchanged.
+
+    A pattern's replacement is a :func:`re.sub` template or a function of the match."""
+    import re
+
+    from engine.lang_de import PATTERNS_DE
+
+    for pattern, german in PATTERNS_DE:
+        out, n = re.subn(pattern, german, msgid)
+        if n:
+            return out
+    return msgid
 
 
 def num(value, spec: str = "") -> str:

@@ -323,3 +323,71 @@ ARGPARSE_DE: dict[str, str] = {
     "can't open '%(filename)s': %(error)s": "kann „%(filename)s“ nicht öffnen: %(error)s",
 }
 """argparse's own texts (it looks them up through gettext's ``_``) -> German (engine.cli.main)."""
+
+
+def _inner(template: str):
+    """A replacement that puts the German of the message's last part (group ``k``) into ``template``."""
+    def replace(m):
+        from engine.lang import tr
+
+        groups = list(m.groups())
+        groups[-1] = tr(groups[-1])
+        return template.format(*groups)
+    return replace
+
+
+PATTERNS_DE: list[tuple[str, object]] = [
+    # a message with a place in front (a file, a line of a record): the place in German, the rest translated
+    (r"^line (\d+): (.+)$", _inner("Zeile {0}: {1}")),
+    (r"^illegal move (\S+ \S+): (.+)$", _inner("ungültiger Zug {0}: {1}")),
+    (r"^(/\S+|\S+\.(?:gcg|lex|klv2?|txt|cgp)): (.+)$", _inner("{0}: {1}")),
+    (r"^cannot read \(No such file or directory\)$", "nicht lesbar (keine solche Datei)"),
+    (r"^cannot read \(Permission denied\)$", "nicht lesbar (keine Berechtigung)"),
+    (r"^cannot read \((.+)\)$", r"nicht lesbar (\1)"),
+    (r"^no such lexicon \(build one with `python -m lexicon_tools build`\)$",
+     "keine solche Wortliste (eine bauen: „python -m lexicon_tools build“)"),
+    (r"^board has (\d+) rows?, expected 15$", r"das Brett hat \1 Zeilen, nicht 15"),
+    # the word checker's reasons (engine.position.scorer.IllegalMove); as the web pages' SERVER_DE (static/i18n.js)
+    (r"^(.+) is not in the word list \(nor (.+)\)$", r"\1 steht nicht in der Wortliste (auch nicht \2)"),
+    (r"^(.+) is not in the word list$", r"\1 steht nicht in der Wortliste"),
+    (r"^the move does not touch any tile on the board$", "der Zug berührt keinen Stein auf dem Brett"),
+    (r"^the first move must cover the centre star (\w+)$", r"der erste Zug muss über den Stern \1 gehen"),
+    (r"^the first move must place at least two tiles$", "der erste Zug legt mindestens zwei Steine"),
+    (r"^the tiles are not in one row or column$", "die Steine liegen nicht in einer Zeile oder Spalte"),
+    (r"^the move places no tile$", "der Zug legt keinen Stein"),
+    (r"^two tiles on square (\w+)$", r"zwei Steine auf \1"),
+    (r"^square (\w+) holds (.+), not (.+)$", r"auf \1 liegt \2, nicht \3"),
+    (r"^square (\w+) is already occupied \(by (.+)\)$", r"\1 ist schon belegt (\2)"),
+    (r"^square (\w+) is empty, but \((.+)\) marks a tile already on the board$",
+     r"\1 ist leer, aber (\2) steht für einen Stein, der schon liegt"),
+    (r"^gap at (\w+): .*$", r"Lücke bei \1: neue und liegende Steine bilden keine durchgehende Reihe"),
+    (r"^(.+) from (\w+) runs off the board: .*$", r"\1 ab \2 läuft über den Rand des Bretts"),
+    (r"^(.+) places no tile: .*$", r"\1 legt keinen Stein: jedes Feld hat seinen Buchstaben schon"),
+    (r"^tile (.+) is not on the rack \(rack empty\)(; .*)?$", r"\1 ist nicht auf dem Bänkchen (Bänkchen leer)"),
+    (r"^tile (.+) is not on the rack \(rack (.+?)\); to play the blank as (.+), write it lowercase$",
+     r"\1 ist nicht auf dem Bänkchen (\2); den Joker als \3 klein schreiben"),
+    (r"^tile (.+) is not on the rack \(rack (.+?)\)$", r"\1 ist nicht auf dem Bänkchen (\2)"),
+    (r"^tile (.+) is not on the rack (\d+) times \(rack (.+) holds (\d+)\)$",
+     r"\1 ist nicht \2-mal auf dem Bänkchen (\3 hat \4)"),
+    (r"^\? \(blank\)", "? (Joker)"),
+    (r"^cannot read (.+): expected .*$",
+     r"nicht lesbar: \1 – erwartet z. B. 8H HAUS (waagerecht) oder H8 HAUS (senkrecht)"),
+    (r"^(.+): nested '\(' \(parentheses mark tiles already on the board\)$",
+     r"\1: „(“ in „(“ (Klammern stehen für Steine, die schon liegen)"),
+    (r"^(.+): '\)' without '\('$", r"\1: „)“ ohne „(“"),
+    (r"^(.+): empty parentheses$", r"\1: leere Klammern"),
+    (r"^(.+): '\(' is not closed$", r"\1: „(“ wird nicht geschlossen"),
+    (r"^(.+): no letters$", r"\1: keine Buchstaben"),
+    (r"^(.+): '(.+)' is not a letter of the German tile set \(write SS for ß\)$",
+     r"\1: „\2“ ist kein Stein des deutschen Satzes (für ß SS schreiben)"),
+    (r"^(.+): '(.+)' is not a letter of the German tile set$", r"\1: „\2“ ist kein Stein des deutschen Satzes"),
+    (r"^(.+): '\.' at letter (\d+) lies beyond the edge of the board$", r"\1: „.“ bei Buchstabe \2 liegt jenseits des Rands"),
+    (r"^(.+): '\.' at letter (\d+) marks an empty square \((\w+)\)$",
+     r"\1: „.“ bei Buchstabe \2 steht für ein leeres Feld (\3)"),
+    (r"^(\d+) scoreless turns in a row with the bag empty: the game is over$",
+     r"\1 Züge ohne Punkte in Folge bei leerem Beutel: die Partie ist zu Ende"),
+    (r"^(\d+) passes in a row \(the bag holds (\d+), too few to exchange\): the game is over$",
+     r"\1-mal in Folge gepasst (im Beutel \2, zu wenige zum Tauschen): die Partie ist zu Ende"),
+]
+"""Messages with variable parts (the word checker's reasons, the end of a game) -> German, first match wins:
+``(regular expression, replacement)`` for :func:`re.sub` (engine.lang.tr of a message not in :data:`DE`)."""

@@ -143,6 +143,30 @@ def test_score_and_best_in_german(tiny_lex, capsys):
     assert line == "8D HAUSE                   16  Rest -"
 
 
+@pytest.mark.parametrize("move, german", [
+    ("8H HAUX", "ungültig: X ist nicht auf dem Bänkchen (AEHSU)"),
+    ("1A SAUE", "ungültig: der erste Zug muss über den Stern H8 gehen"),
+    ("8H HA(U)S", "ungültig: J8 ist leer, aber (U) steht für einen Stein, der schon liegt"),
+    ("8H HAUß", "ungültig: HAUß: „ß“ ist kein Stein des deutschen Satzes (für ß SS schreiben)"),
+    ("8H SAUHE", "ungültig: SAUHE steht nicht in der Wortliste"),
+    ("HAUS", "ungültig: nicht lesbar: 'HAUS' – erwartet z. B. 8H HAUS (waagerecht) oder H8 HAUS (senkrecht)"),
+])
+def test_the_word_checkers_reasons_in_german(tiny_lex, capsys, move, german):
+    assert main(["--lang", "de", "score", "--cgp", EMPTY, "--lexicon", str(tiny_lex.path), move]) == 1
+    assert capsys.readouterr().out.splitlines() == [german]
+
+
+def test_an_error_in_a_record_in_german(tmp_path, capsys):
+    f = tmp_path / "bad.gcg"
+    f.write_text("#player1 a a\n#player2 b b\n>a: ABC 8H XX +3 3\n", encoding="utf-8")
+    assert main(["--lang", "de", "gcg", str(f), "--no-words"]) == 2
+    assert capsys.readouterr().err == f"Fehler: {f}: Zeile 3: ungültiger Zug 8H XX: X ist nicht auf dem Bänkchen (ABC)\n"
+    assert main(["--lang", "de", "gcg", str(tmp_path / "none.gcg")]) == 2
+    assert capsys.readouterr().err == f"Fehler: {tmp_path / 'none.gcg'}: nicht lesbar (keine solche Datei)\n"
+    assert main(["--lang", "en", "gcg", str(f), "--no-words"]) == 2
+    assert capsys.readouterr().err == f"error: {f}: line 3: illegal move 8H XX: tile X is not on the rack (rack ABC)\n"
+
+
 def test_analyze_in_german_has_german_headings_and_decimal_commas(tiny_lex, capsys):
     assert main(["--lang", "de", "analyze", "--cgp", EMPTY, "--lexicon", str(tiny_lex.path), "--static"]) == 0
     out = capsys.readouterr().out.splitlines()
