@@ -293,6 +293,45 @@ DE: dict[str, str] = {
     "--plot {plot}: the picture is written as SVG, name the file *.svg":
         "--plot {plot}: das Bild wird als SVG geschrieben, die Datei *.svg nennen",
     "--player {player!r}: the game's players are {players}": "--player {player!r}: die Spieler der Partie sind {players}",
+    # -- infer (engine.cli.infer, engine.analysis.inference) --------------------------------------------
+    "--margin {text!r}: expected points, e.g. 5 or 2.5": "--margin {text!r}: Punkte erwartet, z. B. 5 oder 2.5",
+    "--margin must be a finite number >= 0, got {text!r}": "--margin muss eine endliche Zahl >= 0 sein, nicht {text!r}",
+    "give either --gcg FILE [--turn K], or --cgp and --move": "entweder --gcg DATEI [--turn K] angeben, oder --cgp und --move",
+    "--on-rack and --not-on-rack are for --cgp; with --gcg the record says what is known":
+        "--on-rack und --not-on-rack gelten für --cgp; mit --gcg sagt die Partie, was bekannt ist",
+    "turn {k}": "Zug {k}",
+    "after the last entry": "nach dem letzten Eintrag",
+    "{when}: the opponent's last move {move}; position {cgp}": "{when}: letzter Zug des Gegners {move}; Stellung {cgp}",
+    "give --cgp (the position after the opponent's move) and --move, or --gcg FILE":
+        "--cgp (die Stellung nach dem Zug des Gegners) und --move angeben, oder --gcg DATEI",
+    "--max-racks and --samples must be at least 1, got {a} and {b}":
+        "--max-racks und --samples müssen mindestens 1 sein, nicht {a} und {b}",
+    "last move {move}: withdrawn, its tiles {tiles} went back to the rack; the whole rack of {n} tiles, bag {bag}":
+        "letzter Zug {move}: zurückgenommen, seine Steine {tiles} gingen aufs Bänkchen zurück; das ganze Bänkchen "
+        "mit {n} Steinen, Beutel {bag}",
+    "{racks:,} possible racks, weighted by their draws (no likelihood: a withdrawn play is no static player's "
+    "choice)":
+        "{racks:,} mögliche Bänkchen, gewichtet nach ihren Ziehungen (keine Wahrscheinlichkeit des Zugs: ein "
+        "zurückgenommener Zug ist keine Wahl eines statischen Spielers)",
+    "{move} ({score} points)": "{move} ({score} Punkte)",
+    "exchange {move}": "Tausch {move}",
+    "last move {what}: 1 tile kept, bag {bag} before the move, margin {margin:g}":
+        "letzter Zug {what}: 1 Stein behalten, Beutel {bag} vor dem Zug, Spielraum {margin:g}",
+    "last move {what}: {n} tiles kept, bag {bag} before the move, margin {margin:g}":
+        "letzter Zug {what}: {n} Steine behalten, Beutel {bag} vor dem Zug, Spielraum {margin:g}",
+    "{n:,} of {racks:,} possible racks consistent ({share:.1f} % of the draws), {leaves:,} distinct leaves":
+        "{n:,} von {racks:,} möglichen Bänkchen passen ({share:.1f} % der Ziehungen), {leaves:,} verschiedene Reste",
+    "from the record: {what}": "aus der Partie: {what}",
+    "sampled, not exact: {n:,} possible racks, more than the exact limit; the weights count sampled racks":
+        "Stichprobe, nicht exakt: {n:,} mögliche Bänkchen, mehr als die Grenze für exakt; die Gewichte zählen "
+        "gezogene Bänkchen",
+    "no rack is consistent with the move within the margin (try a larger --margin)":
+        "kein Bänkchen passt zum Zug innerhalb des Spielraums (ein größeres --margin versuchen)",
+    "tile": "Stein",
+    "expected": "erwartet",
+    "P(>=1)": "P(>=1)",
+    "prior": "vorher",
+    "... {n:,} more": "... {n:,} weitere",
     # -- the global option ----------------------------------------------------------------------------
     "--lang needs a value: de or en": "--lang braucht einen Wert: de oder en",
     "--lang {code!r}: choose de or en": "--lang {code!r}: de oder en wählen",
@@ -341,6 +380,12 @@ PATTERNS_DE: list[tuple[str, object]] = [
     (r"^line (\d+): (.+)$", _inner("Zeile {0}: {1}")),
     (r"^illegal move (\S+ \S+): (.+)$", _inner("ungültiger Zug {0}: {1}")),
     (r"^(/\S+|\S+\.(?:gcg|lex|klv2?|txt|cgp)): (.+)$", _inner("{0}: {1}")),
+    (r"^turn (\d+): their withdrawn play (\S+ \S+) put (\S+) back on the rack$",
+     r"Zug \1: sein zurückgenommener Zug \2 brachte \3 aufs Bänkchen zurück"),
+    (r"^turn (\d+): your exchange put (\S+) into the bag after their last draw$",
+     r"Zug \1: Ihr Tausch brachte \2 in den Beutel, nachdem der Gegner zuletzt zog"),
+    (r"^turn (\d+) is a (\w+): it tells nothing about the tiles kept$",
+     r"Zug \1 ist \2: er sagt nichts über die behaltenen Steine"),
     (r"^cannot read \(No such file or directory\)$", "nicht lesbar (keine solche Datei)"),
     (r"^cannot read \(Permission denied\)$", "nicht lesbar (keine Berechtigung)"),
     (r"^cannot read \((.+)\)$", r"nicht lesbar (\1)"),
