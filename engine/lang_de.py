@@ -70,6 +70,15 @@ DE: dict[str, str] = {
     "ended by passes": "Ende: Züge ohne Punkte in Folge",
     "ended by agreement": "Ende: vereinbart",
     "ended by time": "Ende: Zeit abgelaufen",
+    "{games} games, {players} players, {s:.2f} s ({rate:.1f} games/s)":
+        "{games} Partien, {players} Spieler, {s:.2f} s ({rate:.1f} Partien/s)",
+    "  p{p}: mean score {mean:.1f}, wins {wins:g}": "  p{p}: im Mittel {mean:.1f} Punkte, {wins:g} Siege",
+    "  draws {draws}, bingos/game {bingos:.2f}, moves/game {moves:.1f} (plays {plays:.1f})":
+        "  unentschieden {draws}, Bingos je Partie {bingos:.2f}, Züge je Partie {moves:.1f} (gelegt {plays:.1f})",
+    "  ended by {ends}": "  Ende: {ends}",
+    "out": "ausgespielt",
+    "passes": "Züge ohne Punkte",
+    "agreement": "vereinbart",
     "master game (simultaneous Scrabble): {n} moves, {score} points":
         "Meisterpartie (Simultan-Scrabble): {n} Züge, {score} Punkte",
     "game not finished": "Partie nicht beendet",
