@@ -70,6 +70,19 @@ DE: dict[str, str] = {
     "ended by passes": "Ende: Züge ohne Punkte in Folge",
     "ended by agreement": "Ende: vereinbart",
     "ended by time": "Ende: Zeit abgelaufen",
+    "--games must be at least 1, got {n}": "--games muss mindestens 1 sein, nicht {n}",
+    "{rules} rules: {lo} to {hi} players, got {n}": "Regeln {rules}: {lo} bis {hi} Spieler, nicht {n}",
+    "--strength takes two of {names} separated by a comma, got {got!r}":
+        "--strength nimmt zwei von {names}, durch ein Komma getrennt, nicht {got!r}",
+    "--strength plays two-player deal pairs and writes no GCG files: drop --players/--out":
+        "--strength spielt Paare von Partien zu zweit und schreibt keine GCG-Dateien: --players/--out weglassen",
+    "--seconds must be positive, got {s}": "--seconds muss positiv sein, nicht {s}",
+    "pair {i}/{n}: {a} - {b} {spread:+.1f} a game so far": "Paar {i}/{n}: {a} - {b} bisher {spread:+.1f} je Partie",
+    "{a} against {b} ({s:g} s a move), {pairs} deal pairs, {games} games":
+        "{a} gegen {b} ({s:g} s je Zug), {pairs} Paare gleicher Ziehung, {games} Partien",
+    "  {a}: {spread:+.1f} points a game (95 % interval {lo:+.1f} .. {hi:+.1f}), won {wins:g} of {games}":
+        "  {a}: {spread:+.1f} Punkte je Partie (95-%-Intervall {lo:+.1f} .. {hi:+.1f}), {wins:g} von {games} gewonnen",
+    "  CPU a move: {ca:.2f} s ({a}), {cb:.2f} s ({b})": "  CPU je Zug: {ca:.2f} s ({a}), {cb:.2f} s ({b})",
     "{games} games, {players} players, {s:.2f} s ({rate:.1f} games/s)":
         "{games} Partien, {players} Spieler, {s:.2f} s ({rate:.1f} Partien/s)",
     "  p{p}: mean score {mean:.1f}, wins {wins:g}": "  p{p}: im Mittel {mean:.1f} Punkte, {wins:g} Siege",

@@ -39,12 +39,12 @@ def cmd_selfplay(args) -> int:
 
     rules = rules_by_name(args.rules)
     if args.games < 1:
-        raise ValueError(f"--games must be at least 1, got {args.games}")
+        raise ValueError(tr("--games must be at least 1, got {n}", n=args.games))
     if args.strength:
         return _strength_match(args, rules)
     if not rules.min_players <= args.players <= rules.max_players:
-        raise ValueError(f"{rules.name} rules: {rules.min_players} to {rules.max_players} players, "
-                         f"got {args.players}")
+        raise ValueError(tr("{rules} rules: {lo} to {hi} players, got {n}", rules=rules.name, lo=rules.min_players,
+                            hi=rules.max_players, n=args.players))
     lex = _lexicon(args.lexicon)
     stats = selfplay(lex, args.games, args.seed, players=args.players, rules=rules, out_dir=args.out,
                      progress=False if args.no_progress else None, player=args.player)
@@ -64,11 +64,12 @@ def _strength_match(args, rules) -> int:
 
     names = args.strength.split(",")
     if len(names) != 2 or any(n not in STRENGTHS for n in names):
-        raise ValueError(f"--strength takes two of {', '.join(STRENGTHS)} separated by a comma, got {args.strength!r}")
+        raise ValueError(tr("--strength takes two of {names} separated by a comma, got {got!r}",
+                            names=", ".join(STRENGTHS), got=args.strength))
     if args.players != 2 or args.out:
-        raise ValueError("--strength plays two-player deal pairs and writes no GCG files: drop --players/--out")
+        raise ValueError(tr("--strength plays two-player deal pairs and writes no GCG files: drop --players/--out"))
     if not args.seconds > 0:
-        raise ValueError(f"--seconds must be positive, got {args.seconds}")
+        raise ValueError(tr("--seconds must be positive, got {s}", s=args.seconds))
     lex = _lexicon(args.lexicon)
     pa, pb = (Player(n, args.seconds, seed=args.seed + i) for i, n in enumerate(names))
     pairs = (args.games + 1) // 2
@@ -77,17 +78,20 @@ def _strength_match(args, rules) -> int:
         rows.append(play_pair(lex, pa, pb, game_seed(args.seed, i), rules=rules))
         if not args.no_progress:
             s = pair_summary(rows)
-            print(f"pair {i + 1}/{pairs}: {names[0]} - {names[1]} {s['spread']:+.1f} a game so far",
-                  file=sys.stderr, flush=True)
+            print(tr("pair {i}/{n}: {a} - {b} {spread:+.1f} a game so far", i=i + 1, n=pairs, a=names[0], b=names[1],
+                     spread=s["spread"]), file=sys.stderr, flush=True)
     s = {"a": names[0], "b": names[1], "seconds": args.seconds, **pair_summary(rows)}
     if args.json:
         print(json.dumps(s, ensure_ascii=False))
     else:
         lo, hi = s["ci"]
-        print(f"{names[0]} against {names[1]} ({args.seconds:g} s a move), {s['pairs']} deal pairs, {s['games']} games")
-        print(f"  {names[0]}: {s['spread']:+.1f} points a game (95 % interval {lo:+.1f} .. {hi:+.1f}), "
-              f"won {s['wins_a']:g} of {s['games']}")
-        print(f"  CPU a move: {s['cpu_per_move_a']:.2f} s ({names[0]}), {s['cpu_per_move_b']:.2f} s ({names[1]})")
+        a, b = names
+        print(tr("{a} against {b} ({s:g} s a move), {pairs} deal pairs, {games} games", a=a, b=b, s=args.seconds,
+                 pairs=s["pairs"], games=s["games"]))
+        print(tr("  {a}: {spread:+.1f} points a game (95 % interval {lo:+.1f} .. {hi:+.1f}), won {wins:g} of {games}",
+                 a=a, spread=s["spread"], lo=lo, hi=hi, wins=s["wins_a"], games=s["games"]))
+        print(tr("  CPU a move: {ca:.2f} s ({a}), {cb:.2f} s ({b})", ca=s["cpu_per_move_a"], a=a,
+                 cb=s["cpu_per_move_b"], b=b))
     return 0
 
 
