@@ -236,3 +236,95 @@ def test_argparse_errors_in_german(capsys):
     assert err.startswith("Aufruf: python -m engine gcg") and "Fehler: diese Argumente fehlen: DATEI" in err
     assert main(["--lang", "fr", "best"]) == 2
     assert "--lang 'fr'" in capsys.readouterr().err
+
+
+# -- the text of the searching commands, line by line, from results written out by hand --------------------
+@pytest.fixture
+def german():
+    L.set_lang("de")
+    yield
+    L.set_lang(None)
+
+
+def test_phase_answers_in_german(german):
+    from engine.analysis.phase import format_answer
+
+    end = {"phase": "endgame", "complete": True, "depth": 6, "seconds": 1.25, "move": "15C SUD(E)", "value": 5,
+           "final_spread": -47, "pv": ["15C SUD(E)", "I1 S(UM)M"]}
+    assert format_answer(end, "15C SUD(E)") == [
+        "Endspiel-Löser (exakt, 1,2 s): bester Zug 15C SUD(E), Wert +5 (Endstand-Differenz -47)",
+        "  Hauptvariante: 15C SUD(E) | I1 S(UM)M",
+        "  Ihr Zug ist der beste des Lösers"]
+    pre = {"phase": "preendgame", "complete": False, "seconds": 8.94, "method": "x",
+           "moves": [{"move": "15F HI(N)G", "win": 0.125, "spread": -16.44, "exact": False, "exact_share": 0.5},
+                     {"move": "1H (E)RDIG", "win": 1.0, "spread": 3.0, "exact": True, "exact_share": 1.0}]}
+    assert format_answer(pre, "1H (E)RDIG") == [
+        "Vor-Endspiel (teils genähert, 8,9 s): x",
+        "  Zug                      Sieg %   Diff.  exakt",
+        "  15F HI(N)G                 12,5   -16,4  nein (50 % der Ziehungen gelöst)",
+        "  1H (E)RDIG                100,0    +3,0  ja  <"]
+    sim = {"phase": "simulation", "plies": 2, "iterations": 12345, "seconds": 4.96, "inferred": None,
+           "moves": [{"move": "8H HAUS", "score": 10, "iterations": 1200, "spread": 12.34, "ci": [10.5, 14.25],
+                      "win": 0.754, "win_ci": [0.7, 0.8]}]}
+    assert format_answer(sim) == [
+        "Simulation (2 Halbzüge, 12.345 Durchläufe, 5,0 s; 95-%-Intervalle):",
+        "  Zug                       Pkt.  Läufe   Diff.          95 % KI Sieg %  Sieg 95 % KI",
+        "  8H HAUS                     10   1200   +12,3   [+10,5; +14,2]   75,4  [70,0; 80,0]"]
+
+
+def test_endgame_and_preendgame_text_in_german(german, capsys):
+    from types import SimpleNamespace as NS
+
+    from engine.cli.endgame import _print_endgame, preendgame_lines
+    from engine.position.cgp import parse_cgp
+
+    pos = parse_cgp("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 DHSU/GMSU 316/368 0")
+    r = NS(complete=True, move="15C SUD(E)", value=5, pv=["15C SUD(E)", "I1 S(UM)M", "7H H(I)"], depth=10,
+           stopped=None, nodes=123456, seconds=1.5, cpu_seconds=1.25)
+    _print_endgame(NS(json=False), pos, r)
+    assert capsys.readouterr().out.splitlines() == [
+        "Bänkchen DHSU / GMSU, Stand 316/368",
+        "bester Zug: 15C SUD(E)",
+        "Wert: +5 (Differenz von jetzt bis zum Ende, Abrechnung eingeschlossen; Endstand-Differenz -47)",
+        "Hauptvariante: 15C SUD(E) | I1 S(UM)M | 7H H(I)",
+        "Tiefe 10, vollständig (exakt); 123.456 Knoten in 1,50 s Uhrzeit, 1,25 s CPU"]
+    res = {"bag": 1, "unseen": "AACGLMST", "seconds": 8.94, "method": "m",
+           "moves": [{"move": "15F HI(N)G", "win": 0.125, "spread": -16.4, "draws": 8, "exact": False,
+                      "exact_share": 0.0, "sampled": False, "reply": False},
+                     {"move": "-", "win": 0.0, "spread": -66.6, "draws": 7, "exact": True, "exact_share": 1.0,
+                      "sampled": True, "reply": True}]}
+    assert preendgame_lines(res) == [
+        "Vor-Endspiel, Beutel 1 (ungesehen AACGLMST), 8,9 s: m",
+        "  #  Zug                      Sieg %    Diff.  Zieh.  exakt",
+        "  1  15F HI(N)G                 12,5    -16,4      8  nein (0 % der Ziehungen gelöst)",
+        "  2  -                           0,0    -66,6      7  ja, Ziehungen als Stichprobe, Antwort des Gegners "
+        "nachgebildet"]
+
+
+def test_review_table_in_german(german):
+    from types import SimpleNamespace as NS
+
+    from engine.cli.review import format_review
+
+    turns = [NS(turn=0, player="ana", rack="BDENRUU", played="8D BUDEN", best="8D BUDEN", loss=0.0, method="static",
+                exact=True, bingo_missed=False, note="", mark=None),
+             NS(turn=1, player="ben", rack="?", played="-", best=None, loss=None, method="static", exact=True,
+                bingo_missed=False, note="rack unknown", mark=None),
+             NS(turn=2, player="ana", rack="EEKNNPS", played="E5 PEN", best="E5 PEN(U)NSE", loss=71.25,
+                method="endgame", exact=False, bingo_missed=True, note="", mark="Patzer")]
+    summary = {"ana": {"turns": 2, "average_loss": 35.625, "missed_bingos": 1, "endgame_loss": 71.25,
+                       "marks": {"Patzer": 1, "Fehler": 0}},
+               "ben": {"turns": 0, "average_loss": None, "missed_bingos": 0, "endgame_loss": 0.0, "marks": {}}}
+    rv = NS(turns=turns, unit="equity", summary=lambda: summary)
+    assert format_review(rv) == [
+        " Zug  Spieler    Bänkchen gespielt               bester Zug              Verl.  Wertung",
+        "   0  ana        BDENRUU  8D BUDEN               8D BUDEN                  0,0  ",
+        "   1  ben        ?        -                      -                           -    (Bänkchen unbekannt)",
+        "   2  ana        EEKNNPS  E5 PEN                 E5 PEN(U)NSE             71,2  Patzer  (Endspiel, nicht "
+        "exakt; Bingo verpasst)",
+        "",
+        "Spieler     Züge Ø Verlust   verp. Bingos Endspielverl.  Wertungen",
+        "ana            2     35,62              1          71,2  1 Patzer",
+        "ben            0         -              0           0,0  -",
+        "(Verlust in Equity-Punkten; Züge im Endspiel in Punkten der Differenz; Wertungen: "
+        "Ungenauigkeit/Fehler/Patzer, siehe docs/review.md)"]
