@@ -275,9 +275,10 @@ def take_lang(argv: list[str]) -> list[str]:
 def _argparse_language() -> None:
     """argparse's own texts (usage, errors, help headings) in this run's language (argparse uses gettext's ``_``)."""
     from engine.lang import lang
-    from engine.lang_de import ARGPARSE_DE
 
     if lang() == "de":
+        from engine.lang_de import ARGPARSE_DE
+
         argparse._ = lambda text: ARGPARSE_DE.get(text, text)
         argparse.ngettext = lambda one, many, n: ARGPARSE_DE.get(one if n == 1 else many, one if n == 1 else many)
     else:
