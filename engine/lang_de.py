@@ -241,10 +241,6 @@ DE: dict[str, str] = {
     "  your move {move} is not the solver's best": "  Ihr Zug {move} ist nicht der beste des Lösers",
     "partly approximated": "teils genähert",
     "pre-endgame ({state}, {s:.1f} s): {method}": "Vor-Endspiel ({state}, {s:.1f} s): {method}",
-    "draws enumerated (sampled above {max} per move), greedy playouts, then exact endgames for the moves in "
-    "contention; {exact} of {n} moves exact":
-        "Ziehungen aufgezählt (über {max} je Zug eine Stichprobe), gierig zu Ende gespielt, dann exakte Endspiele "
-        "für die Züge in der engeren Wahl; {exact} von {n} Zügen exakt",
     "--time {text!r}: expected seconds, e.g. 10 or 10s": "--time {text!r}: Sekunden erwartet, z. B. 10 oder 10s",
     "--time must be positive, got {text!r}": "--time muss positiv sein, nicht {text!r}",
     "--time must be a finite number of seconds, got {text!r}": "--time muss eine endliche Zahl Sekunden sein, "
@@ -408,6 +404,11 @@ PATTERNS_DE: list[tuple[str, object]] = [
      r"Zug \1: Ihr Tausch brachte \2 in den Beutel, nachdem der Gegner zuletzt zog"),
     (r"^turn (\d+) is a (\w+): it tells nothing about the tiles kept$",
      r"Zug \1 ist \2: er sagt nichts über die behaltenen Steine"),
+    # the pre-endgame's method (engine.analysis.preendgame: English in its JSON, German in the text)
+    (r"^draws enumerated \(sampled above (\d+) per move\), greedy playouts, then exact endgames for the moves in "
+     r"contention; (\d+) of (\d+) moves exact$",
+     r"Ziehungen aufgezählt (über \1 je Zug eine Stichprobe), gierig zu Ende gespielt, dann exakte Endspiele für "
+     r"die Züge in der engeren Wahl; \2 von \3 Zügen exakt"),
     (r"^cannot read \(No such file or directory\)$", "nicht lesbar (keine solche Datei)"),
     (r"^cannot read \(Permission denied\)$", "nicht lesbar (keine Berechtigung)"),
     (r"^cannot read \((.+)\)$", r"nicht lesbar (\1)"),

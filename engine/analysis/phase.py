@@ -250,28 +250,3 @@ def format_answer(ans: dict, mark: str | None = None) -> list[str]:
         lines.append(f"  {m['move']:<24} {m['score']:>5} {m['iterations']:>6} {sp} {ci:>16} {win} {wci:>13}"
                      f"{flag(m['move'])}")
     return lines
-    if ans["phase"] == "preendgame":
-        state = "exact" if ans["complete"] else "partly approximated"
-        lines = [f"pre-endgame ({state}, {ans['seconds']:.1f} s): {ans['method']}",
-                 f"  {'move':<24} {'win%':>6} {'spread':>7}  exact"]
-        for m in ans["moves"]:
-            ex = "yes" if m["exact"] else f"no ({100 * (m.get('exact_share') or 0):.0f} % of the draws solved)"
-            lines.append(f"  {m['move']:<24} {100 * m['win']:>6.1f} {m['spread']:>+7.1f}  {ex}{flag(m['move'])}")
-        return lines
-    inf = ans.get("inferred")
-    lines = [f"simulation ({ans['plies']} plies, {ans['iterations']:,} iterations, {ans['seconds']:.1f} s; "
-             f"95 % intervals"
-             + (f"; opponent's rack from the leave inferred from {inf['from']}"
-                + ("" if inf["complete"] else f" ({inf['racks']:,} of {inf['possible']:,} racks checked in time)")
-                if inf and inf["consistent"] else "") + "):",
-             f"  {'move':<24} {'score':>5} {'iters':>6} {'spread':>7} {'95% CI':>16} {'win%':>6} {'win 95% CI':>13}"]
-    for m in ans["moves"]:
-        lo, hi = m["ci"]
-        wl, wh = m["win_ci"]
-        ci = f"[{lo:+.1f}, {hi:+.1f}]" if lo is not None and hi is not None else "-"
-        wci = f"[{100 * wl:.1f}, {100 * wh:.1f}]" if wl is not None else "-"
-        sp = f"{m['spread']:>+7.1f}" if m["spread"] is not None else f"{'-':>7}"
-        win = f"{100 * m['win']:>6.1f}" if m["win"] is not None else f"{'-':>6}"
-        lines.append(f"  {m['move']:<24} {m['score']:>5} {m['iterations']:>6} {sp} {ci:>16} {win} {wci:>13}"
-                     f"{flag(m['move'])}")
-    return lines

@@ -530,10 +530,8 @@ def preendgame(pos: Position, lexicon: Lexicon, *, top: int = 8, time_limit: flo
                     "evaluated": e["evaluated"], "sampled": c.sampled, "reply": c.reply})
     out.sort(key=lambda d: (-d["win"], -d["spread"], d["move"]))
     n_exact = sum(d["exact"] for d in out)
-    from engine.lang import tr  # the text in the run's language (the CLI's --lang)
-
-    method = tr("draws enumerated (sampled above {max} per move), greedy playouts, then exact endgames for the moves "
-                "in contention; {exact} of {n} moves exact", max=max_draws, exact=n_exact, n=len(out))
+    method = (f"draws enumerated (sampled above {max_draws} per move), greedy playouts, then exact endgames for "
+              f"the moves in contention; {n_exact} of {len(out)} moves exact")
     return {"bag": bag, "unseen": a.rack_string(unseen), "method": method, "inferred": ratio is not None,
             "seconds": clock() - t0, "moves": out, "interrupted": limit_at[0] == 0.0}
 

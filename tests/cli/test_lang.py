@@ -187,6 +187,12 @@ def test_json_is_the_same_in_both_languages(tiny_lex, capsys):
                      "--json"]) == 0
         outs.append(json.loads(capsys.readouterr().out))
     assert outs[0] == outs[1] and outs[0]["score"] == 10
+    outs = []
+    for code in ("de", "en"):
+        assert main(["--lang", code, "analyze", "--cgp", EMPTY, "--lexicon", str(tiny_lex.path), "--static",
+                     "--json"]) == 0
+        outs.append(json.loads(capsys.readouterr().out))
+    assert outs[0] == outs[1] and outs[0]["moves"][0]["move"] == "8D HAUSE"
 
 
 def _english_words() -> set[str]:
@@ -258,8 +264,11 @@ def test_phase_answers_in_german(german):
     pre = {"phase": "preendgame", "complete": False, "seconds": 8.94, "method": "x",
            "moves": [{"move": "15F HI(N)G", "win": 0.125, "spread": -16.44, "exact": False, "exact_share": 0.5},
                      {"move": "1H (E)RDIG", "win": 1.0, "spread": 3.0, "exact": True, "exact_share": 1.0}]}
+    pre["method"] = ("draws enumerated (sampled above 48 per move), greedy playouts, then exact endgames for the "
+                     "moves in contention; 1 of 2 moves exact")  # English in the JSON, German in the text
     assert format_answer(pre, "1H (E)RDIG") == [
-        "Vor-Endspiel (teils genähert, 8,9 s): x",
+        "Vor-Endspiel (teils genähert, 8,9 s): Ziehungen aufgezählt (über 48 je Zug eine Stichprobe), gierig zu Ende "
+        "gespielt, dann exakte Endspiele für die Züge in der engeren Wahl; 1 von 2 Zügen exakt",
         "  Zug                      Sieg %   Diff.  exakt",
         "  15F HI(N)G                 12,5   -16,4  nein (50 % der Ziehungen gelöst)",
         "  1H (E)RDIG                100,0    +3,0  ja  <"]
