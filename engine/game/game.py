@@ -566,21 +566,28 @@ class GameRecord:
         return Position(board, rack_c, a.parse_rack(opp_rack) if opp_rack is not None else None,
                         (scores[mover], scores[opp]), zero, opcodes)
 
-    def score_pad(self) -> str:
+    def score_pad(self, lang: str | None = None) -> str:
         """The score pad as text: one row per entry with every player's running total.
 
         Rows: move number (player turns), the entry, then the totals; end-of-game
         rack deductions and the out bonus are their own rows ("Reststeine",
-        "Ausgespielt"), as on the seeds' score pad.
+        "Ausgespielt" in German, as on the seeds' score pad; "left on rack", "out bonus"
+        in English).
+
+        Args:
+            lang: ``"de"`` or ``"en"``; default this run's language (:func:`engine.lang.lang`).
         """
+        from engine.lang import lang as run_lang, tr_in
+
+        code = lang or run_lang()
         n = self.n_players
         width = max(10, *(len(p) for p in self.players))
-        head = f"{'#':>3} {'entry':<28}" + "".join(f"{p:>{width}}" for p in self.players)
+        head = f"{'#':>3} {tr_in(code, 'entry'):<28}" + "".join(f"{p:>{width}}" for p in self.players)
         lines = [head, "-" * len(head)]
         totals = [0] * n
         num = 0
-        labels = {Kind.RACK: "Reststeine", Kind.OUT: "Ausgespielt", Kind.TIME: "Zeitstrafe",
-                  Kind.CHALLENGE: "Anfechtung"}
+        labels = {Kind.RACK: "left on rack", Kind.OUT: "out bonus", Kind.TIME: "time penalty",
+                  Kind.CHALLENGE: "challenge"}
         for t in self.turns:
             totals[t.player] = t.total
             if t.kind in Kind.TURNS:
@@ -588,17 +595,17 @@ class GameRecord:
                 if t.kind == Kind.PLAY:
                     what = f"{t.move.notation} {t.score:+d}"
                 elif t.kind == Kind.WITHDRAWN:
-                    what = f"{t.move.notation} zurück 0"
+                    what = tr_in(code, "{move} withdrawn 0", move=t.move.notation)
                 elif t.kind == Kind.EXCHANGE:
-                    what = f"tauscht {t.exchange_count or len(t.exchanged)} 0"
+                    what = tr_in(code, "exchanges {n} 0", n=t.exchange_count or len(t.exchanged))
                 elif t.kind == Kind.HAND:
-                    what = f"von Hand {t.score:+d}"
+                    what = tr_in(code, "by hand {score:+d}", score=t.score)
                 else:
-                    what = "passt 0"
+                    what = tr_in(code, "passes 0")
                 label = f"{num:>3}"
             else:
                 sign = "-" if t.score < 0 or t.kind == Kind.RACK else "+"
-                what = f"{labels[t.kind]} {sign}{abs(t.score)}"
+                what = f"{tr_in(code, labels[t.kind])} {sign}{abs(t.score)}"
                 label = "   "
             what = f"{self.players[t.player]}: {what}"
             lines.append(f"{label} {what:<28}" + "".join(f"{v:>{width}}" for v in totals))

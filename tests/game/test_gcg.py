@@ -535,7 +535,7 @@ def test_exchange_of_a_number_of_tiles_keeps_the_number(tmp_path, capsys):
     assert ">ana: ADHIUXY -XY +0 18" in write_gcg(hand).splitlines()
     f = tmp_path / "pad.gcg"
     f.write_text(text, encoding="utf-8")
-    assert main(["gcg", str(f), "--no-words"]) == 0
+    assert main(["--lang", "de", "gcg", str(f), "--no-words"]) == 0
     pad = capsys.readouterr().out
     assert "Ana: tauscht 4 0" in pad and "Ana: passt" not in pad
 
@@ -630,7 +630,7 @@ def test_rows_of_points_by_hand_and_racks_round_trip():
     pos = rec.position(2)
     assert pos.board.tile_count == 4 and pos.scores == (10, 12) and pos.zero_turns == 0
     assert rec.position(3).board.tile_count == 7
-    assert "  2 Ben: von Hand +12" in rec.score_pad()
+    assert "  2 Ben: von Hand +12" in rec.score_pad("de") and "  2 Ben: by hand +12" in rec.score_pad("en")
     # a row by hand as the very first entry (a note before any move line) reads too
     first = "#player1 a a\n#player2 b b\n#note by hand: >a: ... +30 30\n>b: ... 8H HAUS +10 10\n"
     assert [(t.kind, t.total) for t in read_gcg(first, None).turns] == [(Kind.HAND, 30), (Kind.PLAY, 10)]
