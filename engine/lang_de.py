@@ -38,6 +38,22 @@ DE: dict[str, str] = {
         "alle Kernel sind schon übersetzt („--force“ übersetzt sie noch einmal)",
     "compiled in {cpu:.1f} s of CPU ({wall:.0f} s wall); later runs load it from the cache":
         "übersetzt in {cpu:.1f} s CPU ({wall:.0f} s Uhrzeit); spätere Aufrufe laden es aus dem Zwischenspeicher",
+    "the compiled move generator {what} is damaged and was not loaded (the JIT kernels answered); "
+    "it is compiled again": "der vorübersetzte Zuggenerator {what} ist beschädigt und wurde nicht geladen (die "
+                            "JIT-Kernel haben geantwortet); er wird neu übersetzt",
+    "the ahead-of-time module was not written: the cache directory {dir} cannot be written ({why}); set "
+    "GSE_CACHE_DIR to a writable directory, or GSE_AOT=0 to go without it":
+        "das vorübersetzte Modul wurde nicht geschrieben: in den Zwischenspeicher {dir} kann nicht geschrieben "
+        "werden ({why}); GSE_CACHE_DIR auf ein beschreibbares Verzeichnis setzen oder mit GSE_AOT=0 darauf "
+        "verzichten",
+    "the ahead-of-time module was not written: another process is compiling it right now (lock file in {dir}); "
+    "run `python -m engine warmup aot` again when it is done":
+        "das vorübersetzte Modul wurde nicht geschrieben: ein anderer Prozess übersetzt es gerade (Sperrdatei in "
+        "{dir}); „python -m engine warmup aot“ noch einmal aufrufen, wenn er fertig ist",
+    "the ahead-of-time compilation failed ({why}); the commands use the JIT kernels (remove {failed} or pass "
+    "--force to try again)": "das Vorübersetzen ist gescheitert ({why}); die Befehle nutzen die JIT-Kernel "
+                             "({failed} löschen oder --force angeben, um es noch einmal zu versuchen)",
+    "the ahead-of-time module was not written into {dir}": "das vorübersetzte Modul wurde nicht in {dir} geschrieben",
     "move generator (all moves, best move, equity)": "Zuggenerator (alle Züge, bester Zug, Equity)",
     "move generator compiled ahead of time (a fast `best`/`moves`)":
         "Zuggenerator vorab übersetzt (schnelles „best“/„moves“)",
@@ -401,6 +417,9 @@ PATTERNS_DE: list[tuple[str, object]] = [
     (r"^line (\d+): (.+)$", _inner("Zeile {0}: {1}")),
     (r"^illegal move (\S+ \S+): (.+)$", _inner("ungültiger Zug {0}: {1}")),
     (r"^(/\S+|\S+\.(?:gcg|lex|klv2?|txt|cgp)): (.+)$", _inner("{0}: {1}")),
+    (r"^Numba's cache of (\S+) could not be read \((.+)\); deleted (\d+) file\(s\) in (\S+), the kernel is "
+     r"compiled again$", r"Numbas Zwischenspeicher von \1 war nicht lesbar (\2); \3 Datei(en) in \4 gelöscht, der "
+                         r"Kernel wird neu übersetzt"),
     (r"^turn (\d+): their withdrawn play (\S+ \S+) put (\S+) back on the rack$",
      r"Zug \1: sein zurückgenommener Zug \2 brachte \3 aufs Bänkchen zurück"),
     (r"^turn (\d+): your exchange put (\S+) into the bag after their last draw$",

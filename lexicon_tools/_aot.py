@@ -12,7 +12,11 @@ so that a later process needs only NumPy. What they share lives here:
 * :func:`module_paths`: the file names of a module and of its remembered failure;
 * :func:`mark_used`: a loaded module's files are touched (at most once a day) so that
   :func:`prune` sees which are in use;
-* :func:`load_module`: import a compiled module from its file;
+* :func:`load_module`: import a compiled module from its file, after :func:`problem` found it intact;
+* :func:`problem`: a module file is checked against the size and SHA-256 recorded when it was built
+  (``<name>.check``, written atomically after the module): a truncated or damaged file (a full disk,
+  a crash, a copy cut short) is never loaded (loading one crashed the process with "Bus error"), and the
+  builders then see it as missing and build it again;
 * :func:`compile_module`: one compilation with a lock file (another process compiling the same
   module is left to it), the compiler's output discarded, the module moved into place with a
   rename, and a failure remembered (a ``.failed`` file) so that it is not retried for the same key;
@@ -27,8 +31,10 @@ Each builder keeps what differs: which kernels, which signatures, and how a call
 
 from __future__ import annotations
 
+import hashlib
 import importlib.machinery
 import importlib.util
+import json
 import os
 import platform
 import shutil
@@ -91,6 +97,20 @@ def toolchain_key(h) -> None:
     for part in (np.__version__, sys.version, sys.platform, platform.machine(),
                  importlib.machinery.EXTENSION_SUFFIXES[0]):
         h.update(part.encode() + b"\0")
+
+
+def unwritable(d: Path | None = None) -> str | None:
+    """Why nothing can be written into the directory ``d`` (default :func:`aot_dir`; created when missing), or
+    ``None`` when a file can be created there (a probe file, removed at once). Never raises."""
+    d = aot_dir() if d is None else d
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=d, prefix=".probe.")
+        os.close(fd)
+        os.unlink(tmp)
+        return None
+    except OSError as exc:
+        return exc.strerror or str(exc)
 
 
 def compiling(name: str) -> bool:
@@ -167,11 +187,83 @@ def prune(prefix: str, keep: str, *, keep_days: float = KEEP_DAYS, keep_latest: 
     return removed
 
 
-def load_module(name: str, so: Path):
-    """Import the extension module ``name`` from the file ``so``.
+class DamagedModule(ImportError):
+    """A compiled module's file does not match the size and checksum recorded when it was built."""
 
-    Raises ``OSError`` or ``ImportError`` when it cannot be loaded (the callers then use the JIT kernels).
+
+def check_path(so: Path) -> Path:
+    """``<name>.check`` beside the module file ``so``: its size and SHA-256 as written by :func:`compile_module`."""
+    return so.parent / (so.name.split(".", 1)[0] + ".check")
+
+
+def file_check(path: Path) -> dict:
+    """``{"size": bytes, "sha256": hex digest}`` of the file ``path`` (raises ``OSError``)."""
+    h = hashlib.sha256()
+    size = 0
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+            size += len(block)
+    return {"size": size, "sha256": h.hexdigest()}
+
+
+def write_check(so: Path, check: dict) -> None:
+    """Write ``check`` (:func:`file_check` of the module) to :func:`check_path` atomically (temp file, fsync,
+    rename); raises ``OSError``."""
+    dst = check_path(so)
+    fd, tmp = tempfile.mkstemp(dir=dst.parent, prefix=f".{dst.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            json.dump(check, f)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o644)  # readable by every user of a shared cache, like the module
+        os.replace(tmp, dst)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def problem(so: Path) -> str | None:
+    """Why the module file ``so`` must not be loaded, or ``None`` when it matches its :func:`check_path` record.
+
+    ``"missing"`` when there is no file; otherwise a short reason (no record, another size, another
+    checksum). Reads the whole file once (about 1 MB: a millisecond). Never raises.
     """
+    try:
+        if not so.is_file():
+            return "missing"
+        try:
+            want = json.loads(check_path(so).read_text(encoding="utf-8"))
+            size, digest = int(want["size"]), str(want["sha256"])
+        except FileNotFoundError:
+            return "no record of its size and checksum"
+        except (ValueError, KeyError, TypeError):
+            return "its record of size and checksum is damaged"
+        got = file_check(so)
+        if got["size"] != size:
+            return f"{got['size']:,} bytes instead of {size:,}"
+        if got["sha256"] != digest:
+            return "its checksum differs from the one recorded when it was built"
+        return None
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror or exc})"
+
+
+def load_module(name: str, so: Path):
+    """Import the extension module ``name`` from the file ``so``, once :func:`problem` found it intact.
+
+    Raises:
+        DamagedModule: the file does not match its record (it is not loaded: a truncated shared object
+            crashes the process with a bus error).
+        OSError, ImportError: it cannot be loaded (the callers then use the JIT kernels).
+    """
+    why = problem(so)
+    if why is not None:
+        raise DamagedModule(f"{so}: {why}")
     spec = importlib.util.spec_from_file_location(name, so)
     if spec is None or spec.loader is None:
         raise ImportError(f"cannot load {so}")
@@ -262,9 +354,15 @@ def compile_module(name: str, prefix: str, export: Callable, *, progress: Callab
         if not built.is_file():
             raise RuntimeError(f"the compiler wrote no {so.name}")
         moves = extra(tmp) if extra else {}
+        check = file_check(built)
         os.replace(built, so)
         for src, dst in moves.items():
             os.replace(tmp / src, dst)
+        write_check(so, check)  # last: a module without its record (a crash in between) counts as damaged
+        try:
+            failed.unlink()  # a rebuild (``--force``) after a remembered failure
+        except OSError:
+            pass
         prune(prefix, name)  # other keys stay while they are in use (other versions, other checkouts)
         return True
     except KeyboardInterrupt:

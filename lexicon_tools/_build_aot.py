@@ -156,14 +156,17 @@ def _load_module():
 # Building
 # ---------------------------------------------------------------------------
 def needs_build() -> bool:
-    """True when AOT is enabled and neither the module nor a remembered failure exists for the current key."""
+    """True when AOT is enabled and neither an intact module nor a remembered failure exists for the current key.
+
+    A module that does not match the size and checksum recorded when it was built
+    (:func:`lexicon_tools._aot.problem`) counts as missing: it is never loaded, and built again."""
     if not enabled():
         return False
     try:
         _, so, failed = _paths(key())
     except (OSError, ImportError):
         return False
-    return not so.is_file() and not failed.exists()
+    return _aot.problem(so) is not None and not failed.exists()
 
 
 def _numba_signature(arg_specs, ret: str):

@@ -11,6 +11,12 @@ of kilobytes, once per process) and deletes the module's cache files when the st
 them (``__pycache__/<module>.deps``) holds another digest. The kernels are then recompiled on first
 use and cached again. Editing a module no kernel imports (an API module, a layout helper of the
 Python side) drops no cache.
+
+A cache file cut short (a full disk, a crash, a copy interrupted) made Numba raise an
+``UnpicklingError`` on every run, and a recompilation could not repair it (Numba reads the index
+before it writes). :func:`guard_cache_reads` (run by :func:`drop_stale_cache`, so by every kernel
+module at import) makes such a file a cache miss: that kernel's cache files are deleted, a
+:class:`DamagedCacheWarning` names them, and the kernel is compiled and cached again.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import hashlib
 import os
 import re
 import tempfile
+import warnings
 from pathlib import Path
 from typing import Iterable
 
@@ -116,6 +123,73 @@ def kernel_sources_digest(module_file: str | None = None) -> str:
     return sources_digest(files)
 
 
+class DamagedCacheWarning(RuntimeWarning):
+    """A Numba cache file could not be read back (truncated or garbled); it was deleted and the kernel recompiled."""
+
+
+_GUARDED = False
+
+
+def _drop_kernel_cache(index_path: str, exc: BaseException) -> None:
+    """Delete one kernel's cache files (its index ``<base>.nbi`` and data files ``<base>.<n>.nbc``) and warn."""
+    base = index_path[:-len(".nbi")] if index_path.endswith(".nbi") else index_path
+    dropped = []
+    for path in [index_path] + glob.glob(glob.escape(base) + ".*.nbc"):
+        try:
+            os.unlink(path)
+            dropped.append(os.path.basename(path))
+        except OSError:
+            pass
+    why = (str(exc).strip().splitlines() or [""])[0]
+    warnings.warn(DamagedCacheWarning(
+        f"Numba's cache of {os.path.basename(base)} could not be read ({type(exc).__name__}: {why}); "
+        f"deleted {len(dropped)} file(s) in {os.path.dirname(index_path)}, the kernel is compiled again"), stacklevel=2)
+
+
+def guard_cache_reads() -> None:
+    """Make a damaged Numba cache file a cache miss instead of an error (once per process).
+
+    Wraps ``numba.core.caching.IndexDataCacheFile._load_index`` and ``_load_data`` (the two places Numba
+    unpickles a cache file, for loading and before saving): when unpickling fails with anything but an
+    ``OSError``, the kernel's cache files are deleted (:func:`_drop_kernel_cache`, a
+    :class:`DamagedCacheWarning`) and an empty index or no data is returned, so Numba compiles the kernel
+    and writes fresh files. Imports ``numba.core.caching``; an older or newer Numba without these methods is
+    left as it is.
+    """
+    global _GUARDED
+    if _GUARDED:
+        return
+    _GUARDED = True
+    try:
+        from numba.core import caching
+    except ImportError:
+        return
+    cls = getattr(caching, "IndexDataCacheFile", None)
+    load_index, load_data = getattr(cls, "_load_index", None), getattr(cls, "_load_data", None)
+    if load_index is None or load_data is None:
+        return
+
+    def _load_index(self):
+        try:
+            return load_index(self)
+        except OSError:
+            raise
+        except Exception as exc:  # UnpicklingError, EOFError, ValueError, ...: the file is damaged
+            _drop_kernel_cache(self._index_path, exc)
+            return {}
+
+    def _load_data(self, name):
+        try:
+            return load_data(self, name)
+        except OSError:
+            raise
+        except Exception as exc:
+            _drop_kernel_cache(self._index_path, exc)
+            return None
+
+    cls._load_index, cls._load_data = _load_index, _load_data
+
+
 def drop_stale_cache(module_file: str, digest: str | None = None) -> bool:
     """Delete the Numba cache files of the module at ``module_file`` if they were made from other kernel sources.
 
@@ -126,8 +200,10 @@ def drop_stale_cache(module_file: str, digest: str | None = None) -> bool:
     Returns:
         True if cache files were deleted (or the stamp was new), False if the stamp matched or an
         OS error (read-only install, a race with another process) left everything as it was.
-    The stamp is written atomically (temp file, rename); errors are never raised.
+    The stamp is written atomically (temp file, rename); errors are never raised. Also makes damaged
+    cache files a cache miss (:func:`guard_cache_reads`).
     """
+    guard_cache_reads()
     try:
         digest = digest or kernel_sources_digest(os.path.abspath(module_file))
         stem = os.path.splitext(os.path.basename(module_file))[0]

@@ -182,10 +182,46 @@ def _step_movegen(lexicon) -> None:
         best_equity(board, seven, lexicon, bag=60, n=3)
 
 
-def _step_aot(lexicon) -> None:
-    from engine.movegen.generator import build_aot
+class StepFailed(Exception):
+    """A step could not do its work (the child prints the message and exits with :data:`STEP_FAILED`)."""
 
-    build_aot(lexicon)
+
+STEP_FAILED = 73
+"""The child's exit code when a step failed with a message of its own (:class:`StepFailed`)."""
+
+
+def _step_aot(lexicon, force: bool = False) -> None:
+    """Build the move generator's ahead-of-time module (:func:`engine.movegen.generator.build_aot`).
+
+    Raises:
+        StepFailed: no intact module afterwards (``force``: none was written), with the reason: the cache
+            directory cannot be written, another process is compiling it, or the compilation failed
+            (remembered).
+    """
+    from engine.lang import tr
+    from engine.movegen import _aot
+    from engine.movegen.generator import build_aot
+    from lexicon_tools import _aot as shared
+
+    if not shared.enabled():
+        return
+    if build_aot(lexicon, force=force) or not force and shared.problem(_aot._paths(_aot.key())[1]) is None:
+        return  # written, or (without --force) another process wrote it meanwhile
+    d = shared.aot_dir()
+    why = shared.unwritable(d)
+    if why is not None:
+        raise StepFailed(tr("the ahead-of-time module was not written: the cache directory {dir} cannot be written "
+                            "({why}); set GSE_CACHE_DIR to a writable directory, or GSE_AOT=0 to go without it",
+                            dir=d, why=why))
+    if _aot.building():
+        raise StepFailed(tr("the ahead-of-time module was not written: another process is compiling it right now "
+                            "(lock file in {dir}); run `python -m engine warmup aot` again when it is done", dir=d))
+    failed = _aot._paths(_aot.key())[3]
+    if failed.exists():
+        raise StepFailed(tr("the ahead-of-time compilation failed ({why}); the commands use the JIT kernels "
+                            "(remove {failed} or pass --force to try again)",
+                            why=failed.read_text(encoding="utf-8", errors="replace").strip(), failed=failed))
+    raise StepFailed(tr("the ahead-of-time module was not written into {dir}", dir=d))
 
 
 def _step_game(lexicon) -> None:
@@ -255,9 +291,9 @@ def warm_in_process(lexicon, names: Sequence[str]) -> None:
 # ---------------------------------------------------------------------------
 # the parent: children, progress bar, Ctrl-C
 # ---------------------------------------------------------------------------
-def _child_argv(step: Step, lexicon_path: str | None) -> list[str]:
+def _child_argv(step: Step, lexicon_path: str | None, force: bool = False) -> list[str]:
     argv = [sys.executable, "-m", "engine.analysis.warmup", step.name]
-    return argv + (["--lexicon", lexicon_path] if lexicon_path else [])
+    return argv + (["--lexicon", lexicon_path] if lexicon_path else []) + (["--force"] if force else [])
 
 
 class WarmupInterrupted(KeyboardInterrupt):
@@ -305,8 +341,11 @@ def run_steps(steps: Sequence[Step], argv_of: Callable[[Step], list[str]], *, ou
             proc = None
             errf = tempfile.TemporaryFile()  # not a pipe: a chatty child must never block on a full one
             try:
+                from engine.lang import lang
+
                 proc = subprocess.Popen(argv_of(step), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                        stderr=errf, start_new_session=True)
+                                        stderr=errf, start_new_session=True,
+                                        env={**os.environ, "GSE_LANG": lang()})  # its message in the run's language
                 t0 = time.monotonic()
                 while proc.poll() is None:
                     time.sleep(poll)
@@ -324,6 +363,9 @@ def run_steps(steps: Sequence[Step], argv_of: Callable[[Step], list[str]], *, ou
             errf.close()
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+            if proc.returncode == STEP_FAILED:  # the step's own message (the child's last line)
+                raise RuntimeError((err.strip().splitlines() or [""])[-1].removeprefix("error: ")
+                                   .removeprefix("Fehler: "))
             if proc.returncode != 0:
                 tail = " | ".join(err.strip().splitlines()[-3:])
                 raise RuntimeError(f"compiling step {step.name!r} failed (exit {proc.returncode}): {tail}")
@@ -380,7 +422,7 @@ def warm_up_all(lexicon, lexicon_path: str | None, *, names: Sequence[str] | Non
     steps = [s for s in STEPS if names is None or s.name in names] if force else pending(lexicon, names)
     if not steps:
         return []
-    return run_steps(steps, lambda s: _child_argv(s, lexicon_path), out=out)
+    return run_steps(steps, lambda s: _child_argv(s, lexicon_path, force), out=out)
 
 
 def warm_if_cold(lexicon, note: Callable[[str], None], command: str = "analyze",
@@ -435,12 +477,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m engine.analysis.warmup")
     ap.add_argument("step", choices=[s.name for s in STEPS])
     ap.add_argument("--lexicon")
+    ap.add_argument("--force", action="store_true", help="build again what exists (the aot step)")
     args = ap.parse_args(argv)
     from lexicon_tools.bundle import load_lexicon
 
     lexicon = load_lexicon(args.lexicon)
     step = next(s for s in STEPS if s.name == args.step)
-    _RUN[step.name](lexicon)
+    try:
+        if step.name == "aot":
+            _step_aot(lexicon, force=args.force)
+        else:
+            _RUN[step.name](lexicon)
+    except StepFailed as exc:
+        from engine.lang import tr
+
+        print(tr("error: {exc}", exc=exc), file=sys.stderr)
+        return STEP_FAILED
     _mark_done(step, lexicon)
     return 0
 

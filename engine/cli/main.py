@@ -68,7 +68,7 @@ def _position(args, lexicon=None) -> Position:
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
-    print(tr("warning: {message}", message=message), file=sys.stderr)
+    print(tr("warning: {message}", message=tr(str(message))), file=sys.stderr)
 
 
 def _move_json(scored) -> dict:
@@ -103,6 +103,10 @@ def cmd_moves(args, top: int | None = None) -> int:
     if not aot:  # once per source change, after the answer: compile the kernels ahead of time
         from engine.movegen import _aot
 
+        bad = _aot.damaged()  # truncated or altered since it was built: never loaded (it would crash the process)
+        if bad is not None:
+            _note(tr("the compiled move generator {what} is damaged and was not loaded (the JIT kernels answered); "
+                     "it is compiled again", what=bad))
         if _aot.needs_build() and not _aot.building():  # once: not again while an earlier run's build goes on
             sys.stdout.flush()
             _aot_in_background(args.lexicon)

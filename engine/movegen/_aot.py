@@ -114,8 +114,22 @@ def _guarded(name: str, fn, spec: list):
     return call
 
 
+def damaged() -> str | None:
+    """Why the module of the current key exists but must not be loaded (:func:`lexicon_tools._aot.problem`:
+    truncated, another checksum, no record), or ``None`` (intact, absent or ``GSE_AOT=0``). Never raises."""
+    if not _shared.enabled():
+        return None
+    try:
+        _, so, _, _ = _paths(key())
+    except (OSError, ImportError):
+        return None
+    why = _shared.problem(so)
+    return None if why in (None, "missing") else f"{so} ({why})"
+
+
 def load() -> dict | None:
-    """The guarded compiled kernels ``{name: callable}``, or ``None`` (not built, disabled, unreadable)."""
+    """The guarded compiled kernels ``{name: callable}``, or ``None`` (not built, disabled, unreadable, or
+    damaged: :func:`damaged` says why; it is never loaded then, and :func:`needs_build` is True)."""
     if not _shared.enabled():
         return None
     try:
@@ -134,14 +148,17 @@ def load() -> dict | None:
 # Building
 # ---------------------------------------------------------------------------
 def needs_build() -> bool:
-    """True when AOT is enabled and no module (nor a remembered failure) exists for the current key."""
+    """True when AOT is enabled and no intact module (nor a remembered failure) exists for the current key.
+
+    A module whose file does not match the size and checksum recorded when it was built
+    (:func:`lexicon_tools._aot.problem`) counts as missing: it is built again."""
     if not _shared.enabled():
         return False
     try:
         _, so, sig_path, failed = _paths(key())
     except (OSError, ImportError):
         return False
-    return not (so.is_file() and sig_path.is_file()) and not failed.exists()
+    return not (sig_path.is_file() and _shared.problem(so) is None) and not failed.exists()
 
 
 def building() -> bool:
@@ -170,7 +187,7 @@ def _spec_of(numba_type) -> list | None:
     return None
 
 
-def build(captured: dict, progress=None) -> bool:
+def build(captured: dict, progress=None, force: bool = False) -> bool:
     """Compile :data:`KERNELS` ahead of time for the argument types the wrapper passed.
 
     Args:
@@ -178,6 +195,8 @@ def build(captured: dict, progress=None) -> bool:
             (:func:`engine.movegen.generator.build_aot` records them on an empty board), so that the
             compiled signatures are exactly the ones the wrapper uses.
         progress: prints one line for the user, or ``None``.
+        force: compile even when an intact module or a remembered failure exists (``warmup aot --force``);
+            the new module replaces the old one (a rename: a process using the old one keeps it).
 
     The compilation itself (lock, quiet compiler, remembered failure) is
     :func:`lexicon_tools._aot.compile_module`.
@@ -185,7 +204,7 @@ def build(captured: dict, progress=None) -> bool:
     Returns:
         True when the module was written.
     """
-    if not needs_build():
+    if not (needs_build() or force and _shared.enabled()):
         return False
     k = key()
     name, so, sig_path, failed = _paths(k)

@@ -539,7 +539,7 @@ def exchanges(rack: np.ndarray, alphabet: Alphabet, bag_count: int | None) -> li
     return out
 
 
-def build_aot(lexicon: Lexicon, progress=None) -> bool:
+def build_aot(lexicon: Lexicon, progress=None, force: bool = False) -> bool:
     """Compile the entry kernels ahead of time (:mod:`engine.movegen._aot`) for the types this wrapper passes.
 
     The two entry kernels are called once through :func:`generate_moves` and :func:`best_move_list` on
@@ -549,13 +549,16 @@ def build_aot(lexicon: Lexicon, progress=None) -> bool:
     Args:
         lexicon: the lexicon whose graph type (KWG or wide) the compiled kernels take.
         progress: prints one line for the user (announcement, failure), or ``None``.
+        force: compile even when the module exists (``python -m engine warmup aot --force``).
 
     Returns:
-        True when the module was written (False: disabled, present, failed or interrupted).
+        True when the module was written (False: disabled, present, failed, interrupted, or the cache
+        directory cannot be written).
     """
     from engine.movegen import _aot, _movegen
+    from lexicon_tools._aot import enabled
 
-    if not _aot.needs_build():
+    if not (_aot.needs_build() or force and enabled()):
         return False
     captured: dict = {}
     saved = {name: K.__dict__.get(name) for name in _aot.KERNELS}
@@ -579,4 +582,4 @@ def build_aot(lexicon: Lexicon, progress=None) -> bool:
                 K.__dict__.pop(name, None)
             else:
                 setattr(K, name, v)
-    return _aot.build(captured, progress=progress)
+    return _aot.build(captured, progress=progress, force=force)

@@ -132,3 +132,27 @@ def test_a_chatty_child_does_not_block():
     done = warmup.run_steps(steps, lambda s: [sys.executable, "-c", "import sys; sys.stderr.write('x' * 1_000_000)"],
                             poll=0.05)
     assert [s.name for s, _ in done] == ["chatty"]
+
+
+def test_force_reaches_the_child():
+    """`warmup aot --force` ran the child without --force, which then saw the module and did nothing."""
+    aot = next(s for s in warmup.STEPS if s.name == "aot")
+    assert warmup._child_argv(aot, None, force=True)[-1] == "--force"
+    assert "--force" not in warmup._child_argv(aot, None)
+
+
+def test_an_unwritable_cache_directory_is_reported_not_claimed_done(golden_lexicon, tmp_path, monkeypatch, capsys):
+    """Attack 26 item 10: `warmup aot` with a cache it cannot write said "compiled ..." and exited 0. The
+    directory here lies under a plain file (root ignores a read-only mode, ENOTDIR stops everyone)."""
+    blocker = tmp_path / "not-a-dir"
+    blocker.write_text("")
+    cache = blocker / "cache"
+    monkeypatch.setenv("GSE_AOT", "1")
+    monkeypatch.setenv("GSE_CACHE_DIR", str(cache))
+    monkeypatch.setenv("GSE_LANG", "en")
+    rc = main(["warmup", "aot", "--lexicon", str(golden_lexicon.path)])
+    err = capsys.readouterr()
+    assert rc == 2, (err.out, err.err)
+    assert "compiled in" not in err.out
+    assert f"the cache directory {cache / 'aot'} cannot be written (Not a directory)" in err.err
+    assert "GSE_CACHE_DIR" in err.err and "Traceback" not in err.err

@@ -90,3 +90,77 @@ def test_compiling_follows_a_fresh_lock(cache):
     old = time.time() - _aot.LOCK_SECONDS - 5
     os.utime(lock, (old, old))
     assert not _aot.compiling("gse_kernels_v0_2_0_x")  # a stale lock (a killed build) does not count
+
+
+def _fake_module(cache, monkeypatch, data=b"\x7fELF" + bytes(range(256)) * 40):
+    """The move generator's module files for the current key: a fake shared object with its recorded check."""
+    monkeypatch.setenv("GSE_AOT", "1")
+    _name, so, sig, _failed = movegen_aot._paths(movegen_aot.key())
+    so.write_bytes(data)
+    sig.write_text('{"key": "x", "kernels": {}}')
+    _aot.write_check(so, _aot.file_check(so))
+    return so
+
+
+def test_a_truncated_module_is_never_loaded_and_is_built_again(cache, monkeypatch):
+    """Attack 26 item 8: a module cut short crashed every `best` with "Bus error" and counted as built."""
+    so = _fake_module(cache, monkeypatch)
+    assert _aot.problem(so) is None and not movegen_aot.needs_build() and movegen_aot.damaged() is None
+    full = so.stat().st_size
+    with open(so, "r+b") as f:
+        f.truncate(1000)
+    assert _aot.problem(so) == f"1,000 bytes instead of {full:,}"
+    assert movegen_aot.needs_build() and movegen_aot.damaged() == f"{so} (1,000 bytes instead of {full:,})"
+
+    def no_dlopen(*a, **k):
+        raise AssertionError("a damaged module must not be opened")
+
+    monkeypatch.setattr(_aot.importlib.util, "spec_from_file_location", no_dlopen)
+    with pytest.raises(_aot.DamagedModule):
+        _aot.load_module("x", so)
+    assert movegen_aot.load() is None
+    # same size, one byte changed: the checksum differs
+    so.write_bytes(b"\x7fELF" + bytes(range(256)) * 39 + bytes(255) + b"\x01")
+    assert so.stat().st_size == full and "checksum" in _aot.problem(so)
+    # a module without its record (a crash between writing the module and the record) is not trusted either
+    so.write_bytes(b"\x7fELF" + bytes(range(256)) * 40)
+    assert _aot.problem(so) is None
+    _aot.check_path(so).unlink()
+    assert _aot.problem(so) == "no record of its size and checksum" and movegen_aot.needs_build()
+
+
+def test_the_lexicon_builders_module_is_checked_too(cache, monkeypatch):
+    monkeypatch.setenv("GSE_AOT", "1")
+    _name, so, _failed = _build_aot._paths(_build_aot.key())
+    so.write_bytes(b"y" * 5000)
+    assert _build_aot.needs_build()  # no record
+    _aot.write_check(so, _aot.file_check(so))
+    assert not _build_aot.needs_build()
+    so.write_bytes(b"y" * 4000)
+    assert _build_aot.needs_build() and _build_aot._load_module() is None
+
+
+def test_force_compiles_over_an_intact_module(cache, monkeypatch):
+    """`warmup aot --force` replaced nothing (build returned at once when a module existed)."""
+    so = _fake_module(cache, monkeypatch)
+    calls = []
+
+    def fake_compile(name, prefix, export, **kw):
+        calls.append(name)
+        return True
+
+    monkeypatch.setattr(movegen_aot._shared, "compile_module", fake_compile)
+    assert movegen_aot.build({}, force=False) is False and calls == []
+    assert movegen_aot.build({}, force=True) is True and calls == [so.name.split(".")[0]]
+    monkeypatch.setenv("GSE_AOT", "0")
+    assert movegen_aot.build({}, force=True) is False and len(calls) == 1  # GSE_AOT=0: never
+
+
+def test_write_check_is_atomic_and_readable(cache):
+    so = cache / "m.cpython-311-x86_64-linux-gnu.so"
+    so.write_bytes(b"abc")
+    _aot.write_check(so, _aot.file_check(so))
+    rec = _aot.check_path(so)
+    assert rec.name == "m.check" and (rec.stat().st_mode & 0o777) == 0o644
+    assert __import__("json").loads(rec.read_text()) == {"size": 3, "sha256": hashlib.sha256(b"abc").hexdigest()}
+    assert [p.name for p in cache.iterdir() if p.name.startswith(".")] == []  # no temp file left

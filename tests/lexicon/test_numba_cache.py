@@ -87,3 +87,57 @@ def test_the_installed_kernel_modules_carry_a_current_stamp():
     stamp = os.path.join(os.path.dirname(engine.game._kgame.__file__), "__pycache__", "_kgame.deps")
     with open(stamp, encoding="ascii") as f:
         assert f.read().strip() == NC.kernel_sources_digest(os.path.abspath(engine.game._kgame.__file__))
+
+
+KERNEL = '''import sys
+from numba import njit
+from lexicon_tools import _numba_cache
+_numba_cache.drop_stale_cache(__file__, digest="d" * 64)  # what every kernel module does at import
+
+
+@njit(cache=True)
+def add_one(x):
+    return x + 1
+
+
+@njit(cache=True)
+def twice(x):
+    return 2 * x
+
+
+print(add_one(41), twice(21))
+'''
+
+
+def _run_kernel(tmp_path):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(NC.__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": f"{root}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+    return subprocess.run([sys.executable, str(tmp_path / "_kern_cached.py")], capture_output=True, text=True,
+                          env=env, timeout=600)
+
+
+def test_a_truncated_cache_file_is_dropped_and_compiled_again(tmp_path):
+    """Attack 26 item 9: half of a .nbc (or the .nbi) cut off made every run die with UnpicklingError."""
+    (tmp_path / "_kern_cached.py").write_text(KERNEL)
+    first = _run_kernel(tmp_path)
+    assert first.returncode == 0 and first.stdout.split() == ["42", "42"], first.stderr[-2000:]
+    cache = tmp_path / "__pycache__"
+    nbc = sorted(cache.glob("_kern_cached.add_one-*.nbc"))
+    nbi = sorted(cache.glob("_kern_cached.twice-*.nbi"))
+    assert len(nbc) == 1 and len(nbi) == 1
+    for f in nbc + nbi:
+        data = f.read_bytes()
+        f.write_bytes(data[:len(data) // 2])
+    second = _run_kernel(tmp_path)
+    assert second.returncode == 0 and second.stdout.split() == ["42", "42"], second.stderr[-2000:]
+    assert "Traceback" not in second.stderr
+    assert second.stderr.count("DamagedCacheWarning") == 2 and "add_one" in second.stderr and "twice" in second.stderr
+    # the files were written again, whole: a third run loads them without a word
+    third = _run_kernel(tmp_path)
+    assert third.returncode == 0 and third.stdout.split() == ["42", "42"] and "Warning" not in third.stderr
+    for f in nbc + nbi:
+        assert f.stat().st_size > 0
