@@ -95,9 +95,11 @@ def phase_answer(position, lexicon, *, table=None, seconds: float = 5.0, candida
 
         * endgame: ``move``, ``value``, ``pv``, ``depth``, ``complete``, ``final_spread``
           (current scores + value);
-        * preendgame: ``method``, ``complete`` (every candidate exact), ``moves``:
+        * preendgame: ``method``, ``complete`` (every candidate exact), ``interrupted`` (Ctrl-C ended it
+          early: the figures reached by then), ``moves``:
           ``[{"move", "win", "spread", "exact", "exact_share", "draws"}]`` best first;
-        * simulation: ``plies``, ``iterations`` (total), ``stop_reason``, ``error_level`` (elimination's
+        * simulation: ``plies``, ``iterations`` (total), ``stop_reason``, ``interrupted`` (``stop_reason`` is
+          ``"interrupted"``: Ctrl-C ended it after a batch), ``error_level`` (elimination's
           level), ``inferred`` (``None`` without ``last_move``, else ``{"from", "consistent", "racks",
           "possible", "complete"}``: the racks checked within the inference's share of the budget,
           :data:`INFERENCE_SHARE`, of the ``possible`` ones; the opponent's rack comes from the
@@ -128,7 +130,8 @@ def phase_answer(position, lexicon, *, table=None, seconds: float = 5.0, candida
         res = preendgame(position, lexicon, top=candidates, time_limit=float(seconds), table=table)
         moves = [{"move": c["move"], "win": _r(c["win"], 4), "spread": _r(c["spread"]), "exact": bool(c["exact"]),
                   "exact_share": _r(c["exact_share"], 3), "draws": int(c["draws"])} for c in res["moves"]]
-        out = {"phase": phase, "method": res["method"], "complete": all(m["exact"] for m in moves), "moves": moves}
+        out = {"phase": phase, "method": res["method"], "complete": all(m["exact"] for m in moves), "moves": moves,
+               "interrupted": bool(res.get("interrupted"))}
     else:
         from engine.game.equity import position_candidates
         from engine.analysis.simulation import EquityPlayer, simulate
@@ -163,7 +166,8 @@ def phase_answer(position, lexicon, *, table=None, seconds: float = 5.0, candida
                           "win": _r(c.win_rate, 4), "win_ci": [_r(c.win_ci[0], 4), _r(c.win_ci[1], 4)],
                           "equity": _r(eq) if eq is not None else None, "pruned": c.pruned_at is not None})
         out = {"phase": phase, "plies": res.plies, "iterations": res.total_iterations, "stop_reason": res.stop_reason,
-               "error_level": SIM_ERROR, "inferred": inferred, "moves": moves}
+               "error_level": SIM_ERROR, "inferred": inferred, "moves": moves,
+               "interrupted": res.stop_reason == "interrupted"}
     out["seconds"] = round(_clock() - t0, 2)
     return out
 

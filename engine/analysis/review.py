@@ -343,6 +343,8 @@ def review(record, lexicon, *, table=None, params=None, seconds: float | None = 
 
     Raises:
         ValueError: an unknown ``player``, a bad ``seconds``.
+        KeyboardInterrupt: Ctrl-C (the simulation and the endgame solver catch it to end their run early; a
+            turn cut short is not a result, so the review stops rather than report it as one).
     """
     from engine.game.game import Kind
 
@@ -390,6 +392,8 @@ def review(record, lexicon, *, table=None, params=None, seconds: float | None = 
             from engine.analysis.phase import phase_answer
 
             ans = phase_answer(pos, lexicon, table=static.table, seconds=seconds, include=[played], seed=seed)
+            if ans.get("interrupted"):  # Ctrl-C ended this turn's simulation early: not a result, stop the review
+                raise KeyboardInterrupt
             ranked = ans["moves"]
             mine = next((m for m in ranked if m["move"] == played), None)
             if mine is None or mine["win"] is None:

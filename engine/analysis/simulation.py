@@ -842,7 +842,8 @@ class SimResult:
         backend, workers, batch_size: the run's settings.
         stop_reason: ``"one left"`` (the others were clearly behind),
             ``"budget"`` (every survivor ran ``iterations``), ``"time"`` (``time_limit``),
-            ``"interrupted"`` (Ctrl-C in the main thread: the batches done so far),
+            ``"interrupted"`` (Ctrl-C in the main thread: the batches done so far; also when that batch ended
+            the run anyway, so that the caller sees the Ctrl-C),
             ``"single candidate"``.
         seconds: wall time of the iterations (worker start-up included).
         total_iterations: iterations run over all candidates.
@@ -1337,6 +1338,8 @@ def simulate(position: Position, lexicon, candidates=None, n_candidates: int = 1
         finally:
             runner.close()
             bar.close()
+        if ctrl_c.pressed:  # during the last batch, which also ended the run: the Ctrl-C is not lost
+            stop_reason = "interrupted"
     seconds = time.perf_counter() - t0
 
     results = []

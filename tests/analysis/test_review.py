@@ -217,3 +217,49 @@ def test_the_web_review_of_a_pad_export_with_a_row_by_hand(golden_lexicon):
     assert turns[1]["played_tiles"] == [] and turns[1]["best_tiles"] == [] and turns[1]["loss"] is None
     assert [r[7:11] for r in turns[2]["board"][7:8]] == ["HAUS"]      # the board before SEHR: HAUS only
     assert turns[0]["played_tiles"] == [[7, 7, "H", False], [7, 8, "A", False], [7, 9, "U", False], [7, 10, "S", False]]
+
+
+def test_ctrl_c_in_a_turns_simulation_stops_the_review(golden_lexicon, bad_game, monkeypatch):
+    """Attack 26 item 6: the simulation caught Ctrl-C, ended that turn's run early, and the review went on to
+    the next turn and reported the shortened run as a result (exit 0). Here Ctrl-C is pressed during the
+    first turn's simulation (its first batch): the review must stop with KeyboardInterrupt."""
+    import contextlib
+
+    from engine.analysis import simulation
+    from engine.interrupt import CtrlC
+
+    runs = []
+
+    @contextlib.contextmanager
+    def pressed(stop):
+        flag = CtrlC()
+        flag.pressed = True  # Ctrl-C arrived while the first batch ran
+        runs.append(flag)
+        yield flag
+
+    monkeypatch.setattr(simulation, "on_ctrl_c", pressed)
+    rec = bad_game[0]
+    with pytest.raises(KeyboardInterrupt):
+        review(rec, golden_lexicon, seconds=0.5, endgame=False)
+    assert len(runs) == 1  # stopped in the first simulated turn, no further turn was simulated
+
+
+def test_phase_answer_says_when_ctrl_c_cut_the_simulation_short(golden_lexicon, bad_game, monkeypatch):
+    import contextlib
+
+    from engine.analysis import simulation
+    from engine.analysis.phase import phase_answer
+    from engine.interrupt import CtrlC
+
+    @contextlib.contextmanager
+    def pressed(stop):
+        flag = CtrlC()
+        flag.pressed = True
+        yield flag
+
+    pos = bad_game[0].position(2)
+    assert (pos.bag_count or 0) > 3
+    assert phase_answer(pos, golden_lexicon, seconds=0.5)["interrupted"] is False
+    monkeypatch.setattr(simulation, "on_ctrl_c", pressed)
+    ans = phase_answer(pos, golden_lexicon, seconds=0.5)
+    assert ans["interrupted"] is True and ans["stop_reason"] == "interrupted"
