@@ -122,6 +122,10 @@ DE: dict[str, str] = {
         "{file}: die Partie wurde mit „#lexicon {name}“ gespielt, einer hier unbekannten Wortliste (keine "
         "{name}.lex neben der Datei oder im Zwischenspeicher): --lexicon PFAD dieser Wortliste angeben, oder "
         "--no-words, um nur Legen und Punkte zu prüfen",
+    "{file}: the record was played with '#lexicon {name}', which is not a known lexicon here (no {name}.lex "
+    "beside the file or in the cache): pass --lexicon PATH of that word list":
+        "{file}: die Partie wurde mit „#lexicon {name}“ gespielt, einer hier unbekannten Wortliste (keine "
+        "{name}.lex neben der Datei oder im Zwischenspeicher): --lexicon PFAD dieser Wortliste angeben",
     # -- analyze and practice -------------------------------------------------------------------------
     "move": "Zug",
     "score": "Pkt.",
@@ -420,6 +424,11 @@ PATTERNS_DE: list[tuple[str, object]] = [
     (r"^Numba's cache of (\S+) could not be read \((.+)\); deleted (\d+) file\(s\) in (\S+), the kernel is "
      r"compiled again$", r"Numbas Zwischenspeicher von \1 war nicht lesbar (\2); \3 Datei(en) in \4 gelöscht, der "
                          r"Kernel wird neu übersetzt"),
+    (r"^cannot write ('.*'): directory ('.*') does not exist$", r"kann \1 nicht schreiben: das Verzeichnis \2 gibt es "
+                                                               r"nicht"),
+    (r"^cannot write ('.*'): it is a directory$", r"kann \1 nicht schreiben: das ist ein Verzeichnis"),
+    (r"^cannot write ('.*'): directory ('.*') is not writable \((.*)\)$",
+     r"kann \1 nicht schreiben: in das Verzeichnis \2 kann nicht geschrieben werden (\3)"),
     (r"^turn (\d+): their withdrawn play (\S+ \S+) put (\S+) back on the rack$",
      r"Zug \1: sein zurückgenommener Zug \2 brachte \3 aufs Bänkchen zurück"),
     (r"^turn (\d+): your exchange put (\S+) into the bag after their last draw$",

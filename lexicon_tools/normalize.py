@@ -688,6 +688,40 @@ def _default_mode() -> int:
     return 0o666 & ~old
 
 
+def _temp_beside(dest: Path) -> tuple[int, str]:
+    """``(fd, path)`` of a new temporary file in ``dest``'s directory (what :func:`write_atomic` renames).
+
+    Raises:
+        WordListError: the directory does not exist or is not writable, or ``dest`` is a directory.
+    """
+    parent = dest.parent if str(dest.parent) else Path(".")
+    if not parent.is_dir():
+        raise WordListError(f"cannot write {str(dest)!r}: directory {str(parent)!r} does not exist")
+    if dest.is_dir():
+        raise WordListError(f"cannot write {str(dest)!r}: it is a directory")
+    try:
+        return tempfile.mkstemp(dir=parent, prefix=f".{dest.name}.", suffix=".tmp")
+    except OSError as exc:
+        raise WordListError(
+            f"cannot write {str(dest)!r}: directory {str(parent)!r} is not writable ({exc.strerror or exc})"
+        ) from None
+
+
+def check_writable(path: str | os.PathLike) -> None:
+    """Check, before long work, that :func:`write_atomic` can write ``path`` later (a temporary file is created
+    beside it and removed; the file itself is not touched).
+
+    Raises:
+        WordListError: as :func:`write_atomic` (no directory, not writable, a directory), message naming the path.
+    """
+    fd, tmp = _temp_beside(Path(path))
+    os.close(fd)
+    try:
+        os.unlink(tmp)
+    except OSError:
+        pass
+
+
 def write_atomic(path: str | os.PathLike, text_or_lines: str | bytes | Iterable[str]) -> None:
     """Write a file atomically: temp file in the same directory, then ``os.replace``.
 
@@ -707,17 +741,7 @@ def write_atomic(path: str | os.PathLike, text_or_lines: str | bytes | Iterable[
             unchanged (and nothing is written).
     """
     dest = Path(path)
-    parent = dest.parent if str(dest.parent) else Path(".")
-    if not parent.is_dir():
-        raise WordListError(f"cannot write {str(dest)!r}: directory {str(parent)!r} does not exist")
-    if dest.is_dir():
-        raise WordListError(f"cannot write {str(dest)!r}: it is a directory")
-    try:
-        fd, tmp = tempfile.mkstemp(dir=parent, prefix=f".{dest.name}.", suffix=".tmp")
-    except OSError as exc:
-        raise WordListError(
-            f"cannot write {str(dest)!r}: directory {str(parent)!r} is not writable ({exc.strerror or exc})"
-        ) from None
+    fd, tmp = _temp_beside(dest)
     try:
         with os.fdopen(fd, "wb") as fh:
             if isinstance(text_or_lines, bytes):

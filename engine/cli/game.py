@@ -96,8 +96,10 @@ def _strength_match(args, rules) -> int:
     return 0
 
 
-def _record_lexicon(args):
+def _record_lexicon(args, no_words: bool = True):
     """``--lexicon``, else the lexicon the file's ``#lexicon`` names (if known), else the default list.
+
+    ``no_words``: the command has ``--no-words`` (``gcg``), and the error suggests it (``review`` has none).
 
     Raises:
         ValueError: the file names a lexicon this program does not know (says which to pass).
@@ -112,6 +114,10 @@ def _record_lexicon(args):
     if not name:
         return _lexicon(None)
     where = resolve_lexicon_name(name, Path(args.file).parent)
+    if where is None and not no_words:
+        raise ValueError(tr("{file}: the record was played with '#lexicon {name}', which is not a known "
+                            "lexicon here (no {name}.lex beside the file or in the cache): pass --lexicon PATH "
+                            "of that word list", file=args.file, name=name))
     if where is None:
         raise ValueError(tr("{file}: the record was played with '#lexicon {name}', which is not a known "
                             "lexicon here (no {name}.lex beside the file or in the cache): pass --lexicon PATH "

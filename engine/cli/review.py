@@ -80,7 +80,11 @@ def cmd_review(args) -> int:
     end_seconds = _seconds(args.endgame_time)
     if args.plot is not None and not str(args.plot).lower().endswith(".svg"):
         raise ValueError(tr("--plot {plot}: the picture is written as SVG, name the file *.svg", plot=args.plot))
-    lex = _record_lexicon(_ap.Namespace(file=args.file, lexicon=args.lexicon))
+    if args.plot is not None:  # before the review: a bad path must not throw minutes of work away at the end
+        from lexicon_tools.normalize import check_writable
+
+        check_writable(args.plot)
+    lex = _record_lexicon(_ap.Namespace(file=args.file, lexicon=args.lexicon), no_words=False)
     record = read_gcg_file(args.file, lex)
     if args.player is not None and args.player not in record.players:
         raise ValueError(tr("--player {player!r}: the game's players are {players}", player=args.player,
@@ -107,16 +111,17 @@ def cmd_review(args) -> int:
                     progress=progress)
     finally:
         bar.close()
-    if args.plot is not None:
-        from lexicon_tools.normalize import write_atomic
-
-        write_atomic(args.plot, win_svg(rv))
-        _note(tr("win % curve written to {plot}", plot=args.plot))
     if args.json:
         print(json.dumps(rv.to_json(), ensure_ascii=False))
-        return 0
-    for line in format_review(rv):
-        print(line)
+    else:
+        for line in format_review(rv):
+            print(line)
+    if args.plot is not None:  # after the review is printed: a write that fails now (disk full) loses nothing else
+        from lexicon_tools.normalize import write_atomic
+
+        sys.stdout.flush()
+        write_atomic(args.plot, win_svg(rv))
+        _note(tr("win % curve written to {plot}", plot=args.plot))
     return 0
 
 

@@ -263,3 +263,36 @@ def test_phase_answer_says_when_ctrl_c_cut_the_simulation_short(golden_lexicon, 
     monkeypatch.setattr(simulation, "on_ctrl_c", pressed)
     ans = phase_answer(pos, golden_lexicon, seconds=0.5)
     assert ans["interrupted"] is True and ans["stop_reason"] == "interrupted"
+
+
+def test_cli_plot_path_is_checked_before_the_review(tmp_path, golden_lexicon, bad_game, monkeypatch, capsys):
+    """Attack 26 item 7: `--plot /nonexistent/x.svg` failed only after the whole review, which was lost."""
+    from engine.analysis import review as review_module
+    from engine.cli.main import main
+
+    def no_review(*a, **k):
+        raise AssertionError("the review ran before the plot's path was checked")
+
+    monkeypatch.setattr(review_module, "review", no_review)
+    monkeypatch.setenv("GSE_LANG", "en")
+    path = tmp_path / "game.gcg"
+    path.write_text(bad_game[1], encoding="utf-8")
+    (tmp_path / "d.svg").mkdir()
+    for plot, why in ((tmp_path / "nowhere" / "x.svg", "does not exist"), (tmp_path / "d.svg", "it is a directory")):
+        rc = main(["review", str(path), "--no-endgame", "--lexicon", str(golden_lexicon.path), "--plot", str(plot)])
+        err = capsys.readouterr()
+        assert rc == 2 and why in err.err and err.out == "", err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d.svg", "game.gcg"]  # the check leaves no file
+
+
+def test_cli_unknown_lexicon_does_not_suggest_an_option_review_lacks(tmp_path):
+    """Attack 26 item 15: review's error said "or --no-words", an option only `gcg` has."""
+    g = tmp_path / "lexzero.gcg"
+    g.write_text("#lexicon NOSUCHLIST\n#player1 a A\n#player2 b B\n", encoding="utf-8")
+    r = subprocess.run([sys.executable, "-m", "engine", "--lang", "en", "review", str(g)], capture_output=True,
+                       text=True, timeout=600)
+    assert r.returncode == 2 and "not a known lexicon" in r.stderr and "--lexicon PATH" in r.stderr, r.stderr
+    assert "--no-words" not in r.stderr
+    r = subprocess.run([sys.executable, "-m", "engine", "--lang", "en", "gcg", str(g)], capture_output=True,
+                       text=True, timeout=600)
+    assert r.returncode == 2 and "--no-words" in r.stderr  # gcg has it
