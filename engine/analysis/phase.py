@@ -24,8 +24,8 @@ from __future__ import annotations
 import math
 import time
 
-__all__ = ["PHASES", "phase_of", "phase_answer", "phase_answer_cgp", "format_answer", "sim_iterations", "warm_up",
-           "MAX_SECONDS"]
+__all__ = ["PHASES", "phase_of", "phase_answer", "phase_answer_cgp", "format_answer", "sim_iterations", "sim_batch",
+           "warm_up", "MAX_SECONDS", "MIN_SECONDS"]
 
 PHASES = ("endgame", "preendgame", "simulation")
 MAX_SECONDS = 60.0
@@ -35,6 +35,21 @@ SIM_RATE = 3000.0
 machine runs fewer and the time limit stops the run first, which only makes the error level conservative)."""
 SIM_ERROR = 0.05
 """Error level of the simulation's successive elimination."""
+MIN_SECONDS = 0.5
+"""Smallest budget the answer keeps to (seconds). Below it the fixed part shows: the endgame solver always
+finishes depth 1, and a simulation always runs one batch of every candidate (:func:`sim_batch`) after the
+candidates and, with ``last_move``, the inference's set-up and first chunk. Measured 2026-12-03 on the
+2-core machine at load 8-12 (wall time of :func:`phase_answer` in a warm process): a 0.01 s budget took
+0.14 s for a simulation and 0.01 s for an endgame; 0.5 s took 0.47-0.54 s, also with ``last_move="-7"``
+(the inference's random sample of racks). The web API (``POST /api/deep``) refuses budgets below it; the
+solvers themselves accept any positive budget."""
+
+
+def sim_batch(seconds: float) -> int:
+    """Iterations per candidate between two elimination checks for a simulation of ``seconds``: 50 from 2 s
+    on, fewer below (at least 10), so that one batch, which always runs to its end, is a small part of a short
+    budget (:func:`engine.analysis.simulation.simulate` stops before a batch that would end past its limit)."""
+    return int(min(50, max(10, 25 * seconds)))
 
 
 def sim_iterations(seconds: float, n_candidates: int) -> int:
@@ -81,7 +96,8 @@ def phase_answer(position, lexicon, *, table=None, seconds: float = 5.0, candida
         position: a parsed :class:`engine.position.cgp.Position` with a rack to move.
         lexicon: the word list.
         table: leave table (candidates and the static players; default: the packaged one).
-        seconds: time budget (0 < seconds <= :data:`MAX_SECONDS`).
+        seconds: time budget (0 < seconds <= :data:`MAX_SECONDS`); everything counts (candidates, the
+            inference, the simulation's set-up); kept from :data:`MIN_SECONDS` on.
         candidates: candidates for the pre-endgame and the simulation (the best by static equity).
         include: moves in notation to simulate as well (e.g. the user's move in
             practice; ignored by the solvers, which rank their own candidates).
@@ -155,6 +171,7 @@ def phase_answer(position, lexicon, *, table=None, seconds: float = 5.0, candida
                 leaves = inf
         left = max(float(seconds) - (_clock() - t0), 0.05)
         res = simulate(position, lexicon, candidates=cands, plies=2, iterations=sim_iterations(left, len(cands)),
+                       batch_size=sim_batch(left),
                        seed=seed, workers=1, backend="local", progress=False, player=EquityPlayer(table),
                        time_limit=left, stop_when_clearly_ahead=True, stop_rule="elimination", error=SIM_ERROR,
                        opponent_leaves=leaves)

@@ -1195,8 +1195,10 @@ def simulate(position: Position, lexicon, candidates=None, n_candidates: int = 1
             bag order for every candidate (less noise in the comparison);
             ``False``: independent draws per candidate.
         win_model: win probability of games unfinished after the plies.
-        time_limit: stop after the first batch that ends past this many seconds
-            (the only setting that makes the numbers depend on the machine).
+        time_limit: seconds the run may take: it stops before a batch that would end past the limit
+            (judged by the last batch's duration, so the run stays within it) or after a batch that ended
+            past it; the first batch always runs (the only setting that makes the numbers depend on the
+            machine).
         clock: the clock of ``time_limit`` (default wall time, ``time.perf_counter``; pass
             ``time.process_time`` for CPU seconds of this process, with ``workers=1`` and the
             local backend)
@@ -1300,6 +1302,7 @@ def simulate(position: Position, lexicon, candidates=None, n_candidates: int = 1
     runner = _make_runner(backend, ctx, lexicon, workers, start_method, ray_address, pool)
     bar = tqdm(total=nc * iterations, unit="it", desc="simulate", leave=False, file=sys.stderr,
                disable=(None if progress is None else not progress))
+    batch_start = c0
     with on_ctrl_c(lambda: None) as ctrl_c:  # engine.interrupt: Ctrl-C ends the run after the current batch
         try:
             while active:
@@ -1329,9 +1332,11 @@ def simulate(position: Position, lexicon, candidates=None, n_candidates: int = 1
                     lead = max(active, key=lambda c: (float(spreads[c, :n1].mean()), -c))
                     bar.set_postfix_str(f"{len(active)} left, best {moves[lead].notation} "
                                         f"{float(spreads[lead, :n1].mean()):+.1f}", refresh=False)
-                if time_limit is not None and clock() - c0 >= time_limit and n1 < iterations:
-                    stop_reason = "time"
+                now = clock()
+                if time_limit is not None and n1 < iterations and (now - c0) + (now - batch_start) > time_limit:
+                    stop_reason = "time"  # past the limit, or the next batch (as long as this one) would end past it
                     break
+                batch_start = now
                 if ctrl_c.pressed:  # Ctrl-C: stop after this batch and report what is done
                     stop_reason = "interrupted"
                     break

@@ -95,8 +95,9 @@ class ScoreRequest(CGPRequest):
 
 
 class DeepRequest(CGPRequest):
-    seconds: StrictFloat = Field(default=5.0, gt=0, le=20, allow_inf_nan=False,
-                                 description="time budget in seconds (at most 20)")
+    seconds: StrictFloat = Field(default=5.0, ge=0.5, le=20, allow_inf_nan=False,
+                                 description="time budget in seconds (0.5 to 20: engine.analysis.phase.MIN_SECONDS, "
+                                             "the smallest budget the answer keeps to)")
     include: list[Annotated[StrictStr, Field(max_length=api.MAX_MOVE_CHARS)]] = Field(
         default_factory=list, max_length=3, description="moves to simulate as well (e.g. the one typed in the checker)")
     last_move: StrictStr | None = Field(default=None, max_length=api.MAX_MOVE_CHARS,

@@ -216,8 +216,8 @@ def test_an_inference_past_its_deadline_checks_a_random_sample(golden_lexicon):
 
     pos = parse_cgp(MIDGAME)
     full = infer(pos, "11D JESU", golden_lexicon)
-    looks = iter([2.0])                              # the first chunk is always checked, then the clock
-    part = infer(pos, "11D JESU", golden_lexicon, deadline=1.0, clock=lambda: next(looks))
+    # the first chunk is always checked, then the clock (2.0: past the deadline)
+    part = infer(pos, "11D JESU", golden_lexicon, deadline=1.0, clock=lambda: 2.0)
     assert full.exact and full.racks == full.possible
     assert not part.exact and part.racks == CHUNK and part.possible == full.possible
     # every leave found consistent in the sample is consistent in the full enumeration
@@ -236,3 +236,52 @@ def test_analyze_prints_the_win_rate_in_percent_as_simulate_does(golden_lexicon,
     assert rc == 0
     rows = [ln for ln in out.splitlines() if re.match(r"^  \S+ \S+\s+win ", ln)]
     assert rows and all(re.search(r" win +\d{1,3}\.\d %  spread", ln) for ln in rows), rows
+
+
+def _ticking(step: float):
+    """A clock that moves ``step`` seconds at every look (0, step, 2 step, ...)."""
+    n = iter(range(10**6))
+    return lambda: step * next(n)
+
+
+def test_the_simulation_stops_before_a_batch_that_would_end_past_its_limit(golden_lexicon):
+    """Attack 26 item 13: the time was looked at only after a batch, so a 1 s budget ran a batch past it (1.85 s).
+    On a clock that moves 0.4 s per look (one look per batch), a 1 s limit allows two batches: after the second
+    (0.8 s) a third would end at 1.2 s."""
+    from engine.analysis.simulation import simulate
+
+    pos = parse_cgp(MIDGAME)
+    res = simulate(pos, golden_lexicon, n_candidates=3, plies=2, iterations=1000, batch_size=10, seed=0, workers=1,
+                   backend="local", progress=False, stop_when_clearly_ahead=False, time_limit=1.0,
+                   clock=_ticking(0.4))
+    assert res.stop_reason == "time"
+    assert [c.iterations for c in res.candidates] == [20, 20, 20]
+
+
+def test_the_inference_stops_before_a_chunk_that_would_end_past_its_deadline(golden_lexicon):
+    from engine.analysis.inference import CHUNK, infer
+
+    pos = parse_cgp(MIDGAME)
+    part = infer(pos, "11D JESU", golden_lexicon, deadline=1.0, clock=_ticking(0.4))
+    assert part.possible > 4 * CHUNK and part.racks == 2 * CHUNK and not part.exact
+
+
+def test_short_budgets_get_small_batches_and_the_api_refuses_budgets_it_cannot_keep(client, golden_lexicon,
+                                                                                      monkeypatch):
+    from engine.analysis import phase
+
+    assert [phase.sim_batch(s) for s in (0.05, 0.5, 1.0, 2.0, 20.0)] == [10, 12, 25, 50, 50]
+    seen = {}
+    from engine.analysis import simulation
+
+    real = simulation.simulate
+
+    def spy(*a, **k):
+        seen.update(k)
+        return real(*a, **k)
+
+    monkeypatch.setattr(simulation, "simulate", spy)
+    ans = phase.phase_answer(parse_cgp(MIDGAME), golden_lexicon, seconds=1.0)
+    assert ans["phase"] == "simulation" and seen["batch_size"] == phase.sim_batch(seen["time_limit"]) <= 25
+    r = client.post("/api/deep", json={"cgp": MIDGAME, "seconds": 0.4})
+    assert r.status_code == 422 and "seconds" in r.json()["error"]
