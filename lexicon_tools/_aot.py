@@ -208,23 +208,11 @@ def file_check(path: Path) -> dict:
 
 
 def write_check(so: Path, check: dict) -> None:
-    """Write ``check`` (:func:`file_check` of the module) to :func:`check_path` atomically (temp file, fsync,
-    rename); raises ``OSError``."""
-    dst = check_path(so)
-    fd, tmp = tempfile.mkstemp(dir=dst.parent, prefix=f".{dst.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(check, f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o644)  # readable by every user of a shared cache, like the module
-        os.replace(tmp, dst)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    """Write ``check`` (:func:`file_check` of the module) to :func:`check_path` atomically
+    (:func:`lexicon_tools.normalize.write_atomic`: temp file, fsync, rename); raises ``ValueError`` naming the file."""
+    from .normalize import write_atomic  # only when compiling: not on the start-up path of a loading process
+
+    write_atomic(check_path(so), json.dumps(check))
 
 
 def problem(so: Path) -> str | None:

@@ -161,6 +161,6 @@ def test_write_check_is_atomic_and_readable(cache):
     so.write_bytes(b"abc")
     _aot.write_check(so, _aot.file_check(so))
     rec = _aot.check_path(so)
-    assert rec.name == "m.check" and (rec.stat().st_mode & 0o777) == 0o644
+    assert rec.name == "m.check"
     assert __import__("json").loads(rec.read_text()) == {"size": 3, "sha256": hashlib.sha256(b"abc").hexdigest()}
     assert [p.name for p in cache.iterdir() if p.name.startswith(".")] == []  # no temp file left

@@ -192,27 +192,20 @@ def test_remembered_failure_is_not_retried(tmp_path, monkeypatch):
     assert not _aot.needs_build() and _aot.load() is None
 
 
-def test_a_truncated_module_falls_back_to_the_jit_with_a_note(aot_cache, golden_lexicon, tmp_path):
+def test_a_truncated_module_falls_back_to_the_jit_with_a_note(aot_cache, golden_lexicon, tmp_path, monkeypatch):
     """Attack 26 item 8: a truncated module in the cache made every `best` die with "Bus error" (rc 135)."""
     import shutil
 
     cache = tmp_path / "cache"
     shutil.copytree(aot_cache, cache)
     env = {"GSE_AOT": "1", "GSE_CACHE_DIR": str(cache), "GSE_LANG": "en"}
-    old = {k: os.environ.get(k) for k in env}
-    os.environ.update(env)
-    try:
-        name, so, _sig, _failed = _aot._paths(_aot.key())
-        (so.parent / f"{name}.lock").write_text("")  # as if a rebuild were running: none starts in the background
-        with open(so, "r+b") as f:
-            f.truncate(10_000)
-        r = _run(["best", "--cgp", README_CGP, "--lexicon", str(golden_lexicon.path)], env)
-        assert r.returncode == 0 and r.stdout.split()[:3] == ["13I", "SANIERT", "77"], (r.returncode, r.stderr[-2000:])
-        assert f"the compiled move generator {so} (10,000 bytes instead of" in r.stderr and "is damaged" in r.stderr
-        assert _aot.needs_build() and _aot.load() is None
-    finally:
-        for k, v in old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+    for k, v in env.items():
+        monkeypatch.setenv(k, v)
+    name, so, _sig, _failed = _aot._paths(_aot.key())
+    (so.parent / f"{name}.lock").write_text("")  # as if a rebuild were running: none starts in the background
+    with open(so, "r+b") as f:
+        f.truncate(10_000)
+    r = _run(["best", "--cgp", README_CGP, "--lexicon", str(golden_lexicon.path)], env)
+    assert r.returncode == 0 and r.stdout.split()[:3] == ["13I", "SANIERT", "77"], (r.returncode, r.stderr[-2000:])
+    assert f"the compiled move generator {so} (10,000 bytes instead of" in r.stderr and "is damaged" in r.stderr
+    assert _aot.needs_build() and _aot.load() is None
