@@ -313,6 +313,12 @@ def _compile_builder_ahead_of_time() -> None:
     if _build_aot.kernels().aot or not _build_aot.needs_build():
         return
     sys.stdout.flush()
+    from . import _aot
+
+    so = _build_aot._paths(_build_aot.key())[1]
+    why = _aot.problem(so)
+    if why not in (None, "missing"):  # truncated or altered since it was built: not loaded, built again
+        _err(f"note: the compiled lexicon builder {so} is damaged ({why}); the JIT kernels built this lexicon")
     _build_aot.build(progress=lambda m: _err(f"note: {m}"))
 
 

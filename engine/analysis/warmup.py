@@ -312,7 +312,9 @@ def run_steps(steps: Sequence[Step], argv_of: Callable[[Step], list[str]], *, ou
 
     Raises:
         WarmupInterrupted: Ctrl-C; the child was killed (its process group) before this returns.
-        RuntimeError: a child failed (its exit code and last lines of output).
+        RuntimeError: a child failed (its exit code and last lines of output); or, after the other steps
+            ran, the messages of the steps that could not do their work (exit :data:`STEP_FAILED`, e.g. the
+            ahead-of-time module with a read-only cache directory).
     """
     from tqdm import tqdm
 
@@ -321,6 +323,7 @@ def run_steps(steps: Sequence[Step], argv_of: Callable[[Step], list[str]], *, ou
     done_ref = 0.0
     seen_ref = seen_cpu = 0.0  # steps that really compiled (not found in the cache): the machine's pace
     results = []
+    skipped: list[str] = []  # messages of steps that could not do their work (StepFailed in the child)
     import shutil
 
     size = shutil.get_terminal_size((100, 20))  # 0 x 0 on a pseudo-terminal without a size: tqdm would hide the bar
@@ -363,9 +366,10 @@ def run_steps(steps: Sequence[Step], argv_of: Callable[[Step], list[str]], *, ou
             errf.close()
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-            if proc.returncode == STEP_FAILED:  # the step's own message (the child's last line)
-                raise RuntimeError((err.strip().splitlines() or [""])[-1].removeprefix("error: ")
-                                   .removeprefix("Fehler: "))
+            if proc.returncode == STEP_FAILED:  # the step's own message (the child's last line); the others go on
+                skipped.append((err.strip().splitlines() or [""])[-1].removeprefix("error: ").removeprefix("Fehler: "))
+                done_ref += step.cpu_s
+                continue
             if proc.returncode != 0:
                 tail = " | ".join(err.strip().splitlines()[-3:])
                 raise RuntimeError(f"compiling step {step.name!r} failed (exit {proc.returncode}): {tail}")
@@ -378,6 +382,8 @@ def run_steps(steps: Sequence[Step], argv_of: Callable[[Step], list[str]], *, ou
             bar.refresh()
     finally:
         bar.close()
+    if skipped:
+        raise RuntimeError("; ".join(skipped))
     return results
 
 

@@ -156,3 +156,14 @@ def test_an_unwritable_cache_directory_is_reported_not_claimed_done(golden_lexic
     assert "compiled in" not in err.out
     assert f"the cache directory {cache / 'aot'} cannot be written (Not a directory)" in err.err
     assert "GSE_CACHE_DIR" in err.err and "Traceback" not in err.err
+
+
+def test_a_step_that_cannot_do_its_work_does_not_stop_the_others(tmp_path):
+    """A read-only cache stops only the aot step: the later steps still compile, then its message is the error."""
+    steps = [warmup.Step("a", "cannot write", 0.1, None), warmup.Step("b", "works", 0.1, None)]
+    mark = tmp_path / "b-ran"
+    code = {"a": f"import sys; print('error: not written into /x', file=sys.stderr); sys.exit({warmup.STEP_FAILED})",
+            "b": f"open({str(mark)!r}, 'w').close()"}
+    with pytest.raises(RuntimeError) as e:
+        warmup.run_steps(steps, lambda s: [sys.executable, "-c", code[s.name]], poll=0.05)
+    assert str(e.value) == "not written into /x" and mark.exists()
