@@ -52,6 +52,8 @@ from lexicon_tools._kwg_nodes import node_accepts, node_arc, node_is_end, node_t
 
 from engine.leaves._kernels import sub_leave_arrays
 from engine.movegen._wordmap import WM_RAND, wm_word_exists
+from engine.movegen._allmoves import S_WIDTH
+from engine.movegen._bestwalk import walk_anchor_best
 
 ARC_MASK = np.uint32(0x3FFFFF)
 IS_END = np.uint32(0x400000)
@@ -877,7 +879,7 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
 
     Racks of fewer than ``REFINE_MIN_TILES`` tiles walk an anchor without
     per-span bounds (measured cheaper; not needed for correctness). The threshold also rises while an anchor
-    is walked, cutting its remaining spans (see :func:`_gen_anchor`).
+    is walked, cutting its remaining spans (see :func:`engine.movegen._bestwalk.walk_anchor_best`).
 
     Returns:
         number of anchors walked (for statistics).
@@ -1063,9 +1065,8 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
     sq_lm = np.zeros(8, dtype=np.int64)
     sq_x = np.zeros(8, dtype=np.int64)
     sq_v = np.zeros(8, dtype=np.int64)
-    placed = np.zeros(N, dtype=np.int64)
     info = np.zeros((L_WIDTH, N), dtype=np.int64)
-    stack = np.zeros((STACK, F_WIDTH), dtype=np.int64)
+    stack = np.zeros((STACK, S_WIDTH), dtype=np.int64)
     groot = node_arc(kwg[1])
     top = np.full(n_best, max(floor, -1e18))  # ascending: top[0] is the n-th best so far (or the floor)
     walked = 0
@@ -1177,12 +1178,11 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
                 sfx[l, r] = m
             run = max(run, sfx[l, anchor])
             pfx[l] = run
-        params[2] = d
-        for f in range(L_WIDTH):
+        for f in range(I_MAXV):  # the walk's square table: row I_MAXV is its placed-tile row (zero)
             for c in range(N):
                 info[f, c] = L[f, c]
-        _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, anchor, an[ai, 3], groot, line,
-                    spb, sfx, pfx, top, radix, lv, True)
+        cnt[0] = walk_anchor_best(kwg, info, rack, vals, out, cnt[0], stack, anchor, an[ai, 3], groot, line, d,
+                                  bingo_tiles, bingo_bonus, spb, sfx, pfx, top, radix, lv)
         walked += 1
     if mirror:
         _add_transposed(out, cnt)
