@@ -1133,19 +1133,19 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
                         nb += 1
                     if c < anchor or c == l or (c < N - 1 and L[I_TILE, c + 1] != 0) or k == 0:
                         continue
-                    if k == nv and not (rack_word if nb == 0 else wm_word_exists(
-                            wmap, WM_RAND, hrack + hbt, rack[0] if rack[0] < 2 else 3, n_letters)):
-                        continue  # every rack tile used, and no word of these letters (word map)
                     pair = 0
                     cap = 0
                     for q in range(k):
                         pair += coef[q] * rack_vals[q]
                         cap += capv[q]
                     b = fixed * wmul + cross_fixed + min(pair, cap) + (lvmax[k] if nb else lvw[k])
-                    if b == -np.inf:
-                        continue  # no word of k rack tiles (word map)
                     if k == bingo_tiles:
                         b += bingo_bonus
+                    if b < top[0]:
+                        continue  # cannot reach the threshold, which only rises (-inf: no word of k rack tiles)
+                    if k == nv and not (rack_word if nb == 0 else wm_word_exists(
+                            wmap, WM_RAND, hrack + hbt, rack[0] if rack[0] < 2 else 3, n_letters)):
+                        continue  # every rack tile used, and no word of these letters (word map)
                     sb[ns] = b
                     sl[ns] = l
                     sr[ns] = c
