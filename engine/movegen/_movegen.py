@@ -686,28 +686,34 @@ def _word_leaves(wmap, rack, radix, lv, lvmax, n_letters):
             codes[nd] = c
             nd += 1
             total *= rack[c] + 1
-    for sub in range(1, total):
-        rem = sub
-        k = 0
-        li = 0
-        b = 0
-        h = np.uint64(0)
-        for j in range(nd):
-            c = codes[j]
-            base = rack[c] + 1
-            u = rem % base
-            rem //= base
-            k += u
-            li += u * radix[c]
-            if c == 0:
-                b = u
-            else:
-                for _ in range(u):
-                    h += WM_RAND[c]
-        if k < 2 or k > 7 or lv[li] <= lvw[k]:
-            continue
-        if wm_word_exists(wmap, WM_RAND, h, b, n_letters):
-            lvw[k] = lv[li]
+    # sub-racks without the blank first: a query with a blank costs n_letters probes, and a
+    # blank-free word often settles lvw[k] before (the blank is the lowest mixed-radix digit)
+    b0 = rack[0] + 1
+    for ps in range(2 if rack[0] > 0 else 1):
+        for sub in range(1, total):
+            if rack[0] > 0 and (sub % b0 == 0) != (ps == 0):
+                continue
+            rem = sub
+            k = 0
+            li = 0
+            b = 0
+            h = np.uint64(0)
+            for j in range(nd):
+                c = codes[j]
+                base = rack[c] + 1
+                u = rem % base
+                rem //= base
+                k += u
+                li += u * radix[c]
+                if c == 0:
+                    b = u
+                else:
+                    for _ in range(u):
+                        h += WM_RAND[c]
+            if k < 2 or k > 7 or lv[li] <= lvw[k]:
+                continue
+            if wm_word_exists(wmap, WM_RAND, h, b, n_letters):
+                lvw[k] = lv[li]
     return lvw
 
 
