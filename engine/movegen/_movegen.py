@@ -53,7 +53,7 @@ from lexicon_tools._kwg_nodes import node_accepts, node_arc, node_is_end, node_t
 from engine.leaves._kernels import sub_leave_arrays
 from engine.movegen._wordmap import WM_RAND, wm_word_exists
 from engine.movegen._allmoves import S_WIDTH
-from engine.movegen._bestwalk import walk_anchor_best
+from engine.movegen._bestwalk import top_insert as _top_insert, walk_anchor_best
 
 ARC_MASK = np.uint32(0x3FFFFF)
 IS_END = np.uint32(0x400000)
@@ -211,17 +211,6 @@ def _push(stack, sp, col, p, tp, main, wmul, cross, left):
     stack[sp, F_CROSS] = cross
     stack[sp, F_LEFT] = left
     return sp + 1
-
-
-@njit(cache=True, inline="always")
-def _top_insert(top, s):
-    """Put rank ``s`` into ``top`` (ascending, the ``top.shape[0]`` best so far) when it beats ``top[0]``."""
-    if s > top[0]:
-        j = 0
-        while j + 1 < top.shape[0] and top[j + 1] < s:
-            top[j] = top[j + 1]
-            j += 1
-        top[j] = s
 
 
 @njit(cache=True, inline="always")
@@ -686,8 +675,14 @@ def _word_leaves(wmap, rack, radix, lv, lvmax, n_letters):
             codes[nd] = c
             nd += 1
             total *= rack[c] + 1
-    # sub-racks without the blank first: a query with a blank costs n_letters probes, and a
-    # blank-free word often settles lvw[k] before (the blank is the lowest mixed-radix digit)
+    # the sub-racks of 2..7 tiles: size, leave index, letter hash, blanks; those without the blank
+    # first (a query with a blank costs n_letters probes; the blank is the lowest mixed-radix digit)
+    ks = np.empty(total, dtype=np.int64)
+    lis = np.empty(total, dtype=np.int64)
+    hs = np.empty(total, dtype=np.uint64)
+    bs = np.empty(total, dtype=np.int64)
+    key = np.empty(total, dtype=np.float64)
+    m = 0
     b0 = rack[0] + 1
     for ps in range(2 if rack[0] > 0 else 1):
         for sub in range(1, total):
@@ -710,10 +705,35 @@ def _word_leaves(wmap, rack, radix, lv, lvmax, n_letters):
                 else:
                     for _ in range(u):
                         h += WM_RAND[c]
-            if k < 2 or k > 7 or lv[li] <= lvw[k]:
+            if k < 2 or k > 7:
                 continue
-            if wm_word_exists(wmap, WM_RAND, h, b, n_letters):
-                lvw[k] = lv[li]
+            ks[m] = k
+            lis[m] = li
+            hs[m] = h
+            bs[m] = b
+            key[m] = -lv[li]
+            m += 1
+    # probed best leave first (stable: blank-free first among equal leaves), so the first word
+    # of each size settles it: every probe is a cache miss in a table of megabytes
+    order = np.argsort(key[:m], kind="mergesort")
+    settled = np.zeros(8, dtype=np.bool_)
+    sizes = 0
+    for i in range(m):
+        if not settled[ks[i]]:
+            settled[ks[i]] = True
+            sizes += 1
+    settled[:] = False
+    for o in range(m):
+        if sizes == 0:
+            break
+        i = order[o]
+        k = ks[i]
+        if settled[k]:
+            continue
+        if wm_word_exists(wmap, WM_RAND, hs[i], bs[i], n_letters):
+            lvw[k] = lv[lis[i]]
+            settled[k] = True
+            sizes -= 1
     return lvw
 
 
