@@ -39,6 +39,17 @@ from engine.position._rows import BLANK_FLAG, N, OUT_COL, OUT_DIR, OUT_LEN, OUT_
 assert T_ROWS == 8 and T_PL == 7
 
 
+@njit(cache=True, inline="always")
+def top_insert(top, s):
+    """Put rank ``s`` into ``top`` (ascending, the ``top.shape[0]`` best so far) when it beats ``top[0]``."""
+    if s > top[0]:
+        j = 0
+        while j + 1 < top.shape[0] and top[j + 1] < s:
+            top[j] = top[j + 1]
+            j += 1
+        top[j] = s
+
+
 @njit(cache=True)
 def walk_anchor_best(kwg, info, rack, vals, out, n, stack, anchor, la, groot, line, d, bingo_tiles, bingo_bonus,
                      spb, sfx, pfx, top, radix, lv):
@@ -227,14 +238,7 @@ def walk_anchor_best(kwg, info, rack, vals, out, n, stack, anchor, la, groot, li
                 for j in range(rec_r - rec_l + 1, N):
                     out[np.uint64(n), OUT_TILES + j] = 0
             n += 1
-            # the rank into top (ascending, the top.shape[0] best so far) when it beats top[0]
-            s = score + lv[u]
-            if s > top[0]:
-                j = 0
-                while j + 1 < top.shape[0] and top[j + 1] < s:
-                    top[j] = top[j + 1]
-                    j += 1
-                top[j] = s
+            top_insert(top, score + lv[u])
         if child == 0:
             continue
         if col <= anchor:
