@@ -52,7 +52,7 @@ from lexicon_tools._kwg_nodes import node_accepts, node_arc, node_is_end, node_t
 
 from engine.leaves._kernels import sub_leave_arrays
 from engine.movegen._wordmap import WM_RAND, wm_word_exists
-from engine.movegen._allmoves import S_WIDTH
+from engine.movegen._allmoves import S_WIDTH, cross_checks_lines, line_tables
 from engine.movegen._bestwalk import top_insert as _top_insert, walk_anchor_best
 
 ARC_MASK = np.uint32(0x3FFFFF)
@@ -1246,10 +1246,9 @@ def _board_state(kwg, tiles, blanks, lmult, wmult, vals, all_mask, cs, xs, hx, h
     lm = np.empty((N, N), dtype=np.int32)
     wm = np.empty((N, N), dtype=np.int32)
     _prepare(tiles, blanks, lmult, wmult, vals, tvals, lm, wm)
-    if not have_checks:
-        every = np.ones(N, dtype=np.uint8)
-        cross_checks_into(kwg, tiles, tvals, all_mask, cs[0], xs[0], hx[0], every)
-        cross_checks_into(kwg, tiles.T.copy(), tvals.T.copy(), all_mask, cs[1], xs[1], hx[1], every)
+    if not have_checks:  # the all-moves kernel's cross-checks (no transposed copies)
+        lt, lv, busy, _ = line_tables(tiles, blanks, vals)
+        cross_checks_lines(kwg, lt, lv, busy, np.int64(all_mask), cs, xs, hx)
     return tvals, lm, wm
 
 
