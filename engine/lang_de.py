@@ -814,6 +814,7 @@ SIMULTAN_PATTERNS_DE: list[tuple[str, object]] = [
      r"action$",
      r"nichts rückgängig zu machen (das Turnier hat nach „new“ keine Aktion des Schiedsrichters); Eintrag \1 "
      r"ist nicht die letzte Aktion"),
+    (r"^the event is over \((.+)\); no round is open$", _inner("das Turnier ist beendet ({0}); keine Runde ist offen")),
     # why an event ended (engine.director.rules.draw_rack, event)
     (r"^no move is possible with the rack (\S+)$", r"mit den Buchstaben \1 ist kein Zug möglich"),
     (r"^the tiles left \((.+)\) cannot make a rack with at least (\d+) vowels? and (\d+) consonants?$",
