@@ -734,11 +734,12 @@ _RUN_REPAIR = r"run `python -m engine simultan repair (.+)` to see what can be s
 _REPAIR_DE = r"„python -m engine simultan repair \{0}“ zeigt, was zu retten ist"
 
 SIMULTAN_PATTERNS_DE: list[tuple[str, object]] = [
-    # journal actions (engine.director.event.describe_action; the journal keeps the English text)
+    # journal actions (engine.director.event.describe_action; the journal keeps the English text; the
+    # arbitration screen shows them too: engine.web.admin.describe_de)
     (r"^(.+)'s move (.+) in round (\d+)$", r"Zug von \1 in Runde \3: \2"),
     (r"^closing round (\d+) \(top (.+)\)$", r"Schließen von Runde \1 (Top \2)"),
     (r"^starting the clock of round (\d+)$", r"Start von Runde \1"),
-    (r"^a penalty of (-?\d+) points for (.+) in round (\d+)$", r"Strafe von \1 Punkten für \2 in Runde \3"),
+    (r"^a penalty of (-?\d+) points for (.+) in round (\d+)$", r"Strafe \1 Punkte für \2 in Runde \3"),
     (r"^a warning for (.+) in round (\d+)$", r"Verwarnung für \1 in Runde \2"),
     (r"^(.+) joining in round (\d+)$", r"Aufnahme von \1 in Runde \2"),
     (r"^(.+) leaving in round (\d+)$", r"Ausscheiden von \1 in Runde \2"),

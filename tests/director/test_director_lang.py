@@ -100,7 +100,7 @@ def test_submit_close_standings_warn_in_german(event, capsys, monkeypatch):
         "Runde 2: Verwarnung 1 für Ben, ohne Abzug (Handy)"], [])
     assert run(capsys, "penalty", d, "Cal", 5) == (0, ["Runde 2: 5 Strafpunkte für Cal"], [])
     assert run(capsys, "undo", d, "--show") == (0, [
-        "undo würde Eintrag 9 zurücknehmen: Strafe von 5 Punkten für Cal in Runde 2",
+        "undo würde Eintrag 9 zurücknehmen: Strafe 5 Punkte für Cal in Runde 2",
         f"aufrufen: simultan undo {d} --expect 9"], [])
     # errors: the director's refusals, shared with the web pages, and the command line's own
     assert run(capsys, "submit", d, "Zed", "8H HAUS") == (2, [], [
