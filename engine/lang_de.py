@@ -816,6 +816,23 @@ SIMULTAN_PATTERNS_DE: list[tuple[str, object]] = [
      r"nichts rückgängig zu machen (das Turnier hat nach „new“ keine Aktion des Schiedsrichters); Eintrag \1 "
      r"ist nicht die letzte Aktion"),
     (r"^the event is over \((.+)\); no round is open$", _inner("das Turnier ist beendet ({0}); keine Runde ist offen")),
+    # the director's own checks of what the director typed (engine.director.event, store, rules)
+    (r"^penalty (.+): give the points to deduct, a whole number from 1 to 1000 \(negative gives points back\)$",
+     r"penalty \1: die abzuziehenden Punkte angeben, eine ganze Zahl von 1 bis 1000 (negativ gibt Punkte "
+     r"zurück)"),
+    (r"^player name (.+) given twice(?: \(as (.+): the same name ignoring case and Unicode form\))?$",
+     r"Spielername \1 doppelt angegeben"),
+    (r"^table for (.+), who is not among the players$", r"Tisch für \1, der nicht unter den Spielern ist"),
+    (r"^table (.+) for (.+): a number from 1 to 999$", r"Tisch \1 für \2: eine Zahl von 1 bis 999"),
+    (r"^player name (.+): holds the blank-looking character (U\+[0-9A-F]+) \((.+)\); type the name without it$",
+     r"Spielername \1: enthält das leer aussehende Zeichen \2 (\3); den Namen ohne es eingeben"),
+    (r"^player name (.+): mixes (.+) letters, which look alike; type it in one alphabet$",
+     r"Spielername \1: mischt Buchstaben verschiedener Schriften (\2), die gleich aussehen; in einer Schrift "
+     r"eingeben"),
+    (r"^round time (.+): write seconds \(180\), minutes:seconds \(3:00\) or 3m$",
+     r"Rundenzeit \1: Sekunden (180), Minuten:Sekunden (3:00) oder 3m schreiben"),
+    (r"^round time (.+) is negative$", r"Rundenzeit \1 ist negativ"),
+    (r"^unknown tie-break (.+): choose from (.+)$", r"unbekanntes Stechen \1: eines von \2 wählen"),
     # why an event ended (engine.director.rules.draw_rack, event)
     (r"^no move is possible with the rack (\S+)$", r"mit den Buchstaben \1 ist kein Zug möglich"),
     (r"^the tiles left \((.+)\) cannot make a rack with at least (\d+) vowels? and (\d+) consonants?$",
