@@ -3,7 +3,8 @@
 The engine (:mod:`engine.director.event`) explains a refused action in English, in
 terms of the ``simultan`` command line (`` `round --start --rack ...` ``, ``--choose``).
 The browser pages must show neither English nor command-line syntax, so
-:func:`reason_de` turns each known refusal into a German sentence. A reason it does
+:func:`reason_de` turns each known refusal into a German sentence (the table is
+:data:`engine.lang_de.DIRECTOR_DE`, shared with the ``simultan`` command line). A reason it does
 not know keeps its text, without backticked command syntax and without the
 engine's own "nothing recorded" (the pages add "nichts eingetragen" once).
 """
@@ -12,69 +13,9 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["reason_de", "journal_de"]
+from engine.lang_de import director_de
 
-_N = r"(\d+)"
-_RULES: list[tuple[str, str]] = [
-    (rf"^round {_N} is closed \(the event is over\)", r"Runde \1 ist geschlossen (die Partie ist beendet)"),
-    (rf"^round {_N} is closed \(the open round is {_N}\)", r"Runde \1 ist geschlossen (offen ist Runde \2)"),
-    (rf"^round {_N} is not open yet \(the open round is {_N}\)", r"Runde \1 ist noch nicht offen (offen ist Runde \2)"),
-    (rf"^round {_N} is not the open round \(the event is over\)", r"Runde \1 ist nicht die offene Runde (die Partie "
-                                                                   r"ist beendet)"),
-    (rf"^round {_N} is not the open round \(round {_N} is open\)", r"Runde \1 ist nicht die offene Runde (offen ist "
-                                                                    r"Runde \2)"),
-    (r"^the event is over \((.*)\); no round is open", r"Die Partie ist beendet (\1); keine Runde ist offen"),
-    (r"^no round is open", "Keine Runde ist offen"),
-    (rf"^round {_N} has not started", r"Runde \1 hat noch nicht begonnen."),
-    (rf"^round {_N} already started at ([\d:]+)", r"Runde \1 läuft schon (seit \2)"),
-    (rf"^round {_N}: this event draws from a physical bag", r"Runde \1: Dieses Turnier zieht aus einem echten "
-                                                             r"Beutel; bitte die gezogenen Steine eingeben."),
-    (rf"^(.+) left the event in round {_N}; nothing recorded \(a penalty or warning can still go to round "
-     rf"{_N} or before\)", r"\1 hat das Turnier in Runde \2 verlassen; Strafen und Verwarnungen gehen nur bis "
-                           r"Runde \2"),
-    (rf"^(.+) left the event in round {_N}", r"\1 hat das Turnier in Runde \2 verlassen"),
-    (rf"^(.+) left in round {_N} already", r"\1 ist schon in Runde \2 ausgeschieden"),
-    (rf"^(.+) joined in round {_N}, after round {_N}", r"\1 spielt erst ab Runde \2, nach Runde \3"),
-    (r"^unknown player (.+) \(players: (.*)\)$", r"Unbekannter Spieler \1 (Spieler: \2)"),
-    (r"^player name (.+) is taken by (.+?)( \(left in round (\d+)\))?; choose another name",
-     r"Der Name \1 ist schon vergeben (\2); bitte einen anderen wählen"),
-    (r"^player name (.+): holds the invisible or control character (U\+[0-9A-F]+)",
-     r"Name \1: enthält das unsichtbare oder Steuerzeichen \2; bitte ohne es eingeben"),
-    (r"^player name (.+): must be non-empty", r"Name \1: darf nicht leer sein, höchstens 100 Zeichen, ohne "
-                                              r"Zeilenumbruch, nicht mit '-' beginnend"),
-    (rf"^round {_N} has not been played \(rounds 1 to {_N}\)", r"Runde \1 wurde nicht gespielt (Runden 1 bis \2)"),
-    (r"^no round has been played", "Es wurde noch keine Runde gespielt"),
-    (r"^table (.+): a number from 1 to 999", r"Tisch \1: eine Zahl von 1 bis 999"),
-    (r"^reason: at most (\d+) characters \((\d+) given\)", r"Grund: höchstens \1 Zeichen (\2 eingegeben)"),
-    (r"^--choose '(.+)' is not one of the tied top moves \((\d+) points(?:; it scores (\d+))?\): (.*)$",
-     r"\1 ist keiner der gleichwertigen Top-Züge (\2 Punkte): \4"),
-    (r"^nothing to undo", "Nichts rückgängig zu machen (noch keine Aktion des Schiedsrichters)"),
-    (r"^the last action is entry (\d+) \((.*)\), not entry (\d+)",
-     r"Die letzte Aktion ist Eintrag \1, nicht Eintrag \3 (wurde \3 schon zurückgenommen?)"),
-    (r"^rack (\S+): no move is possible with it", r"Buchstaben \1: damit ist kein Zug möglich; die Steine "
-                                                  r"zurücklegen und neu ziehen"),
-    (r"^rack (\S+): the leave (\S+) stays on the rack; give the (\d+) tiles drawn, or the whole rack with (\S+)",
-     r"Buchstaben \1: der Rest \2 bleibt auf der Bank; die \3 gezogenen Steine eingeben oder die ganze Bank mit \2"),
-    (r"^rack (\S+): (\d+) tiles?; round (\d+) needs (.*)$", r"Buchstaben \1: \2 Steine; Runde \3 braucht \4"),
-    (r"^rack (\S+): the bag holds no (.+?) \(the rest", r"Buchstaben \1: im Beutel ist kein \2 (die übrigen "
-                                                        r"liegen auf dem Brett oder der Bank); bitte die gezogenen "
-                                                        r"Steine prüfen"),
-    (r"^rack (\S+): the bag holds only (\d+) (.+?)s? \(the rest", r"Buchstaben \1: im Beutel ist nur \2-mal \3 "
-                                                                 r"(die übrigen liegen auf dem Brett oder der Bank); "
-                                                                 r"bitte die gezogenen Steine prüfen"),
-    (r"^rack (\S+): (\d+) vowels?, (\d+) consonants?: round (\d+) needs at least (\d+) vowels? and (\d+) consonants?",
-     r"Buchstaben \1: \2 Vokale, \3 Konsonanten; Runde \4 braucht mindestens \5 Vokale und \6 Konsonanten: "
-     r"die Steine zurücklegen und neu ziehen"),
-    (r"^rack '(.*)': (\d+) × (.+), but the tile set has only (\d+)",
-     r"Buchstaben '\1': \2 × \3, der Satz hat nur \4"),
-    (r"^cannot read (.*)$", r"Nicht lesbar: \1"),
-    (r"^(\S+) is not in the word list", r"\1 steht nicht in der Wortliste"),
-    (r"^no move handed in", "kein Zug abgegeben"),
-    (r"^no move$", "kein Zug"),
-    (r"^(.+): uses (.+?)(?: \d+ times)?, but the round's rack is (\S+)",
-     r"\1: braucht \2, aber die Buchstaben der Runde sind \3"),
-]
-_COMPILED = [(re.compile(p), r) for p, r in _RULES]
+__all__ = ["reason_de", "journal_de"]
 
 
 def reason_de(reason: str) -> str:
@@ -85,11 +26,9 @@ def reason_de(reason: str) -> str:
     backticked command syntax and the engine's "nothing recorded".
     """
     text = str(reason).strip()
-    for pat, rep in _COMPILED:
-        m = pat.search(text)
-        if m:
-            out = m.expand(rep)  # a group that did not take part gives ""
-            return re.sub(r"\s+", " ", out).strip()
+    out = director_de(text)
+    if out is not None:
+        return out
     text = re.sub(r"\s*\(?`[^`]*`\)?", "", text)
     text = re.sub(r";?\s*nothing (recorded|undone)\b.*$", "", text)
     return text.strip(" ;:")
