@@ -132,7 +132,6 @@ _PLAY_DAMAGE: list[tuple[str, str]] = [
     (r"^action (\d+) \((.*?)\): (.*)$", r"Aktion \1 (\2) geht nicht: \3"),
 ]
 _PLAY_RULES: list[tuple[str, str]] = [
-    (r"^unknown game\b.*$", "Unbekannte Partie (beendete Partien hinter den letzten 20 werden gelöscht)"),
     (r"^the game file cannot be read \((.*)\)$", r"Die Spieldatei ist nicht lesbar (\1)"),
     (r"^the game file is too large \(over (\d+) MB\).*$",
      r"Die Spieldatei ist zu groß (über \1 MB): das kann keine Partie sein"),
@@ -145,8 +144,8 @@ _PLAY_RULES_C = [(re.compile(p), r) for p, r in _PLAY_RULES]
 
 
 def play_de(reason: str) -> str:
-    """A refusal of the games against the computer (:mod:`engine.web.play`) in German: a damaged, unreadable,
-    too large or unknown game file, or a full server. Other reasons (a move's, "not your turn") are returned
+    """A refusal of the games against the computer (:mod:`engine.web.play`) in German: a damaged, unreadable
+    or too large game file, or a full server. Other reasons (a move's, "not your turn") are returned
     unchanged: the page translates those itself."""
     text = str(reason)
     prefix = "this game file is damaged: "
