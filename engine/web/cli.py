@@ -215,5 +215,6 @@ def add_parser(subparsers) -> None:
                          f"(default {REQUEST_TIMEOUT:g})")
     sp.add_argument("--games", metavar="DIR", default=None,
                     help="where the games against the computer (/spielen) are kept (default: $GSE_GAMES_DIR, else "
-                         "~/.local/share/german-scrabble-engine/spiele); the last 20 stay")
+                         "~/.local/share/german-scrabble-engine/spiele); each browser's newest 20 stay, and a "
+                         "game in progress played in the last 30 days")
     sp.set_defaults(func=cmd_web)

@@ -7,6 +7,10 @@ The browser pages must show neither English nor command-line syntax, so
 :data:`engine.lang_de.DIRECTOR_DE`, shared with the ``simultan`` command line). A reason it does
 not know keeps its text, without backticked command syntax and without the
 engine's own "nothing recorded" (the pages add "nichts eingetragen" once).
+
+:func:`play_de` does the same for the refusals of the games against the computer
+(:mod:`engine.web.play`) that the page does not translate itself: a damaged,
+unreadable or too large game file, a full server.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import re
 
 from engine.lang_de import director_de
 
-__all__ = ["reason_de", "journal_de"]
+__all__ = ["reason_de", "journal_de", "play_de"]
 
 
 def reason_de(reason: str) -> str:
@@ -43,3 +47,59 @@ def journal_de(exc: Exception | None = None) -> str:
     if exc is None:
         return text + "; bitte den Schiedsrichter fragen."
     return f"{text}. Einzelheiten für den Schiedsrichter: {exc}"
+
+
+# the refusals of the games against the computer (engine.web.play) that the page (spielen.js) does not translate
+_PLAY_WANT = {"1": "1", "0 or 1": "0 oder 1", "two names": "zwei Namen", "a whole number": "eine ganze Zahl",
+              "a list": "eine Liste", "a text": "ein Text", "true or false": "true oder false",
+              "an object": "ein Objekt", "a time (seconds since 1970)": "eine Zeit (Sekunden seit 1970)"}
+_PLAY_DAMAGE: list[tuple[str, str]] = [
+    (r"^not a JSON object$", "kein JSON-Objekt"),
+    (r"^it is a symbolic link, not a file$", "ein symbolischer Link, keine Datei"),
+    (r"^it is not a regular file$", "keine gewöhnliche Datei"),
+    (r"^field '(\w+)' is missing$", r"das Feld '\1' fehlt"),
+    (r"^field '(\w+)' must be one of (.*)$", r"das Feld '\1' muss eins von \2 sein"),
+    (r"^its id '(.*)' is not its file name$", r"ihre Kennung '\1' ist nicht ihr Dateiname"),
+    (r"^action (\d+) is not an object$", r"Aktion \1 ist kein Objekt"),
+    (r"^action (\d+): the kind must be one of (.*)$", r"Aktion \1: die Art muss eins von \2 sein"),
+    (r"^action (\d+): the player must be 0 or 1$", r"Aktion \1: der Spieler muss 0 oder 1 sein"),
+    (r"^action (\d+): the move is missing$", r"Aktion \1: der Zug fehlt"),
+    (r"^action (\d+): the exchanged tiles are missing$", r"Aktion \1: die getauschten Steine fehlen"),
+    (r"^action (\d+): the game was over before it$", r"Aktion \1: die Partie war davor schon beendet"),
+    (r"^action (\d+): player (\d) is not the player to move \((\d)\)$",
+     r"Aktion \1: Spieler \2 ist nicht am Zug (sondern \3)"),
+    (r"^action (\d+) \((.*?)\): (.*)$", r"Aktion \1 (\2) geht nicht: \3"),
+]
+_PLAY_RULES: list[tuple[str, str]] = [
+    (r"^the game file cannot be read \((.*)\)$", r"Die Spieldatei ist nicht lesbar (\1)"),
+    (r"^the game file is too large \(over (\d+) MB\).*$",
+     r"Die Spieldatei ist zu groß (über \1 MB): das kann keine Partie sein"),
+    (r"^too many games on this server \((\d+)\).*$",
+     r"Zu viele Partien auf diesem Server (\1); keine wurde gelöscht, um Platz zu schaffen: später noch einmal "
+     r"versuchen oder den Betreiber fragen"),
+]
+_PLAY_DAMAGE_C = [(re.compile(p), r) for p, r in _PLAY_DAMAGE]
+_PLAY_RULES_C = [(re.compile(p), r) for p, r in _PLAY_RULES]
+
+
+def play_de(reason: str) -> str:
+    """A refusal of the games against the computer (:mod:`engine.web.play`) in German: a damaged, unreadable
+    or too large game file, or a full server. Other reasons (a move's, "not your turn") are returned
+    unchanged: the page translates those itself."""
+    text = str(reason)
+    prefix = "this game file is damaged: "
+    if text.startswith(prefix):
+        detail = text[len(prefix):]
+        m = re.fullmatch(r"field '(\w+)' must be (.*)", detail)
+        if m and m[2] in _PLAY_WANT:
+            return f"Diese Spieldatei ist beschädigt: das Feld '{m[1]}' muss {_PLAY_WANT[m[2]]} sein"
+        for pat, rep in _PLAY_DAMAGE_C:
+            m = pat.fullmatch(detail)
+            if m:
+                return "Diese Spieldatei ist beschädigt: " + m.expand(rep)
+        return "Diese Spieldatei ist beschädigt: " + detail
+    for pat, rep in _PLAY_RULES_C:
+        m = pat.fullmatch(text)
+        if m:
+            return m.expand(rep)
+    return text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 from fastapi.testclient import TestClient
@@ -89,8 +90,10 @@ def test_a_whole_game_against_stark(client, golden_lexicon, games_dir):
     # the game is on disk: a new store (a restarted server) gives the same state
     again = GameStore(games_dir, golden_lexicon, None).state(gid)
     assert again["turns"] == st["turns"] and again["scores"] == st["scores"]
-    lst = client.post("/api/play/list", json={"ids": [gid, "nosuchgame123"]}).json()["games"]
-    assert [g["id"] for g in lst] == [gid] and lst[0]["over"]
+    lst = client.post("/api/play/list", json={"ids": [gid, "nosuchgame123"]}).json()
+    assert [g["id"] for g in lst["games"]] == [gid] and lst["games"][0]["over"] and lst["damaged"] == []
+    # the file says the game is over (pruning may delete it once it is beyond its owner's newest games)
+    assert json.loads((games_dir / f"{gid}.json").read_text(encoding="utf-8"))["over"] is True
 
 
 def test_bad_moves_are_refused_with_the_reason(client):
@@ -147,11 +150,18 @@ def test_home_refuses_a_phony_tournament_challenges_it(client, golden_lexicon):
             assert out["scores"][0] == 0 and out["turns"][1]["player"] == "Computer"
 
 
-def test_only_the_last_games_are_kept(golden_lexicon, tmp_path):
+def test_only_the_owners_last_games_are_kept_once_over(golden_lexicon, tmp_path):
     store = GameStore(tmp_path, golden_lexicon, None)
-    ids = [store.new("stark", "home", "Du")["id"] for _ in range(KEEP + 2)]
-    files = {p.stem for p in tmp_path.glob("*.json")}
-    assert len(files) == KEEP and set(ids[-KEEP:]) == files
+    ids = [store.new("stark", "home", "Du", owner="t:me")["id"] for _ in range(KEEP + 2)]
+    assert {p.stem for p in tmp_path.glob("*.json")} == set(ids)  # games in progress are never deleted
+    for k, gid in enumerate(ids):  # all over (the file says so), oldest first
+        p = tmp_path / f"{gid}.json"
+        meta = json.loads(p.read_text(encoding="utf-8"))
+        meta["over"] = True
+        p.write_text(json.dumps(meta), encoding="utf-8")
+        os.utime(p, (1e9 + k, 1e9 + k))
+    last = store.new("stark", "home", "Du", owner="t:me")["id"]
+    assert {p.stem for p in tmp_path.glob("*.json")} == {last, *ids[-(KEEP - 1):]}
 
 
 def test_review_of_a_gcg_and_of_a_game(client, golden_lexicon):

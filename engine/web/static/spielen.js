@@ -6,7 +6,7 @@
 (() => {
   const N = 15;
   const COLS = "ABCDEFGHIJKLMNO";
-  const KEY = "gse.spielen.v1";     // localStorage: {current, ids: [...], name, level, rules}
+  const KEY = "gse.spielen.v1";     // localStorage: {current, ids: [...], name, level, rules, owner}
   const PKEY = "gse.aufgaben.v1";   // localStorage: [{key, game, turn, player, board, rack, cgp, best, played, loss, unit, method, tries, solved}]
   const PREMIUM = { "3": ["tw"], "2": ["dw"], "t": ["tl"], "d": ["dl"], "*": ["star"] };  // labels: I18N.premium
 
@@ -169,6 +169,15 @@
       const p = JSON.parse(localStorage.getItem(PKEY) || "[]");
       puzzles = Array.isArray(p) ? p.filter((x) => x && x.key && Array.isArray(x.board)) : [];
     } catch (e) { puzzles = []; }
+  }
+  // this browser's random owner token: the server keeps each owner's newest games (a token, not the address,
+  // so a phone changing networks keeps them); crypto.getRandomValues works on plain http too
+  function ownerToken() {
+    if (!/^[A-Za-z0-9_-]{16,64}$/.test(store.owner || "")) {
+      store.owner = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+      save();
+    }
+    return store.owner;
   }
   function save() {
     try { localStorage.setItem(KEY, JSON.stringify(store)); } catch (e) { /* full or private mode */ }
@@ -377,7 +386,8 @@
     store.level = level; store.rules = rl; store.name = name;
     $("#start").disabled = true;
     $("#setup-msg").textContent = level === "meister" ? T("s.thinking") : "";
-    const r = await callRetry("POST", "/api/play/new", { level, rules: rl, name: name || (I18N.lang === "en" ? "You" : "Du") });
+    const r = await callRetry("POST", "/api/play/new", { level, rules: rl, name: name || (I18N.lang === "en" ? "You" : "Du"),
+      owner: ownerToken() });
     $("#start").disabled = false;
     if (r.error) { $("#setup-msg").textContent = r.error; return; }
     $("#setup-msg").textContent = "";
@@ -470,7 +480,7 @@
     if (!store.ids.length) { ul.innerHTML = `<li class="muted">${escapeHtml(T("s.games.none"))}</li>`; return; }
     const r = await call("POST", "/api/play/list", { ids: store.ids });
     if (r.error) { ul.innerHTML = `<li class="bad">${escapeHtml(r.error)}</li>`; return; }
-    const known = new Set(r.games.map((g) => g.id));
+    const known = new Set(r.games.concat(r.damaged || []).map((g) => g.id));  // a damaged game's id is kept
     store.ids = store.ids.filter((x) => known.has(x));
     save();
     ul.innerHTML = r.games.length ? r.games.map((g) => {
