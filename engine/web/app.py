@@ -112,6 +112,9 @@ class PlayNewRequest(BaseModel):
     level: str = Field(default="stark", pattern="^(einsteiger|stark|meister)$", description="the engine's strength")
     rules: str = Field(default="home", pattern="^(home|tournament)$", description="'home' or 'tournament' (SDeV)")
     name: str = Field(default="Du", max_length=20, description="the player's name")
+    id: str | None = Field(default=None, min_length=16, max_length=40, pattern="^[A-Za-z0-9_-]+$",
+                           description="the game's id, chosen by the page (the same request again answers "
+                                       "the game it made)")
 
 
 class PlayIdRequest(BaseModel):
@@ -533,7 +536,7 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
     @app.post("/api/play/new", responses=POST_ERRORS)
     async def play_new(req: PlayNewRequest, request: Request):
         """Start a game against the computer (:meth:`engine.web.play.GameStore.new`)."""
-        return await play_call(request, games.new, req.level, req.rules, req.name, level=req.level)
+        return await play_call(request, games.new, req.level, req.rules, req.name, None, req.id, level=req.level)
 
     @app.post("/api/play/state", responses=POST_ERRORS)
     async def play_state(req: PlayIdRequest, request: Request):

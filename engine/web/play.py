@@ -144,11 +144,16 @@ class GameStore:
                 g.pass_turn()
         return g
 
-    def new(self, level: str, rules: str = "home", name: str = "Du", seed: int | None = None) -> dict:
+    def new(self, level: str, rules: str = "home", name: str = "Du", seed: int | None = None,
+            gid: str | None = None) -> dict:
         """Start a game (the engine moves first when the draw says so); returns :meth:`state`.
 
+        ``gid``: the id the page chose (16 to 40 of ``A-Za-z0-9_-``, random), so that it can keep the id
+        before the answer comes (the first start may compile for minutes) and send the same request again
+        after a reload: a game with that id already on disk is answered as :meth:`state`, not made twice.
+
         Raises:
-            PlayError: an unknown level or rules, a bad name.
+            PlayError: an unknown level or rules, a bad name or id.
         """
         if level not in LEVELS:
             raise PlayError(f"level {level!r}: choose one of {', '.join(LEVELS)}")
@@ -156,12 +161,17 @@ class GameStore:
             raise PlayError(f"rules {rules!r}: choose one of {', '.join(PLAY_RULES)}")
         nick = re.sub(r"[^\w-]", "", (name or "").strip())[:20] or "Du"
         engine = "Computer" if nick.lower() != "computer" else "Engine"
+        if gid is not None and (not isinstance(gid, str) or len(gid) < 16 or not _ID.fullmatch(gid)):
+            raise PlayError("game id: 16 to 40 letters, digits, '-' or '_'")
         seed = secrets.randbelow(2**31) if seed is None else int(seed)
-        meta = {"version": 1, "id": secrets.token_urlsafe(12), "created": time.time(), "level": level,
+        meta = {"version": 1, "id": gid or secrets.token_urlsafe(12), "created": time.time(), "level": level,
                 "rules": rules, "names": [nick, engine], "you": 0, "seed": seed, "actions": []}
         with self._lock(meta["id"]):
-            self._write(meta)
-            self._prune()
+            if gid is not None and self._path(gid).exists():
+                meta = self._read(gid)  # the same request again (a reload while the first one ran)
+            else:
+                self._write(meta)
+                self._prune()
             g = self._replay(meta)
             self._engine_turns(meta, g)
             return self._state(meta, g)
