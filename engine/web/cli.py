@@ -50,11 +50,11 @@ def warm_play_kernels(lexicon, note=_note) -> threading.Thread:
     A compile is announced on ``note`` before and after (a load from Numba's cache is silent); a failure is
     noted, not raised: the first request then compiles as before.
     """
-    from engine.analysis.warmup import pending, warm_in_process
+    from engine.analysis.warmup import uncached, warm_in_process
 
     def run():
         try:
-            cold = bool(pending(lexicon, PLAY_WARM_STEPS))
+            cold = bool(uncached(PLAY_WARM_STEPS))
             if cold:
                 note("compiling the move generator for /spielen in the background (once; it is cached for later "
                      "starts; a game started meanwhile waits for it)")
