@@ -140,6 +140,7 @@ def test_a_whole_game_against_stark_on_a_phone(browser, server):
                 assert f"bekommt {t['score']} Punkte" in final
         if res["end_reason"] == "out":
             assert sum(t["score"] for t in res["settlement"]) == 0
+        assert not any("-" in x for x in pg.locator("#rows .pts").all_inner_texts())  # a minus sign, not a hyphen
         # the Partieanalyse of this game
         pg.click("#analyse")
         pg.wait_for_function("window.SPIEL.review !== null", timeout=240_000)
@@ -430,6 +431,12 @@ def test_a_second_tab_catches_up(browser, server, golden_lexicon):
         pg.evaluate("window.dispatchEvent(new Event('focus'))")
         pg.wait_for_function(f"window.SPIEL.state.turns.length === {len(again['turns'])}")
         assert [int(x) for x in pg.locator("#totals .sum").all_inner_texts()] == again["scores"]
+        # D8: switching the language in the middle of a move draws its preview and the game list again
+        _type_move(pg, _moves(app, again, 1)[0]["move"])
+        expect(pg.locator("#preview")).to_contain_text("Zugwert", timeout=30_000)
+        pg.click("#lang")
+        expect(pg.locator("#preview")).to_contain_text("move scores")
+        expect(pg.locator("#games")).to_contain_text("in progress")
     finally:
         ctx.close()
 

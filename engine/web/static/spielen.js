@@ -324,6 +324,11 @@
     const ans = await call("POST", "/api/score", { cgp: state.cgp, move: text });
     if (my !== checkNo || text !== notation()) return;
     if (ans.status === 429 || ans.status === 503) { clearTimeout(checkTimer); checkTimer = setTimeout(check, 1000); return; }
+    if (ans.status === 0) {   // the server does not answer: that says nothing about the move; asked again
+      $("#preview").innerHTML = `<span class="warn">${escapeHtml(ans.error)}</span>`;
+      clearTimeout(checkTimer); checkTimer = setTimeout(check, 3000);
+      return;
+    }
     entry.answer = ans.error ? { legal: false, reason: ans.error } : ans;
     entry.answerFor = text;
     showPreview();
@@ -393,6 +398,14 @@
     msg(text, !!text);
     renderGame();
   }
+  // the computer's last turn (a play, an exchange or a pass; not the settlement)
+  function lastEngineTurn(st) {
+    for (let i = st.turns.length - 1; i >= 0; i--) {
+      const t = st.turns[i];
+      if (t.p !== st.you && ["play", "withdrawn", "exchange", "pass"].includes(t.kind)) return t;
+    }
+    return null;
+  }
   // the game again from the server (another tab may have moved): true when it changed here
   async function refresh() {
     if (!state || busy) return false;
@@ -401,8 +414,7 @@
     if (r.error || !state || state.id !== id || busy) return false;
     if (r.turns.length === state.turns.length && r.over === state.over) return false;
     state = r;
-    lastAnswer = null;
-    for (let i = r.turns.length - 1; i >= 0; i--) if (r.turns[i].p !== r.you && r.turns[i].kind !== "rack") { lastAnswer = r.turns[i]; break; }
+    lastAnswer = lastEngineTurn(r);
     clearEntry();
     renderGame();
     return true;
@@ -418,8 +430,7 @@
       return;
     }
     state = r;
-    lastAnswer = null;
-    for (let i = r.turns.length - 1; i >= 0; i--) if (r.turns[i].p !== r.you && r.turns[i].kind !== "rack") { lastAnswer = r.turns[i]; break; }
+    lastAnswer = lastEngineTurn(r);
     store.current = id;
     save();
     clearEntry();
@@ -506,7 +517,7 @@
     $("#bag-count").textContent = T("s.bag.count", state.bag);
     $("#unseen").innerHTML = unseenHtml(state.unseen);
     let ans = "";
-    if (lastAnswer && !state.over) {
+    if (lastAnswer) {
       const a = lastAnswer;
       if (a.kind === "play") ans = T("s.answer", `${showWord(a.move)} ${a.score}`) +
         (a.words ? ` <span class="muted">(${a.words.map(([w, s]) => `${showWord(w)} ${s}`).join(" + ")}` +
@@ -762,9 +773,10 @@
   }
   function relabel() {
     if (state) renderGame();
+    if (state && entry.answer && entry.answerFor === notation()) showPreview();   // the move being typed stays
     if (review) showReview();
     renderPuzzles();
-    if (!state) renderHistory();
+    renderHistory();
   }
 
   async function start() {
