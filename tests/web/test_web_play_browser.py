@@ -454,3 +454,31 @@ def test_the_projection_link_is_hidden_without_an_event(browser, server):
             expect(pg.locator("#director-link")).to_be_hidden()
         finally:
             ctx.close()
+
+
+def test_the_rack_is_on_a_laptop_screen_and_the_labels_fit_a_phone(browser, server, golden_lexicon):
+    """D9: at 1366×768 the rack under the board is on screen without scrolling (the scores sit beside the
+    board); at 390 px the tab labels are not clipped and the radio buttons keep their size."""
+    url, app = server
+    st = app.state.games.new("stark", "home", "Ana", seed=_seed_where_the_player_starts(golden_lexicon, "home"))
+    for width, height in ((1366, 768), (390, 844)):
+        ctx = _page(browser, game=st["id"], width=width)
+        pg = ctx.new_page()
+        pg.set_viewport_size({"width": width, "height": height})
+        try:
+            pg.goto(url + "/spielen")
+            pg.wait_for_function("window.SPIEL.state && !window.SPIEL.busy")
+            if width > 1000:
+                box = pg.locator("#rack-line").bounding_box()
+                assert box["y"] + box["height"] <= height
+                continue
+            for b in pg.locator(".tabs button").all():
+                b.click()
+                assert b.evaluate("el => el.scrollWidth <= el.clientWidth"), b.inner_text()
+            pg.click(".tabs button[data-view=game]")
+            pg.click("#new")
+            for r in pg.locator("#setup input[type=radio]").all():
+                box = r.bounding_box()
+                assert box["width"] >= 12 and abs(box["width"] - box["height"]) < 1
+        finally:
+            ctx.close()

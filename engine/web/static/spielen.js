@@ -412,7 +412,7 @@
     const id = state.id;
     const r = await call("POST", "/api/play/state", { id });
     if (r.error || !state || state.id !== id || busy) return false;
-    if (r.turns.length === state.turns.length && r.over === state.over) return false;
+    if (r.turns.length <= state.turns.length && !(r.over && !state.over)) return false;   // nothing new (or older)
     state = r;
     lastAnswer = lastEngineTurn(r);
     clearEntry();
