@@ -47,7 +47,7 @@
     "s.puzzles.help": "Die Züge deiner analysierten Partien, die am meisten gekostet haben: finde den besseren Zug. Gespeichert in diesem Browser.",
     "s.puzzles.none": "Noch keine Aufgaben: analysiere eine Partie gegen den Computer.",
     "s.puzzle.ph": "z. B. 8H HAUS oder H8 HA(U)S", "s.puzzle.check": "Prüfen", "s.puzzle.show": "Lösung zeigen",
-    "s.puzzle.line": "Zug {0}: {1} gelegt, Verlust {2}", "s.puzzle.solved": "gelöst", "s.puzzle.tries": "{0} Versuche",
+    "s.puzzle.line": "Zug {0}: {1} gelegt, Verlust {2}", "s.puzzle.solved": "gelöst", "s.puzzle.tries": "{0} Versuche", "s.puzzle.try": "1 Versuch",
     "s.puzzle.right": "Richtig! {0} ist so gut wie der beste Zug.", "s.puzzle.better": "Besser als dein Zug, aber nicht der beste ({0} weniger).",
     "s.puzzle.wrong": "Nicht besser als dein Zug.", "s.puzzle.answer": "Lösung: {0}",
     "s.puzzle.rack": "Bänkchen: {0}",
@@ -97,7 +97,7 @@
     "s.puzzles.help": "The turns of your reviewed games that cost the most: find the better move. Kept in this browser.",
     "s.puzzles.none": "No puzzles yet: review a game against the computer.",
     "s.puzzle.ph": "e.g. 8H HAUS or H8 HA(U)S", "s.puzzle.check": "Check", "s.puzzle.show": "Show the answer",
-    "s.puzzle.line": "Turn {0}: played {1}, lost {2}", "s.puzzle.solved": "solved", "s.puzzle.tries": "{0} tries",
+    "s.puzzle.line": "Turn {0}: played {1}, lost {2}", "s.puzzle.solved": "solved", "s.puzzle.tries": "{0} tries", "s.puzzle.try": "1 try",
     "s.puzzle.right": "Right! {0} is as good as the best move.", "s.puzzle.better": "Better than the move played, but not the best ({0} less).",
     "s.puzzle.wrong": "Not better than the move played.", "s.puzzle.answer": "Answer: {0}",
     "s.puzzle.rack": "Rack: {0}",
@@ -705,7 +705,7 @@
     ul.innerHTML = puzzles.map((p, i) => `<li><button type="button" class="pz${puzzle === p ? " on" : ""}" data-i="${i}">` +
       `${escapeHtml(puzzleLine(p))}</button> ` +
       (p.solved ? `<span class="tag goal">${escapeHtml(T("s.puzzle.solved"))}</span> ` : "") +
-      (p.tries ? `<span class="muted">${escapeHtml(T("s.puzzle.tries", p.tries))}</span>` : "") + `</li>`).join("");
+      (p.tries ? `<span class="muted">${escapeHtml(p.tries === 1 ? T("s.puzzle.try") : T("s.puzzle.tries", p.tries))}</span>` : "") + `</li>`).join("");
     ul.querySelectorAll("button.pz").forEach((b) => b.addEventListener("click", () => openPuzzle(puzzles[+b.dataset.i])));
   }
   function openPuzzle(p) {
