@@ -57,6 +57,175 @@ C_ALL_MASK, C_BINGO_TILES, C_BINGO_BONUS = 0, 1, 2
 
 
 @njit(cache=True)
+def line_tables(tiles, blanks, vals):
+    """The board's lines per direction: ``(lt, lv, busy, empty)``.
+
+    ``lt[0]`` the rows, ``lt[1]`` the columns (int64 (2, 15, 15) tile codes), ``lv`` the same for
+    the tiles' points (0 for blanks and empty squares), ``busy`` int64 (2, 15) the tiles on each
+    line, ``empty`` True for an empty board.
+    """
+    lt = np.empty((2, N, N), dtype=np.int64)
+    lv = np.empty((2, N, N), dtype=np.int64)
+    busy = np.zeros((2, N), dtype=np.int64)  # tiles on each line
+    empty = True
+    for r in range(N):
+        for c in range(N):
+            t = np.int64(tiles[r, c])
+            v = np.int64(0)
+            if t != 0:
+                empty = False
+                if not blanks[r, c]:
+                    v = vals[t]
+                busy[0, r] += 1
+                busy[1, c] += 1
+            lt[0, r, c] = t
+            lt[1, c, r] = t
+            lv[0, r, c] = v
+            lv[1, c, r] = v
+    return lt, lv, busy, empty
+
+
+@njit(cache=True)
+def cross_checks_lines(kwg, lt, lv, busy, all_mask, cs, xs, hx):
+    """Cross-checks, cross-scores and cross-word flags of both directions into ``cs, xs, hx``
+    (uint32 / int32 / uint8 (2, 15, 15), layout as :func:`movegen_all`) from :func:`line_tables`.
+
+    Computed from the board's lines without transposed copies, only for empty squares next to
+    a perpendicular tile (Appel & Jacobson 1988: the letters that make the perpendicular run a
+    word, and the run's points).
+    """
+    kroot = node_arc(kwg[0])
+    groot = node_arc(kwg[1])
+    # the arcs of the two roots by letter (0: none), so a word's first step is one look-up
+    rootarc = np.zeros((2, 64), dtype=np.int64)
+    for r in range(2):
+        q = kroot if r == 0 else groot
+        while q != 0:
+            w = kwg[q]
+            rootarc[r, np.int64(node_tile(w)) & 63] = q
+            if node_is_end(w):
+                break
+            q += 1
+    # moves of direction d cross the lines of direction 1 - d: the check of square
+    # (line i, position k) in direction d comes from perpendicular line k at position i
+    for d in range(2):
+        for k in range(N):
+            pl = 1 - d
+            if busy[pl, k] == 0:
+                for i in range(N):
+                    cs[d, i, k] = all_mask
+                    xs[d, i, k] = 0
+                    hx[d, i, k] = 0
+                continue
+            for i in range(N):
+                if lt[pl, k, i] != 0:
+                    cs[d, i, k] = 0
+                    xs[d, i, k] = 0
+                    hx[d, i, k] = 0
+                    continue
+                up = i > 0 and lt[pl, k, i - 1] != 0
+                down = i < N - 1 and lt[pl, k, i + 1] != 0
+                if not up and not down:
+                    cs[d, i, k] = all_mask
+                    xs[d, i, k] = 0
+                    hx[d, i, k] = 0
+                    continue
+                top = i
+                while top > 0 and lt[pl, k, top - 1] != 0:
+                    top -= 1
+                bot = i
+                while bot < N - 1 and lt[pl, k, bot + 1] != 0:
+                    bot += 1
+                s = np.int64(0)
+                for j in range(top, bot + 1):
+                    s += lv[pl, k, j]  # lv is 0 on the empty square i
+                xs[d, i, k] = s
+                hx[d, i, k] = 1
+                mask = np.int64(0)
+                if not up:
+                    # tiles after i only: the GADDAG holds reverse(L + after) = reverse(after) + L,
+                    # so walk the tiles from the far end back and read the accepting arcs
+                    q = rootarc[1, lt[pl, k, bot]]
+                    p = node_arc(kwg[q]) if q != 0 else np.int64(0)
+                    for j in range(bot - 1, i, -1):
+                        t = lt[pl, k, j]
+                        q = p
+                        if q != 0:
+                            while True:
+                                w = kwg[q]
+                                if np.int64(node_tile(w)) == t:
+                                    break
+                                if node_is_end(w):
+                                    q = 0
+                                    break
+                                q += 1
+                        if q == 0:
+                            p = 0
+                            break
+                        p = node_arc(kwg[q])
+                    q = p
+                    while q != 0:
+                        w = kwg[q]
+                        if node_accepts(w):
+                            mask |= np.int64(1) << np.int64(node_tile(w))
+                        if node_is_end(w):
+                            break
+                        q += 1
+                else:
+                    # tiles before i: walk them in the DAWG, then each letter and the tiles after
+                    q = rootarc[0, lt[pl, k, top]]
+                    p = node_arc(kwg[q]) if q != 0 else np.int64(0)
+                    for j in range(top + 1, i):
+                        t = lt[pl, k, j]
+                        q = p
+                        if q != 0:
+                            while True:
+                                w = kwg[q]
+                                if np.int64(node_tile(w)) == t:
+                                    break
+                                if node_is_end(w):
+                                    q = 0
+                                    break
+                                q += 1
+                        if q == 0:
+                            p = 0
+                            break
+                        p = node_arc(kwg[q])
+                    q = p
+                    while q != 0:
+                        w = kwg[q]
+                        if not down:
+                            if node_accepts(w):
+                                mask |= np.int64(1) << np.int64(node_tile(w))
+                        else:
+                            p2 = node_arc(w)
+                            acc = False
+                            for j in range(i + 1, bot + 1):
+                                t = lt[pl, k, j]
+                                q2 = p2
+                                if q2 != 0:
+                                    while True:
+                                        w2 = kwg[q2]
+                                        if np.int64(node_tile(w2)) == t:
+                                            break
+                                        if node_is_end(w2):
+                                            q2 = 0
+                                            break
+                                        q2 += 1
+                                if q2 == 0:
+                                    acc = False
+                                    break
+                                acc = node_accepts(kwg[q2]) != 0
+                                p2 = node_arc(kwg[q2])
+                            if acc:
+                                mask |= np.int64(1) << np.int64(node_tile(w))
+                        if node_is_end(w):
+                            break
+                        q += 1
+                cs[d, i, k] = mask & all_mask
+
+
+@njit(cache=True)
 def movegen_all(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs, hx, have_checks, out):
     """Every legal placement in one call: board arrays in, output rows out.
 
@@ -91,155 +260,10 @@ def movegen_all(kwg, tiles, blanks, lmult, wmult, vals, consts, rack_in, cs, xs,
         total += k
         if i > 0 and k > 0:
             lmask |= np.int64(1) << i
-    # the board's lines per direction: lt[0] rows, lt[1] columns (tile codes, tile values)
-    lt = np.empty((2, N, N), dtype=np.int64)
-    lv = np.empty((2, N, N), dtype=np.int64)
-    busy = np.zeros((2, N), dtype=np.int64)  # tiles on each line
-    empty = True
-    for r in range(N):
-        for c in range(N):
-            t = np.int64(tiles[r, c])
-            v = np.int64(0)
-            if t != 0:
-                empty = False
-                if not blanks[r, c]:
-                    v = vals[t]
-                busy[0, r] += 1
-                busy[1, c] += 1
-            lt[0, r, c] = t
-            lt[1, c, r] = t
-            lv[0, r, c] = v
-            lv[1, c, r] = v
-    kroot = node_arc(kwg[0])
+    lt, lv, busy, empty = line_tables(tiles, blanks, vals)
     groot = node_arc(kwg[1])
     if not have_checks:
-        # the arcs of the two roots by letter (0: none), so a word's first step is one look-up
-        rootarc = np.zeros((2, 64), dtype=np.int64)
-        for r in range(2):
-            q = kroot if r == 0 else groot
-            while q != 0:
-                w = kwg[q]
-                rootarc[r, np.int64(node_tile(w)) & 63] = q
-                if node_is_end(w):
-                    break
-                q += 1
-        # moves of direction d cross the lines of direction 1 - d: the check of square
-        # (line i, position k) in direction d comes from perpendicular line k at position i
-        for d in range(2):
-            for k in range(N):
-                pl = 1 - d
-                if busy[pl, k] == 0:
-                    for i in range(N):
-                        cs[d, i, k] = all_mask
-                        xs[d, i, k] = 0
-                        hx[d, i, k] = 0
-                    continue
-                for i in range(N):
-                    if lt[pl, k, i] != 0:
-                        cs[d, i, k] = 0
-                        xs[d, i, k] = 0
-                        hx[d, i, k] = 0
-                        continue
-                    up = i > 0 and lt[pl, k, i - 1] != 0
-                    down = i < N - 1 and lt[pl, k, i + 1] != 0
-                    if not up and not down:
-                        cs[d, i, k] = all_mask
-                        xs[d, i, k] = 0
-                        hx[d, i, k] = 0
-                        continue
-                    top = i
-                    while top > 0 and lt[pl, k, top - 1] != 0:
-                        top -= 1
-                    bot = i
-                    while bot < N - 1 and lt[pl, k, bot + 1] != 0:
-                        bot += 1
-                    s = np.int64(0)
-                    for j in range(top, bot + 1):
-                        s += lv[pl, k, j]  # lv is 0 on the empty square i
-                    xs[d, i, k] = s
-                    hx[d, i, k] = 1
-                    mask = np.int64(0)
-                    if not up:
-                        # tiles after i only: the GADDAG holds reverse(L + after) = reverse(after) + L,
-                        # so walk the tiles from the far end back and read the accepting arcs
-                        q = rootarc[1, lt[pl, k, bot]]
-                        p = node_arc(kwg[q]) if q != 0 else np.int64(0)
-                        for j in range(bot - 1, i, -1):
-                            t = lt[pl, k, j]
-                            q = p
-                            if q != 0:
-                                while True:
-                                    w = kwg[q]
-                                    if np.int64(node_tile(w)) == t:
-                                        break
-                                    if node_is_end(w):
-                                        q = 0
-                                        break
-                                    q += 1
-                            if q == 0:
-                                p = 0
-                                break
-                            p = node_arc(kwg[q])
-                        q = p
-                        while q != 0:
-                            w = kwg[q]
-                            if node_accepts(w):
-                                mask |= np.int64(1) << np.int64(node_tile(w))
-                            if node_is_end(w):
-                                break
-                            q += 1
-                    else:
-                        # tiles before i: walk them in the DAWG, then each letter and the tiles after
-                        q = rootarc[0, lt[pl, k, top]]
-                        p = node_arc(kwg[q]) if q != 0 else np.int64(0)
-                        for j in range(top + 1, i):
-                            t = lt[pl, k, j]
-                            q = p
-                            if q != 0:
-                                while True:
-                                    w = kwg[q]
-                                    if np.int64(node_tile(w)) == t:
-                                        break
-                                    if node_is_end(w):
-                                        q = 0
-                                        break
-                                    q += 1
-                            if q == 0:
-                                p = 0
-                                break
-                            p = node_arc(kwg[q])
-                        q = p
-                        while q != 0:
-                            w = kwg[q]
-                            if not down:
-                                if node_accepts(w):
-                                    mask |= np.int64(1) << np.int64(node_tile(w))
-                            else:
-                                p2 = node_arc(w)
-                                acc = False
-                                for j in range(i + 1, bot + 1):
-                                    t = lt[pl, k, j]
-                                    q2 = p2
-                                    if q2 != 0:
-                                        while True:
-                                            w2 = kwg[q2]
-                                            if np.int64(node_tile(w2)) == t:
-                                                break
-                                            if node_is_end(w2):
-                                                q2 = 0
-                                                break
-                                            q2 += 1
-                                    if q2 == 0:
-                                        acc = False
-                                        break
-                                    acc = node_accepts(kwg[q2]) != 0
-                                    p2 = node_arc(kwg[q2])
-                                if acc:
-                                    mask |= np.int64(1) << np.int64(node_tile(w))
-                            if node_is_end(w):
-                                break
-                            q += 1
-                    cs[d, i, k] = mask & all_mask
+        cross_checks_lines(kwg, lt, lv, busy, all_mask, cs, xs, hx)
     mirror = False
     if empty:
         mirror = True

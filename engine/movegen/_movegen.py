@@ -52,6 +52,8 @@ from lexicon_tools._kwg_nodes import node_accepts, node_arc, node_is_end, node_t
 
 from engine.leaves._kernels import sub_leave_arrays
 from engine.movegen._wordmap import WM_RAND, wm_word_exists
+from engine.movegen._allmoves import S_WIDTH, cross_checks_lines, line_tables
+from engine.movegen._bestwalk import top_insert as _top_insert, walk_anchor_best
 
 ARC_MASK = np.uint32(0x3FFFFF)
 IS_END = np.uint32(0x400000)
@@ -209,17 +211,6 @@ def _push(stack, sp, col, p, tp, main, wmul, cross, left):
     stack[sp, F_CROSS] = cross
     stack[sp, F_LEFT] = left
     return sp + 1
-
-
-@njit(cache=True, inline="always")
-def _top_insert(top, s):
-    """Put rank ``s`` into ``top`` (ascending, the ``top.shape[0]`` best so far) when it beats ``top[0]``."""
-    if s > top[0]:
-        j = 0
-        while j + 1 < top.shape[0] and top[j + 1] < s:
-            top[j] = top[j + 1]
-            j += 1
-        top[j] = s
 
 
 @njit(cache=True, inline="always")
@@ -684,28 +675,65 @@ def _word_leaves(wmap, rack, radix, lv, lvmax, n_letters):
             codes[nd] = c
             nd += 1
             total *= rack[c] + 1
-    for sub in range(1, total):
-        rem = sub
-        k = 0
-        li = 0
-        b = 0
-        h = np.uint64(0)
-        for j in range(nd):
-            c = codes[j]
-            base = rack[c] + 1
-            u = rem % base
-            rem //= base
-            k += u
-            li += u * radix[c]
-            if c == 0:
-                b = u
-            else:
-                for _ in range(u):
-                    h += WM_RAND[c]
-        if k < 2 or k > 7 or lv[li] <= lvw[k]:
+    # the sub-racks of 2..7 tiles: size, leave index, letter hash, blanks; those without the blank
+    # first (a query with a blank costs n_letters probes; the blank is the lowest mixed-radix digit)
+    ks = np.empty(total, dtype=np.int64)
+    lis = np.empty(total, dtype=np.int64)
+    hs = np.empty(total, dtype=np.uint64)
+    bs = np.empty(total, dtype=np.int64)
+    key = np.empty(total, dtype=np.float64)
+    m = 0
+    b0 = rack[0] + 1
+    for ps in range(2 if rack[0] > 0 else 1):
+        for sub in range(1, total):
+            if rack[0] > 0 and (sub % b0 == 0) != (ps == 0):
+                continue
+            rem = sub
+            k = 0
+            li = 0
+            b = 0
+            h = np.uint64(0)
+            for j in range(nd):
+                c = codes[j]
+                base = rack[c] + 1
+                u = rem % base
+                rem //= base
+                k += u
+                li += u * radix[c]
+                if c == 0:
+                    b = u
+                else:
+                    for _ in range(u):
+                        h += WM_RAND[c]
+            if k < 2 or k > 7:
+                continue
+            ks[m] = k
+            lis[m] = li
+            hs[m] = h
+            bs[m] = b
+            key[m] = -lv[li]
+            m += 1
+    # probed best leave first (stable: blank-free first among equal leaves), so the first word
+    # of each size settles it: every probe is a cache miss in a table of megabytes
+    order = np.argsort(key[:m], kind="mergesort")
+    settled = np.zeros(8, dtype=np.bool_)
+    sizes = 0
+    for i in range(m):
+        if not settled[ks[i]]:
+            settled[ks[i]] = True
+            sizes += 1
+    settled[:] = False
+    for o in range(m):
+        if sizes == 0:
+            break
+        i = order[o]
+        k = ks[i]
+        if settled[k]:
             continue
-        if wm_word_exists(wmap, WM_RAND, h, b, n_letters):
-            lvw[k] = lv[li]
+        if wm_word_exists(wmap, WM_RAND, hs[i], bs[i], n_letters):
+            lvw[k] = lv[lis[i]]
+            settled[k] = True
+            sizes -= 1
     return lvw
 
 
@@ -877,7 +905,7 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
 
     Racks of fewer than ``REFINE_MIN_TILES`` tiles walk an anchor without
     per-span bounds (measured cheaper; not needed for correctness). The threshold also rises while an anchor
-    is walked, cutting its remaining spans (see :func:`_gen_anchor`).
+    is walked, cutting its remaining spans (see :func:`engine.movegen._bestwalk.walk_anchor_best`).
 
     Returns:
         number of anchors walked (for statistics).
@@ -1063,9 +1091,8 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
     sq_lm = np.zeros(8, dtype=np.int64)
     sq_x = np.zeros(8, dtype=np.int64)
     sq_v = np.zeros(8, dtype=np.int64)
-    placed = np.zeros(N, dtype=np.int64)
     info = np.zeros((L_WIDTH, N), dtype=np.int64)
-    stack = np.zeros((STACK, F_WIDTH), dtype=np.int64)
+    stack = np.zeros((STACK, S_WIDTH), dtype=np.int64)
     groot = node_arc(kwg[1])
     top = np.full(n_best, max(floor, -1e18))  # ascending: top[0] is the n-th best so far (or the floor)
     walked = 0
@@ -1132,19 +1159,19 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
                         nb += 1
                     if c < anchor or c == l or (c < N - 1 and L[I_TILE, c + 1] != 0) or k == 0:
                         continue
-                    if k == nv and not (rack_word if nb == 0 else wm_word_exists(
-                            wmap, WM_RAND, hrack + hbt, rack[0] if rack[0] < 2 else 3, n_letters)):
-                        continue  # every rack tile used, and no word of these letters (word map)
                     pair = 0
                     cap = 0
                     for q in range(k):
                         pair += coef[q] * rack_vals[q]
                         cap += capv[q]
                     b = fixed * wmul + cross_fixed + min(pair, cap) + (lvmax[k] if nb else lvw[k])
-                    if b == -np.inf:
-                        continue  # no word of k rack tiles (word map)
                     if k == bingo_tiles:
                         b += bingo_bonus
+                    if b < top[0]:
+                        continue  # cannot reach the threshold, which only rises (-inf: no word of k rack tiles)
+                    if k == nv and not (rack_word if nb == 0 else wm_word_exists(
+                            wmap, WM_RAND, hrack + hbt, rack[0] if rack[0] < 2 else 3, n_letters)):
+                        continue  # every rack tile used, and no word of these letters (word map)
                     sb[ns] = b
                     sl[ns] = l
                     sr[ns] = c
@@ -1177,12 +1204,11 @@ def generate_best_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bi
                 sfx[l, r] = m
             run = max(run, sfx[l, anchor])
             pfx[l] = run
-        params[2] = d
-        for f in range(L_WIDTH):
+        for f in range(I_MAXV):  # the walk's square table: row I_MAXV is its placed-tile row (zero)
             for c in range(N):
                 info[f, c] = L[f, c]
-        _gen_anchor(kwg, info, rack, vals, placed, out, cnt, params, stack, anchor, an[ai, 3], groot, line,
-                    spb, sfx, pfx, top, radix, lv, True)
+        cnt[0] = walk_anchor_best(kwg, info, rack, vals, out, cnt[0], stack, anchor, an[ai, 3], groot, line, d,
+                                  bingo_tiles, bingo_bonus, spb, sfx, pfx, top, radix, lv)
         walked += 1
     if mirror:
         _add_transposed(out, cnt)
@@ -1220,10 +1246,9 @@ def _board_state(kwg, tiles, blanks, lmult, wmult, vals, all_mask, cs, xs, hx, h
     lm = np.empty((N, N), dtype=np.int32)
     wm = np.empty((N, N), dtype=np.int32)
     _prepare(tiles, blanks, lmult, wmult, vals, tvals, lm, wm)
-    if not have_checks:
-        every = np.ones(N, dtype=np.uint8)
-        cross_checks_into(kwg, tiles, tvals, all_mask, cs[0], xs[0], hx[0], every)
-        cross_checks_into(kwg, tiles.T.copy(), tvals.T.copy(), all_mask, cs[1], xs[1], hx[1], every)
+    if not have_checks:  # the all-moves kernel's cross-checks (no transposed copies)
+        lt, lv, busy, _ = line_tables(tiles, blanks, vals)
+        cross_checks_lines(kwg, lt, lv, busy, np.int64(all_mask), cs, xs, hx)
     return tvals, lm, wm
 
 

@@ -240,3 +240,70 @@ def test_plays_without_board_tiles_on_a_sparse_word_list(tmp_path):
             if len(full) and not any(full.top(1)[0].through):
                 no_board_tile += 1
     assert no_board_tile >= 5, no_board_tile
+
+
+# ---------------------------------------------------------------------------
+# Every golden position: the one-call best move by equity and by score against the full list
+# ---------------------------------------------------------------------------
+def test_best_move_on_every_golden_position_and_random_racks(golden_lexicon):
+    """On every golden position, with its own rack and bag and with two seeded random racks: the
+    best-first top 1 and top 3 by equity (``best_equity``: leave arrays, exchange floor and the
+    bounded walk in one kernel call) equal ``rank_moves`` (every move generated, each leave valued
+    by the table), and by score (``best_moves``) the full move list's top (ties by notation)."""
+    from engine.game.equity import best_equity, rank_moves
+    from engine.leaves.table import default_table
+
+    from conftest import golden_positions
+
+    table = default_table()
+    rng = np.random.default_rng(27)
+    tiles = np.repeat(np.arange(A.size + 1), A.counts)
+    checked = 0
+    for pid, cgp in golden_positions():
+        pos = parse_cgp(cgp, allow_impossible=True)
+        bag = pos.bag_count if pos.bag_count is not None else 40
+        racks = [pos.rack] + [np.bincount(rng.choice(tiles, 7, replace=False), minlength=A.size + 1).astype(np.int32)
+                              for _ in range(2)]
+        for rack in racks:
+            full = rank_moves(pos.board, rack, golden_lexicon, bag=bag, table=table)
+            for n in (1, 3):
+                want = [(c.kind, c.notation, c.equity) for c in full[:n]]
+                got = [(c.kind, c.notation, c.equity)
+                       for c in best_equity(pos.board, rack, golden_lexicon, bag=bag, n=n, table=table)]
+                assert got == want, (pid, A.rack_string(rack), n)
+            top = generate_moves(pos.board, rack, golden_lexicon).top(1)
+            got = best_moves(pos.board, rack, golden_lexicon, 1)
+            assert [(m.notation, m.score) for m in got] == [(m.notation, m.score) for m in top], (pid, A.rack_string(rack))
+            checked += 1
+    assert checked == 3 * len(golden_positions())
+
+
+@pytest.mark.parametrize("rack", ["AEINRST", "ERNST?Ö", "QXYÖÜVJ", "EEEIIUU", "DR?LLÄN", "AB"])
+def test_word_leaves_equal_a_brute_force_over_sub_racks(golden_lexicon, golden_words_list, rack):
+    """``_word_leaves`` (probes in the order of the best leave) equals, for each number k of tiles
+    played, the best leave value over the k-tile sub-racks that some word of the list consists of
+    (a blank: any letter), found by trying every sub-rack against a set of sorted words."""
+    from itertools import product
+
+    from engine.game.equity import leave_arrays as table_leaves
+    from engine.leaves.table import default_table
+    from engine.movegen import _movegen as K
+
+    keys = {tuple(sorted(A.code(ch) for ch in w)) for w in golden_words_list}
+    r = _rack(rack)
+    radix, lv, lvmax = table_leaves(default_table(), r, 40)
+    zero = (np.zeros_like(radix), np.zeros(1), np.zeros(8))
+    codes = [c for c in range(A.size + 1) if r[c] > 0]
+    for rdx, vals, vmax in (zero, (radix, lv, lvmax)):
+        want = [-np.inf] * 8
+        for used in product(*(range(int(r[c]) + 1) for c in codes)):
+            k = sum(used)
+            if not 2 <= k <= 7:
+                continue
+            letters = [c for c, u in zip(codes, used) if c != 0 for _ in range(u)]
+            blanks = dict(zip(codes, used)).get(0, 0)
+            if _exists_brute(keys, letters, blanks):
+                want[k] = max(want[k], float(vals[sum(u * int(rdx[c]) for c, u in zip(codes, used))]))
+        got = K._word_leaves(word_map(golden_lexicon), r.astype(np.int64), rdx, vals, vmax, A.size)
+        assert list(got[2:]) == want[2:], (rack, "score" if vals is zero[1] else "equity")
+        assert got[0] == vmax[0] and got[1] == vmax[1]
