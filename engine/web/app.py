@@ -115,6 +115,9 @@ class PlayNewRequest(BaseModel):
     owner: str | None = Field(default=None, pattern="^[A-Za-z0-9_-]{16,64}$",
                               description="the page's random owner token (localStorage): each owner's newest "
                                           "games are kept (none: the client's address owns the game)")
+    id: str | None = Field(default=None, min_length=16, max_length=40, pattern="^[A-Za-z0-9_-]+$",
+                           description="the game's id, chosen by the page (the same request again answers "
+                                       "the game it made)")
 
 
 class PlayIdRequest(BaseModel):
@@ -543,7 +546,7 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
     async def play_new(req: PlayNewRequest, request: Request):
         """Start a game against the computer (:meth:`engine.web.play.GameStore.new`)."""
         return await play_call(request, games.new, req.level, req.rules, req.name, None,
-                               owner_of(req.owner, client_of(request)), level=req.level)
+                               owner_of(req.owner, client_of(request)), req.id, level=req.level)
 
     @app.post("/api/play/state", responses=POST_ERRORS)
     async def play_state(req: PlayIdRequest, request: Request):

@@ -369,15 +369,19 @@ class GameStore:
         return g
 
     def new(self, level: str, rules: str = "home", name: str = "Du", seed: int | None = None,
-            owner: str = "a:?") -> dict:
+            owner: str = "a:?", gid: str | None = None) -> dict:
         """Start a game (the engine moves first when the draw says so); returns :meth:`state`. First the
         owner's old games are pruned (module doc).
 
         Args:
             owner: who starts it (:func:`owner_of`).
+            gid: the id the page chose (16 to 40 of ``A-Za-z0-9_-``, random), so that it can keep the id
+                before the answer comes (the first start may compile for minutes) and send the same request
+                again after a reload: a game with that id already on disk is answered as :meth:`state`, not
+                made twice.
 
         Raises:
-            PlayError: an unknown level or rules, a bad name; the server holds :attr:`max_games` games.
+            PlayError: an unknown level or rules, a bad name or id; the server holds :attr:`max_games` games.
         """
         if level not in LEVELS:
             raise PlayError(f"level {level!r}: choose one of {', '.join(LEVELS)}")
@@ -385,16 +389,21 @@ class GameStore:
             raise PlayError(f"rules {rules!r}: choose one of {', '.join(PLAY_RULES)}")
         nick = re.sub(r"[^\w-]", "", (name or "").strip())[:20] or "Du"
         engine = "Computer" if nick.lower() != "computer" else "Engine"
+        if gid is not None and (not isinstance(gid, str) or len(gid) < 16 or not _ID.fullmatch(gid)):
+            raise PlayError("game id: 16 to 40 letters, digits, '-' or '_'")
         seed = secrets.randbelow(2**31) if seed is None else int(seed)
-        gid = secrets.token_urlsafe(12)
-        meta = {"version": 1, "id": gid, "created": time.time(), "level": level, "rules": rules,
+        made = gid or secrets.token_urlsafe(12)
+        meta = {"version": 1, "id": made, "created": time.time(), "level": level, "rules": rules,
                 "names": [nick, engine], "you": 0, "seed": seed, "actions": [], "owner": str(owner), "over": False}
-        with self._new_lock:  # one new game at a time: the count below stays true until it is written
-            if self._prune(meta["owner"]) >= self.max_games:
-                raise PlayError(f"too many games on this server ({self.max_games}); no game was deleted to make "
-                                "room: try again later, or ask the host")
-            self._write(gid, meta)
-        with self._lock(gid):
+        with self._lock(made):
+            if gid is not None and self._path(gid).exists():
+                meta = self._read(gid)  # the same request again (a reload while the first one ran)
+            else:
+                with self._new_lock:  # one new game at a time: the count below stays true until it is written
+                    if self._prune(meta["owner"]) >= self.max_games:
+                        raise PlayError(f"too many games on this server ({self.max_games}); no game was deleted "
+                                        "to make room: try again later, or ask the host")
+                    self._write(made, meta)
             g = self._replay(meta)
             self._engine_turns(meta, g)
             return self._state(meta, g)
