@@ -908,19 +908,26 @@ def negamax(depth, alpha, beta, side, passes, h, kwg, vals, all_mask, bingo_tile
 
 
 @njit(cache=True)
-def playable_tiles(kwg, vals, bingo_tiles, bingo_bonus, tiles, tvals, lm, wm, cs, xs, hx, rack):
-    """int64 (n_letters + 1,): 1 for each tile of ``rack`` that some move of ``rack`` on this board plays, else 0.
-
-    A tile of the rack with 0 here is *stuck* now (MAGPIE's term): no move places it (blanks at index 0).
-    """
+def _all_moves(kwg, vals, bingo_tiles, bingo_bonus, tiles, tvals, lm, wm, cs, xs, hx, rack):
+    """Every move of ``rack`` here: ``(rows, n)``, generator rows int32 (>= n, OUT_WIDTH) and their number."""
     cnt = np.zeros(1, dtype=np.int64)
     mv = np.zeros((CAP, W), dtype=np.int32)
     K.generate_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx, mv, cnt)
     if cnt[0] > mv.shape[0]:
         mv = np.zeros((cnt[0], W), dtype=np.int32)
         K.generate_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx, mv, cnt)
+    return mv, np.int64(cnt[0])
+
+
+@njit(cache=True)
+def playable_tiles(kwg, vals, bingo_tiles, bingo_bonus, tiles, tvals, lm, wm, cs, xs, hx, rack):
+    """int64 (n_letters + 1,): 1 for each tile of ``rack`` that some move of ``rack`` on this board plays, else 0.
+
+    A tile of the rack with 0 here is *stuck* now (MAGPIE's term): no move places it (blanks at index 0).
+    """
+    mv, n = _all_moves(kwg, vals, bingo_tiles, bingo_bonus, tiles, tvals, lm, wm, cs, xs, hx, rack)
     out = np.zeros(rack.shape[0], dtype=np.int64)
-    for i in range(cnt[0]):
+    for i in range(n):
         for k in range(mv[i, K.OUT_LEN]):
             code = mv[i, K.OUT_TILES + k]
             if code != 0:
@@ -938,13 +945,8 @@ def find_move(kwg, vals, bingo_tiles, bingo_bonus, tiles, tvals, lm, wm, cs, xs,
         out[0, k] = 0
     if mkey == PASS_KEY:
         return 1
-    cnt = np.zeros(1, dtype=np.int64)
-    mv = np.zeros((CAP, W), dtype=np.int32)
-    K.generate_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx, mv, cnt)
-    if cnt[0] > mv.shape[0]:
-        mv = np.zeros((cnt[0], W), dtype=np.int32)
-        K.generate_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx, mv, cnt)
-    for i in range(cnt[0]):
+    mv, n = _all_moves(kwg, vals, bingo_tiles, bingo_bonus, tiles, tvals, lm, wm, cs, xs, hx, rack)
+    for i in range(n):
         if move_key(mv, i) == mkey:
             for k in range(W):
                 out[0, k] = mv[i, k]
