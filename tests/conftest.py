@@ -15,6 +15,9 @@ DATA = Path(__file__).parent / "data"
 # No ahead-of-time kernel builds behind the tests' back (about 20 s each, engine.movegen._aot);
 # tests/movegen/test_startup.py builds one on purpose in a private cache.
 os.environ.setdefault("GSE_AOT", "0")
+# The command line speaks the locale's language (engine.lang): the tests expect English unless they
+# ask for German (`--lang de`, tests/cli/test_lang.py), whatever the machine's locale.
+os.environ["GSE_LANG"] = "en"
 
 
 def golden_words() -> list[str]:

@@ -109,12 +109,14 @@ class EndgameResult:
 
     def status(self) -> str:
         """One line saying whether the value is exact, and if not what stopped the search (for people)."""
+        from engine.lang import tr  # in the run's language (the CLI's --lang)
+
         if self.complete:
-            return f"solved to the end of the game (exact), {self.nodes:,} nodes"
-        why = {"time": f"the time limit ({self.clock} clock)", "nodes": "the node limit",
-               "depth": "the depth limit", "interrupt": "Ctrl-C"}.get(self.stopped, "a limit")
-        return (f"NOT SOLVED: stopped by {why} after depth {self.depth}, {self.nodes:,} nodes; the move and value "
-                f"are the estimate of a {self.depth}-ply search, not the exact answer")
+            return tr("solved to the end of the game (exact), {nodes:,} nodes", nodes=self.nodes)
+        why = {"time": tr("the time limit ({clock} clock)", clock=tr(self.clock)), "nodes": tr("the node limit"),
+               "depth": tr("the depth limit"), "interrupt": tr("Ctrl-C")}.get(self.stopped, tr("a limit"))
+        return tr("NOT SOLVED: stopped by {why} after depth {depth}, {nodes:,} nodes; the move and value are the "
+                  "estimate of a {depth}-ply search, not the exact answer", why=why, depth=self.depth, nodes=self.nodes)
 
 
 class SearchInterrupted(KeyboardInterrupt):

@@ -319,41 +319,48 @@ class InferenceResult:
 
     def format(self, top: int = 20) -> str:
         """A text report: the counts, the per-tile table and the most probable leaves."""
+        from engine.lang import num, tr  # the text in the run's language (the CLI's --lang)
+
         a = self.alphabet
         m = self.move
         if m.kind == "withdrawn":
-            lines = [f"last move {m.notation}: withdrawn, its tiles {a.rack_string(m.played)} went back to the rack; "
-                     f"the whole rack of {self.leave_size} tiles, bag {self.bag_before}",
-                     f"{self.racks:,} possible racks, weighted by their draws (no likelihood: a withdrawn play is "
-                     f"no static player's choice)"]
+            lines = [tr("last move {move}: withdrawn, its tiles {tiles} went back to the rack; the whole rack of {n} "
+                        "tiles, bag {bag}", move=m.notation, tiles=a.rack_string(m.played), n=self.leave_size,
+                        bag=self.bag_before),
+                     tr("{racks:,} possible racks, weighted by their draws (no likelihood: a withdrawn play is no "
+                        "static player's choice)", racks=self.racks)]
         else:
-            what = f"{m.notation} ({m.score} points)" if m.kind == "play" else f"exchange {m.notation}"
-            lines = [f"last move {what}: {self.leave_size} tile{'' if self.leave_size == 1 else 's'} kept, "
-                     f"bag {self.bag_before} before the move, "
-                     f"margin {self.margin:g}",
-                     f"{self.consistent:,} of {self.racks:,} possible racks consistent "
-                     f"({100.0 * self.total_weight / self.prior_weight if self.prior_weight else 0.0:.1f} % of the "
-                     f"draws), {len(self.weights):,} distinct leaves"]
-        lines[1:1] = [f"from the record: {k}" for k in m.known]
+            what = (tr("{move} ({score} points)", move=m.notation, score=m.score) if m.kind == "play"
+                    else tr("exchange {move}", move=m.notation))
+            kept = (tr("last move {what}: 1 tile kept, bag {bag} before the move, margin {margin:g}", what=what,
+                       bag=self.bag_before, margin=self.margin) if self.leave_size == 1 else
+                    tr("last move {what}: {n} tiles kept, bag {bag} before the move, margin {margin:g}", what=what,
+                       n=self.leave_size, bag=self.bag_before, margin=self.margin))
+            share = 100.0 * self.total_weight / self.prior_weight if self.prior_weight else 0.0
+            lines = [kept,
+                     tr("{n:,} of {racks:,} possible racks consistent ({share:.1f} % of the draws), {leaves:,} distinct "
+                        "leaves", n=self.consistent, racks=self.racks, share=share, leaves=len(self.weights))]
+        lines[1:1] = [tr("from the record: {what}", what=tr(k)) for k in m.known]
         if not self.exact:
-            lines.insert(1, f"sampled, not exact: {self.possible:,} possible racks, more than the exact limit; "
-                            f"the weights count sampled racks")
+            lines.insert(1, tr("sampled, not exact: {n:,} possible racks, more than the exact limit; the weights count "
+                               "sampled racks", n=self.possible))
         if not len(self.weights):
-            lines.append("no rack is consistent with the move within the margin (try a larger --margin)")
+            lines.append(tr("no rack is consistent with the move within the margin (try a larger --margin)"))
             return "\n".join(lines)
         lines.append("")
-        lines.append(f"{'tile':<5} {'expected':>8} {'P(>=1)':>7} {'prior':>7}")
+        lines.append(f"{tr('tile'):<5} {tr('expected'):>8} {tr('P(>=1)'):>7} {tr('prior'):>7}")
         for s in self.tile_stats():
             if s["expected"] < 0.0005 and s["prior"] < 0.0005:
                 continue
-            lines.append(f"{s['tile']:<5} {s['expected']:>8.3f} {s['at_least_one']:>7.3f} {s['prior']:>7.3f}")
+            lines.append(f"{s['tile']:<5} {num(s['expected'], '>8.3f')} {num(s['at_least_one'], '>7.3f')} "
+                         f"{num(s['prior'], '>7.3f')}")
         lines.append("")
-        lines.append(f"{'leave':<9} {'P':>7} {'draws':>8}")
+        lines.append(f"{tr('leave'):<9} {'P':>7} {tr('draws'):>8}")
         p = self.probabilities
         for i in range(min(top, len(p))):
-            lines.append(f"{a.rack_string(self.leaves[i]) or '-':<9} {p[i]:>7.4f} {int(round(self.weights[i])):>8}")
+            lines.append(f"{a.rack_string(self.leaves[i]) or '-':<9} {num(p[i], '>7.4f')} {int(round(self.weights[i])):>8}")
         if len(p) > top:
-            lines.append(f"... {len(p) - top:,} more")
+            lines.append(tr("... {n:,} more", n=len(p) - top))
         return "\n".join(lines)
 
 

@@ -206,38 +206,47 @@ def phase_answer_cgp(cgp: str, lexicon_path: str | None, table_path: str | None 
 
 def format_answer(ans: dict, mark: str | None = None) -> list[str]:
     """Text lines of a :func:`phase_answer` result; the move ``mark`` (e.g. the user's) is flagged with ``<``."""
+    from engine.lang import num, tr  # in the run's language (the CLI's --lang)
+
     flag = lambda m: "  <" if mark is not None and m == mark else ""  # noqa: E731
     if ans["phase"] == "endgame":
-        state = "exact" if ans["complete"] else f"depth {ans['depth']}, not exact (time limit)"
-        lines = [f"endgame solver ({state}, {ans['seconds']:.1f} s): best {ans['move']}, value {ans['value']:+d} "
-                 f"(final spread {ans['final_spread']:+d})",
-                 f"  pv: {' | '.join(ans['pv'])}"]
+        state = tr("exact") if ans["complete"] else tr("depth {depth}, not exact (time limit)", depth=ans["depth"])
+        lines = [tr("endgame solver ({state}, {s:.1f} s): best {move}, value {value:+d} (final spread {final:+d})",
+                    state=state, s=ans["seconds"], move=ans["move"], value=ans["value"], final=ans["final_spread"]),
+                 tr("  pv: {pv}", pv=" | ".join(ans["pv"]))]
         if mark is not None:
-            lines.append("  your move is the solver's best" if mark == ans["move"]
-                         else f"  your move {mark} is not the solver's best")
+            lines.append(tr("  your move is the solver's best") if mark == ans["move"]
+                         else tr("  your move {move} is not the solver's best", move=mark))
         return lines
     if ans["phase"] == "preendgame":
-        state = "exact" if ans["complete"] else "partly approximated"
-        lines = [f"pre-endgame ({state}, {ans['seconds']:.1f} s): {ans['method']}",
-                 f"  {'move':<24} {'win%':>6} {'spread':>7}  exact"]
+        state = tr("exact") if ans["complete"] else tr("partly approximated")
+        lines = [tr("pre-endgame ({state}, {s:.1f} s): {method}", state=state, s=ans["seconds"],
+                    method=tr(ans["method"])),
+                 f"  {tr('move'):<24} {tr('win%'):>6} {tr('spread'):>7}  {tr('exact')}"]
         for m in ans["moves"]:
-            ex = "yes" if m["exact"] else f"no ({100 * (m.get('exact_share') or 0):.0f} % of the draws solved)"
-            lines.append(f"  {m['move']:<24} {100 * m['win']:>6.1f} {m['spread']:>+7.1f}  {ex}{flag(m['move'])}")
+            ex = tr("yes") if m["exact"] else tr("no ({share:.0f} % of the draws solved)",
+                                                  share=100 * (m.get("exact_share") or 0))
+            lines.append(f"  {m['move']:<24} {num(100 * m['win'], '>6.1f')} {num(m['spread'], '>+7.1f')}  {ex}"
+                         f"{flag(m['move'])}")
         return lines
     inf = ans.get("inferred")
-    lines = [f"simulation ({ans['plies']} plies, {ans['iterations']:,} iterations, {ans['seconds']:.1f} s; "
-             f"95 % intervals"
-             + (f"; opponent's rack from the leave inferred from {inf['from']}"
-                + ("" if inf["complete"] else f" ({inf['racks']:,} of {inf['possible']:,} racks checked in time)")
-                if inf and inf["consistent"] else "") + "):",
-             f"  {'move':<24} {'score':>5} {'iters':>6} {'spread':>7} {'95% CI':>16} {'win%':>6} {'win 95% CI':>13}"]
+    if inf and inf["consistent"]:
+        src = (tr("; opponent's rack from the leave inferred from {move}", move=inf["from"])
+               + ("" if inf["complete"] else tr(" ({racks:,} of {possible:,} racks checked in time)",
+                                                 racks=inf["racks"], possible=inf["possible"])))
+    else:
+        src = ""
+    lines = [tr("simulation ({plies} plies, {n:,} iterations, {s:.1f} s; 95 % intervals{src}):", plies=ans["plies"],
+                n=ans["iterations"], s=ans["seconds"], src=src),
+             f"  {tr('move'):<24} {tr('score'):>5} {tr('iters'):>6} {tr('spread'):>7} {tr('95% CI'):>16} "
+             f"{tr('win%'):>6} {tr('win 95% CI'):>13}"]
     for m in ans["moves"]:
         lo, hi = m["ci"]
         wl, wh = m["win_ci"]
-        ci = f"[{lo:+.1f}, {hi:+.1f}]" if lo is not None and hi is not None else "-"
-        wci = f"[{100 * wl:.1f}, {100 * wh:.1f}]" if wl is not None else "-"
-        sp = f"{m['spread']:>+7.1f}" if m["spread"] is not None else f"{'-':>7}"
-        win = f"{100 * m['win']:>6.1f}" if m["win"] is not None else f"{'-':>6}"
+        ci = tr("[{lo:+.1f}, {hi:+.1f}]", lo=lo, hi=hi) if lo is not None and hi is not None else "-"
+        wci = tr("[{lo:.1f}, {hi:.1f}]", lo=100 * wl, hi=100 * wh) if wl is not None else "-"
+        sp = num(m["spread"], ">+7.1f") if m["spread"] is not None else f"{'-':>7}"
+        win = num(100 * m["win"], ">6.1f") if m["win"] is not None else f"{'-':>6}"
         lines.append(f"  {m['move']:<24} {m['score']:>5} {m['iterations']:>6} {sp} {ci:>16} {win} {wci:>13}"
                      f"{flag(m['move'])}")
     return lines

@@ -31,8 +31,12 @@ and the points lost in the endgame. The win % curve is the first player's
 chance to win before every turn and at the end, from the packaged self-play
 win table (:class:`engine.analysis.simulation.WinTable`; two players only).
 
-Turns whose rack is unknown (a Punkteblock game: racks are not on a score pad)
-are listed with ``loss`` ``None``, as are exchanges recorded only by their count.
+Turns whose rack is unknown (a Punkteblock game without racks typed) are listed
+with ``loss`` ``None`` (note :data:`NOTE_RACK`), as are exchanges recorded only by
+their count. A turn of points typed by hand on the Punkteblock (no placement:
+``Kind.HAND``) is not reviewable (:data:`NOTE_HAND`), and neither is any turn after
+it (:data:`NOTE_BOARD`): the board of the record lacks that turn's tiles, so the
+best move and the bag would be computed on a position that was not the game's.
 """
 
 from __future__ import annotations
@@ -43,7 +47,8 @@ from typing import Callable
 
 import numpy as np
 
-__all__ = ["MARKS", "WIN_MARKS", "ReviewTurn", "Review", "review", "mark_for", "win_svg", "PUZZLE_MIN_LOSS"]
+__all__ = ["MARKS", "WIN_MARKS", "ReviewTurn", "Review", "review", "mark_for", "win_svg", "PUZZLE_MIN_LOSS",
+           "NOTE_RACK", "NOTE_HAND", "NOTE_BOARD", "NOTE_EXCHANGE"]
 
 MARKS = ((15.0, "Patzer"), (7.0, "Fehler"), (3.0, "Ungenauigkeit"))
 """Marks by loss in equity / spread points, largest first: at least 15 a blunder (Patzer),
@@ -53,6 +58,15 @@ at least 7 a mistake (Fehler), at least 3 an inaccuracy (Ungenauigkeit); less: n
 WIN_MARKS = ((15.0, "Patzer"), (10.0, "Fehler"), (5.0, "Ungenauigkeit"))
 """Marks by loss in win percentage points (with a time per turn), as Lichess marks chess moves by
 lost winning chances: at least 15 a blunder, 10 a mistake, 5 an inaccuracy."""
+
+NOTE_RACK = "rack unknown"
+"""``ReviewTurn.note`` of a turn whose rack the record does not give."""
+NOTE_HAND = "points by hand"
+"""``ReviewTurn.note`` of a turn of points typed by hand (its placement is not in the record)."""
+NOTE_BOARD = "board incomplete"
+"""``ReviewTurn.note`` of a turn after a turn of points by hand (the record's board lacks its tiles)."""
+NOTE_EXCHANGE = "exchanged tiles unknown"
+"""``ReviewTurn.note`` of an exchange recorded by its number of tiles only."""
 
 PUZZLE_MIN_LOSS = 7.0
 """Turns with at least this loss (equity points; win % points with a time) become puzzles (a Fehler or worse)."""
@@ -187,6 +201,8 @@ def _played_notation(t) -> str:
         return t.move.notation
     if t.kind == Kind.EXCHANGE:
         return f"-{t.exchanged or t.exchange_count}"
+    if t.kind == Kind.HAND:
+        return "by hand"
     return "-"
 
 
@@ -341,6 +357,7 @@ def review(record, lexicon, *, table=None, params=None, seconds: float | None = 
     todo = [k for k, t in enumerate(moves) if player is None or record.players[t.player] == player]
     out: list[ReviewTurn] = []
     a = record.alphabet
+    first_hand = next((k for k, t in enumerate(moves) if t.kind == Kind.HAND), len(moves))
     for done, k in enumerate(todo):
         t = moves[k]
         nick = record.players[t.player]
@@ -351,8 +368,13 @@ def review(record, lexicon, *, table=None, params=None, seconds: float | None = 
         bag = int(pos.bag_count or 0)
         rt = ReviewTurn(k, nick, played, None, None, None, unit, "unknown", rack=t.rack, score=int(t.score),
                         bag=bag, cgp=pos.to_cgp() if t.rack else "")
+        if k >= first_hand:  # points by hand, or a turn after one: the record's board is not the game's
+            rt.note = NOTE_HAND if t.kind == Kind.HAND else NOTE_BOARD
+            rt.cgp = ""
+            out.append(rt)
+            continue
         if not t.rack:
-            rt.note = "rack unknown"
+            rt.note = NOTE_RACK
             out.append(rt)
             continue
         leave = _leave_after(t, a)
@@ -382,7 +404,7 @@ def review(record, lexicon, *, table=None, params=None, seconds: float | None = 
             rt.method, rt.unit = "static", "equity"
             rt.best, rt.best_score, rt.best_value = b_not, b_score, _round(b_eq)
             if leave is None:
-                rt.note = "exchanged tiles unknown"
+                rt.note = NOTE_EXCHANGE
             else:
                 score = int(t.score) if t.kind == Kind.PLAY else 0
                 v = static.value(pos, score, leave)

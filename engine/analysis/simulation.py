@@ -898,19 +898,24 @@ class SimResult:
 
     def format(self) -> str:
         """A text table, best first."""
+        from engine.lang import num, tr  # the text in the run's language (the CLI's --lang)
+
         pct = round(self.confidence * 100)
-        head = (f"{'move':<24} {'score':>5} {'leave':<8} {'iters':>6} {'spread':>8} {'±se':>6} "
-                f"{f'{pct}% CI':>17} {'win%':>6} {f'win {pct}% CI':>15}")
+        head = (f"{tr('move'):<24} {tr('score'):>5} {tr('leave'):<8} {tr('iters'):>6} {tr('spread'):>8} {'±se':>6} "
+                f"{tr('{pct}% CI', pct=pct):>17} {tr('win%'):>6} {tr('win {pct}% CI', pct=pct):>15}")
         lines = [head, "-" * len(head)]
         for c in self.ranked():
-            mark = "" if c.pruned_at is None else f"  (dropped at {c.pruned_at})"
+            mark = "" if c.pruned_at is None else tr("  (dropped at {n})", n=c.pruned_at)
             lines.append(
                 f"{c.notation:<24} {c.candidate.score:>5} {c.candidate.leave or '-':<8} {c.iterations:>6} "
-                f"{c.mean_spread:>8.2f} {c.stderr:>6.2f} [{c.ci[0]:>7.2f},{c.ci[1]:>7.2f}] "
-                f"{100 * c.win_rate:>6.1f} [{100 * c.win_ci[0]:>5.1f},{100 * c.win_ci[1]:>5.1f}]{mark}")
-        lines.append(f"# seed {self.seed}, {self.plies} plies, {self.total_iterations} iterations in "
-                     f"{self.seconds:.2f} s ({self.iterations_per_second:.0f}/s, {self.backend} x{self.workers}); "
-                     f"stopped: {self.stop_reason}")
+                f"{num(c.mean_spread, '>8.2f')} {num(c.stderr, '>6.2f')} "
+                + tr("[{lo:>7.2f},{hi:>7.2f}]", lo=c.ci[0], hi=c.ci[1])
+                + f" {num(100 * c.win_rate, '>6.1f')} "
+                + tr("[{lo:>5.1f},{hi:>5.1f}]", lo=100 * c.win_ci[0], hi=100 * c.win_ci[1]) + mark)
+        lines.append(tr("# seed {seed}, {plies} plies, {n} iterations in {s:.2f} s ({rate:.0f}/s, {backend} x{workers}); "
+                        "stopped: {why}", seed=self.seed, plies=self.plies, n=self.total_iterations, s=self.seconds,
+                        rate=self.iterations_per_second, backend=self.backend, workers=self.workers,
+                        why=tr(self.stop_reason)))
         return "\n".join(lines)
 
 

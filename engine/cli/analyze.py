@@ -36,23 +36,28 @@ import random
 import sys
 import time
 
+from engine.lang import num, tr
+
+
+def _note(msg: str) -> None:
+    from engine.cli.main import _note as note
+
+    note(msg)
+
 
 def _lexicon(path):
     from lexicon_tools.bundle import load_lexicon
 
-    def note(msg: str) -> None:
-        print(f"note: {msg}", file=sys.stderr)
+    from engine.cli.main import _note
 
-    return load_lexicon(path, progress=note)
+    return load_lexicon(path, progress=_note)
 
 
 def _table(path):
+    from engine.cli.main import _note
     from engine.leaves.table import LeaveTable, default_table
 
-    def note(msg: str) -> None:
-        print(f"note: {msg}", file=sys.stderr)
-
-    return default_table(progress=note) if path is None else LeaveTable.load(path, note=note)
+    return default_table(progress=_note) if path is None else LeaveTable.load(path, note=_note)
 
 
 def _cand_json(c, rank: int | None = None) -> dict:
@@ -64,11 +69,12 @@ def _cand_json(c, rank: int | None = None) -> dict:
 
 
 def _rows(cands, start: int = 1, mark=None) -> list[str]:
-    lines = [f"{'#':>4}  {'move':<24} {'score':>5}  {'leave':<8} {'leave value':>11} {'equity':>8}"]
+    lines = [f"{'#':>4}  {tr('move'):<24} {tr('score'):>5}  {tr('leave'):<8} {tr('leave value'):>11} "
+             f"{tr('equity'):>8}"]
     for i, c in enumerate(cands, start):
         flag = " <" if mark is not None and c is mark else ""
-        lines.append(f"{i:>4}  {c.notation:<24} {c.score:>5}  {c.leave or '-':<8} {c.leave_value:>11.2f} "
-                     f"{c.equity:>8.2f}{flag}")
+        lines.append(f"{i:>4}  {c.notation:<24} {c.score:>5}  {c.leave or '-':<8} {num(c.leave_value, '>11.2f')} "
+                     f"{num(c.equity, '>8.2f')}{flag}")
     return lines
 
 
@@ -78,10 +84,10 @@ def _header(pos, table) -> str:
     bag = pos.bag_count or 0
     params = EquityParams.of(table)
     if bag > 0:
-        note = f"leave values × {leave_scale(bag, params):.2f}"
+        note = tr("leave values × {scale:.2f}", scale=leave_scale(bag, params))
     else:
-        note = "bag empty: going out +2×unseen, tiles kept −(2×value + " f"{params.stuck_penalty:g})"
-    return f"rack {pos.rack_string}  bag {bag}  ({note})"
+        note = tr("bag empty: going out +2×unseen, tiles kept −(2×value + {stuck:g})", stuck=params.stuck_penalty)
+    return tr("rack {rack}  bag {bag}  ({note})", rack=pos.rack_string, bag=bag, note=note)
 
 
 def cmd_analyze(args) -> int:
@@ -91,15 +97,15 @@ def cmd_analyze(args) -> int:
 
     t_start = _process_start()
     if args.top is not None and args.top < 1:
-        raise ValueError(f"--top must be at least 1, got {args.top}")
+        raise ValueError(tr("--top must be at least 1, got {n}", n=args.top))
     if args.candidates is not None and not 1 <= args.candidates <= 100:
-        raise ValueError(f"--candidates must be 1..100, got {args.candidates}")
+        raise ValueError(tr("--candidates must be 1..100, got {n}", n=args.candidates))
     if args.last_move is not None and not args.infer:
-        raise ValueError("--last-move is read only with --infer")
+        raise ValueError(tr("--last-move is read only with --infer"))
     if args.infer and args.static:
-        raise ValueError("--infer and --static exclude each other (--infer is for the simulation)")
+        raise ValueError(tr("--infer and --static exclude each other (--infer is for the simulation)"))
     if args.turn is not None and args.gcg is None:
-        raise ValueError("--turn is read only with --gcg")
+        raise ValueError(tr("--turn is read only with --gcg"))
     if args.gcg is not None:
         import argparse as _ap
 
@@ -115,18 +121,18 @@ def cmd_analyze(args) -> int:
             if args.infer:
                 raise
             pos, last = _record_position(record, args.turn), None
-            print(f"note: {exc}", file=sys.stderr)
+            _note(str(exc))
         if args.infer and args.last_move is None:
             args.last_move = last
-        print(f"note: position {pos.to_cgp()}" + (f" (the opponent's last move: {last})" if last else ""),
-              file=sys.stderr)
+        _note(tr("position {cgp} (the opponent's last move: {last})", cgp=pos.to_cgp(), last=last) if last
+              else tr("position {cgp}", cgp=pos.to_cgp()))
     else:
         pos = parse_cgp(args.cgp, allow_impossible=args.allow_impossible)
         lex = None
     if not pos.rack.any():
-        raise ValueError("the position has no rack to move (CGP rack field is empty)")
+        raise ValueError(tr("the position has no rack to move (CGP rack field is empty)"))
     if pos.game_over():
-        raise ValueError(f"nothing to analyse: {pos.game_over()}")
+        raise ValueError(tr("nothing to analyse: {why}", why=tr(pos.game_over())))
     table = _table(args.leaves)
     lex = lex or _lexicon(args.lexicon)
     from engine.position.cgp import warn_notes
@@ -187,7 +193,7 @@ def _record_position(record, turn):
     n = len([t for t in record.turns if t.kind in Kind.TURNS])
     k = n if turn is None else int(turn)
     if not 0 <= k <= n:
-        raise ValueError(f"--turn {k}: the game has turns 0..{n}")
+        raise ValueError(tr("--turn {k}: the game has turns 0..{n}", k=k, n=n))
     pos = record.position(k)
     return replace(pos, opponent_rack=None, opcodes={**pos.opcodes, "bag": str(pos.bag_count)})
 
@@ -215,14 +221,16 @@ def _search(pos, lex, table, args, t_start: float):
         try:
             epos = endgame_position(pos)
         except ValueError as exc:  # e.g. more than 7 unseen tiles: not an endgame after all
-            print(f"note: no endgame search ({exc})", file=sys.stderr)
+            _note(tr("no endgame search ({why})", why=tr(str(exc))))
             return None
         r = solve(epos, lex, time_limit=limit)
         if r.complete:
-            lines = [f"endgame solver: best {r.move}, value {r.value:+d} (exact)", f"  pv: {' | '.join(r.pv)}"]
+            lines = [tr("endgame solver: best {move}, value {value:+d} (exact)", move=r.move, value=r.value),
+                     tr("  pv: {pv}", pv=" | ".join(r.pv))]
         else:
-            lines = [f"endgame solver: {r.status()}",
-                     f"  depth-{r.depth} estimate: {r.move}, value {r.value:+d}; pv: {' | '.join(r.pv)}"]
+            lines = [tr("endgame solver: {status}", status=r.status()),
+                     tr("  depth-{depth} estimate: {move}, value {value:+d}; pv: {pv}", depth=r.depth, move=r.move,
+                        value=r.value, pv=" | ".join(r.pv))]
         return "endgame", r.to_json(), lines
     if bag <= 3:
         from engine.analysis.preendgame import preendgame
@@ -233,7 +241,7 @@ def _search(pos, lex, table, args, t_start: float):
         return "preendgame", preendgame_json(res), preendgame_lines(res)
     if args.time is None:  # a simulation only when asked for with --time (the static table stays instant)
         if args.infer:
-            raise ValueError("--infer draws the simulation's opponent racks: give --time too (e.g. --time 10s)")
+            raise ValueError(tr("--infer draws the simulation's opponent racks: give --time too (e.g. --time 10s)"))
         return None
     return _simulation_search(pos, lex, args, limit)
 
@@ -259,14 +267,15 @@ def _simulation_search(pos, lex, args, limit: float):
                    progress=False, time_limit=limit, stop_rule="elimination", error=SIM_ERROR,
                    opponent_leaves=leaves)
     ranked = res.ranked()
-    lines = [f"simulation (2 plies, {res.total_iterations} iterations in {res.seconds:.1f} s, "
-             f"stopped: {res.stop_reason}, error level {100 * SIM_ERROR:g} %"
-             + (f", opponent's rack from the leave inferred from {args.last_move}" if leaves is not None else "")
-             + "):"]
+    head = dict(n=res.total_iterations, s=res.seconds, why=tr(res.stop_reason), err=100 * SIM_ERROR)
+    lines = [tr("simulation (2 plies, {n} iterations in {s:.1f} s, stopped: {why}, error level {err:g} %, "
+                "opponent's rack from the leave inferred from {last}):", last=args.last_move, **head)
+             if leaves is not None else
+             tr("simulation (2 plies, {n} iterations in {s:.1f} s, stopped: {why}, error level {err:g} %):", **head)]
     for c in ranked:
-        drop = "" if c.pruned_at is None else f"  (dropped at {c.pruned_at})"
-        lines.append(f"  {c.notation:<24} win {100 * c.win_rate:5.1f} %  spread {c.mean_spread:+.1f} ±{c.stderr:.1f}  "
-                     f"n {c.iterations}{drop}")
+        drop = "" if c.pruned_at is None else tr("  (dropped at {n})", n=c.pruned_at)
+        lines.append(tr("  {move:<24} win {win:5.1f} %  spread {spread:+.1f} ±{se:.1f}  n {n}", move=c.notation,
+                        win=100 * c.win_rate, spread=c.mean_spread, se=c.stderr, n=c.iterations) + drop)
     moves = [{"move": c.notation, "win": round(float(c.win_rate), 4), "spread": round(float(c.mean_spread), 2),
               "stderr": round(float(c.stderr), 2) if c.iterations > 1 else None, "iterations": c.iterations,
               "dropped_at": c.pruned_at} for c in ranked]
@@ -293,7 +302,7 @@ def deal(lexicon, seed: int, turns: int | None = None, table=None):
     if turns is None:
         turns = random.Random(seed).randint(2, 16)
     if turns < 0:
-        raise ValueError(f"--turns must be at least 0, got {turns}")
+        raise ValueError(tr("--turns must be at least 0, got {n}", n=turns))
     k = turns
     while True:
         g = Game(2, lexicon, seed=seed, keep_undo=False)
@@ -333,19 +342,19 @@ def _user_candidate(pos, text: str, lexicon, table):
         tiles = text[1:] if text.startswith("-") else text.split(None, 1)[1]
         tiles = tiles.strip().upper()
         if not tiles:
-            raise ValueError("exchange: name the tiles to put back, e.g. -QY")
+            raise ValueError(tr("exchange: name the tiles to put back, e.g. -QY"))
         if bag < 7:
-            raise ValueError(f"exchanging needs at least 7 tiles in the bag ({bag} left)")
+            raise ValueError(tr("exchanging needs at least 7 tiles in the bag ({bag} left)", bag=bag))
         put = a.parse_rack(tiles)
         if (put > pos.rack).any():
-            raise ValueError(f"exchange {tiles}: not all on the rack {pos.rack_string}")
+            raise ValueError(tr("exchange {tiles}: not all on the rack {rack}", tiles=tiles, rack=pos.rack_string))
         keep = pos.rack - put
         val = leave_term(table, keep, bag, bonus)
         return Candidate("exchange", None, a.rack_string(put), 0, a.rack_string(keep), val, val)
     try:
         scored = check_move(pos.board, text, lexicon, rack=pos.rack)
     except IllegalMove as exc:
-        raise ValueError(f"illegal move {text!r}: {getattr(exc, 'reason', exc)}") from None
+        raise ValueError(tr("illegal move {text!r}: {why}", text=text, why=tr(str(getattr(exc, "reason", exc))))) from None
     m = scored.move
     val = leave_term(table, m.leave, bag, bonus)
     return Candidate("play", m, "", scored.score, m.leave, val, scored.score + val)
@@ -398,24 +407,24 @@ def _ask_move(pos, text, lex, table):
     while True:
         if text is None:
             if interactive:
-                print("your move (e.g. '8H WORT', 'H8 WO(R)T', '-QY' to exchange; empty line to stop): ",
+                print(tr("your move (e.g. '8H WORT', 'H8 WO(R)T', '-QY' to exchange; empty line to stop): "),
                       end="", flush=True)
             text = sys.stdin.readline()
             if not text.strip():
-                raise ValueError("no move given (use --move or type one)")
+                raise ValueError(tr("no move given (use --move or type one)"))
         try:
             return _user_candidate(pos, text, lex, table)
         except ValueError as exc:
             if not interactive:
                 raise
-            print(f"error: {exc}; try again", file=sys.stderr, flush=True)
+            print(tr("error: {exc}; try again", exc=exc), file=sys.stderr, flush=True)
             text = None
 
 
 def cmd_practice(args) -> int:
     """``practice``: deal a position, take the user's move, rank it."""
     if args.top < 1:
-        raise ValueError(f"--top must be at least 1, got {args.top}")
+        raise ValueError(tr("--top must be at least 1, got {n}", n=args.top))
     table = _table(args.leaves)
     lex = _lexicon(args.lexicon)
     from dataclasses import replace
@@ -430,9 +439,10 @@ def cmd_practice(args) -> int:
     me = g.to_move
     if not args.json:
         print(pos.board.to_text())
-        print(f"score: you {g.scores[me]}, opponent {g.scores[1 - me]}; bag {len(g.bag)} tiles")
-        print(f"your rack: {pos.rack_string}")
-        print(f"position: {pos.to_cgp()}")
+        print(tr("score: you {you}, opponent {them}; bag {bag} tiles", you=g.scores[me], them=g.scores[1 - me],
+                 bag=len(g.bag)))
+        print(tr("your rack: {rack}", rack=pos.rack_string))
+        print(tr("position: {cgp}", cgp=pos.to_cgp()))
     user = _ask_move(pos, args.move, lex, table)
     rep = practice_report(pos, user, lex, table, args.top)
     cands, mine, best_score = rep.pop("_cands")
@@ -450,19 +460,19 @@ def cmd_practice(args) -> int:
         print(json.dumps(rep, ensure_ascii=False))
         return 0
     print()
-    print(f"your move {mine.notation}: {mine.score} points, leave {mine.leave or '-'} "
-          f"({mine.leave_value:+.2f}), equity {mine.equity:.2f}")
+    print(tr("your move {move}: {score} points, leave {leave} ({value:+.2f}), equity {equity:.2f}",
+             move=mine.notation, score=mine.score, leave=mine.leave or "-", value=mine.leave_value, equity=mine.equity))
     if rep["rank_by_score"] is not None:
-        print(f"  by score:  #{rep['rank_by_score']} of {rep['of_score']} placements")
+        print(tr("  by score:  #{rank} of {n} placements", rank=rep["rank_by_score"], n=rep["of_score"]))
     else:
-        print(f"  by score:  - (an exchange scores 0; {rep['of_score']} placements)")
-    print(f"  by equity: #{rep['rank_by_equity']} of {rep['of_equity']} moves "
-          f"({rep['equity_loss']:.2f} below the best)")
+        print(tr("  by score:  - (an exchange scores 0; {n} placements)", n=rep["of_score"]))
+    print(tr("  by equity: #{rank} of {n} moves ({loss:.2f} below the best)", rank=rep["rank_by_equity"],
+             n=rep["of_equity"], loss=rep["equity_loss"]))
     print()
-    print("best by equity:")
+    print(tr("best by equity:"))
     for line in _rows(cands[: args.top], mark=mine):
         print(line)
-    print("best by score:")
+    print(tr("best by score:"))
     for line in _rows(best_score, mark=mine):
         print(line)
     if answer is not None:

@@ -24,18 +24,17 @@ import math
 import sys
 import time
 
+from engine.lang import num, tr
+
 
 def _lexicon(path):
     from lexicon_tools.bundle import load_lexicon
 
-    def note(msg: str) -> None:
-        print(f"note: {msg}", file=sys.stderr)
-
-    return load_lexicon(path, progress=note)
+    return load_lexicon(path, progress=_note)
 
 
 def _note(msg: str) -> None:
-    print(f"note: {msg}", file=sys.stderr, flush=True)
+    print(tr("note: {msg}", msg=tr(msg)), file=sys.stderr, flush=True)
 
 
 def _seconds(text: str | None) -> float | None:
@@ -45,11 +44,11 @@ def _seconds(text: str | None) -> float | None:
     try:
         v = float(t)
     except ValueError:
-        raise ValueError(f"--time {text!r}: expected seconds, e.g. 10 or 10s") from None
+        raise ValueError(tr("--time {text!r}: expected seconds, e.g. 10 or 10s", text=text)) from None
     if not v > 0:
-        raise ValueError(f"--time must be positive, got {text!r}")
+        raise ValueError(tr("--time must be positive, got {text!r}", text=text))
     if not math.isfinite(v):
-        raise ValueError(f"--time must be a finite number of seconds, got {text!r}")
+        raise ValueError(tr("--time must be a finite number of seconds, got {text!r}", text=text))
     return v
 
 
@@ -62,22 +61,23 @@ def cmd_endgame(args) -> int:
     pos = endgame_position(parse_cgp(args.cgp))
     limit = _seconds(args.time)
     if args.max_depth is not None and not 1 <= args.max_depth <= MAX_DEPTH:  # before the warm-up's note
-        raise ValueError(f"max depth must be 1..{MAX_DEPTH} plies, got {args.max_depth}")
+        raise ValueError(tr("max depth must be 1..{max} plies, got {n}", max=MAX_DEPTH, n=args.max_depth))
     if args.nodes is not None and args.nodes < 1:
-        raise ValueError(f"--nodes must be at least 1, got {args.nodes}")
+        raise ValueError(tr("--nodes must be at least 1, got {n}", n=args.nodes))
     lex = _lexicon(args.lexicon)
     warm_if_cold(lex, _note, "endgame")  # a first run compiles here, outside the time limit
 
     def progress(r) -> None:
         it = r.iterations[-1]
-        print(f"depth {r.depth:>2}: {r.move:<22} value {r.value:+d}  nodes {it[3]:,}  {it[4]:.2f}s"
-              f"{'  (complete)' if r.complete else ''}", file=sys.stderr, flush=True)
+        print(tr("depth {depth:>2}: {move:<22} value {value:+d}  nodes {nodes:,}  {s:.2f}s", depth=r.depth, move=r.move,
+                 value=r.value, nodes=it[3], s=it[4]) + (tr("  (complete)") if r.complete else ""),
+              file=sys.stderr, flush=True)
 
     try:
         r = solve(pos, lex, max_depth=args.max_depth, time_limit=limit, progress=progress, clock=args.clock,
                   node_limit=args.nodes)
     except SearchInterrupted as stop:  # Ctrl-C: the deepest finished depth's answer, then exit 130
-        print("note: interrupted (Ctrl-C); the answer of the deepest completed depth follows", file=sys.stderr)
+        _note("interrupted (Ctrl-C); the answer of the deepest completed depth follows")
         _print_endgame(args, pos, stop.result)
         return 130
     _print_endgame(args, pos, r)
@@ -89,20 +89,22 @@ def _print_endgame(args, pos, r) -> None:
         print(json.dumps(r.to_json(), ensure_ascii=False))
         return
     a = pos.alphabet
-    print(f"racks {a.rack_string(pos.rack)} / {a.rack_string(pos.opponent_rack)}, "
-          f"scores {pos.scores[0]}/{pos.scores[1]}")
+    print(tr("racks {mine} / {theirs}, scores {a}/{b}", mine=a.rack_string(pos.rack),
+             theirs=a.rack_string(pos.opponent_rack), a=pos.scores[0], b=pos.scores[1]))
+    pv = " | ".join(r.pv)
     if r.complete:
-        print(f"best move: {r.move}")
-        print(f"value: {r.value:+d} (spread from now to the end, settlement included; "
-              f"final spread {pos.scores[0] - pos.scores[1] + r.value:+d})")
-        print(f"pv: {' | '.join(r.pv)}")
+        print(tr("best move: {move}", move=r.move))
+        print(tr("value: {value:+d} (spread from now to the end, settlement included; final spread {final:+d})",
+                 value=r.value, final=pos.scores[0] - pos.scores[1] + r.value))
+        print(tr("pv: {pv}", pv=pv))
     else:
         print(r.status())
-        print(f"best move at depth {r.depth} (estimate): {r.move}")
-        print(f"value at depth {r.depth} (estimate, not exact): {r.value:+d}")
-        print(f"pv (depth {r.depth}): {' | '.join(r.pv)}")
-    state = "complete (exact)" if r.complete else f"stopped by {r.stopped} (not exact)"
-    print(f"depth {r.depth}, {state}; {r.nodes:,} nodes in {r.seconds:.2f} s wall, {r.cpu_seconds:.2f} s CPU")
+        print(tr("best move at depth {depth} (estimate): {move}", depth=r.depth, move=r.move))
+        print(tr("value at depth {depth} (estimate, not exact): {value:+d}", depth=r.depth, value=r.value))
+        print(tr("pv (depth {depth}): {pv}", depth=r.depth, pv=pv))
+    state = tr("complete (exact)") if r.complete else tr("stopped by {why} (not exact)", why=tr(str(r.stopped)))
+    print(tr("depth {depth}, {state}; {nodes:,} nodes in {wall:.2f} s wall, {cpu:.2f} s CPU", depth=r.depth,
+             state=state, nodes=r.nodes, wall=r.seconds, cpu=r.cpu_seconds))
 
 
 def preendgame_json(res: dict) -> dict:
@@ -125,15 +127,17 @@ def preendgame_json(res: dict) -> dict:
 
 def preendgame_lines(res: dict) -> list[str]:
     """Text lines of a pre-endgame result: one per candidate, best first, exact or approximate."""
-    lines = [f"pre-endgame, bag {res['bag']} (unseen {res['unseen']}), {res['seconds']:.1f} s: {res['method']}",
-             f"{'#':>3}  {'move':<24} {'win %':>6} {'spread':>8} {'draws':>6}  exact"]
+    lines = [tr("pre-endgame, bag {bag} (unseen {unseen}), {s:.1f} s: {method}", bag=res["bag"], unseen=res["unseen"],
+                s=res["seconds"], method=tr(res["method"])),
+             f"{'#':>3}  {tr('move'):<24} {tr('win %'):>6} {tr('spread'):>8} {tr('draws'):>6}  {tr('exact')}"]
     for i, c in enumerate(res["moves"], 1):
-        state = "yes" if c["exact"] else f"no ({100 * c['exact_share']:.0f} % of the draws solved)"
+        state = tr("yes") if c["exact"] else tr("no ({share:.0f} % of the draws solved)", share=100 * c["exact_share"])
         if c["sampled"]:
-            state += ", draws sampled"
+            state += tr(", draws sampled")
         if c.get("reply"):
-            state += ", the opponent's reply modelled"
-        lines.append(f"{i:>3}  {c['move']:<24} {100 * c['win']:>6.1f} {c['spread']:>+8.1f} {c['draws']:>6}  {state}")
+            state += tr(", the opponent's reply modelled")
+        lines.append(f"{i:>3}  {c['move']:<24} {num(100 * c['win'], '>6.1f')} {num(c['spread'], '>+8.1f')} "
+                     f"{c['draws']:>6}  {state}")
     return lines
 
 
@@ -146,15 +150,15 @@ def cmd_preendgame(args) -> int:
     pos = parse_cgp(args.cgp)
     limit = _seconds(args.time)
     if args.top < 1:
-        raise ValueError(f"--top must be at least 1, got {args.top}")
+        raise ValueError(tr("--top must be at least 1, got {n}", n=args.top))
     if args.endgame_depth is not None and not 1 <= args.endgame_depth <= 60:
-        raise ValueError(f"--endgame-depth must be 1..60 plies, got {args.endgame_depth}")
+        raise ValueError(tr("--endgame-depth must be 1..60 plies, got {n}", n=args.endgame_depth))
     lex = _lexicon(args.lexicon)
     warm_if_cold(lex, _note, "preendgame")
 
     def progress(i, lim, d) -> None:
-        print(f"round {i}: endgames up to {lim:,} nodes, {d['exact']} of {d['of']} moves exact",
-              file=sys.stderr, flush=True)
+        print(tr("round {i}: endgames up to {lim:,} nodes, {exact} of {of} moves exact", i=i, lim=lim,
+                 exact=d["exact"], of=d["of"]), file=sys.stderr, flush=True)
 
     opponent = None
     if args.last_move:
@@ -162,8 +166,8 @@ def cmd_preendgame(args) -> int:
 
         opponent = infer(pos, args.last_move, lex)
         if not len(opponent.weights):
-            raise ValueError(f"no opponent rack is consistent with the last move {args.last_move!r} "
-                             f"(engine infer explains); run without --last-move")
+            raise ValueError(tr("no opponent rack is consistent with the last move {move!r} "
+                                "(engine infer explains); run without --last-move", move=args.last_move))
     res = preendgame(pos, lex, top=args.top, time_limit=limit or DEFAULT_TIME, endgame_depth=args.endgame_depth,
                      progress=progress, opponent=opponent, clock=time.process_time if args.cpu else time.perf_counter)
     rc = 0

@@ -11,7 +11,8 @@
   game, moves per game, games/s).
 * ``python -m engine gcg FILE [--lexicon L] [--no-words] [--position K] [--rules R]``
   — check a GCG record (every move re-scored; errors name the line) and print
-  its score pad, or the CGP of the position before turn ``K``.
+  its score pad, or the CGP of the position before turn ``K``; a score pad's rows of
+  points by hand (no placement) are named as not re-scored.
 
 Bad input exits 2 with ``error: ...`` (handled by :func:`engine.cli.main.main`).
 """
@@ -21,14 +22,15 @@ from __future__ import annotations
 import json
 import sys
 
+from engine.lang import tr
+
 
 def _lexicon(path):
     from lexicon_tools.bundle import load_lexicon
 
-    def note(msg: str) -> None:
-        print(f"note: {msg}", file=sys.stderr)
+    from engine.cli.main import _note
 
-    return load_lexicon(path, progress=note)
+    return load_lexicon(path, progress=_note)
 
 
 def cmd_selfplay(args) -> int:
@@ -38,12 +40,12 @@ def cmd_selfplay(args) -> int:
 
     rules = rules_by_name(args.rules)
     if args.games < 1:
-        raise ValueError(f"--games must be at least 1, got {args.games}")
+        raise ValueError(tr("--games must be at least 1, got {n}", n=args.games))
     if args.strength:
         return _strength_match(args, rules)
     if not rules.min_players <= args.players <= rules.max_players:
-        raise ValueError(f"{rules.name} rules: {rules.min_players} to {rules.max_players} players, "
-                         f"got {args.players}")
+        raise ValueError(tr("{rules} rules: {lo} to {hi} players, got {n}", rules=rules.name, lo=rules.min_players,
+                            hi=rules.max_players, n=args.players))
     lex = _lexicon(args.lexicon)
     stats = selfplay(lex, args.games, args.seed, players=args.players, rules=rules, out_dir=args.out,
                      progress=False if args.no_progress else None, player=args.player)
@@ -52,7 +54,7 @@ def cmd_selfplay(args) -> int:
     else:
         print(stats.format())
         if args.out:
-            print(f"  GCG files in {args.out}")
+            print(tr("  GCG files in {out}", out=args.out))
     return 0
 
 
@@ -63,11 +65,12 @@ def _strength_match(args, rules) -> int:
 
     names = args.strength.split(",")
     if len(names) != 2 or any(n not in STRENGTHS for n in names):
-        raise ValueError(f"--strength takes two of {', '.join(STRENGTHS)} separated by a comma, got {args.strength!r}")
+        raise ValueError(tr("--strength takes two of {names} separated by a comma, got {got!r}",
+                            names=", ".join(STRENGTHS), got=args.strength))
     if args.players != 2 or args.out:
-        raise ValueError("--strength plays two-player deal pairs and writes no GCG files: drop --players/--out")
+        raise ValueError(tr("--strength plays two-player deal pairs and writes no GCG files: drop --players/--out"))
     if not args.seconds > 0:
-        raise ValueError(f"--seconds must be positive, got {args.seconds}")
+        raise ValueError(tr("--seconds must be positive, got {s}", s=args.seconds))
     lex = _lexicon(args.lexicon)
     pa, pb = (Player(n, args.seconds, seed=args.seed + i) for i, n in enumerate(names))
     pairs = (args.games + 1) // 2
@@ -76,17 +79,20 @@ def _strength_match(args, rules) -> int:
         rows.append(play_pair(lex, pa, pb, game_seed(args.seed, i), rules=rules))
         if not args.no_progress:
             s = pair_summary(rows)
-            print(f"pair {i + 1}/{pairs}: {names[0]} - {names[1]} {s['spread']:+.1f} a game so far",
-                  file=sys.stderr, flush=True)
+            print(tr("pair {i}/{n}: {a} - {b} {spread:+.1f} a game so far", i=i + 1, n=pairs, a=names[0], b=names[1],
+                     spread=s["spread"]), file=sys.stderr, flush=True)
     s = {"a": names[0], "b": names[1], "seconds": args.seconds, **pair_summary(rows)}
     if args.json:
         print(json.dumps(s, ensure_ascii=False))
     else:
         lo, hi = s["ci"]
-        print(f"{names[0]} against {names[1]} ({args.seconds:g} s a move), {s['pairs']} deal pairs, {s['games']} games")
-        print(f"  {names[0]}: {s['spread']:+.1f} points a game (95 % interval {lo:+.1f} .. {hi:+.1f}), "
-              f"won {s['wins_a']:g} of {s['games']}")
-        print(f"  CPU a move: {s['cpu_per_move_a']:.2f} s ({names[0]}), {s['cpu_per_move_b']:.2f} s ({names[1]})")
+        a, b = names
+        print(tr("{a} against {b} ({s:g} s a move), {pairs} deal pairs, {games} games", a=a, b=b, s=args.seconds,
+                 pairs=s["pairs"], games=s["games"]))
+        print(tr("  {a}: {spread:+.1f} points a game (95 % interval {lo:+.1f} .. {hi:+.1f}), won {wins:g} of {games}",
+                 a=a, spread=s["spread"], lo=lo, hi=hi, wins=s["wins_a"], games=s["games"]))
+        print(tr("  CPU a move: {ca:.2f} s ({a}), {cb:.2f} s ({b})", ca=s["cpu_per_move_a"], a=a,
+                 cb=s["cpu_per_move_b"], b=b))
     return 0
 
 
@@ -107,15 +113,22 @@ def _record_lexicon(args):
         return _lexicon(None)
     where = resolve_lexicon_name(name, Path(args.file).parent)
     if where is None:
-        raise ValueError(f"{args.file}: the record was played with '#lexicon {name}', which is not a known "
-                         f"lexicon here (no {name}.lex beside the file or in the cache): pass --lexicon PATH "
-                         f"of that word list, or --no-words to check placements and scores only")
+        raise ValueError(tr("{file}: the record was played with '#lexicon {name}', which is not a known "
+                            "lexicon here (no {name}.lex beside the file or in the cache): pass --lexicon PATH "
+                            "of that word list, or --no-words to check placements and scores only",
+                            file=args.file, name=name))
     return _lexicon(None if where == "default" else str(where))
 
 
+END_REASONS = {"out": "ended by out", "passes": "ended by passes", "agreement": "ended by agreement",
+               "time": "ended by time"}
+"""How a game ended (:attr:`engine.game.game.GameRecord.end_reason`), as the ``gcg`` command says it."""
+
+
 def cmd_gcg(args) -> int:
-    """``gcg``: read and check a GCG file; print the score pad or one position's CGP."""
-    from engine.game.game import rules_by_name
+    """``gcg``: read and check a GCG file; print the score pad or one position's CGP, and the rows
+    of points by hand it could not re-score (their line numbers)."""
+    from engine.game.game import Kind, rules_by_name
     from engine.game.gcg import read_gcg_file
 
     rules = rules_by_name(args.rules) if args.rules else None
@@ -124,18 +137,25 @@ def cmd_gcg(args) -> int:
     if args.position is not None:
         n = len(rec.moves)
         if not 0 <= args.position <= n:
-            raise ValueError(f"--position {args.position}: the game has turns 0..{n}")
+            raise ValueError(tr("--position {k}: the game has turns 0..{n}", k=args.position, n=n))
         print(rec.position(args.position).to_cgp())
         return 0
     print(rec.score_pad(), end="")
     if rec.end_reason:
         r = rec.result()
-        who = " and ".join(rec.players[p] for p in r.winners)
-        print(f"{'draw: ' if r.draw else 'winner: '}{who} (ended by {rec.end_reason})")
+        who = tr(" and ").join(rec.players[p] for p in r.winners)
+        why = tr(END_REASONS.get(rec.end_reason, rec.end_reason))
+        print(tr("draw: {who} ({why})", who=who, why=why) if r.draw else tr("winner: {who} ({why})", who=who, why=why))
     elif rec.n_players == 1:
-        print(f"master game (simultaneous Scrabble): {len(rec.moves)} moves, {rec.scores[0]} points")
+        print(tr("master game (simultaneous Scrabble): {n} moves, {score} points", n=len(rec.moves),
+                 score=rec.scores[0]))
     else:
-        print("game not finished")
+        print(tr("game not finished"))
+    hand = [t for t in rec.turns if t.kind == Kind.HAND]
+    if hand:  # a score pad's rows of points typed by hand: read, but nothing to re-score
+        rows = ", ".join(tr("line {line} ({who} {score:+d})", line=t.line, who=rec.players[t.player], score=t.score)
+                             for t in hand)
+        print(tr("not re-scored (points by hand, no placement): {rows}", rows=rows))
     return 0
 
 
@@ -165,7 +185,7 @@ def add_parser(subparsers) -> None:
     sp.set_defaults(func=cmd_selfplay)
 
     sp = subparsers.add_parser("gcg", help="check a GCG game record; print its score pad or a position (CGP)")
-    sp.add_argument("file", help="the .gcg file")
+    sp.add_argument("file", metavar=tr("file"), help="the .gcg file")
     sp.add_argument("--lexicon", help="lexicon bundle for the word check (default: the one the file's #lexicon "
                                       "names, if known; the packaged German list when it names none)")
     sp.add_argument("--no-words", action="store_true", help="check placements and scores only, not words")

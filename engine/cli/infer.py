@@ -26,6 +26,8 @@ import json
 import math
 import sys
 
+from engine.lang import tr
+
 
 def margin_arg(text) -> float:
     """The ``--margin`` value: points >= 0.
@@ -36,9 +38,9 @@ def margin_arg(text) -> float:
     try:
         v = float(text)
     except (TypeError, ValueError):
-        raise ValueError(f"--margin {text!r}: expected points, e.g. 5 or 2.5") from None
+        raise ValueError(tr("--margin {text!r}: expected points, e.g. 5 or 2.5", text=text)) from None
     if not math.isfinite(v) or v < 0:
-        raise ValueError(f"--margin must be a finite number >= 0, got {text!r}")
+        raise ValueError(tr("--margin must be a finite number >= 0, got {text!r}", text=text))
     return v
 
 
@@ -69,17 +71,15 @@ def cmd_infer(args) -> int:
     from engine.analysis.inference import infer
 
     if args.top < 1:
-        raise ValueError(f"--top must be at least 1, got {args.top}")
+        raise ValueError(tr("--top must be at least 1, got {n}", n=args.top))
     margin = margin_arg(args.margin)
-
-    def note(msg: str) -> None:
-        print(f"note: {msg}", file=sys.stderr)
+    from engine.cli.main import _note as note
 
     if args.gcg is not None:
         if args.cgp is not None or args.move is not None:
-            raise ValueError("give either --gcg FILE [--turn K], or --cgp and --move")
+            raise ValueError(tr("give either --gcg FILE [--turn K], or --cgp and --move"))
         if args.on_rack or args.not_on_rack:
-            raise ValueError("--on-rack and --not-on-rack are for --cgp; with --gcg the record says what is known")
+            raise ValueError(tr("--on-rack and --not-on-rack are for --cgp; with --gcg the record says what is known"))
         import argparse as _ap
 
         from engine.cli.game import _record_lexicon
@@ -88,13 +88,13 @@ def cmd_infer(args) -> int:
 
         lex = _record_lexicon(_ap.Namespace(file=args.gcg, lexicon=args.lexicon))
         pos, move = from_record(read_gcg_file(args.gcg, lex), args.turn)
-        print(f"note: turn {args.turn if args.turn is not None else 'after the last entry'}: "
-              f"the opponent's last move {move}; position {pos.to_cgp()}", file=sys.stderr)
+        when = tr("turn {k}", k=args.turn) if args.turn is not None else tr("after the last entry")
+        note(tr("{when}: the opponent's last move {move}; position {cgp}", when=when, move=move, cgp=pos.to_cgp()))
     else:
         if args.cgp is None or args.move is None:
-            raise ValueError("give --cgp (the position after the opponent's move) and --move, or --gcg FILE")
+            raise ValueError(tr("give --cgp (the position after the opponent's move) and --move, or --gcg FILE"))
         if args.turn is not None:
-            raise ValueError("--turn is read only with --gcg")
+            raise ValueError(tr("--turn is read only with --gcg"))
         pos, move = parse_cgp(args.cgp), args.move
         lex = load_lexicon(args.lexicon, progress=note)
         warn_notes(pos, lex)
@@ -107,7 +107,8 @@ def cmd_infer(args) -> int:
 
         table = LeaveTable.load(args.leaves, note=note)
     if args.max_racks < 1 or args.samples < 1:
-        raise ValueError(f"--max-racks and --samples must be at least 1, got {args.max_racks} and {args.samples}")
+        raise ValueError(tr("--max-racks and --samples must be at least 1, got {a} and {b}", a=args.max_racks,
+                            b=args.samples))
     res = infer(pos, move, lex, table=table, margin=margin, max_racks=args.max_racks, samples=args.samples,
                 seed=args.seed)
     if args.json:

@@ -32,6 +32,7 @@ if "numpy" not in sys.modules:
 
 from lexicon_tools.bundle import LexiconError, load_lexicon  # noqa: E402
 
+from engine.lang import LANGS, set_lang, tr  # noqa: E402
 from engine.position.cgp import CGPError, Position, add_allow_impossible, parse_cgp, warn_notes  # noqa: E402
 
 
@@ -57,10 +58,7 @@ CORE_COMMANDS = ("moves", "best", "score", "warmup")
 
 
 def _lexicon(args):
-    def note(msg: str) -> None:
-        print(f"note: {msg}", file=sys.stderr)
-
-    return load_lexicon(args.lexicon, progress=note)
+    return load_lexicon(args.lexicon, progress=_note)
 
 
 def _position(args, lexicon=None) -> Position:
@@ -70,7 +68,7 @@ def _position(args, lexicon=None) -> Position:
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None) -> None:
-    print(f"warning: {message}", file=sys.stderr)
+    print(tr("warning: {message}", message=message), file=sys.stderr)
 
 
 def _move_json(scored) -> dict:
@@ -91,7 +89,7 @@ def _scored(pos: Position, move, lexicon):
 
 
 def _note(msg: str) -> None:
-    print(f"note: {msg}", file=sys.stderr)
+    print(tr("note: {msg}", msg=tr(msg)), file=sys.stderr)
 
 
 def cmd_moves(args, top: int | None = None) -> int:
@@ -127,8 +125,8 @@ def _aot_in_background(lexicon_path: str | None) -> None:
         subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                          start_new_session=True, close_fds=True)
     except OSError as exc:
-        _note(f"could not start the ahead-of-time build in the background ({exc}); `python -m engine warmup aot` "
-              f"does it")
+        _note(tr("could not start the ahead-of-time build in the background ({exc}); `python -m engine warmup aot` "
+                 "does it", exc=exc))
         return
     _note("compiling the move generator ahead of time in the background (once, about 20 s of CPU) so that later "
           "starts skip Numba; `python -m engine warmup` compiles every kernel ahead; GSE_AOT=0 turns this off")
@@ -138,7 +136,7 @@ def _moves(args, top, lex, best_move_list, exchanges, generate_moves) -> int:
     pos = _position(args, lex)
     n = top if top is not None else args.top
     if n is not None and n < 1:
-        raise ValueError(f"--top must be at least 1, got {n}")
+        raise ValueError(tr("--top must be at least 1, got {n}", n=n))
     # load the cached kernels outside the timed region (a tiny generation on an empty board)
     from engine.position.board import Board
 
@@ -156,12 +154,12 @@ def _moves(args, top, lex, best_move_list, exchanges, generate_moves) -> int:
         sys.stdout.write("\n")
         return 0
     if not moves:
-        print("no legal placement; pass" + (" or exchange" if exch else ""))
+        print(tr("no legal placement; pass or exchange") if exch else tr("no legal placement; pass"))
     for m in moves:
-        print(f"{m.notation:<24} {m.score:>4}  leave {m.leave or '-'}")
+        print(tr("{move:<24} {score:>4}  leave {leave}", move=m.notation, score=m.score, leave=m.leave or "-"))
     if not n:
-        print(f"# {len(ml)} placements, {len(exch)} exchanges, pass; generated in {elapsed * 1000:.2f} ms",
-              file=sys.stderr)
+        print(tr("# {n} placements, {x} exchanges, pass; generated in {ms:.2f} ms", n=len(ml), x=len(exch),
+                 ms=elapsed * 1000), file=sys.stderr)
     return 0
 
 
@@ -181,7 +179,7 @@ def cmd_score(args) -> int:
         if args.json:
             print(json.dumps({"legal": False, "reason": reason}, ensure_ascii=False))
         else:
-            print(f"illegal: {reason}")
+            print(tr("illegal: {reason}", reason=tr(reason)))
         return 1
     if args.json:
         out = {"legal": True, "score": scored.score,
@@ -189,11 +187,11 @@ def cmd_score(args) -> int:
                "words": [[w, s] for w, s in scored.words]}
         print(json.dumps(out, ensure_ascii=False))
         return 0
-    print(f"{scored.move.notation}: {scored.score} points")
+    print(tr("{move}: {score} points", move=scored.move.notation, score=scored.score))
     for w, s in scored.words:
         print(f"  {w:<16} {s:>4}")
     if scored.bingo:
-        print("  bingo             +50")
+        print(tr("  bingo             +50"))
     return 0
 
 
@@ -203,31 +201,33 @@ def cmd_warmup(args) -> int:
 
     unknown = sorted(set(args.steps) - {s.name for s in warmup.STEPS})
     if unknown:
-        raise ValueError(f"unknown step(s) {', '.join(unknown)}; the steps: {', '.join(s.name for s in warmup.STEPS)}")
+        raise ValueError(tr("unknown step(s) {unknown}; the steps: {steps}", unknown=", ".join(unknown),
+                            steps=", ".join(s.name for s in warmup.STEPS)))
     if args.list:
         lex = _lexicon(args)
         todo = {s.name for s in warmup.pending(lex)}
         for s in warmup.STEPS:
-            print(f"{s.name:<11} {'to do' if s.name in todo else 'done':<6} {s.what}")
+            print(f"{s.name:<11} {tr('to do') if s.name in todo else tr('done'):<6} {tr(s.what)}")
         return 0
     t0 = time.monotonic()
     lex = _lexicon(args)  # builds the default lexicon on first use (with its own progress)
     try:
         done = warmup.warm_up_all(lex, args.lexicon, names=args.steps or None, force=args.force)
     except warmup.WarmupInterrupted as exc:
-        print(f"error: interrupted while compiling ({exc}); the steps done are kept: run "
-              f"`python -m engine warmup` again to finish", file=sys.stderr)
+        print(tr("error: interrupted while compiling ({exc}); the steps done are kept: run "
+                 "`python -m engine warmup` again to finish", exc=exc), file=sys.stderr)
         return 130
     except RuntimeError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(tr("error: {exc}", exc=exc), file=sys.stderr)
         return 2
     if not done:
-        print("every kernel is compiled already (`--force` compiles again)")
+        print(tr("every kernel is compiled already (`--force` compiles again)"))
         return 0
     cpu = sum(c for _, c in done)
     for step, c in done:
-        print(f"{step.name:<11} {c:6.1f} s CPU  {step.what}")
-    print(f"compiled in {cpu:.1f} s of CPU ({time.monotonic() - t0:.0f} s wall); later runs load it from the cache")
+        print(tr("{step:<11} {cpu:6.1f} s CPU  {what}", step=step.name, cpu=c, what=tr(step.what)))
+    print(tr("compiled in {cpu:.1f} s of CPU ({wall:.0f} s wall); later runs load it from the cache", cpu=cpu,
+             wall=time.monotonic() - t0))
     return 0
 
 
@@ -241,6 +241,52 @@ def _command_of(argv) -> str | None:
     return None
 
 
+def take_lang(argv: list[str]) -> list[str]:
+    """Take ``--lang de|en`` (or ``--lang=…``) out of ``argv`` wherever it stands, choose that language
+    (:func:`engine.lang.set_lang`, also for argparse's own messages) and return the other arguments.
+
+    ``--lang`` is a global option: it may stand before or after the subcommand (``python -m engine
+    --lang de best …`` or ``python -m engine best … --lang de``); arguments after ``--`` are left alone.
+
+    Raises:
+        ValueError: ``--lang`` without a value, or a value other than ``de``/``en``.
+    """
+    rest, i, code = [], 0, None
+    while i < len(argv):
+        a = argv[i]
+        if a == "--":
+            rest.extend(argv[i:])
+            break
+        if a == "--lang":
+            if i + 1 >= len(argv):
+                raise ValueError(tr("--lang needs a value: de or en"))
+            code, i = argv[i + 1], i + 2
+            continue
+        if a.startswith("--lang="):
+            code, i = a.split("=", 1)[1], i + 1
+            continue
+        rest.append(a)
+        i += 1
+    set_lang(code)
+    _argparse_language()
+    return rest
+
+
+def _argparse_language() -> None:
+    """argparse's own texts (usage, errors, help headings) in this run's language (argparse uses gettext's ``_``)."""
+    from engine.lang import lang
+
+    if lang() == "de":
+        from engine.lang_de import ARGPARSE_DE
+
+        argparse._ = lambda text: ARGPARSE_DE.get(text, text)
+        argparse.ngettext = lambda one, many, n: ARGPARSE_DE.get(one if n == 1 else many, one if n == 1 else many)
+    else:
+        import gettext
+
+        argparse._, argparse.ngettext = gettext.gettext, gettext.ngettext
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The argument parser.
 
@@ -249,6 +295,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
             imported. ``None`` (or a name no plug-in declares) imports every plug-in.
     """
     p = argparse.ArgumentParser(prog="python -m engine", description="German Scrabble move generator and analysis.")
+    p.add_argument("--lang", choices=LANGS, help="language of the text output (default: GSE_LANG, else German "
+                                                 "when the locale (LC_ALL, LC_MESSAGES, LANG) is German, else "
+                                                 "English); anywhere on the command line; JSON is the same in both")
     sub = p.add_subparsers(dest="command", required=True)
 
     def common(sp):
@@ -295,10 +344,27 @@ def _silence_stdout() -> None:
 
 
 def main(argv=None) -> int:
-    """Run the CLI; returns the exit code (0 ok, 1 illegal move, 2 error, 130 Ctrl-C, 141 reader closed the pipe)."""
+    """Run the CLI; returns the exit code (0 ok, 1 illegal move, 2 error, 130 Ctrl-C, 141 reader closed the pipe).
+
+    ``--lang de|en`` anywhere in ``argv`` chooses the language of the text (:func:`take_lang`); the
+    choice ends with the call (the next call in the same process starts from the default again).
+    """
+    try:
+        return _main(argv)
+    finally:
+        set_lang(None)
+        _argparse_language()
+
+
+def _main(argv) -> int:
     import warnings
 
     argv = sys.argv[1:] if argv is None else [str(a) for a in argv]
+    try:
+        argv = take_lang(argv)
+    except ValueError as exc:
+        print(tr("error: {exc}", exc=exc), file=sys.stderr)
+        return 2
     parser = build_parser(_command_of(argv))
     args = parser.parse_args(argv)
     try:
@@ -313,13 +379,13 @@ def main(argv=None) -> int:
         _silence_stdout()
         return 141
     except (CGPError, LexiconError, ValueError, OSError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(tr("error: {exc}", exc=tr(str(exc))), file=sys.stderr)
         return 2
     except KeyboardInterrupt:  # Ctrl-C: the shell's convention, 128 + SIGINT
-        print("error: interrupted", file=sys.stderr)
+        print(tr("error: interrupted"), file=sys.stderr)
         return 130
     except SystemError as exc:  # Ctrl-C inside a Numba kernel surfaces as "returned a result with an exception set"
         if isinstance(exc.__context__, KeyboardInterrupt) or isinstance(exc.__cause__, KeyboardInterrupt):
-            print("error: interrupted", file=sys.stderr)
+            print(tr("error: interrupted"), file=sys.stderr)
             return 130
         raise

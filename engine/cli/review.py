@@ -18,9 +18,13 @@ from __future__ import annotations
 import json
 import sys
 
+from engine.lang import num, tr
+
 
 def _note(msg: str) -> None:
-    print(f"note: {msg}", file=sys.stderr)
+    from engine.cli.main import _note as note
+
+    note(msg)
 
 
 def _table(path):
@@ -31,31 +35,35 @@ def _table(path):
 
 def format_review(rv) -> list[str]:
     """The review as text lines: one row per turn, then one per player."""
-    unit = {"equity": "equity", "win": "win %", "spread": "spread"}
-    lines = [f"{'turn':>4}  {'player':<10} {'rack':<8} {'played':<22} {'best':<22} {'loss':>6}  mark"]
+    lines = [f"{tr('turn'):>4}  {tr('player'):<10} {tr('rack'):<8} {tr('played'):<22} {tr('best'):<22} "
+             f"{tr('loss'):>6}  {tr('mark')}"]
     for t in rv.turns:
-        loss = "-" if t.loss is None else f"{t.loss:.1f}"
+        loss = "-" if t.loss is None else num(t.loss, ".1f")
         flag = []
         if t.method == "endgame":
-            flag.append("endgame" + ("" if t.exact else ", not exact"))
+            flag.append(tr("endgame") if t.exact else tr("endgame, not exact"))
         elif t.method == "simulation":
-            flag.append("win %")
+            flag.append(tr("win %"))
         if t.bingo_missed:
-            flag.append("bingo missed")
+            flag.append(tr("bingo missed"))
         if t.note:
-            flag.append(t.note)
+            flag.append(tr(t.note))
         extra = f"  ({'; '.join(flag)})" if flag else ""
         lines.append(f"{t.turn:>4}  {t.player:<10} {t.rack or '?':<8} {t.played:<22} {t.best or '-':<22} "
                      f"{loss:>6}  {t.mark or ''}{extra}")
     lines.append("")
-    lines.append(f"{'player':<10} {'turns':>5} {'avg loss':>9} {'missed bingos':>14} {'endgame loss':>13}  marks")
+    lines.append(f"{tr('player'):<10} {tr('turns'):>5} {tr('avg loss'):>9} {tr('missed bingos'):>14} "
+                 f"{tr('endgame loss'):>13}  {tr('marks')}")
     for nick, s in rv.summary().items():
-        avg = "-" if s["average_loss"] is None else f"{s['average_loss']:.2f}"
-        marks = ", ".join(f"{v} {k}" for k, v in s["marks"].items() if v) or "-"
-        lines.append(f"{nick:<10} {s['turns']:>5} {avg:>9} {s['missed_bingos']:>14} {s['endgame_loss']:>13.1f}  "
+        avg = "-" if s["average_loss"] is None else num(s["average_loss"], ".2f")
+        marks = ", ".join(f"{v} {tr(k)}" for k, v in s["marks"].items() if v) or "-"
+        lines.append(f"{nick:<10} {s['turns']:>5} {avg:>9} {s['missed_bingos']:>14} {num(s['endgame_loss'], '>13.1f')}  "
                      f"{marks}")
-    lines.append(f"(loss in {unit[rv.unit]} points{'; endgame turns in spread points' if rv.unit == 'equity' else ''}"
-                 f"; marks: Ungenauigkeit/Fehler/Patzer, see docs/review.md)")
+    lines.append({"equity": tr("(loss in equity points; endgame turns in spread points; marks: "
+                               "Ungenauigkeit/Fehler/Patzer, see docs/review.md)"),
+                  "win": tr("(loss in win % points; marks: Ungenauigkeit/Fehler/Patzer, see docs/review.md)"),
+                  "spread": tr("(loss in spread points; marks: Ungenauigkeit/Fehler/Patzer, see docs/review.md)")}
+                 [rv.unit])
     return lines
 
 
@@ -71,11 +79,12 @@ def cmd_review(args) -> int:
     seconds = _seconds(args.time)
     end_seconds = _seconds(args.endgame_time)
     if args.plot is not None and not str(args.plot).lower().endswith(".svg"):
-        raise ValueError(f"--plot {args.plot}: the picture is written as SVG, name the file *.svg")
+        raise ValueError(tr("--plot {plot}: the picture is written as SVG, name the file *.svg", plot=args.plot))
     lex = _record_lexicon(_ap.Namespace(file=args.file, lexicon=args.lexicon))
     record = read_gcg_file(args.file, lex)
     if args.player is not None and args.player not in record.players:
-        raise ValueError(f"--player {args.player!r}: the game's players are {', '.join(record.players)}")
+        raise ValueError(tr("--player {player!r}: the game's players are {players}", player=args.player,
+                            players=", ".join(record.players)))
     table = _table(args.leaves)
     if seconds is not None or not args.no_endgame:
         from engine.analysis.warmup import warm_if_cold
@@ -89,7 +98,7 @@ def cmd_review(args) -> int:
     def progress(done: int, total: int, what: str) -> None:
         bar.total = total
         bar.n = done
-        bar.set_description_str(f"turn {what}"[:40])
+        bar.set_description_str(tr("turn {what}", what=what)[:40])
         bar.refresh()
 
     try:
@@ -102,7 +111,7 @@ def cmd_review(args) -> int:
         from lexicon_tools.normalize import write_atomic
 
         write_atomic(args.plot, win_svg(rv))
-        _note(f"win % curve written to {args.plot}")
+        _note(tr("win % curve written to {plot}", plot=args.plot))
     if args.json:
         print(json.dumps(rv.to_json(), ensure_ascii=False))
         return 0

@@ -13,7 +13,14 @@ import math
 import os
 import sys
 
+from engine.lang import percent, tr
 from engine.position.cgp import check_tile_counts, parse_cgp, warn_notes
+
+
+def _note(msg: str) -> None:
+    from engine.cli.main import _note as note
+
+    note(msg)
 
 
 def _cores() -> int:
@@ -28,13 +35,13 @@ def _player(args):
 
     if args.player == "score":
         if args.leaves:
-            raise ValueError("--leaves needs --player equity or --player leave")
+            raise ValueError(tr("--leaves needs --player equity or --player leave"))
         return LeavePlayer()
     table = None
     if args.leaves:
         from engine.leaves.table import LeaveTable
 
-        table = LeaveTable.load(args.leaves, note=lambda msg: print(f"note: {msg}", file=sys.stderr))
+        table = LeaveTable.load(args.leaves, note=_note)
     if args.player == "leave":
         if table is None:
             from engine.leaves.table import default_table
@@ -53,9 +60,9 @@ def _inferred(args, pos, lex):
     from engine.cli.infer import margin_arg
 
     if args.last_move is None:
-        raise ValueError("--infer needs the opponent's last move: --last-move '8H WO(R)T' (or --last-move=-3)")
+        raise ValueError(tr("--infer needs the opponent's last move: --last-move '8H WO(R)T' (or --last-move=-3)"))
     if getattr(args, "known_opponent_rack", False):
-        raise ValueError("--infer and --known-opponent-rack exclude each other")
+        raise ValueError(tr("--infer and --known-opponent-rack exclude each other"))
     margin = margin_arg(args.margin)
     table = None
     if args.leaves:
@@ -64,14 +71,15 @@ def _inferred(args, pos, lex):
         table = LeaveTable.load(args.leaves)
     res = infer(pos, args.last_move, lex, table=table, margin=margin)
     if not len(res.weights):
-        print(f"note: no kept rack is consistent with {res.move.notation} within margin {margin:g}: "
-              f"the opponent's rack is drawn at random", file=sys.stderr)
+        _note(tr("no kept rack is consistent with {move} within margin {margin:g}: the opponent's rack is drawn at "
+                 "random", move=res.move.notation, margin=margin))
         return None
     a = pos.alphabet
-    top = ", ".join(f"{a.rack_string(res.leaves[i]) or '-'} {100 * p:.1f} %"
-                    for i, p in enumerate(res.probabilities[:3]))
-    print(f"note: opponent's leave inferred from {res.move.notation}: {res.consistent:,} of {res.racks:,} racks "
-          f"consistent{'' if res.exact else ' (sampled)'}; most likely {top}", file=sys.stderr)
+    top = "; ".join(f"{a.rack_string(res.leaves[i]) or '-'} {percent(p)}" for i, p in enumerate(res.probabilities[:3]))
+    _note(tr("opponent's leave inferred from {move}: {n:,} of {racks:,} racks consistent; most likely {top}",
+             move=res.move.notation, n=res.consistent, racks=res.racks, top=top) if res.exact else
+          tr("opponent's leave inferred from {move}: {n:,} of {racks:,} racks consistent (sampled); most likely {top}",
+             move=res.move.notation, n=res.consistent, racks=res.racks, top=top))
     return res
 
 
@@ -80,19 +88,17 @@ def cmd_simulate(args) -> int:
 
     from engine.analysis.simulation import simulate
 
-    def note(msg: str) -> None:
-        print(f"note: {msg}", file=sys.stderr)
-
+    note = _note
     if args.candidates < 1:
-        raise ValueError(f"-n/--candidates {args.candidates}: -n is how many of the best moves (by static "
-                         f"equity) to simulate; give at least 1, or name moves with --move")
+        raise ValueError(tr("-n/--candidates {n}: -n is how many of the best moves (by static equity) to simulate; "
+                            "give at least 1, or name moves with --move", n=args.candidates))
     if args.iterations < 1:
-        raise ValueError(f"-i/--iterations {args.iterations}: iterations per candidate, at least 1")
+        raise ValueError(tr("-i/--iterations {n}: iterations per candidate, at least 1", n=args.iterations))
     if args.time_limit is not None and not 0 < args.time_limit < math.inf:
-        raise ValueError(f"--time-limit must be a positive number of seconds, got {args.time_limit:g}")
+        raise ValueError(tr("--time-limit must be a positive number of seconds, got {s:g}", s=args.time_limit))
     pos = parse_cgp(args.cgp, allow_impossible=True)
     if pos.game_over():
-        raise ValueError(f"nothing to simulate: {pos.game_over()}")
+        raise ValueError(tr("nothing to simulate: {why}", why=tr(pos.game_over())))
     check_tile_counts(pos, hint=False)  # an impossible position cannot be simulated: no --allow-impossible here
     lex = load_lexicon(args.lexicon, progress=note)
     warn_notes(pos, lex)
@@ -111,7 +117,7 @@ def cmd_simulate(args) -> int:
 
         warm_if_cold(lex, note, "simulate")  # a first run compiles here, outside --time-limit
     if args.last_move is not None and not args.infer:
-        raise ValueError("--last-move is read only with --infer")
+        raise ValueError(tr("--last-move is read only with --infer"))
     res = simulate(
         pos, lex, candidates=args.move or None, n_candidates=args.candidates, plies=args.plies,
         iterations=args.iterations, seed=args.seed, workers=workers, backend=backend,
@@ -120,7 +126,7 @@ def cmd_simulate(args) -> int:
         known_opponent_rack=args.known_opponent_rack, time_limit=args.time_limit, ray_address=args.ray_address,
         stop_rule=args.stop_rule, error=args.error, opponent_leaves=leaves)
     if res.stop_reason == "interrupted":
-        note(f"interrupted (Ctrl-C) after {res.total_iterations:,} iterations; the figures so far follow")
+        note(tr("interrupted (Ctrl-C) after {n:,} iterations; the figures so far follow", n=res.total_iterations))
     if args.json:
         json.dump(res.to_dict(), sys.stdout, ensure_ascii=False)
         sys.stdout.write("\n")
@@ -192,7 +198,7 @@ def main(argv=None) -> int:
     try:
         return args.func(args)
     except (CGPError, LexiconError, ValueError, OSError, ImportError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(tr("error: {exc}", exc=tr(str(exc))), file=sys.stderr)
         return 2
 
 

@@ -326,7 +326,8 @@ def settle_passes(racks: Sequence[int]) -> list[int]:
 # Turns (score-pad entries)
 # ---------------------------------------------------------------------------
 class Kind:
-    """Kinds of :class:`Turn` (score-pad entries). The first four are a player's turn."""
+    """Kinds of :class:`Turn` (score-pad entries). ``TURNS`` are a player's turn (play, withdrawn play,
+    exchange, pass, points by hand); ``ADJUSTMENTS`` the penalties and the end-of-game entries."""
 
     PLAY = "play"
     """A placement that stands (scored)."""
@@ -342,8 +343,11 @@ class Kind:
     """End of game: the value of the player's own remaining tiles, lost ("Reststeine")."""
     OUT = "out"
     """End of game: what the player who went out gains from the others' racks ("Ausgespielt")."""
+    HAND = "hand"
+    """A turn scored by hand on a score pad: its points are known, its placement is not (the board
+    does not change, nothing can be re-scored; GCG ``#note by hand: >nick: RACK +12 42``)."""
 
-    TURNS = frozenset({PLAY, WITHDRAWN, EXCHANGE, PASS})
+    TURNS = frozenset({PLAY, WITHDRAWN, EXCHANGE, PASS, HAND})
     ADJUSTMENTS = frozenset({CHALLENGE, TIME, RACK, OUT})
 
 
@@ -353,12 +357,12 @@ class Turn:
 
     Attributes:
         kind: one of :class:`Kind` (``"play"``, ``"withdrawn"``, ``"exchange"``,
-            ``"pass"``, ``"challenge"``, ``"time"``, ``"rack"``, ``"out"``).
+            ``"pass"``, ``"hand"``, ``"challenge"``, ``"time"``, ``"rack"``, ``"out"``).
         player: index of the player the entry belongs to.
         rack: the player's rack before the entry (``?`` = blank; ``""`` when
             unknown); for ``rack``/``out`` entries the tiles counted.
         score: points of the entry (negative for penalties and deductions;
-            0 for withdrawn plays, exchanges and passes).
+            0 for withdrawn plays, exchanges and passes; a ``hand`` turn's points as typed).
         total: the player's cumulative score after the entry.
         move: for ``play`` and ``withdrawn``: the placement, with the score
             it is worth (announced) in ``move.score``.
@@ -390,7 +394,7 @@ class Turn:
 
     @property
     def is_turn(self) -> bool:
-        """True for a player's own turn (play, withdrawn play, exchange, pass)."""
+        """True for a player's own turn (play, withdrawn play, exchange, pass, points by hand)."""
         return self.kind in Kind.TURNS
 
     @property
@@ -495,7 +499,7 @@ class GameRecord:
 
     @property
     def moves(self) -> list[Turn]:
-        """The players' turns only (plays, withdrawn plays, exchanges, passes)."""
+        """The players' turns only (plays, withdrawn plays, exchanges, passes, points by hand)."""
         return [t for t in self.turns if t.kind in Kind.TURNS]
 
     def result(self) -> GameResult:
@@ -509,7 +513,8 @@ class GameRecord:
         players) is taken from their next recorded turn or the final racks,
         ``None`` when unknown. CGP holds two scores: the mover's and the next
         player's. Opcodes: ``lex`` (when known) and, with more than two
-        players, ``bag`` (tiles left).
+        players, ``bag`` (tiles left). After a turn of points by hand (``Kind.HAND``)
+        the board lacks that turn's tiles (they were never recorded).
 
         Raises:
             IndexError: ``k`` beyond the number of turns.
@@ -529,6 +534,8 @@ class GameRecord:
             scores[t.player] = t.total
             if t.kind == Kind.PLAY:
                 board.place(_placements(t.move, code))
+                zero = 0 if t.score else zero + 1
+            elif t.kind == Kind.HAND:  # points by hand: the board stays as it is
                 zero = 0 if t.score else zero + 1
             elif t.kind in Kind.TURNS:
                 zero += 1
@@ -559,21 +566,28 @@ class GameRecord:
         return Position(board, rack_c, a.parse_rack(opp_rack) if opp_rack is not None else None,
                         (scores[mover], scores[opp]), zero, opcodes)
 
-    def score_pad(self) -> str:
+    def score_pad(self, lang: str | None = None) -> str:
         """The score pad as text: one row per entry with every player's running total.
 
         Rows: move number (player turns), the entry, then the totals; end-of-game
         rack deductions and the out bonus are their own rows ("Reststeine",
-        "Ausgespielt"), as on the seeds' score pad.
+        "Ausgespielt" in German, as on the seeds' score pad; "left on rack", "out bonus"
+        in English).
+
+        Args:
+            lang: ``"de"`` or ``"en"``; default this run's language (:func:`engine.lang.lang`).
         """
+        from engine.lang import lang as run_lang, tr_in
+
+        code = lang or run_lang()
         n = self.n_players
         width = max(10, *(len(p) for p in self.players))
-        head = f"{'#':>3} {'entry':<28}" + "".join(f"{p:>{width}}" for p in self.players)
+        head = f"{'#':>3} {tr_in(code, 'entry'):<28}" + "".join(f"{p:>{width}}" for p in self.players)
         lines = [head, "-" * len(head)]
         totals = [0] * n
         num = 0
-        labels = {Kind.RACK: "Reststeine", Kind.OUT: "Ausgespielt", Kind.TIME: "Zeitstrafe",
-                  Kind.CHALLENGE: "Anfechtung"}
+        labels = {Kind.RACK: "left on rack", Kind.OUT: "out bonus", Kind.TIME: "time penalty",
+                  Kind.CHALLENGE: "challenge"}
         for t in self.turns:
             totals[t.player] = t.total
             if t.kind in Kind.TURNS:
@@ -581,15 +595,17 @@ class GameRecord:
                 if t.kind == Kind.PLAY:
                     what = f"{t.move.notation} {t.score:+d}"
                 elif t.kind == Kind.WITHDRAWN:
-                    what = f"{t.move.notation} zurück 0"
+                    what = tr_in(code, "{move} withdrawn 0", move=t.move.notation)
                 elif t.kind == Kind.EXCHANGE:
-                    what = f"tauscht {t.exchange_count or len(t.exchanged)} 0"
+                    what = tr_in(code, "exchanges {n} 0", n=t.exchange_count or len(t.exchanged))
+                elif t.kind == Kind.HAND:
+                    what = tr_in(code, "by hand {score:+d}", score=t.score)
                 else:
-                    what = "passt 0"
+                    what = tr_in(code, "passes 0")
                 label = f"{num:>3}"
             else:
                 sign = "-" if t.score < 0 or t.kind == Kind.RACK else "+"
-                what = f"{labels[t.kind]} {sign}{abs(t.score)}"
+                what = f"{tr_in(code, labels[t.kind])} {sign}{abs(t.score)}"
                 label = "   "
             what = f"{self.players[t.player]}: {what}"
             lines.append(f"{label} {what:<28}" + "".join(f"{v:>{width}}" for v in totals))

@@ -26,11 +26,19 @@ German letters are written as themselves (Ä Ö Ü, UTF-8), blanks in lowercase
 :data:`engine.game.game.RULES`) and ``#seed`` (the bag's seed of an engine game)
 are this project's pragmas; other pragmas are kept in ``GameRecord.notes``.
 
-A score pad (the web app's Punkteblock, docs/web.md) does not know the racks:
-its turns write the rack as ``...`` (:data:`UNKNOWN_RACK`). Such a turn is
+A score pad (the web app's Punkteblock, docs/web.md) may not know the racks:
+such turns write the rack as ``...`` (:data:`UNKNOWN_RACK`). Such a turn is
 checked as usual (placement, score, words, tiles left in the set, at most a
 rack's worth of tiles placed or exchanged) except against a rack, and is read
-with ``Turn.rack == ""``. ``#agreed WORD ...`` (before the first move) lists
+with ``Turn.rack == ""``. A score pad's row of points typed by hand (no
+placement: ``Kind.HAND``) is written as a note that other GCG readers keep as
+a comment (Quackle, Macondo and MAGPIE all accept ``#note`` after a move)::
+
+    #note by hand: >ben: ... +12 42
+
+(:data:`HAND_NOTE`; the rack may be known). It is read as a turn of that player
+in turn order whose points and running total are checked but not its
+placement: the board stays without its tiles, and no later check can see them. ``#agreed WORD ...`` (before the first move) lists
 words the table agreed on although the word list lacks them: they are
 accepted as words.
 
@@ -61,7 +69,8 @@ from lexicon_tools.alphabet import BLANK, Alphabet, german
 from engine.position.board import Board, format_start
 from engine.game.game import RULES, GameRecord, Kind, Rules, Turn, _counts, rack_value
 
-__all__ = ["GCGError", "SIMULTAN", "UNKNOWN_RACK", "read_gcg", "read_gcg_file", "write_gcg", "write_gcg_file"]
+__all__ = ["GCGError", "SIMULTAN", "UNKNOWN_RACK", "HAND_NOTE", "read_gcg", "read_gcg_file", "write_gcg",
+           "write_gcg_file"]
 
 SIMULTAN = Rules(name="simultan", min_players=1, max_players=1)
 """``#rules simultan``: the one-player master game of a simultaneous event (as :mod:`engine.director` writes it)."""
@@ -72,6 +81,10 @@ PACKAGED_SOURCE = "packaged:default_words.txt.xz"
 
 UNKNOWN_RACK = "..."
 """The rack field of a turn whose rack is not known (a score pad's entry)."""
+
+HAND_NOTE = "#note by hand: "
+"""The start of the line of a turn of points typed by hand (``#note by hand: >ben: ... +12 42``): a GCG
+note, so other readers skip it, followed by the turn as a move line without a placement."""
 
 
 class _AgreedWords:
@@ -150,6 +163,8 @@ def write_gcg(game) -> str:
             out.append(f">{nick}: {t.rack} -{t.exchanged or t.exchange_count} +0 {t.total}")
         elif t.kind == Kind.PASS:
             out.append(f">{nick}: {t.rack} - +0 {t.total}")
+        elif t.kind == Kind.HAND:
+            out.append(f"{HAND_NOTE}>{nick}: {t.rack} {t.score:+d} {t.total}")
         elif t.kind == Kind.CHALLENGE:
             out.append(f">{nick}: {t.rack} (challenge) {t.score:+d} {t.total}")
         elif t.kind == Kind.TIME:
@@ -193,6 +208,8 @@ _RE_EXCHANGE = re.compile(rf"(\S+)\s+-(\S+)\s+({_NUM})\s+({_NUM})$")
 _RE_SPECIAL = re.compile(rf"(\S*)\s*\((challenge|time)\)\s+({_NUM})\s+({_NUM})$")
 _RE_RACK = re.compile(rf"(\S+)\s+\((\S+)\)\s+({_NUM})\s+({_NUM})$")
 _RE_OUT = re.compile(rf"\((\S+)\)\s+({_NUM})\s+({_NUM})$")
+_RE_HAND = re.compile(rf"(\S+)\s+({_NUM})\s+({_NUM})$")  # the move line of a HAND_NOTE (no placement)
+_HAND = "\n"  # starts the body of a HAND_NOTE in the reader's list of entries (no line of a file holds one)
 
 
 class _Reader:
@@ -241,6 +258,14 @@ class _Reader:
         for i, line in enumerate(lines, start=1):
             s = line.strip()
             if not s:
+                continue
+            if s.startswith(HAND_NOTE.strip()):  # a turn of points by hand (before or after the first move)
+                m = _RE_HEAD.match(s[len(HAND_NOTE.strip()):].strip())
+                if not m:
+                    raise GCGError(i, f"cannot read {s[:50]!r}: expected '{HAND_NOTE}>nick: RACK +POINTS TOTAL'")
+                if m.group(1) not in players:
+                    raise GCGError(i, f"player {m.group(1)!r} is not declared with #player1..#player4")
+                raw.append((i, m.group(1), _HAND + m.group(2).strip()))
                 continue
             if s.startswith("#"):
                 if raw:
@@ -418,6 +443,12 @@ class _Reader:
                 turns.append(Turn(Kind.EXCHANGE, p, rack_s, 0, total, exchanged=exchanged,
                                   exchange_count=count, line=ln))
                 last_play_words = []
+            elif kind == Kind.HAND:
+                if score < 0:
+                    raise GCGError(ln, f"points by hand {score:+d}: a turn scores 0 or more")
+                turns.append(Turn(Kind.HAND, p, rack_s, score, total, line=ln))
+                kept[p] = None  # the tiles played are not known
+                last_play_words = []
             elif kind == Kind.PASS:
                 if score != 0:
                     raise GCGError(ln, f"a pass scores 0, not {score:+d}")
@@ -556,6 +587,12 @@ class _Reader:
 
     def classify(self, body: str, ln: int):
         """(kind, fields) of a move line body; numbers converted."""
+        if body.startswith(_HAND):
+            m = _RE_HAND.fullmatch(body[len(_HAND):])
+            if not m:
+                raise GCGError(ln, f"cannot read {body[len(_HAND):]!r}: expected '{HAND_NOTE}>nick: RACK "
+                                   f"+POINTS TOTAL' (RACK '...' when unknown)")
+            return Kind.HAND, (m.group(1), int(m.group(2)), int(m.group(3)))
         # '(challenge)' and '(time)' first: with an empty rack they also fit the out pattern
         m = _RE_SPECIAL.fullmatch(body)
         if m:

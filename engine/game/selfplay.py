@@ -171,14 +171,18 @@ class SelfPlayStats:
 
     def format(self) -> str:
         """The summary as a few lines of text."""
+        from engine.lang import tr  # the text in the run's language (the CLI's --lang)
+
         s = self.summary()
-        lines = [f"{s['games']} games, {s['players']} players, {s['seconds']:.2f} s "
-                 f"({s['games_per_second']:.1f} games/s)"]
+        lines = [tr("{games} games, {players} players, {s:.2f} s ({rate:.1f} games/s)", games=s["games"],
+                    players=s["players"], s=s["seconds"], rate=s["games_per_second"])]
         for p in range(len(self.score_sum)):
-            lines.append(f"  p{p + 1}: mean score {s['mean_score'][p]:.1f}, wins {s['wins'][p]:g}")
-        lines.append(f"  draws {s['draws']}, bingos/game {s['bingos_per_game']:.2f}, "
-                     f"moves/game {s['moves_per_game']:.1f} (plays {s['plays_per_game']:.1f})")
-        lines.append("  ended by " + ", ".join(f"{k} {v}" for k, v in s["end_reasons"].items()))
+            lines.append(tr("  p{p}: mean score {mean:.1f}, wins {wins:g}", p=p + 1, mean=s["mean_score"][p],
+                            wins=s["wins"][p]))
+        lines.append(tr("  draws {draws}, bingos/game {bingos:.2f}, moves/game {moves:.1f} (plays {plays:.1f})",
+                        draws=s["draws"], bingos=s["bingos_per_game"], moves=s["moves_per_game"],
+                        plays=s["plays_per_game"]))
+        lines.append(tr("  ended by {ends}", ends=", ".join(f"{tr(k)} {v}" for k, v in s["end_reasons"].items())))
         return "\n".join(lines)
 
 

@@ -41,7 +41,7 @@ _WORKER: dict = {}
 
 
 def _init(lexicon_path, table) -> None:
-    """Worker start: remember where the lexicon is and the table (a path or a LeaveTable)."""
+    """Worker start: remember where the lexicon is and the table (``(path, meta)`` or a LeaveTable)."""
     _WORKER["lexicon_path"] = lexicon_path
     _WORKER["table"] = table
 
@@ -73,8 +73,10 @@ def _task_setup() -> None:
         path = _WORKER.get("lexicon_path")
         _WORKER["lexicon"] = load_lexicon(None) if path is None else Lexicon.load(path)
         t = _WORKER.get("table")
-        if isinstance(t, str):
-            t = LeaveTable.load(t)
+        if isinstance(t, tuple):
+            path, meta = t
+            t = LeaveTable.load(path)
+            t.meta = meta
         _WORKER["table_obj"] = t
         warm_up(_WORKER["lexicon"])  # kernels loaded (or compiled) before the first request's budget starts
 
@@ -97,7 +99,9 @@ class DeepWorker:
         path = getattr(lexicon, "path", None)
         self._lexicon_path = None if path is None else str(path)
         tpath = getattr(table, "path", None)
-        self._table = str(tpath) if tpath is not None else table
+        # the path and the table's metadata: the packaged table's cached copy has no ``.json`` beside it, and
+        # without its equity parameters the worker's equity would differ from the server's near the end of the bag
+        self._table = (str(tpath), dict(table.meta or {})) if tpath is not None else table
         self._lock = threading.Lock()
         self._slot = threading.Condition()
         self._running: str | None = None        # the client whose analysis runs

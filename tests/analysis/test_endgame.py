@@ -212,8 +212,8 @@ def test_preendgame_known_bag_equals_the_endgame(golden_lexicon):
     cgp = POS["s21_0"]
     board, racks, rest = cgp.split(" ", 2)
     pos = parse_cgp(f"{board} L/U {rest.replace('bag 0;', '')}")
-    res = preendgame(pos, golden_lexicon, top=3, time_limit=60)
-    assert res["bag"] == 1
+    res = preendgame(pos, golden_lexicon, top=3, time_limit=60, passing=False)  # placements only: each is exact
+    assert res["bag"] == 1 and "-" not in [m["move"] for m in res["moves"]]
     assert res["moves"] and all(0.0 <= m["win"] <= 1.0 for m in res["moves"])
     wins = [(m["win"], m["spread"]) for m in res["moves"]]
     assert wins == sorted(wins, reverse=True)
@@ -239,7 +239,9 @@ def test_preendgame_cli(golden_lexicon, capsys):
     rc = main(["preendgame", "--cgp", cgp, "--lexicon", str(golden_lexicon.path), "--top", "2", "--json"])
     assert rc == 0
     out = json.loads(capsys.readouterr().out)
-    assert len(out["moves"]) <= 2 and out["bag"] == 1
+    placements = [m for m in out["moves"] if m["move"] != "-"]
+    assert len(placements) <= 2 and out["bag"] == 1
+    assert len(out["moves"]) == len(placements) + 1  # passing is evaluated beside the top placements
     assert all({"move", "win", "spread", "exact"} <= set(m) for m in out["moves"])
 
 

@@ -164,3 +164,56 @@ def test_cli_bad_input(tmp_path, golden_lexicon):
     good.write_text("#player1 a A\n#player2 b B\n", encoding="utf-8")
     r = _cli(str(good), "--plot", str(tmp_path / "w.png"), "--lexicon", str(golden_lexicon.path))
     assert r.returncode == 2 and "svg" in r.stderr.lower()
+
+
+# A Punkteblock export with racks typed and two rows of points by hand (tests/game/test_gcg.py PAD_HAND):
+# HAUS over the star (2+1+1+1) × 2 = 10, SEHR to the double word on K11 (1+1+2+1) × 2 = 10.
+PAD_HAND = """#player1 Ana Ana
+#player2 Ben Ben
+>Ana: AHSUERT 8H HAUS +10 10
+#note by hand: >Ben: ... +12 12
+>Ana: EHRTNNO K8 .EHR +10 20
+#note by hand: >Ben: EEILNRS +7 19
+>Ana: NNOTAAB - +0 20
+"""
+
+
+def test_a_row_by_hand_and_the_turns_after_it_are_listed_not_reviewed(golden_lexicon):
+    from engine.analysis.review import NOTE_BOARD, NOTE_HAND
+    from engine.game import equity as E
+    from engine.leaves.table import default_table
+
+    rec = read_gcg(PAD_HAND, golden_lexicon)
+    rv = review(rec, golden_lexicon, endgame=False)
+    assert [t.note for t in rv.turns] == ["", NOTE_HAND, NOTE_BOARD, NOTE_HAND, NOTE_BOARD]
+    assert [t.loss is None for t in rv.turns] == [False, True, True, True, True]
+    assert [t.played for t in rv.turns][:2] == ["8H HAUS", "by hand"] and rv.turns[1].score == 12
+    # the one turn before the row by hand is reviewed like any other: its loss against the best-first generator
+    table = default_table()
+    pos = rec.position(0)
+    bag = int(pos.bag_count)
+    best = E.best_equity(pos.board, pos.rack, golden_lexicon, bag=bag, n=1, table=table)[0]
+    played = 10 + E.leave_term(table, rec.alphabet.parse_rack("ERT"), bag)
+    assert rv.turns[0].loss == pytest.approx(max(0.0, best.equity - played), abs=1e-3)
+    assert rv.turns[0].best == best.notation
+    s = rv.summary()
+    assert s["Ana"]["turns"] == 1 and s["Ben"]["turns"] == 0 and s["Ben"]["average_loss"] is None
+    # the CLI's table lists them with the reason
+    from engine.cli.review import format_review
+
+    table_text = "\n".join(format_review(rv))
+    assert "by hand" in table_text and f"({NOTE_BOARD})" in table_text and f"({NOTE_HAND})" in table_text
+
+
+def test_the_web_review_of_a_pad_export_with_a_row_by_hand(golden_lexicon):
+    # /api/review's payload (engine.web.play.review_payload): the row by hand has no tiles to draw, no traceback
+    from engine.leaves.table import default_table
+    from engine.web.play import review_payload
+
+    out = review_payload(PAD_HAND, golden_lexicon, default_table())
+    turns = out["turns"]
+    assert [t["note"] for t in turns] == ["", "points by hand", "board incomplete", "points by hand",
+                                          "board incomplete"]
+    assert turns[1]["played_tiles"] == [] and turns[1]["best_tiles"] == [] and turns[1]["loss"] is None
+    assert [r[7:11] for r in turns[2]["board"][7:8]] == ["HAUS"]      # the board before SEHR: HAUS only
+    assert turns[0]["played_tiles"] == [[7, 7, "H", False], [7, 8, "A", False], [7, 9, "U", False], [7, 10, "S", False]]

@@ -473,7 +473,7 @@ def test_positions_cgp(small_lex):
 def test_score_pad_rows(small_lex):
     g = new_game(small_lex, players=["Ana", "Ben", "Cal"], racks=["HAUS", "QE", "AB"], bag_left=0)
     g.play("8E HAUS")
-    pad = g.record().score_pad()
+    pad = g.record().score_pad(lang="de")
     assert "Reststeine -11" in pad and "Reststeine -4" in pad and "Ausgespielt +15" in pad
     assert pad.splitlines()[-1].split()[-3:] == ["25", "-11", "-4"]
 

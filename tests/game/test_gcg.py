@@ -535,7 +535,7 @@ def test_exchange_of_a_number_of_tiles_keeps_the_number(tmp_path, capsys):
     assert ">ana: ADHIUXY -XY +0 18" in write_gcg(hand).splitlines()
     f = tmp_path / "pad.gcg"
     f.write_text(text, encoding="utf-8")
-    assert main(["gcg", str(f), "--no-words"]) == 0
+    assert main(["--lang", "de", "gcg", str(f), "--no-words"]) == 0
     pad = capsys.readouterr().out
     assert "Ana: tauscht 4 0" in pad and "Ana: passt" not in pad
 
@@ -597,3 +597,72 @@ def test_a_gcg_file_with_a_utf8_byte_order_mark_is_read(small_lex, tmp_path):
 
     f.write_bytes(b"\xef\xbb\xbf#lexicon small\n" + HAND.encode("utf-8"))
     assert header_lexicon(f) == "small"
+
+
+# -- issue 26 item 7 and issue 25: a score pad's rows of points by hand, and racks typed on the pad ------
+# Scores worked out by hand: HAUS over the star (2 + 1 + 1 + 1) × 2 = 10; SEHR down from the S of HAUS to
+# the double word on K11: (1 + 1 + 2 + 1) × 2 = 10. Ben's rows are points typed by hand (12, then 7).
+PAD_HAND = """#character-encoding UTF-8
+#player1 Ana Ana
+#player2 Ben Ben
+#rules home
+>Ana: AHSUERT 8H HAUS +10 10
+#note by hand: >Ben: ... +12 12
+>Ana: EHRTNNO K8 .EHR +10 20
+#note by hand: >Ben: EEILNRS +7 19
+>Ana: NNOTAAB - +0 20
+"""
+
+
+def test_rows_of_points_by_hand_and_racks_round_trip():
+    rec = read_gcg(PAD_HAND, None)
+    assert [(t.kind, t.player, t.score, t.total, t.line) for t in rec.turns] == [
+        (Kind.PLAY, 0, 10, 10, 5), (Kind.HAND, 1, 12, 12, 6), (Kind.PLAY, 0, 10, 20, 7),
+        (Kind.HAND, 1, 7, 19, 8), (Kind.PASS, 0, 0, 20, 9)]
+    assert [t.rack for t in rec.moves] == ["AEHRSTU", "", "EHNNORT", "EEILNRS", "AABNNOT"]   # tile-code order
+    assert rec.moves[1].move is None and rec.scores == [20, 19] and rec.end_reason is None
+    out = write_gcg(rec)
+    assert "#note by hand: >Ben: ... +12 12" in out.splitlines()
+    assert "#note by hand: >Ben: EEILNRS +7 19" in out.splitlines()
+    assert ">Ana: AEHRSTU 8H HAUS +10 10" in out.splitlines()
+    assert read_gcg(out, None).turns == rec.turns
+    # the board does not change with a row by hand: before Ana's SEHR it holds HAUS only
+    pos = rec.position(2)
+    assert pos.board.tile_count == 4 and pos.scores == (10, 12) and pos.zero_turns == 0
+    assert rec.position(3).board.tile_count == 7
+    assert "  2 Ben: von Hand +12" in rec.score_pad("de") and "  2 Ben: by hand +12" in rec.score_pad("en")
+    # a row by hand as the very first entry (a note before any move line) reads too
+    first = "#player1 a a\n#player2 b b\n#note by hand: >a: ... +30 30\n>b: ... 8H HAUS +10 10\n"
+    assert [(t.kind, t.total) for t in read_gcg(first, None).turns] == [(Kind.HAND, 30), (Kind.PLAY, 10)]
+
+
+@pytest.mark.parametrize("change, message", [
+    (("+12 12", "-3 -3"), "line 6: points by hand -3: a turn scores 0 or more"),
+    (("+12 12", "+12 13"), "line 6: running total 13 for Ben does not match 0 +12 = 12"),
+    (("#note by hand: >Ben: ... +12", "#note by hand: >Cal: ... +12"), "line 6: player 'Cal' is not declared"),
+    (("#note by hand: >Ben: ... +12 12", "#note by hand: >Ben: ... 8H +12 12"), "line 6: cannot read"),
+    (("#note by hand: >Ben: ... +12 12", "#note by hand: Ben +12 12"), "line 6: cannot read"),
+    (("#note by hand: >Ben: ... +12 12", "#note by hand: >Ana: ... +12 22"), "line 6: Ana moves out of turn"),
+    # Ana kept E R T after HAUS (line 5): her next rack must hold them, a row by hand in between or not
+    (("EHRTNNO K8", "AHRTNNO K8"), "line 7: rack AHRTNNO does not hold the tiles Ana kept on line 5 (ERT)"),
+    # a rack on a row by hand is checked against the set: one Q in the set, none on the board, not two
+    (("EEILNRS +7", "EEILNQQ +7"), "line 8: rack EEILNQQ: 2 × Q but only 1 of the 1 are not on the board"),
+])
+def test_bad_rows_by_hand_and_racks_name_the_line(change, message):
+    with pytest.raises(GCGError, match=message.replace("(", r"\(").replace(")", r"\)").replace("+", r"\+")):
+        read_gcg(PAD_HAND.replace(*change), None)
+
+
+def test_gcg_cli_names_the_rows_it_could_not_rescore(tmp_path, capsys):
+    from engine.cli.main import main
+
+    f = tmp_path / "pad.gcg"
+    f.write_text(PAD_HAND, encoding="utf-8")
+    assert main(["gcg", str(f), "--no-words"]) == 0
+    out = capsys.readouterr().out
+    assert "not re-scored (points by hand, no placement): line 6 (Ben +12), line 8 (Ben +7)" in out
+    rows = [ln.split() for ln in out.splitlines() if ln.strip()[:1].isdigit()]
+    assert [r[-2:] for r in rows] == [["10", "0"], ["10", "12"], ["20", "12"], ["20", "19"], ["20", "19"]]
+    assert main(["gcg", str(f), "--no-words", "--position", "3"]) == 0      # the position before Ben's 2nd row
+    # HAUS on row 8, SEHR down column K from its S; Ben to move with his rack, Ana's next rack; 12 to 20
+    assert capsys.readouterr().out == "15/15/15/15/15/15/15/7HAUS4/10E4/10H4/10R4/15/15/15/15 EEILNRS/AABNNOT 12/20 0\n"

@@ -177,3 +177,43 @@ def test_direction_buttons_keep_the_focus_in_the_word_field(browser, site, width
     pg.keyboard.type("US")
     assert pg.input_value("#word").upper() == "HAUS"
     ctx.close()
+
+
+@pytest.mark.parametrize("width", [390, 1366])
+def test_points_placeholder_is_whole_and_the_arrow_leaves_the_tile_value_free(browser, site, width):
+    """Issue 26.11: on a laptop the score pad's points field showed its placeholder "Punkte" as "Punkt"
+    (the number field's spin buttons took the room), and the direction arrow on the cursor square
+    covered the value of the tile on it (both sat in the bottom right corner)."""
+    ctx = browser.new_context(viewport={"width": width, "height": 800}, is_mobile=width < 500, has_touch=width < 500,
+                              locale="de-DE")
+    pg = ctx.new_page()
+    pg.goto(site["url"] + "/punkte")
+    pg.wait_for_load_state("networkidle")
+    if not pg.locator("#word").is_visible():
+        pg.fill("#name1", "Ana")
+        pg.fill("#name2", "Ben")
+        pg.locator("#start, button[type=submit]").first.click()
+    room = pg.evaluate("""() => { const el = document.querySelector('#points'), s = getComputedStyle(el);
+      const c = document.createElement('canvas').getContext('2d'); c.font = s.font;
+      // Chromium draws spin buttons (about 15 px) inside a number field unless its appearance is textfield
+      const spin = el.type === 'number' && s.appearance !== 'textfield' && s.appearance !== 'none' ? 20 : 0;
+      return [el.placeholder, el.clientWidth - parseFloat(s.paddingLeft) - parseFloat(s.paddingRight) - spin,
+              c.measureText(el.placeholder).width]; }""")
+    assert room[0] == "Punkte" and room[2] <= room[1], f"placeholder {room[2]:.0f} px in {room[1]:.0f} px"
+    pg.goto(site["url"] + "/")
+    pg.wait_for_load_state("networkidle")
+    pg.fill("#cgp", "15/15/15/15/15/15/15/7HAUS4/15/15/15/15/15/15/15 AEHNRST/ 0/0 0")
+    pg.press("#cgp", "Enter")
+    pg.wait_for_selector("#board .sq .tile sub")
+    a_square = pg.locator("#board .sq").nth(7 * 15 + 8)          # I8, the A of HAUS
+    (a_square.tap if width < 500 else a_square.click)()
+    pg.wait_for_selector("#board .sq.cursor .tile sub")
+    boxes = pg.evaluate("""() => { const c = document.querySelector('#board .sq.cursor'), a = getComputedStyle(c, '::after');
+      const q = c.getBoundingClientRect(), v = c.querySelector('.tile sub').getBoundingClientRect();
+      const L = q.left + parseFloat(a.left), T = q.top + parseFloat(a.top);
+      const R = q.right - parseFloat(a.right), B = q.bottom - parseFloat(a.bottom);
+      return {content: a.content, arrow: [L, T, R, B], value: [v.left, v.top, v.right, v.bottom]}; }""")
+    ctx.close()
+    (l1, t1, r1, b1), (l2, t2, r2, b2) = boxes["arrow"], boxes["value"]
+    assert boxes["content"] in ('"→"', '"↓"')
+    assert r1 <= l2 or r2 <= l1 or b1 <= t2 or b2 <= t1, f"the arrow {boxes['arrow']} covers the value {boxes['value']}"

@@ -208,7 +208,7 @@ def test_a_whole_three_player_game_on_a_phone(page, golden_lexicon, tmp_path, ca
     assert main(["gcg", str(f), "--lexicon", str(golden_lexicon.path)]) == 0
     out = capsys.readouterr().out
     assert "winner: Ana (ended by out)" in out
-    last = [ln for ln in out.splitlines() if "Ausgespielt" in ln][0]
+    last = [ln for ln in out.splitlines() if "out bonus" in ln][0]
     assert last.split()[-3:] == [str(v) for v in want]
 
     # and imported again (as on another device): a new game with the same rows and totals

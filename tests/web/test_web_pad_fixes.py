@@ -51,7 +51,7 @@ def test_export_is_read_by_the_cli_and_a_double_tap_undoes_one_move(page, golden
     capsys.readouterr()
     assert main(["gcg", str(f)]) == 0
     out = capsys.readouterr().out
-    assert "Ben: tauscht 3 0" in out and "game not finished" in out
+    assert "Ben: exchanges 3 0" in out and "game not finished" in out
 
 
 def test_end_settlement_refuses_impossible_tiles_and_asks_who_went_out(page):

@@ -150,7 +150,8 @@ def test_a_whole_game_against_stark_on_a_phone(browser, server):
         pg.locator("#review-turns .rturn").nth(2).click()
         expect(pg.locator("#review-detail")).to_contain_text(f"3. {rv['turns'][2]['player']}")
         # Ana played the best move by equity every time: nothing of hers is marked before the endgame
-        assert not [t for t in rv["turns"] if t["player"] == "Ana" and t["method"] == "static" and t["mark"]]
+        marked = [t for t in rv["turns"] if t["player"] == "Ana" and t["method"] == "static" and t["mark"]]
+        assert not marked, [(t, _moves(app, {"cgp": t["cgp"]}, 3)) for t in marked]
         assert pg.evaluate("document.documentElement.scrollWidth") <= 390
         assert errors == []
     finally:

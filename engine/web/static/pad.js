@@ -79,7 +79,8 @@
       if (s && Array.isArray(s.games)) {   // a damaged entry is dropped, not a broken page
         s.games = s.games.filter((g) => g && typeof g.id === "string" && Array.isArray(g.players) && g.players.length &&
           Array.isArray(g.turns) && g.turns.every((t) => t && Number.isInteger(t.p) && t.p >= 0 && t.p < g.players.length &&
-            Number.isFinite(t.score) && (t.kind !== "play" || (Array.isArray(t.tiles) && typeof t.move === "string"))));
+            Number.isFinite(t.score) && (t.rack === undefined || typeof t.rack === "string") &&
+            (t.kind !== "play" || (Array.isArray(t.tiles) && typeof t.move === "string"))));
         for (const g of s.games) {
           if (!g.clock || !Array.isArray(g.clock.used)) g.clock = freshClock("off", g.players.length);
           if (g.mode !== "together") g.mode = "classic";
@@ -108,10 +109,11 @@
     if (!game.turns.length) return 0;
     return (game.turns[game.turns.length - 1].p + 1) % game.players.length;
   }
-  function boardOf(except) {
+  // the board of the plays before row `upto` (default: all), without row `except` (the row being edited)
+  function boardOf(except, upto) {
     const b = Array.from({ length: N }, () => Array(N).fill(""));
     game.turns.forEach((t, i) => {
-      if (i === except || t.kind !== "play") return;
+      if (i === except || t.kind !== "play" || (upto !== undefined && i >= upto)) return;
       for (const [r, c, ch, bl] of t.tiles) b[r][c] = bl ? ch.toLowerCase() : ch;
     });
     return b;
@@ -287,7 +289,7 @@
     $("#save-agreed").hidden = true;
     drawBoard();
     const text = notation();
-    if (!text) { $("#preview").innerHTML = ""; return; }
+    if (!text) { $("#preview").innerHTML = ""; rackCheck(); return; }
     $("#preview").innerHTML = "…";
     clearTimeout(checkTimer);
     checkTimer = setTimeout(check, 150);
@@ -322,9 +324,10 @@
     if (!together()) html += `<div class="good">${escapeHtml(T("p.preview.total", ans.score))}</div>`;
     if (ans.unknown.length) html += `<div class="warn">${escapeHtml(T("p.preview.unknown", ans.unknown.join(", ")))}</div>`;
     out.innerHTML = html;
-    $("#save").disabled = ans.unknown.length > 0 || wonTogether();
+    const rackBad = rackCheck();
+    $("#save").disabled = ans.unknown.length > 0 || wonTogether() || !!rackBad;
     $("#save-agreed").hidden = !ans.unknown.length;
-    $("#save-agreed").disabled = wonTogether();
+    $("#save-agreed").disabled = wonTogether() || !!rackBad;
     drawBoard();
   }
   // on a phone the preview and "Zug speichern" lie below the board: bring them into view once the move is checked
@@ -340,6 +343,8 @@
     entry.blanks = new Set();
     $("#word").value = "";
     $("#points").value = "";
+    $("#rack").value = "";
+    showRackMsg("");
     $("#goal").checked = false;
     $("#hint").checked = false;
     $("#preview").innerHTML = "";
@@ -347,6 +352,12 @@
     $("#save-agreed").hidden = true;
   }
   function commit(turn) {
+    if (!together()) {                       // the rack typed for this move (optional): checked, kept with the row
+      const r = readRack($("#rack").value);
+      const bad = r.error || (r.rack ? rackProblem(r.rack, rowIndex(), turn, rowPlayer()) : null);
+      if (bad) { showRackMsg(bad); $("#rack-msg").scrollIntoView({ block: "nearest" }); return; }
+      if (r.rack) turn.rack = r.rack;
+    }
     if (entry.editing !== null) {
       const old = game.turns[entry.editing];
       turn.p = old.p;
@@ -380,6 +391,93 @@
     commit({ kind: "points", score: v });
   }
   function wonTogether() { return together() && goals() >= GOALS; }
+
+  // ---- the rack typed for a move (optional; for the review: GCG's rack column) -----------------------------
+  // the typed text as a rack: letters of the set and "?" (or "*") for a blank; {rack: "" } when empty
+  function readRack(text) {
+    const s = text.normalize("NFC").toUpperCase().replace(/\*/g, "?").replace(/\s+/g, "");
+    for (const ch of Array.from(s)) if (ch !== "?" && !letters.has(ch)) return { rack: "", error: T("p.rack.bad", ch) };
+    const n = Array.from(s).length;
+    if (n > rules.rack_size) return { rack: "", error: T("p.rack.long", n, rules.rack_size) };
+    return { rack: s, error: null };
+  }
+  function countTiles(text) {
+    const m = {};
+    for (const ch of Array.from(text)) m[ch] = (m[ch] || 0) + 1;
+    return m;
+  }
+  function setCounts() {
+    const set = { "?": rules.blank.count };
+    for (const l of rules.letters) set[l.letter] = l.count;
+    return set;
+  }
+  // tiles on a board (boardOf) by letter, a blank as "?"
+  function boardCounts(b) {
+    const used = {};
+    for (const row of b) for (const ch of row) {
+      if (!ch) continue;
+      const k = ch !== ch.toUpperCase() ? "?" : ch;
+      used[k] = (used[k] || 0) + 1;
+    }
+    return used;
+  }
+  const tileName = (ch) => (ch === "?" ? T("p.blank") : ch);
+  // the tiles a player surely still holds after row t (null: not known)
+  function keptAfter(t) {
+    if (!t.rack) return null;
+    if (t.kind === "pass") return t.rack;
+    if (t.kind !== "play") return null;                // an exchange of a number of tiles, points by hand
+    const left = countTiles(t.rack);
+    for (const [, , ch, bl] of t.tiles) { const k = bl ? "?" : ch; if (left[k]) left[k]--; }
+    return Object.entries(left).map(([ch, k]) => ch.repeat(k)).join("");
+  }
+  // what is wrong with `rack` for row i (a new row: the number of rows) of player p, or null: more of a tile
+  // than the set has off the board before it, a tile the move places that the rack lacks, more tiles exchanged
+  // than it holds, or not the tiles the player kept at their last turn with a rack (engine/game/gcg.py checks
+  // the same when it reads the export)
+  function rackProblem(rack, i, turn, p) {
+    const set = setCounts(), used = boardCounts(boardOf(null, i)), mine = countTiles(rack);
+    for (const [ch, k] of Object.entries(mine)) {
+      const left = set[ch] - (used[ch] || 0);
+      if (k > left) return T("p.rack.unseen", k, tileName(ch), set[ch], Math.max(0, left));
+    }
+    if (turn.kind === "play") {
+      const need = countTiles(turn.tiles.map(([, , ch, bl]) => (bl ? "?" : ch)).join(""));
+      for (const [ch, k] of Object.entries(need)) if (k > (mine[ch] || 0)) return T("p.rack.tiles", rack, tileName(ch));
+    } else if (turn.kind === "exchange" && (turn.n || 7) > Array.from(rack).length) {
+      return T("p.rack.exchange", turn.n || 7, Array.from(rack).length);
+    }
+    for (let j = i - 1; j >= 0; j--) {
+      const t = game.turns[j];
+      if (t.p !== p) continue;
+      const kept = keptAfter(t);
+      if (kept) for (const [ch, k] of Object.entries(countTiles(kept))) {
+        if (k > (mine[ch] || 0)) return T("p.rack.kept", game.players[p], j + 1, kept);
+      }
+      break;
+    }
+    return null;
+  }
+  const rowIndex = () => (entry.editing !== null ? entry.editing : game.turns.length);
+  const rowPlayer = () => (entry.editing !== null ? game.turns[entry.editing].p : nextPlayer());
+  function showRackMsg(text) { $("#rack-msg").textContent = text || ""; }
+  // the typed rack against the move being typed (when the checker has answered for it): the problem, shown, or null
+  function rackCheck() {
+    if (!game || together()) return null;
+    const r = readRack($("#rack").value);
+    let bad = r.error;
+    if (!bad && r.rack) {
+      const ans = entry.answer && entry.answer.legal && entry.answerFor === notation() ? entry.answer : null;
+      bad = rackProblem(r.rack, rowIndex(), ans ? { kind: "play", tiles: ans.tiles } : { kind: "none" }, rowPlayer());
+    }
+    showRackMsg(bad);
+    return bad;
+  }
+  function onRackInput() {
+    const ans = entry.answer;
+    if (ans && !ans.error && ans.legal && entry.answerFor === notation()) showAnswer();   // save follows the rack
+    else rackCheck();
+  }
   function undoLast() {
     if (game.end) { game.end = null; save(); render(); return; }
     if (!game.turns.length) { msg(T("a.nothing_to_undo")); return; }
@@ -405,6 +503,7 @@
       $("#word").value = entry.word;
       if (together()) { $("#goal").checked = !!t.goal; $("#hint").checked = !!t.hint; }
     } else if (t.kind === "points") $("#points").value = t.score;
+    $("#rack").value = t.rack || "";
     render();
     typedChanged();
     $("#entry").scrollIntoView({ block: "nearest" });
@@ -479,14 +578,8 @@
   // the remaining tiles must be possible: at most a rack's worth each, and no more of a letter than the German
   // set minus the tiles on the board (a blank on the board counts as a blank) and minus the other entries
   function restProblem(rest) {
-    const set = { "?": rules.blank.count };
-    for (const l of rules.letters) set[l.letter] = l.count;
-    const used = {};
-    for (const row of boardOf(null)) for (const ch of row) {
-      if (!ch) continue;
-      const k = ch !== ch.toUpperCase() ? "?" : ch;
-      used[k] = (used[k] || 0) + 1;
-    }
+    const set = setCounts();
+    const used = boardCounts(boardOf(null));
     const board = { ...used };
     for (let p = 0; p < rest.length; p++) {
       const tiles = Array.from(rest[p].text);
@@ -633,7 +726,8 @@
     $("#tm-pause").disabled = !c.running;
   }
 
-  // ---- GCG (engine/game/gcg.py's dialect: racks unknown as "...", #agreed words) ---------------------------
+  // ---- GCG (engine/game/gcg.py's dialect: racks unknown as "...", #agreed words, rows of points by hand as
+  // "#note by hand: >nick: RACK +POINTS TOTAL", which other GCG readers keep as a note) ------------------------
   function nicks() {
     const out = [];
     game.players.forEach((name, p) => {
@@ -644,8 +738,11 @@
     return out;
   }
   function gcgText() {
-    const handIdx = game.turns.findIndex((t) => t.kind === "points");
-    if (handIdx >= 0) return { error: T("p.export.no_hand", handIdx + 1) };
+    for (let i = 0; i < game.turns.length; i++) {       // a rack that an earlier row's correction made impossible
+      const t = game.turns[i];
+      const bad = t.rack ? rackProblem(t.rack, i, t, t.p) : null;
+      if (bad) return { error: T("p.export.rack", i + 1, bad) };
+    }
     const nk = nicks();
     const lines = ["#character-encoding UTF-8"];
     game.players.forEach((name, p) => lines.push(`#player${p + 1} ${nk[p]} ${name.trim() || nk[p]}`));
@@ -657,15 +754,20 @@
     const tot = game.players.map(() => 0);
     for (const t of game.turns) {
       tot[t.p] += t.score;
-      const head = `>${nk[t.p]}: ...`;
+      const head = `>${nk[t.p]}: ${t.rack || "..."}`;
       if (t.kind === "play") {
         const [start, w] = t.move.split(" ");
         const gw = w.replace(/\(([^)]*)\)/g, (_m, inner) => ".".repeat(Array.from(inner).length));
         lines.push(`${head} ${start} ${gw} +${t.score} ${tot[t.p]}`);
       } else if (t.kind === "pass") lines.push(`${head} - +0 ${tot[t.p]}`);
-      else if (t.kind === "exchange") lines.push(`${head} -${t.n || 7} +0 ${tot[t.p]}`);
+      else if (t.kind === "exchange") {     // the whole rack exchanged: its tiles are known
+        const all = t.rack && Array.from(t.rack).length === (t.n || 7);
+        lines.push(`${head} -${all ? t.rack : t.n || 7} +0 ${tot[t.p]}`);
+      } else if (t.kind === "points") lines.push(`#note by hand: ${head} +${t.score} ${tot[t.p]}`);
     }
     if (game.end) {
+      const bad = passesRestProblem();
+      if (bad) return { error: bad };
       const adj = adjustments();
       const needLetters = adj.filter((a) => (a.kind === "rest" || a.kind === "out") && a.score && !a.text);
       if (needLetters.length) return { error: T("p.export.no_rest", needLetters.map((a) => game.players[a.p]).join(", ")) };
@@ -677,6 +779,20 @@
       }
     }
     return { text: lines.join("\n") + "\n" };
+  }
+  // a game ended by passes (every player passed twice in a row, nobody went out): a player's remaining tiles are
+  // the rack of their last pass when it was typed (engine/game/gcg.py refuses the file otherwise)
+  function passesRestProblem() {
+    const n = game.players.length, tail = game.turns.slice(-2 * n);
+    if (game.end.out !== null || tail.length < 2 * n || !tail.every((t) => t.kind === "pass")) return null;
+    for (let p = 0; p < n; p++) {
+      const i = game.turns.lastIndexOf(tail.filter((t) => t.p === p).pop());
+      const t = game.turns[i], rest = game.end.rest[p];
+      if (!t || !t.rack) continue;
+      const same = (a, b) => Array.from(a).sort().join("") === Array.from(b).sort().join("");
+      if (!same(rest.text || "", t.rack)) return T("p.export.pass_rest", game.players[p], rest.text || rest.value || "–", t.rack, i + 1);
+    }
+    return null;
   }
   function exportGCG() {
     const r = gcgText();
@@ -696,6 +812,12 @@
     } catch (e) { /* the text field has it */ }
   }
   // a GCG file as a new game: plays placed on the board as written (the file's scores kept)
+  // a GCG rack field as the pad keeps it ("" for "..." or anything that is not a rack)
+  function rackField(text) {
+    if (!text || text === "...") return "";
+    const r = readRack(text);
+    return r.error ? "" : r.rack;
+  }
   function importGCG(text) {
     const players = [], nk = [];
     const g = newGame("classic", []);
@@ -708,6 +830,14 @@
       if (!s) continue;
       let m = /^#player([1-4])\s+(\S+)\s*(.*)$/.exec(s);
       if (m) { nk.push(m[2]); players.push(m[3].trim() || m[2]); continue; }
+      m = /^#note by hand:\s*>(\S+):\s*(\S+)\s+\+?(\d+)\s+[+-]?\d+$/.exec(s);
+      if (m && nk.includes(m[1])) {
+        const t = { p: nk.indexOf(m[1]), kind: "points", score: +m[3] };
+        if (rackField(m[2])) t.rack = rackField(m[2]);
+        g.turns.push(t);
+        n++;
+        continue;
+      }
       if (s.startsWith("#")) continue;
       m = /^>(\S+):\s*(.*)$/.exec(s);
       if (!m || !nk.includes(m[1])) throw new Error(`line ${i + 1}: ${s.slice(0, 40)}`);
@@ -726,12 +856,13 @@
         const last = g.turns[g.turns.length - 1];
         if (last && last.kind === "play") {
           for (const [r, c] of last.tiles) b[r][c] = "";
-          g.turns[g.turns.length - 1] = { p: last.p, kind: "pass", score: 0, withdrawn: last.move };
+          g.turns[g.turns.length - 1] = { p: last.p, kind: "pass", score: 0, withdrawn: last.move, rack: last.rack };
         }
       } else if ((k = new RegExp(`^(\\S+)\\s+-\\s+${NUM}\\s+${NUM}$`).exec(body))) {
-        g.turns.push({ p, kind: "pass", score: 0 });
+        g.turns.push({ p, kind: "pass", score: 0, rack: rackField(k[1]) });
       } else if ((k = new RegExp(`^(\\S+)\\s+-(\\S+)\\s+${NUM}\\s+${NUM}$`).exec(body))) {
-        g.turns.push({ p, kind: "exchange", score: 0, n: /^\d+$/.test(k[2]) ? +k[2] : Array.from(k[2]).length });
+        g.turns.push({ p, kind: "exchange", score: 0, n: /^\d+$/.test(k[2]) ? +k[2] : Array.from(k[2]).length,
+          rack: rackField(k[1]) });
       } else if ((k = new RegExp(`^(\\S+)\\s+([0-9A-Oa-o]{2,3})\\s+(\\S+)\\s+${NUM}\\s+${NUM}$`).exec(body))) {
         const st = k[2].toUpperCase();
         const across = /^\d/.test(st);
@@ -756,6 +887,7 @@
         }
         for (const [tr, tc, L, bl] of tiles) b[tr][tc] = bl ? L.toLowerCase() : L;
         g.turns.push({ p, kind: "play", move: `${st} ${written.replace(/\)\(/g, "")}`, tiles, words: [], score: +k[4],
+          rack: rackField(k[1]),
           bingo: tiles.length === 7, agreed: false, unknown: [] });
       } else throw new Error(`line ${i + 1}: ${body.slice(0, 40)}`);
       n++;
@@ -799,6 +931,7 @@
     $("#entry").hidden = !!game.end;
     $("#together-marks").hidden = !tg;
     $("#other-row").hidden = tg;
+    $("#rack-row").hidden = tg;
     $("#end").hidden = tg;
     $("#clock").hidden = tg;
     $("#export").hidden = tg;
@@ -828,6 +961,7 @@
     else if (t.kind === "pass") what = escapeHtml(T("p.row.pass")) + (t.withdrawn ? ` (${escapeHtml(t.withdrawn)})` : "");
     else if (t.kind === "exchange") what = `${escapeHtml(T("p.row.exchange"))} ${t.n || ""}`;
     else what = escapeHtml(T("p.row.points"));
+    if (t.rack && !together()) what += ` <span class="rk">${escapeHtml(T("p.row.rack", t.rack))}</span>`;
     return what + " " + tags.join(" ");
   }
   function renderRows(tot) {
@@ -983,6 +1117,7 @@
     if (!game) return;
     if (entry.answer && entry.answerFor === notation()) showAnswer();
     else if (notation()) typedChanged();
+    else rackCheck();
   }
   async function start() {
     I18N.apply();
@@ -1001,6 +1136,10 @@
     }
     $("#new").addEventListener("click", () => { showSetup(); $("#setup").scrollIntoView(); });
     $("#word").addEventListener("input", onWordInput);
+    $("#rack").addEventListener("input", onRackInput);
+    $("#rack").addEventListener("keydown", (e) => {
+      if (e.key === "Enter") { e.preventDefault(); if (!$("#save").disabled) saveMove(false); }
+    });
     $("#board").addEventListener("keydown", onBoardKey);
     $("#word").addEventListener("keydown", (e) => {
       if (e.key === "Enter") { e.preventDefault(); if (!$("#save").disabled) saveMove(false); }

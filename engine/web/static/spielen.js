@@ -39,6 +39,9 @@
     "s.rv.endgame": "Verlust Endspiel", "s.rv.best": "bester Zug", "s.rv.loss": "Verlust {0}",
     "s.rv.unknown": "Bänkchen unbekannt", "s.rv.exact": "Endspiel, exakt", "s.rv.inexact": "Endspiel, nicht exakt",
     "s.rv.bingo": "Bingo verpasst", "s.rv.same": "bester Zug gespielt",
+    "s.rv.hand": "Punkte von Hand", "s.rv.note.hand": "Punkte von Hand: kein Wort auf dem Brett, nicht analysiert",
+    "s.rv.note.board": "Brett unvollständig (Punkte von Hand davor), nicht analysiert",
+    "s.rv.note.exchange": "getauschte Steine unbekannt",
     "s.mark.Ungenauigkeit": "Ungenauigkeit", "s.mark.Fehler": "Fehler", "s.mark.Patzer": "Patzer",
     "s.puzzles": "Aufgaben aus den eigenen Fehlern",
     "s.puzzles.help": "Die Züge deiner analysierten Partien, die am meisten gekostet haben: finde den besseren Zug. Gespeichert in diesem Browser.",
@@ -79,6 +82,9 @@
     "s.rv.endgame": "endgame loss", "s.rv.best": "best move", "s.rv.loss": "loss {0}",
     "s.rv.unknown": "rack unknown", "s.rv.exact": "endgame, exact", "s.rv.inexact": "endgame, not exact",
     "s.rv.bingo": "bingo missed", "s.rv.same": "best move played",
+    "s.rv.hand": "points by hand", "s.rv.note.hand": "points by hand: no word on the board, not reviewed",
+    "s.rv.note.board": "board incomplete (points by hand before it), not reviewed",
+    "s.rv.note.exchange": "exchanged tiles unknown",
     "s.mark.Ungenauigkeit": "inaccuracy", "s.mark.Fehler": "mistake", "s.mark.Patzer": "blunder",
     "s.puzzles": "Puzzles from your own mistakes",
     "s.puzzles.help": "The turns of your reviewed games that cost the most: find the better move. Kept in this browser.",
@@ -501,6 +507,11 @@
   function markTag(t) {
     return t.mark ? ` <span class="mark ${t.mark}">${escapeHtml(T(`s.mark.${t.mark}`))}</span>` : "";
   }
+  // the review's reasons for a turn without a loss (engine/analysis/review.py NOTE_*), in the page's language
+  const NOTES = { "rack unknown": "s.rv.unknown", "points by hand": "s.rv.note.hand", "board incomplete": "s.rv.note.board",
+    "exchanged tiles unknown": "s.rv.note.exchange" };
+  const noteText = (t) => (NOTES[t.note] ? T(NOTES[t.note]) : t.note);
+  const playedText = (t) => (t.played === "by hand" ? escapeHtml(T("s.rv.hand")) : showWord(t.played));
   function lossText(t) {
     if (t.loss === null) return "";
     return t.unit === "win" ? `${num(t.loss)} %` : num(t.loss);
@@ -519,13 +530,13 @@
     $("#winplot").setAttribute("aria-label", T("s.review"));
     $("#review-turns").innerHTML = review.turns.map((t, i) => {
       let detail;
-      if (t.loss === null) detail = `<span class="muted">${escapeHtml(t.note === "rack unknown" ? T("s.rv.unknown") : t.note)}</span>`;
+      if (t.loss === null) detail = `<span class="muted">${escapeHtml(noteText(t))}</span>`;
       else if (t.best === t.played || t.loss === 0) detail = `<span class="good">${escapeHtml(T("s.rv.same"))}</span>`;
       else detail = `${escapeHtml(T("s.rv.best"))}: <span class="mv">${showWord(t.best)}</span> · ${escapeHtml(T("s.rv.loss", lossText(t)))}`;
       const flags = (t.method === "endgame" ? ` <span class="tag">${escapeHtml(T(t.exact ? "s.rv.exact" : "s.rv.inexact"))}</span>` : "") +
         (t.bingo_missed ? ` <span class="tag bingo">${escapeHtml(T("s.rv.bingo"))}</span>` : "");
       return `<li><button type="button" class="rturn${t.mark ? " marked" : ""}" data-i="${i}"><b>${escapeHtml(t.player)}</b> ` +
-        `<span class="mv">${showWord(t.played)}</span> ${t.score ? t.score : ""}${markTag(t)}<br><small>${detail}${flags}</small></button></li>`;
+        `<span class="mv">${playedText(t)}</span> ${t.score ? t.score : ""}${markTag(t)}<br><small>${detail}${flags}</small></button></li>`;
     }).join("");
     document.querySelectorAll("#review-turns .rturn").forEach((b) => b.addEventListener("click", () => showTurn(+b.dataset.i)));
     const first = review.turns.findIndex((t) => t.mark);
@@ -541,7 +552,7 @@
     paint(rsquares, t.board, ghost, null);
     document.querySelectorAll("#review-turns .rturn").forEach((b) => b.classList.toggle("on", +b.dataset.i === i));
     $("#review-detail").innerHTML = `<b>${i + 1}. ${escapeHtml(t.player)}</b>` + (t.rack ? ` · ${escapeHtml(T("s.puzzle.rack", t.rack))}` : "") +
-      `<br><span class="k played">${showWord(t.played)}</span> ${t.score}` +
+      `<br><span class="k played">${playedText(t)}</span> ${t.score}` +
       (t.best && t.best !== t.played ? ` · <span class="k best">${showWord(t.best)}</span> ${t.best_score ?? ""}` : "") +
       (t.loss ? ` · ${escapeHtml(T("s.rv.loss", lossText(t)))}${markTag(t)}` : "");
   }

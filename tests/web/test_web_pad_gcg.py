@@ -1,0 +1,240 @@
+"""The score pad (Punkteblock) with racks typed and a row of points by hand, exported as GCG (issue 26
+item 7, issue 25): headless Chromium at a phone's viewport (390×844), the browser setup of
+tests/web/test_web_pad.py. The GCG text is checked line by line, read back by engine.game.gcg and by
+``python -m engine gcg`` (which names the row it could not re-score), imported again; and the review of
+a pad export with racks marks a worse move with the loss worked out independently.
+
+Screenshots go to ``$GSE_SHOTS`` when set. Skipped when Chromium or Playwright is missing, except under
+CI (``CI`` set).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from browser_support import require_chromium
+
+require_chromium()
+
+from playwright.sync_api import expect  # noqa: E402
+from test_web_pad import PHONE, ctx, page, server, start_game, totals, type_move  # noqa: E402,F401  (fixtures)
+
+
+def rows(pg):
+    return pg.locator("#rows tr.turn")
+
+
+def shot(pg, name):
+    shots = os.environ.get("GSE_SHOTS")
+    if shots:
+        pg.screenshot(path=str(Path(shots) / name), full_page=True)
+
+
+def test_racks_and_a_row_by_hand_are_exported_on_a_phone(page, golden_lexicon, tmp_path, capsys):
+    pg = page
+    start_game(pg, ["Ana", "Ben"])
+    expect(pg.locator("label[for=rack]")).to_have_text("Bank (optional)")
+    # Ana: rack AHSUERT, HAUS over the star: (2 + 1 + 1 + 1) × 2 = 10
+    pg.fill("#rack", "ahsuert")
+    type_move(pg, "H8", False, "HAUS")
+    expect(pg.locator("#preview")).to_contain_text("Zugwert: 10 Punkte")
+    expect(pg.locator("#rack-msg")).to_have_text("")
+    pg.click("#save")
+    expect(rows(pg).nth(0)).to_contain_text("Bank AHSUERT")
+    expect(pg.locator("#rack")).to_have_value("")                       # the next player's rack is another
+    # Ben: 12 points typed by hand, rack not known
+    pg.fill("#points", "12")
+    pg.click("#save-points")
+    expect(rows(pg).nth(1)).to_contain_text("von Hand")
+    # Ana: SEHR down from the S to the double word on K11: (1 + 1 + 2 + 1) × 2 = 10; three racks refused first
+    type_move(pg, "K8", True, "SEHR")
+    expect(pg.locator("#preview")).to_contain_text("Zugwert: 10 Punkte")
+    pg.fill("#rack", "QQEHRTN")                                          # the set has one Q
+    expect(pg.locator("#rack-msg")).to_have_text(
+        "Bank: 2 × Q, aber vom Satz (1 × Q) sind nur 1 nicht auf dem Brett")
+    expect(pg.locator("#save")).to_be_disabled()
+    pg.fill("#rack", "EHTTNNO")                                          # no R for SEHR
+    expect(pg.locator("#rack-msg")).to_have_text("Bank EHTTNNO: kein R für diesen Zug")
+    expect(pg.locator("#save")).to_be_disabled()
+    pg.fill("#rack", "AHRENNO")                                          # HAUS left her E R T: the T is missing
+    expect(pg.locator("#rack-msg")).to_have_text(
+        "Bank: Ana hat nach Zug 1 ERT behalten – diese Steine müssen auf der Bank sein")
+    expect(pg.locator("#save")).to_be_disabled()
+    pg.fill("#rack", "EHR-NNO")
+    expect(pg.locator("#rack-msg")).to_have_text("Bank: „-“ ist kein Stein (Buchstaben, ? für einen Joker)")
+    pg.fill("#rack", "EHRTNNO")
+    expect(pg.locator("#rack-msg")).to_have_text("")
+    expect(pg.locator("#save")).to_be_enabled()
+    assert pg.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    shot(pg, "pad-rack-390.png")
+    pg.click("#save")
+    # Ben: rack EEILNRS, exchanges all seven (the tiles are known: the whole rack)
+    pg.fill("#rack", "EEILNR")
+    pg.click("#exchange")                                                # 7 tiles from a rack of 6: refused
+    expect(pg.locator("#rack-msg")).to_have_text("Bank: 7 Steine getauscht, auf der Bank liegen aber nur 6")
+    expect(rows(pg)).to_have_count(3)
+    pg.fill("#rack", "EEILNRS")
+    pg.wait_for_timeout(450)                                             # one step per deliberate tap
+    pg.click("#exchange")
+    expect(rows(pg)).to_have_count(4)
+    # Ana: passes with NNOTAAB (she kept N N O T)
+    pg.fill("#rack", "NNOTAAB")
+    pg.click("#pass")
+    expect(rows(pg)).to_have_count(5)
+    assert totals(pg) == [20, 12]
+    # English: the same field
+    pg.click("#lang")
+    expect(pg.locator("label[for=rack]")).to_have_text("Rack (optional)")
+    expect(rows(pg).nth(0)).to_contain_text("rack AHSUERT")
+    pg.click("#lang")
+
+    pg.click("#export")
+    expect(pg.locator("#io-msg")).to_have_text("GCG-Datei erstellt")
+    text = pg.locator("#gcg-out").input_value()
+    lines = text.splitlines()
+    head = lines[:lines.index("#rules home") + 1]
+    assert head == ["#character-encoding UTF-8", "#player1 Ana Ana", "#player2 Ben Ben", "#lexicon golden",
+                    "#tile-distribution german", "#rules home"]
+    assert lines[len(head):] == [
+        ">Ana: AHSUERT 8H HAUS +10 10",
+        "#note by hand: >Ben: ... +12 12",
+        ">Ana: EHRTNNO K8 .EHR +10 20",
+        ">Ben: EEILNRS -EEILNRS +0 12",
+        ">Ana: NNOTAAB - +0 20",
+    ]
+    from engine.game.gcg import read_gcg
+
+    rec = read_gcg(text, golden_lexicon)
+    assert [t.kind for t in rec.turns] == ["play", "hand", "play", "exchange", "pass"]
+    assert rec.scores == [20, 12] and rec.moves[3].exchanged == "EEILNRS"
+    f = tmp_path / "pad.gcg"
+    f.write_text(text, encoding="utf-8")
+    from engine.cli.main import main
+
+    capsys.readouterr()
+    assert main(["gcg", str(f), "--lexicon", str(golden_lexicon.path)]) == 0
+    out = capsys.readouterr().out
+    assert f"not re-scored (points by hand, no placement): line {len(head) + 2} (Ben +12)" in out
+    # imported again: the racks and the row by hand come back
+    pg.set_input_files("#import-file", str(f))
+    expect(pg.locator("#io-msg")).to_contain_text("GCG gelesen: 5 Einträge")
+    expect(rows(pg)).to_have_count(5)
+    expect(rows(pg).nth(1)).to_contain_text("von Hand")
+    expect(rows(pg).nth(2)).to_contain_text("Bank EHRTNNO")
+    assert totals(pg) == [20, 12]
+    pg.click("#export")
+    assert pg.locator("#gcg-out").input_value() == text
+    # a rack made impossible afterwards (here by hand in the stored game) is named at the export, not written
+    pg.evaluate("PAD.game.turns[2].rack = 'AHRENNO'")
+    assert pg.evaluate("PAD.gcgText()") == {
+        "error": "GCG: Zug 3: Bank: Ana hat nach Zug 1 ERT behalten – diese Steine müssen auf der Bank sein"}
+
+
+def test_a_game_ended_by_passes_needs_the_racks_of_the_last_passes_as_remaining_tiles(page, golden_lexicon):
+    pg = page
+    start_game(pg, ["Ana", "Ben"])
+    for rack in ("ABC", "DEF", "ABC", "DEF"):                  # both pass twice in a row, racks typed
+        pg.fill("#rack", rack)
+        pg.wait_for_timeout(450)
+        pg.click("#pass")
+    expect(rows(pg)).to_have_count(4)
+    pg.locator("#end summary").click()
+    pg.locator('#rest-inputs input[data-p="0"]').fill("ABC")
+    pg.locator('#rest-inputs input[data-p="1"]').fill("DEX")   # not Ben's last rack
+    pg.select_option("#out", "")
+    pg.click("#settle")
+    pg.click("#export")
+    expect(pg.locator("#io-msg")).to_have_text(
+        "GCG: die Reststeine von Ben (DEX) sind nicht die Bank DEF, mit der Ben in Zug 4 gepasst hat")
+    pg.click("#unsettle")
+    pg.locator('#rest-inputs input[data-p="1"]').fill("FED")
+    pg.select_option("#out", "")
+    pg.wait_for_timeout(450)
+    pg.click("#settle")
+    pg.click("#export")
+    expect(pg.locator("#io-msg")).to_have_text("GCG-Datei erstellt")
+    from engine.game.gcg import read_gcg
+
+    rec = read_gcg(pg.locator("#gcg-out").input_value(), golden_lexicon)
+    # A 1 + B 3 + C 4 = 8 and D 1 + E 1 + F 4 = 6, each lost by its owner
+    assert rec.end_reason == "passes" and rec.scores == [-8, -6]
+
+
+def test_the_page_with_a_rack_at_360_and_1366(browser, server):
+    for width, height in ((360, 740), (1366, 768)):
+        c = browser.new_context(viewport={"width": width, "height": height}, has_touch=width < 800,
+                                is_mobile=width < 800, device_scale_factor=1)
+        pg = c.new_page()
+        pg.goto(server + "/punkte")
+        start_game(pg, ["Ana", "Ben"])
+        pg.fill("#rack", "QQ")
+        expect(pg.locator("#rack-msg")).to_contain_text("1 nicht auf dem Brett")
+        assert pg.evaluate("document.documentElement.scrollWidth") <= width
+        box = pg.locator("#rack").bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width and box["height"] >= 32
+        # the placeholder is not cut: the field is as wide as its text
+        assert pg.evaluate("(() => { const e = document.getElementById('rack'); e.value = '';"
+                           " return e.scrollWidth <= e.clientWidth; })()")
+        pg.fill("#rack", "")
+        shot(pg, f"pad-rack-{width}.png")
+        c.close()
+
+
+def _pad_game(rec) -> dict:
+    """The score pad's stored game (localStorage) of a record: rows as the pad keeps them, racks included."""
+    from engine.game.game import Kind, rack_value
+
+    turns = []
+    for t in rec.moves:
+        row = {"p": t.player, "rack": t.rack, "score": t.score}
+        if t.kind == Kind.PLAY:
+            row.update(kind="play", move=t.move.notation, tiles=[[r, c, ch, bool(b)] for r, c, ch, b in t.move.tiles],
+                       words=[], bingo=t.move.tiles_played == 7, agreed=False, unknown=[])
+        elif t.kind == Kind.EXCHANGE:
+            row.update(kind="exchange", n=t.exchange_count)
+        else:
+            assert t.kind == Kind.PASS
+            row.update(kind="pass")
+        turns.append(row)
+    rest = [{"text": r, "value": rack_value(r)} for r in rec.final_racks]
+    out = next(p for p, r in enumerate(rec.final_racks) if not r) if rec.end_reason == "out" else None
+    return {"id": "review-1", "created": 1, "updated": 1, "mode": "classic", "players": ["ana", "ben"],
+            "turns": turns, "clock": {"mode": "off", "limit": 0, "amount": None, "used": [0, 0], "running": False,
+                                      "slot": 0, "since": None, "beeped": [False, False]},
+            "end": {"rest": rest, "out": out, "time": [0, 0], "lost": [False, False]}}
+
+
+def test_the_review_of_a_pad_export_with_racks_marks_the_worse_move(page, golden_lexicon):
+    """A self-play game with one worse move (tests/review_support.py) kept on the pad with its racks: the pad's
+    export reviewed marks exactly that turn, with the loss worked out independently (best_equity's best minus
+    the played move's score plus the leave term of its leave)."""
+    from review_support import BAD_TURN, _game_with_a_worse_move
+
+    from engine.analysis.review import review
+    from engine.game.gcg import read_gcg
+
+    text, (played, loss, best) = _game_with_a_worse_move(golden_lexicon)
+    rec = read_gcg(text, golden_lexicon)
+    pg = page
+    pg.evaluate("g => localStorage.setItem('gse.punkte.v1', JSON.stringify({current: g.id, games: [g]}))",
+                _pad_game(rec))
+    pg.reload()
+    expect(rows(pg)).to_have_count(len(rec.moves))
+    assert totals(pg) == rec.scores
+    pad = pg.evaluate("PAD.gcgText()")
+    assert "error" not in pad, pad
+    mine = read_gcg(pad["text"], golden_lexicon)
+    assert [t.rack for t in mine.moves] == [t.rack for t in rec.moves]
+    assert mine.scores == rec.scores and mine.end_reason == rec.end_reason
+    rv = review(mine, golden_lexicon, endgame=False)
+    bagged = [t for t in rv.turns if t.bag > 0 and t.loss is not None]
+    assert len(bagged) > BAD_TURN + 3
+    assert [t.turn for t in bagged if t.mark] == [BAD_TURN]
+    t = rv.turns[BAD_TURN]
+    assert t.played == played and t.best == best and t.loss == pytest.approx(loss, abs=1e-3)
+    # exchanges of only some tiles: the pad keeps their number, so those turns (if any) say so, nothing else
+    assert {x.note for x in rv.turns if x.loss is None} <= {"exchanged tiles unknown"}
+    json.dumps(rv.to_json())
