@@ -1,10 +1,10 @@
 """The endgame table of benchmarks/README.md: our solver beside MAGPIE, CPU seconds per solve.
 
     python benchmarks/endgame_table.py [--limit 60] [--only e77] [--positions FILE]
-        [--magpie BIN --magpie-run DIR --magpie-lex NAME] [--tsv OUT]
+        [--magpie BIN --magpie-run DIR --magpie-lex NAME] [--lexicon BUNDLE] [--tsv OUT]
 
 Solves every position of ``--positions`` (default benchmarks/positions/endgames.tsv)
-on the default lexicon in this process, one core, each with ``--limit`` CPU seconds
+on ``--lexicon`` (default: the default lexicon) in this process, one core, each with ``--limit`` CPU seconds
 (``solve(..., time_limit=LIMIT, clock="cpu")``; a stopped search is reported as
 not complete with the depth it reached). "CPU" is the solve's own CPU time
 (:attr:`engine.analysis.endgame.EndgameResult.cpu_seconds`: the caller's thread and
@@ -142,11 +142,20 @@ def main(argv=None) -> int:
     ap.add_argument("--magpie-run", default=None, help="folder MAGPIE runs in (its data/ with our KWG in lexica/)")
     ap.add_argument("--magpie-lex", default="RDDEF", help="lexicon name in MAGPIE's data/lexica/")
     ap.add_argument("--tsv", default=None, help="also write the rows here (tab-separated)")
+    ap.add_argument("--lexicon", default=None,
+                    help="lexicon bundle (default: the default lexicon); beside MAGPIE it must be the one whose KWG "
+                         "is MAGPIE's --magpie-lex (checked when both are given)")
     args = ap.parse_args(argv)
     if args.magpie and not args.magpie_run:
         print("error: --magpie needs --magpie-run", file=sys.stderr)
         return 2
-    lex = load_lexicon(None)
+    lex = load_lexicon(args.lexicon)
+    if args.magpie:
+        kwg = Path(args.magpie_run) / "data" / "lexica" / f"{args.magpie_lex}.kwg"
+        ours = Path(lex.path) / "lexicon.kwg" if Path(lex.path).is_dir() else Path(lex.path)
+        if not kwg.exists() or not ours.exists() or kwg.read_bytes() != ours.read_bytes():
+            print(f"error: MAGPIE's {kwg} is not the KWG of our lexicon {lex.path} (give --lexicon)", file=sys.stderr)
+            return 2
     rows = [tuple(ln.split("\t")) for ln in Path(args.positions).read_text(encoding="utf-8").splitlines()
             if ln.strip()]
     prefixes = [p for p in args.only.split(",") if p] or [""]

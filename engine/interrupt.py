@@ -17,13 +17,20 @@ is active, Ctrl-C only calls a function (which stops the running kernel) and
 sets a flag the search loop checks, so no :class:`KeyboardInterrupt` can land in
 the middle of a kernel call or a Numba compilation (where it surfaced as a
 ``SystemError`` or a broken cache write).
+
+:func:`worker_process` is for the start of a worker process (a process pool's
+initializer): Ctrl-C is its parent's to handle (the terminal sends it to the
+whole process group), and the worker exits when its parent dies (``kill -9``, an
+out-of-memory kill), instead of living on as an orphan.
 """
 
 from __future__ import annotations
 
 import contextlib
+import os
 import signal
 import threading
+import time
 from typing import Any, Callable, Iterator
 
 _POLL_SECONDS = 0.05
@@ -112,3 +119,33 @@ def on_ctrl_c(stop: Callable[[], None]) -> Iterator[CtrlC]:
         yield flag
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+PARENT_POLL_SECONDS = 1.0
+"""How often a worker process checks that its parent is alive (:func:`worker_process`)."""
+
+
+def worker_process(parent: int | None = None, poll: float = PARENT_POLL_SECONDS) -> None:
+    """Call first in a worker process: ignore Ctrl-C (SIGINT), and exit when the parent process is gone.
+
+    Args:
+        parent: the parent's pid as the parent saw it (``os.getpid()`` there, passed to the
+            initializer); ``None``: ``os.getppid()`` now.
+        poll: seconds between checks.
+
+    A daemon thread compares ``os.getppid()`` with ``parent`` every ``poll`` seconds and ends
+    the process with ``os._exit(1)`` when they differ (the orphan was re-parented to init or a
+    subreaper). Polling, not Linux's ``PR_SET_PDEATHSIG``: that signal follows the *thread*
+    that started the worker, and a process pool starts its workers from whatever thread
+    submits first (a web server's worker thread, which may end long before the server).
+    A kernel holding the GIL delays the check until it returns (at most its time budget).
+    """
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = os.getppid() if parent is None else int(parent)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(poll)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()

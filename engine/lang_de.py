@@ -373,6 +373,187 @@ DE: dict[str, str] = {
     "P(>=1)": "P(>=1)",
     "prior": "vorher",
     "... {n:,} more": "... {n:,} weitere",
+    # -- simultan (engine.director.cli, repair): the tournament director's command -------------------
+    "name the event directory (first argument, or --event DIR)":
+        "das Turnierverzeichnis angeben (erstes Argument oder --event VERZ)",
+    "--{name} {val!r}: write VOWELS,CONSONANTS, e.g. 2,2": "--{name} {val!r}: VOKALE,KONSONANTEN schreiben, z. B. 2,2",
+    "--late-submission penalty needs --late-penalty POINTS": "--late-submission penalty braucht --late-penalty PUNKTE",
+    "--players-file {path}: cannot read it ({why})": "--players-file {path}: nicht lesbar ({why})",
+    "--players-file {path} line {i}: table {table!r} is not a number":
+        "--players-file {path} Zeile {i}: Tisch {table!r} ist keine Zahl",
+    "--players: empty player name in {given}; give every player a name":
+        "--players: leerer Spielername in {given}; jedem Spieler einen Namen geben",
+    " LATE (+{s:g} s)": " VERSPÄTET (+{s:g} s)",
+    " HANDED IN LATE": " VERSPÄTET ABGEGEBEN",
+    "no move": "kein Zug",
+    ", would score {n}": ", hätte {n} Punkte",
+    "{move} invalid: {reason}{would}{late}": "{move} ungültig: {reason}{would}{late}",
+    "  {n} moves tie at {score}; tie-break ({order}) decided by: {decided}":
+        "  {n} Züge gleichauf mit {score}; Stechen ({order}) entschieden durch: {decided}",
+    ", then ": ", dann ",
+    "fewer blanks played": "weniger Joker gelegt",
+    "the leave keeps fewer duplicate letters": "der Rest behält weniger doppelte Buchstaben",
+    "more tiles played": "mehr Steine gelegt",
+    "fewer tiles played": "weniger Steine gelegt",
+    "notation order": "Reihenfolge der Schreibweise",
+    "  <- top": "  <- Top",
+    "   {i:2d}. {move:<24} {score:>4}  blanks {blanks}  duplicates kept {dups}  tiles {tiles}  leave {leave}{mark}":
+        "   {i:2d}. {move:<24} {score:>4}  Joker {blanks}  doppelt behalten {dups}  Steine {tiles}  Rest {leave}{mark}",
+    "   ... and {n} more (results.json lists them all)": "   ... und {n} weitere (results.json führt alle auf)",
+    "the event directory needs a name (an empty name would be the current directory)":
+        "das Turnierverzeichnis braucht einen Namen (ein leerer Name wäre das aktuelle Verzeichnis)",
+    "--table-size: at least 1 player per table": "--table-size: mindestens 1 Spieler je Tisch",
+    ", ... ({n} more)": ", ... ({n} weitere)",
+    "none": "keine",
+    " at {n} tables": " an {n} Tischen",
+    "event {name!r} created in {dir}: {n} players ({shown}){tables}, seed {seed}, round time {time}":
+        "Turnier {name!r} angelegt in {dir}: {n} Spieler ({shown}){tables}, Startwert {seed}, Rundenzeit {time}",
+    "a late move scores 0": "ein verspäteter Zug zählt 0",
+    "a late move costs {n} points": "ein verspäteter Zug kostet {n} Strafpunkte",
+    "a late move counts": "ein verspäteter Zug zählt",
+    "each warning after the first {free} costs {n} points":
+        "jede Verwarnung nach den ersten {free} kostet {n} Strafpunkte",
+    "warnings cost nothing": "Verwarnungen kosten nichts",
+    "penalties: {late} (phones: after the round time + {grace} s); {warn}":
+        "Strafen: {late} (Handys: nach der Rundenzeit + {grace} s); {warn}",
+    "the event is over: {why}": "das Turnier ist beendet: {why}",
+    "round {n}: {what}": "Runde {n}: {what}",
+    " ({n} rejected draw: {racks})": " ({n} verworfene Ziehung: {racks})",
+    " ({n} rejected draws: {racks})": " ({n} verworfene Ziehungen: {racks})",
+    "round {n}: rack {rack}{rej}; {bag} tiles in the bag": "Runde {n}: Buchstaben {rack}{rej}; {bag} Steine im Beutel",
+    "draw the tiles from the bag (the leave {leave} stays on the rack), then `simultan round DIR --start --rack "
+    "TILES`":
+        "die Steine aus dem Beutel ziehen (der Rest {leave} bleibt auf der Bank), dann „simultan round VERZ --start "
+        "--rack STEINE“",
+    "draw the tiles from the bag, then `simultan round DIR --start --rack TILES`":
+        "die Steine aus dem Beutel ziehen, dann „simultan round VERZ --start --rack STEINE“",
+    "projector page: {page}": "Seite für den Projektor: {page}",
+    "--rack goes with --start: `simultan round DIR --start --rack ABCDEFG`":
+        "--rack gehört zu --start: „simultan round VERZ --start --rack ABCDEFG“",
+    "the event is over after {n} rounds: {why}": "das Turnier ist nach {n} Runden beendet: {why}",
+    "master total {total}; see `standings` and `export`": "Meistersumme {total}; siehe „standings“ und „export“",
+    "round time {time}, clock not started (`round --start`)":
+        "Rundenzeit {time}, Uhr nicht gestartet („round --start“)",
+    "round time {time}, started {at}, {left}": "Rundenzeit {time}, gestartet {at}, {left}",
+    "{time} left": "noch {time}",
+    "time is up ({time} ago)": "Zeit ist um (seit {time})",
+    "{name} - round {n} - {clock}": "{name} - Runde {n} - {clock}",
+    "; {n} rejected draw(s) before it: {racks}": "; {n} verworfene Ziehung(en) davor: {racks}",
+    "rack: {what}": "Buchstaben: {what}",
+    "rack: {rack}   ({v}, {c}, {b}{rej})": "Buchstaben: {rack}   ({v}, {c}, {b}{rej})",
+    "1 vowel": "1 Vokal",
+    "{n} vowels": "{n} Vokale",
+    "1 consonant": "1 Konsonant",
+    "{n} consonants": "{n} Konsonanten",
+    "1 blank": "1 Joker",
+    "{n} blanks": "{n} Joker",
+    "bag: {n} tiles": "Beutel: {n} Steine",
+    "moves entered:": "eingetragene Züge:",
+    "  (left in round {n})": "  (ausgeschieden in Runde {n})",
+    "  [table {t}]": "  [Tisch {t}]",
+    'submit needs a player and a move: submit DIR PLAYER "8H WORT" (or "-" for no move)':
+        'submit braucht einen Spieler und einen Zug: submit VERZ SPIELER "8H WORT" (oder "-" für keinen Zug)',
+    "{player}, round {n}: unchanged ({what} is already entered; nothing recorded)":
+        "{player}, Runde {n}: unverändert ({what} ist schon eingetragen; nichts eingetragen)",
+    " (replaces {what})": " (ersetzt {what})",
+    "; entered LATE (+{s:g} s) after the round time (flagged late)":
+        "; VERSPÄTET eingetragen (+{s:g} s) nach der Rundenzeit (als verspätet markiert)",
+    "it counts": "er zählt",
+    "it will score 0": "er zählt 0",
+    "{n} points will be deducted": "{n} Strafpunkte werden abgezogen",
+    "; handed in late: {cost}": "; verspätet abgegeben: {cost}",
+    " + bingo {n}": " + Bingo {n}",
+    "{player}, round {n}: {move} {score} points ({words}){replaced}":
+        "{player}, Runde {n}: {move} {score} Punkte ({words}){replaced}",
+    "{player}, round {n}: no move, 0 points{replaced}": "{player}, Runde {n}: kein Zug, 0 Punkte{replaced}",
+    " (it would score {n})": " (er hätte {n} Punkte)",
+    "{player}, round {n}: {move} recorded as invalid, 0 points: {reason}{would}{replaced}":
+        "{player}, Runde {n}: {move} als ungültig eingetragen, 0 Punkte: {reason}{would}{replaced}",
+    " (chosen by the director)": " (vom Schiedsrichter gewählt)",
+    "round {n} closed. top: {move} {score} points ({words}){how}":
+        "Runde {n} geschlossen. Top: {move} {score} Punkte ({words}){how}",
+    "  TOP": "  TOP",
+    "  SOLO +{n}": "  SOLO +{n}",
+    "  0: handed in late": "  0: verspätet abgegeben",
+    "  absent": "  abwesend",
+    "  {player}  {points:>4}  {pct:6.2f}%  {what}{tag}": "  {player}  {points:>4}  {pct:6.2f}%  {what}{tag}",
+    "warning {n}": "Verwarnung {n}",
+    "late move": "verspäteter Zug",
+    "penalty": "Strafe",
+    "table {t}": "Tisch {t}",
+    "joined in round {n}": "dabei ab Runde {n}",
+    "left in round {n}": "ausgeschieden in Runde {n}",
+    "absent 1 round": "1 Runde abwesend",
+    "absent {n} rounds": "{n} Runden abwesend",
+    "rounds 1 to {n} are closed": "geschlossen sind die Runden 1 bis {n}",
+    "no round is closed yet": "noch keine Runde ist geschlossen",
+    "final": "Endstand",
+    "after round {n}": "nach Runde {n}",
+    "before the first round closes": "bevor die erste Runde geschlossen ist",
+    "{name} - standings {state} (master total {total})": "{name} - Rangliste {state} (Meistersumme {total})",
+    "  no players (a master game only)": "  keine Spieler (nur eine Meisterpartie)",
+    "  rank  {player}  points  % of top  tops  solos  invalid  missing  late  penalty  warnings":
+        "  Rang  {player}  Punkte  % v. Top  Tops  Solos  ungült.  fehlend  spät  Strafp.  Verwarn.",
+    "penalty needs a player and the points: penalty DIR PLAYER POINTS [--round N] [--reason TEXT]":
+        "penalty braucht einen Spieler und die Punkte: penalty VERZ SPIELER PUNKTE [--round N] [--reason TEXT]",
+    "penalty {pts!r}: the points are a whole number, e.g. 10":
+        "penalty {pts!r}: die Punkte sind eine ganze Zahl, z. B. 10",
+    "round {n}: {points} points deducted from {player}": "Runde {n}: {points} Strafpunkte für {player}",
+    "round {n}: {points} points given back to {player}": "Runde {n}: {points} Punkte an {player} zurückgegeben",
+    "warn needs a player: warn DIR PLAYER [--round N] [--reason TEXT]":
+        "warn braucht einen Spieler: warn VERZ SPIELER [--round N] [--reason TEXT]",
+    ", {n} points deducted": ", {n} Strafpunkte",
+    ", no deduction": ", ohne Abzug",
+    "round {n}: warning {k} for {player}{cost}": "Runde {n}: Verwarnung {k} für {player}{cost}",
+    "join needs the new player's name: join DIR NAME [--table T] (quote a name with spaces)":
+        "join braucht den Namen des neuen Spielers: join VERZ NAME [--table T] (einen Namen mit Leerzeichen in "
+        "Anführungszeichen)",
+    " at table {t}": " an Tisch {t}",
+    "; round 1 counts 0": "; Runde 1 zählt 0",
+    "; rounds 1 to {n} count 0": "; die Runden 1 bis {n} zählen 0",
+    "{player} joins in round {n}{table}{before}": "{player} spielt ab Runde {n} mit{table}{before}",
+    "leave needs a player: leave DIR PLAYER": "leave braucht einen Spieler: leave VERZ SPIELER",
+    "{player} leaves in round {n}: {counts}no further move is taken; the later rounds count 0":
+        "{player} scheidet in Runde {n} aus: {counts}kein weiterer Zug wird angenommen; die späteren Runden "
+        "zählen 0",
+    "the move entered for round {n} counts, ": "der für Runde {n} eingetragene Zug zählt, ",
+    ", and with it 1 move sent from a phone after it (entry {entries})":
+        ", und damit 1 danach vom Handy gesendeten Zug (Eintrag {entries})",
+    ", and with it {n} moves sent from phones after it (entries {entries})":
+        ", und damit {n} danach von Handys gesendete Züge (Einträge {entries})",
+    "nothing to undo (the event has no action of the director after `new`)":
+        "nichts rückgängig zu machen (das Turnier hat nach „new“ keine Aktion des Schiedsrichters)",
+    "undo would take back entry {seq}: {what}": "undo würde Eintrag {seq} zurücknehmen: {what}",
+    "run: simultan undo {dir} --expect {seq}": "aufrufen: simultan undo {dir} --expect {seq}",
+    "undone: entry {seq}: {what}": "zurückgenommen: Eintrag {seq}: {what}",
+    "nothing changed; run `simultan repair {dir} --apply` to write the salvaged journal (the old one is kept)":
+        "nichts geändert; „simultan repair {dir} --apply“ schreibt das reparierte Journal (das alte bleibt erhalten)",
+    "journal salvaged; the old one is kept as {path}": "Journal repariert; das alte bleibt erhalten als {path}",
+    "{n} files written to {out} (index.html, current.html, master.gcg, results.json, rounds.csv, standings.csv, "
+    "round-NN.svg/html)":
+        "{n} Dateien nach {out} geschrieben (index.html, current.html, master.gcg, results.json, rounds.csv, "
+        "standings.csv, round-NN.svg/html)",
+    "  ({n} rejected)": "  ({n} verworfen)",
+    "  [{n} tied]": "  [{n} gleichauf]",
+    "master game, seed {seed}: {n} rounds, {total} points; ended: {why}":
+        "Meisterpartie, Startwert {seed}: {n} Runden, {total} Punkte; Ende: {why}",
+    "files in {out}/export (master.gcg, results.json, round-NN.svg/html, index.html)":
+        "Dateien in {out}/export (master.gcg, results.json, round-NN.svg/html, index.html)",
+    "unexpected argument(s) {args!r}": "unerwartete(s) Argument(e) {args!r}",
+    "unexpected argument(s) {args!r} (players go after --players)":
+        "unerwartete(s) Argument(e) {args!r} (Spieler gehören hinter --players)",
+    "error: internal error ({kind}: {exc})": "Fehler: interner Fehler ({kind}: {exc})",
+    # the repair report (engine.director.repair.RepairPlan.lines)
+    "{path}: every entry verifies; nothing to repair": "{path}: jeder Eintrag ist in Ordnung; nichts zu reparieren",
+    "lost: {where}: {why}": "verloren: {where}: {why}",
+    "mended: line {line} (one damaged byte): entry {seq}": "geheilt: Zeile {line} (ein beschädigtes Byte): Eintrag {seq}",
+    "recovered from {dir}/: entry {seq}": "aus {dir}/ wiederhergestellt: Eintrag {seq}",
+    "interrupted write at the end ({n} bytes, never acknowledged): moved to journal.torn":
+        "abgebrochenes Schreiben am Ende ({n} Bytes, nie bestätigt): nach journal.torn verschoben",
+    "its creation": "Anlage",
+    "kept: {n} entries (the event up to {what})": "behalten: {n} Einträge (das Turnier bis einschließlich: {what})",
+    "not readable in the journal or any copy": "weder im Journal noch in einer Kopie lesbar",
+    "no tiles left": "keine Steine mehr",
     # -- the global option ----------------------------------------------------------------------------
     "--lang needs a value: de or en": "--lang braucht einen Wert: de oder en",
     "--lang {code!r}: choose de or en": "--lang {code!r}: de oder en wählen",
@@ -490,3 +671,203 @@ PATTERNS_DE: list[tuple[str, object]] = [
 ]
 """Messages with variable parts (the word checker's reasons, the end of a game) -> German, first match wins:
 ``(regular expression, replacement)`` for :func:`re.sub` (engine.lang.tr of a message not in :data:`DE`)."""
+
+
+_N = r"(\d+)"
+DIRECTOR_DE: list[tuple[str, str]] = [
+    (rf"^round {_N} is closed \(the event is over\)", r"Runde \1 ist geschlossen (die Partie ist beendet)"),
+    (rf"^round {_N} is closed \(the open round is {_N}\)", r"Runde \1 ist geschlossen (offen ist Runde \2)"),
+    (rf"^round {_N} is not open yet \(the open round is {_N}\)", r"Runde \1 ist noch nicht offen (offen ist Runde \2)"),
+    (rf"^round {_N} is not the open round \(the event is over\)", r"Runde \1 ist nicht die offene Runde (die Partie "
+                                                                   r"ist beendet)"),
+    (rf"^round {_N} is not the open round \(round {_N} is open\)", r"Runde \1 ist nicht die offene Runde (offen ist "
+                                                                    r"Runde \2)"),
+    (r"^the event is over \((.*)\); no round is open", r"Die Partie ist beendet (\1); keine Runde ist offen"),
+    (r"^no round is open", "Keine Runde ist offen"),
+    (rf"^round {_N} has not started", r"Runde \1 hat noch nicht begonnen."),
+    (rf"^round {_N} already started at ([\d:]+)", r"Runde \1 läuft schon (seit \2)"),
+    (rf"^round {_N}: this event draws from a physical bag", r"Runde \1: Dieses Turnier zieht aus einem echten "
+                                                             r"Beutel; bitte die gezogenen Steine eingeben."),
+    (rf"^(.+) left the event in round {_N}; nothing recorded \(a penalty or warning can still go to round "
+     rf"{_N} or before\)", r"\1 hat das Turnier in Runde \2 verlassen; Strafen und Verwarnungen gehen nur bis "
+                           r"Runde \2"),
+    (rf"^(.+) left the event in round {_N}", r"\1 hat das Turnier in Runde \2 verlassen"),
+    (rf"^(.+) left in round {_N} already", r"\1 ist schon in Runde \2 ausgeschieden"),
+    (rf"^(.+) joined in round {_N}, after round {_N}", r"\1 spielt erst ab Runde \2, nach Runde \3"),
+    (r"^unknown player (.+) \(players: (.*)\)$", r"Unbekannter Spieler \1 (Spieler: \2)"),
+    (r"^player name (.+) is taken by (.+?)( \(left in round (\d+)\))?; choose another name",
+     r"Der Name \1 ist schon vergeben (\2); bitte einen anderen wählen"),
+    (r"^player name (.+): holds the invisible or control character (U\+[0-9A-F]+)",
+     r"Name \1: enthält das unsichtbare oder Steuerzeichen \2; bitte ohne es eingeben"),
+    (r"^player name (.+): must be non-empty", r"Name \1: darf nicht leer sein, höchstens 100 Zeichen, ohne "
+                                              r"Zeilenumbruch, nicht mit '-' beginnend"),
+    (rf"^round {_N} has not been played \(rounds 1 to {_N}\)", r"Runde \1 wurde nicht gespielt (Runden 1 bis \2)"),
+    (r"^no round has been played", "Es wurde noch keine Runde gespielt"),
+    (r"^table (.+): a number from 1 to 999", r"Tisch \1: eine Zahl von 1 bis 999"),
+    (r"^reason: at most (\d+) characters \((\d+) given\)", r"Grund: höchstens \1 Zeichen (\2 eingegeben)"),
+    (r"^--choose '(.+)' is not one of the tied top moves \((\d+) points(?:; it scores (\d+))?\): (.*)$",
+     r"\1 ist keiner der gleichwertigen Top-Züge (\2 Punkte): \4"),
+    (r"^nothing to undo", "Nichts rückgängig zu machen (noch keine Aktion des Schiedsrichters)"),
+    (r"^the last action is entry (\d+) \((.*)\), not entry (\d+)",
+     r"Die letzte Aktion ist Eintrag \1, nicht Eintrag \3 (wurde \3 schon zurückgenommen?)"),
+    (r"^rack (\S+): no move is possible with it", r"Buchstaben \1: damit ist kein Zug möglich; die Steine "
+                                                  r"zurücklegen und neu ziehen"),
+    (r"^rack (\S+): the leave (\S+) stays on the rack; give the (\d+) tiles drawn, or the whole rack with (\S+)",
+     r"Buchstaben \1: der Rest \2 bleibt auf der Bank; die \3 gezogenen Steine eingeben oder die ganze Bank mit \2"),
+    (r"^rack (\S+): (\d+) tiles?; round (\d+) needs (.*)$", r"Buchstaben \1: \2 Steine; Runde \3 braucht \4"),
+    (r"^rack (\S+): the bag holds no (.+?) \(the rest", r"Buchstaben \1: im Beutel ist kein \2 (die übrigen "
+                                                        r"liegen auf dem Brett oder der Bank); bitte die gezogenen "
+                                                        r"Steine prüfen"),
+    (r"^rack (\S+): the bag holds only (\d+) (.+?)s? \(the rest", r"Buchstaben \1: im Beutel ist nur \2-mal \3 "
+                                                                 r"(die übrigen liegen auf dem Brett oder der Bank); "
+                                                                 r"bitte die gezogenen Steine prüfen"),
+    (r"^rack (\S+): (\d+) vowels?, (\d+) consonants?: round (\d+) needs at least (\d+) vowels? and (\d+) consonants?",
+     r"Buchstaben \1: \2 Vokale, \3 Konsonanten; Runde \4 braucht mindestens \5 Vokale und \6 Konsonanten: "
+     r"die Steine zurücklegen und neu ziehen"),
+    (r"^rack '(.*)': (\d+) × (.+), but the tile set has only (\d+)",
+     r"Buchstaben '\1': \2 × \3, der Satz hat nur \4"),
+    (r"^cannot read (.*)$", r"Nicht lesbar: \1"),
+    (r"^(\S+) is not in the word list", r"\1 steht nicht in der Wortliste"),
+    (r"^no move handed in", "kein Zug abgegeben"),
+    (r"^no move$", "kein Zug"),
+    (r"^(.+): uses (.+?)(?: \d+ times)?, but the round's rack is (\S+)",
+     r"\1: braucht \2, aber die Buchstaben der Runde sind \3"),
+]
+"""The director engine's refusals (engine.director.event, English, naming ``simultan`` options) -> German
+sentences without command-line syntax: ``(regular expression, re.Match.expand template)``, first match
+wins; the part of a refusal after the match (a hint at a command) is dropped. Used by the web pages
+(engine.web.german.reason_de) and, after :data:`DE` and :data:`PATTERNS_DE`, by ``simultan``."""
+
+
+def director_de(text: str) -> str | None:
+    """A refusal of the director engine in German by :data:`DIRECTOR_DE`, or ``None`` when no rule knows it."""
+    import re
+
+    text = str(text).strip()
+    for pat, rep in DIRECTOR_DE:
+        m = re.search(pat, text)
+        if m:
+            return re.sub(r"\s+", " ", m.expand(rep)).strip()  # a group that did not take part gives ""
+    return None
+
+
+def _fits(m):
+    """``WHAT: does not fit the event (WHY)`` of the repair report, both parts in German."""
+    from engine.lang import tr
+
+    return f"{tr(m.group(1))}: passt nicht zum Turnier ({tr(m.group(2))})"
+
+
+_RUN_REPAIR = r"run `python -m engine simultan repair (.+)` to see what can be salvaged"
+_REPAIR_DE = r"„python -m engine simultan repair \{0}“ zeigt, was zu retten ist"
+
+SIMULTAN_PATTERNS_DE: list[tuple[str, object]] = [
+    # journal actions (engine.director.event.describe_action; the journal keeps the English text; the
+    # arbitration screen shows them too: engine.web.admin.describe_de)
+    (r"^(.+)'s move (.+) in round (\d+)$", r"Zug von \1 in Runde \3: \2"),
+    (r"^closing round (\d+) \(top (.+)\)$", r"Schließen von Runde \1 (Top \2)"),
+    (r"^starting the clock of round (\d+)$", r"Start von Runde \1"),
+    (r"^a penalty of (-?\d+) points for (.+) in round (\d+)$", r"Strafe \1 Punkte für \2 in Runde \3"),
+    (r"^a warning for (.+) in round (\d+)$", r"Verwarnung für \1 in Runde \2"),
+    (r"^(.+) joining in round (\d+)$", r"Aufnahme von \1 in Runde \2"),
+    (r"^(.+) leaving in round (\d+)$", r"Ausscheiden von \1 in Runde \2"),
+    # the repair report's places and losses (engine.director.repair)
+    (r"^line (\d+)$", r"Zeile \1"),
+    (r"^entry (\d+)$", r"Eintrag \1"),
+    (r"^damaged \((.*)\)$", r"beschädigt (\1)"),
+    (r"^entry number (.+) out of place$", r"Eintragsnummer \1 an falscher Stelle"),
+    (r"^undo of entry (\d+), which is lost$", r"Rücknahme von Eintrag \1, der verloren ist"),
+    (r"^(.+): does not fit the event \((.*)\)$", _fits),
+    # a damaged or missing journal (engine.director.journal, store, repair)
+    (rf"^(.+) line (\d+): damaged entry \((.*)\); the event cannot be rebuilt safely - {_RUN_REPAIR}$",
+     r"\1 Zeile \2: beschädigter Eintrag (\3); das Turnier lässt sich nicht sicher wiederherstellen – "
+     + _REPAIR_DE.format(4)),
+    (rf"^(.+) line (\d+): checksum mismatch \(damaged entry\); the event cannot be rebuilt safely - {_RUN_REPAIR}$",
+     r"\1 Zeile \2: Prüfsumme falsch (beschädigter Eintrag); das Turnier lässt sich nicht sicher wiederherstellen – "
+     + _REPAIR_DE.format(3)),
+    (rf"^(.+) line (\d+): the last entry is complete but its end is damaged \(not an interrupted write\); the event "
+     rf"cannot be rebuilt safely - {_RUN_REPAIR}$",
+     r"\1 Zeile \2: der letzte Eintrag ist vollständig, aber sein Ende ist beschädigt (kein abgebrochenes "
+     r"Schreiben); das Turnier lässt sich nicht sicher wiederherstellen – " + _REPAIR_DE.format(3)),
+    (rf"^(.+) line (\d+): entry number (.+), expected (\d+); {_RUN_REPAIR}$",
+     r"\1 Zeile \2: Eintragsnummer \3, erwartet \4; " + _REPAIR_DE.format(5)),
+    (r"^(.+): not an event directory \(no (\S+)\); create one with `python -m engine simultan new`$",
+     r"\1: kein Turnierverzeichnis (kein \2); eines anlegen mit „python -m engine simultan new“"),
+    (r"^(.+): not an event directory \(no (\S+)\)$", r"\1: kein Turnierverzeichnis (kein \2)"),
+    (r"^(.+): no such event directory$", r"\1: kein solches Turnierverzeichnis"),
+    (r"^(.+?) already holds an event(?: \(\S+\))?; choose another directory$",
+     r"\1 enthält schon ein Turnier; ein anderes Verzeichnis wählen"),
+    (r"^(.+): the event is busy \(another director's command holds (.+) for more than (\S+) s\); try again$",
+     r"\1: das Turnier ist belegt (ein anderer Befehl des Schiedsrichters hält \2 länger als \3 s); bitte noch "
+     r"einmal"),
+    (r"^(.+): empty journal$", r"\1: leeres Journal"),
+    (r"^(.+): the first entry \(`new`: the event's settings\) is damaged and no copy in (\S+)/ has it; the event "
+     r"cannot be salvaged$",
+     r"\1: der erste Eintrag („new“: die Einstellungen des Turniers) ist beschädigt und keine Kopie in \2/ hat "
+     r"ihn; das Turnier lässt sich nicht retten"),
+    (r"^the lexicon given is not the one this event was created with \(fingerprint (\w+)\); repair needs the "
+     r"event's lexicon \(--lexicon\)$",
+     r"die angegebene Wortliste ist nicht die, mit der das Turnier angelegt wurde (Fingerabdruck \1); repair "
+     r"braucht die Wortliste des Turniers (--lexicon)"),
+    (r"^the lexicon (.+) is not the one this event was created with \(fingerprint (\w+), the event has (\w+)\); "
+     r"the event cannot be rebuilt with it$",
+     r"die Wortliste \1 ist nicht die, mit der das Turnier angelegt wurde (Fingerabdruck \2, das Turnier hat "
+     r"\3); damit lässt sich das Turnier nicht wiederherstellen"),
+    (r"^(.+) changed since the repair was planned; run repair again$",
+     r"\1 hat sich seit der Planung der Reparatur geändert; repair noch einmal aufrufen"),
+    (r"^journal entry (\d+): (.+)$", _inner("Journaleintrag {0}: {1}")),
+    # notes while reading an event (engine.director.store)
+    (r"^ignoring an incomplete last journal entry \((\d+) bytes, an interrupted write\)$",
+     r"ein unvollständiger letzter Journaleintrag wird übergangen (\1 Bytes, ein abgebrochenes Schreiben)"),
+    (r"^removed an interrupted write from the end of the journal \(an entry never acknowledged; its bytes are kept "
+     r"in journal\.torn\)$",
+     r"ein abgebrochenes Schreiben am Ende des Journals entfernt (ein nie bestätigter Eintrag; seine Bytes "
+     r"stehen in journal.torn)"),
+    (r"^rebuilt (.+) \(it did not show the journal's last entry\)$",
+     r"\1 neu geschrieben (es zeigte den letzten Journaleintrag nicht)"),
+    (r"^(.+) does not show the journal's last entry and could not be rebuilt: (.+)$",
+     _inner("{0} zeigt den letzten Journaleintrag nicht und konnte nicht neu geschrieben werden: {1}")),
+    # refusals whose command hint the director at the command line needs (engine.director.event); the
+    # others: DIRECTOR_DE, shared with the web pages
+    (r"^round (\d+) has not started: start its clock with `simultan round DIR --start` before entering moves$",
+     r"Runde \1 hat noch nicht begonnen: erst ihre Uhr starten („simultan round VERZ --start“), dann Züge "
+     r"eintragen"),
+    (r"^round (\d+): this event draws from a physical bag; give the tiles drawn \(`round --start --rack \.\.\.`\)$",
+     r"Runde \1: dieses Turnier zieht aus einem echten Beutel; die gezogenen Steine angeben („round --start "
+     r"--rack ...“)"),
+    (r"^round (\d+) has not started \(no `round --start`\), so it cannot be closed; was it closed twice\? "
+     r"\(`close --round N` closes only round N\)$",
+     r"Runde \1 hat noch nicht begonnen (kein „round --start“) und kann nicht geschlossen werden; wurde sie "
+     r"zweimal geschlossen? („close --round N“ schließt nur Runde N)"),
+    (r"^nothing to undo \(the event has no action of the director after `new`\); entry (\d+) is not the last "
+     r"action$",
+     r"nichts rückgängig zu machen (das Turnier hat nach „new“ keine Aktion des Schiedsrichters); Eintrag \1 "
+     r"ist nicht die letzte Aktion"),
+    (r"^the event is over \((.+)\); no round is open$", _inner("das Turnier ist beendet ({0}); keine Runde ist offen")),
+    # the director's own checks of what the director typed (engine.director.event, store, rules)
+    (r"^penalty (.+): give the points to deduct, a whole number from 1 to 1000 \(negative gives points back\)$",
+     r"penalty \1: die abzuziehenden Punkte angeben, eine ganze Zahl von 1 bis 1000 (negativ gibt Punkte "
+     r"zurück)"),
+    (r"^player name (.+) given twice(?: \(as (.+): the same name ignoring case and Unicode form\))?$",
+     r"Spielername \1 doppelt angegeben"),
+    (r"^table for (.+), who is not among the players$", r"Tisch für \1, der nicht unter den Spielern ist"),
+    (r"^table (.+) for (.+): a number from 1 to 999$", r"Tisch \1 für \2: eine Zahl von 1 bis 999"),
+    (r"^player name (.+): holds the blank-looking character (U\+[0-9A-F]+) \((.+)\); type the name without it$",
+     r"Spielername \1: enthält das leer aussehende Zeichen \2 (\3); den Namen ohne es eingeben"),
+    (r"^player name (.+): mixes (.+) letters, which look alike; type it in one alphabet$",
+     r"Spielername \1: mischt Buchstaben verschiedener Schriften (\2), die gleich aussehen; in einer Schrift "
+     r"eingeben"),
+    (r"^round time (.+): write seconds \(180\), minutes:seconds \(3:00\) or 3m$",
+     r"Rundenzeit \1: Sekunden (180), Minuten:Sekunden (3:00) oder 3m schreiben"),
+    (r"^round time (.+) is negative$", r"Rundenzeit \1 ist negativ"),
+    (r"^unknown tie-break (.+): choose from (.+)$", r"unbekanntes Stechen \1: eines von \2 wählen"),
+    # why an event ended (engine.director.rules.draw_rack, event)
+    (r"^no move is possible with the rack (\S+)$", r"mit den Buchstaben \1 ist kein Zug möglich"),
+    (r"^the tiles left \((.+)\) cannot make a rack with at least (\d+) vowels? and (\d+) consonants?$",
+     r"die übrigen Steine (\1) ergeben keine Buchstaben mit mindestens \2 Vokal(en) und \3 Konsonant(en)"),
+    (r"^no valid rack after (\d+) draws$", r"keine gültigen Buchstaben nach \1 Ziehungen"),
+]
+"""``simultan``'s messages with variable parts (engine.director: journal actions, the repair report, a damaged
+journal, notes, refusals with a command hint, the end of an event) -> German; the head of :data:`PATTERNS_DE`."""
+
+PATTERNS_DE[:0] = SIMULTAN_PATTERNS_DE

@@ -45,9 +45,9 @@ State arrays (shapes and dtypes):
 * ``zb`` uint64 (15, 15, 128) board keys by square and placed code
   (letter | ``BLANK_FLAG``), ``zr`` uint64 (2, n_letters + 1, 8) rack keys by
   player, tile and count, ``zs`` uint64 (2, 5) side-to-move × passes keys;
-* the transposition table ``tt_key`` uint64 (size,), ``tt_val`` int32,
-  ``tt_depth`` int16 (``EXACT_DEPTH`` = searched to the end of the game),
-  ``tt_flag`` uint8 (1 exact, 2 lower bound, 3 upper bound), ``tt_move``
+* the transposition table ``tt_key`` uint64 (size,), ``tt_val`` int32 (size, 2) a lower and
+  an upper bound of the state's value, ``tt_depth`` int16 (``EXACT_DEPTH`` = searched to the end of the game),
+  ``tt_flag`` uint8 (1 exact, 2 lower bound, 3 upper bound, 4 both bounds), ``tt_move``
   uint64 (key of the best move, 0 none), ``tt_row`` int16 (size, OUT_WIDTH) the
   best move's generator row (tried before the node's moves are generated; a
   cut-off by it saves the generation); two slots per index (depth-preferred
@@ -96,8 +96,15 @@ C_INC, C_REUSED = 13, 14
 # killers staged at nodes without a table move (0, 1, 2; see _stage_killer); nodes that tried one, found one
 # legal, were cut by it
 C_KSTAGE, C_KTRIED, C_KFOUND, C_KCUT = 15, 16, 17, 18
+# 1 = after the opponent's pass, the pass is ordered first after the table's move (a quick end of the game by passes
+# bounds the node at once); 1 = a ply whose staged killers seldom cut (below 1 in 4 of the last tries) stages one only
+# at every 16th chance (the others generate their moves at once)
+C_PASSFIRST, C_KADAPT = 19, 20
+# conservation (MAGPIE's idea): the side ``counters[C_CONS_SIDE] - 1`` (none when 0), whose opponent holds stuck tiles,
+# orders its moves that do not go out lower by C_W_CONS_T per tile and C_W_CONS_V per point of the tiles played
+C_CONS_SIDE, C_W_CONS_T, C_W_CONS_V = 21, 22, 23
 INC_BACK = 32
-N_COUNTERS = 20
+N_COUNTERS = 24
 HIST_BITS = 16
 
 
@@ -227,18 +234,36 @@ def _tt_probe(tt_key, h):
 
 @njit(cache=True)
 def _tt_store(tt_key, tt_val, tt_depth, tt_flag, tt_move, h, value, depth, flag, mkey):
+    """Store a search's result: ``flag`` 1 exact, 2 lower bound (failed high), 3 upper bound (failed low).
+
+    ``tt_val[slot]`` = (lower bound, upper bound). A result for a state whose entry has the same
+    depth (both searched to the end of the game: ``EXACT_DEPTH``) narrows the entry's bounds
+    instead of replacing them, so a state reached with different windows (the same tiles played
+    in another order score differently on the way) keeps what each search proved. Bounds that
+    would cross (depth-limited values can depend on the path through the table) are replaced.
+    """
     m = tt_key.shape[0]
     if m <= 2:
         return
+    lo = np.int64(value) if flag != 3 else np.int64(-INF)
+    hi = np.int64(value) if flag != 2 else np.int64(INF)
+    slot = _tt_probe(tt_key, h)
+    if slot >= 0 and tt_depth[slot] == depth:
+        lo2 = max(lo, np.int64(tt_val[slot, 0]))
+        hi2 = min(hi, np.int64(tt_val[slot, 1]))
+        if lo2 <= hi2:
+            lo = lo2
+            hi = hi2
     base = np.int64(h & np.uint64((m >> 1) - 1)) * 2
-    if tt_key[base] == h or depth >= tt_depth[base]:
-        slot = base
-    else:
-        slot = base + 1
+    if not (slot == base + 1 and depth < tt_depth[base]):  # else: it stays in the always-replace slot
+        slot = base if tt_key[base] == h or depth >= tt_depth[base] else base + 1
+    if slot == base and tt_key[base + 1] == h:
+        tt_key[base + 1] = 0  # no stale copy of the state in the other slot
     tt_key[slot] = h
-    tt_val[slot] = value
+    tt_val[slot, 0] = lo
+    tt_val[slot, 1] = hi
     tt_depth[slot] = depth
-    tt_flag[slot] = flag
+    tt_flag[slot] = 1 if lo == hi else (2 if hi >= INF else (3 if lo <= -INF else 4))
     tt_move[slot] = mkey
 
 
@@ -467,6 +492,8 @@ def _gen_node(off, start, sp, fr, kwg, tiles, tvals, lm, wm, racks, vals, bingo_
         if i == base + n:
             mk = PASS_KEY
             key = np.int64(-1000)
+            if counters[C_PASSFIRST] != 0 and fr[sp, FD_PASSES] >= 1:
+                key = np.int64(1) << 31
         else:
             mk = move_key(arena, i)
             sc = np.int64(arena[i, K.OUT_SCORE])
@@ -481,6 +508,13 @@ def _gen_node(off, start, sp, fr, kwg, tiles, tvals, lm, wm, racks, vals, bingo_
                 key += tv * counters[C_W_TVAL]
             if tp == ntiles:
                 key += (np.int64(1) << 28) + 8 * op_val
+            elif counters[C_CONS_SIDE] == side + 1:
+                tv = 0
+                for q in range(arena[i, K.OUT_LEN]):
+                    code = arena[i, K.OUT_TILES + q]
+                    if code != 0 and (code & BLANK_FLAG) == 0:
+                        tv += vals[code]
+                key -= tp * counters[C_W_CONS_T] + tv * counters[C_W_CONS_V]
             if counters[C_W_HIST] != 0:
                 hv = hist[np.int64(mk >> np.uint64(64 - HIST_BITS))]
                 if hv > counters[C_HIST_CAP]:
@@ -576,6 +610,9 @@ def negamax(depth, alpha, beta, side, passes, h, kwg, vals, all_mask, bingo_tile
     fbk = np.zeros(MAXPLY + 2, dtype=np.uint64)
     fttm = np.zeros(MAXPLY + 2, dtype=np.uint64)
     krow = np.zeros((MAXPLY + 2, 2, W), dtype=np.int32)
+    ktries = np.zeros(MAXPLY + 2, dtype=np.int64)
+    kcuts = np.zeros(MAXPLY + 2, dtype=np.int64)
+    kchance = np.zeros(MAXPLY + 2, dtype=np.int64)
     sp = 0
     fr[0, FD_DEPTH] = depth
     fr[0, FD_ALPHA] = alpha
@@ -625,11 +662,11 @@ def negamax(depth, alpha, beta, side, passes, h, kwg, vals, all_mask, bingo_tile
                 ttm = tt_move[slot]
                 td = tt_depth[slot]
                 if td >= d:
-                    v = np.int64(tt_val[slot])
-                    f = tt_flag[slot]
-                    if f == 1 or (f == 2 and v >= fr[sp, FD_BETA]) or (f == 3 and v <= fr[sp, FD_ALPHA]):
+                    lo = np.int64(tt_val[slot, 0])
+                    hi = np.int64(tt_val[slot, 1])
+                    if lo == hi or lo >= fr[sp, FD_BETA] or hi <= fr[sp, FD_ALPHA]:
                         counters[C_HITS] += 1
-                        rv = v
+                        rv = lo if lo == hi or lo >= fr[sp, FD_BETA] else hi
                         rc = td == EXACT_DEPTH
                         continue
             if d <= 0:
@@ -662,9 +699,18 @@ def negamax(depth, alpha, beta, side, passes, h, kwg, vals, all_mask, bingo_tile
                 fr[sp, FD_STAGE] = 1
                 mode = M_NEXT
                 continue
-            if counters[C_KSTAGE] != 0 and killers[sp, 0] > PASS_KEY:
+            stage = counters[C_KSTAGE] != 0 and killers[sp, 0] > PASS_KEY
+            if stage and counters[C_KADAPT] != 0:
+                kchance[sp] += 1
+                if ktries[sp] >= 64 and kcuts[sp] * 4 < ktries[sp] and (kchance[sp] & 15) != 0:
+                    stage = False
+            if stage:
                 # staged: try a killer (a move that cut at this ply) before generating the others
                 counters[C_KTRIED] += 1
+                ktries[sp] += 1
+                if ktries[sp] >= 1024:  # the rate of the recent tries
+                    ktries[sp] >>= 1
+                    kcuts[sp] >>= 1
                 arena, keys, order, kk = _stage_killer(krow, killers, sp, off, arena, keys, order, kwg, tiles, tvals,
                                                        lm, wm, racks[s_], vals, bingo_tiles, bingo_bonus, cs, xs,
                                                        hx, dirty, counters)
@@ -733,6 +779,7 @@ def negamax(depth, alpha, beta, side, passes, h, kwg, vals, all_mask, bingo_tile
                     hist[np.int64(mk >> np.uint64(64 - HIST_BITS))] += fr[sp, FD_NTILES] * fr[sp, FD_NTILES]
                 if fr[sp, FD_STAGE] == 2:
                     counters[C_KCUT] += 1
+                    kcuts[sp] += 1
                 fr[sp, FD_J] = fr[sp, FD_N]  # cut
                 fr[sp, FD_STAGE] = 0
             continue
@@ -836,6 +883,7 @@ def negamax(depth, alpha, beta, side, passes, h, kwg, vals, all_mask, bingo_tile
                 hist[np.int64(mk >> np.uint64(64 - HIST_BITS))] += fr[sp, FD_NTILES] * fr[sp, FD_NTILES]
                 if fr[sp, FD_STAGE] == 2:
                     counters[C_KCUT] += 1
+                    kcuts[sp] += 1
                 fr[sp, FD_J] = n
                 fr[sp, FD_STAGE] = 0
             continue
@@ -860,6 +908,34 @@ def negamax(depth, alpha, beta, side, passes, h, kwg, vals, all_mask, bingo_tile
 
 
 @njit(cache=True)
+def _all_moves(kwg, vals, bingo_tiles, bingo_bonus, tiles, tvals, lm, wm, cs, xs, hx, rack):
+    """Every move of ``rack`` here: ``(rows, n)``, generator rows int32 (>= n, OUT_WIDTH) and their number."""
+    cnt = np.zeros(1, dtype=np.int64)
+    mv = np.zeros((CAP, W), dtype=np.int32)
+    K.generate_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx, mv, cnt)
+    if cnt[0] > mv.shape[0]:
+        mv = np.zeros((cnt[0], W), dtype=np.int32)
+        K.generate_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx, mv, cnt)
+    return mv, np.int64(cnt[0])
+
+
+@njit(cache=True)
+def playable_tiles(kwg, vals, bingo_tiles, bingo_bonus, tiles, tvals, lm, wm, cs, xs, hx, rack):
+    """int64 (n_letters + 1,): 1 for each tile of ``rack`` that some move of ``rack`` on this board plays, else 0.
+
+    A tile of the rack with 0 here is *stuck* now (MAGPIE's term): no move places it (blanks at index 0).
+    """
+    mv, n = _all_moves(kwg, vals, bingo_tiles, bingo_bonus, tiles, tvals, lm, wm, cs, xs, hx, rack)
+    out = np.zeros(rack.shape[0], dtype=np.int64)
+    for i in range(n):
+        for k in range(mv[i, K.OUT_LEN]):
+            code = mv[i, K.OUT_TILES + k]
+            if code != 0:
+                out[0 if code & BLANK_FLAG else code] = 1
+    return out
+
+
+@njit(cache=True)
 def find_move(kwg, vals, bingo_tiles, bingo_bonus, tiles, tvals, lm, wm, cs, xs, hx, rack, mkey, out):
     """Generate the moves of ``rack`` and copy the one with key ``mkey`` to ``out[0]``.
 
@@ -869,13 +945,8 @@ def find_move(kwg, vals, bingo_tiles, bingo_bonus, tiles, tvals, lm, wm, cs, xs,
         out[0, k] = 0
     if mkey == PASS_KEY:
         return 1
-    cnt = np.zeros(1, dtype=np.int64)
-    mv = np.zeros((CAP, W), dtype=np.int32)
-    K.generate_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx, mv, cnt)
-    if cnt[0] > mv.shape[0]:
-        mv = np.zeros((cnt[0], W), dtype=np.int32)
-        K.generate_checked(kwg, tiles, tvals, lm, wm, rack, vals, bingo_tiles, bingo_bonus, cs, xs, hx, mv, cnt)
-    for i in range(cnt[0]):
+    mv, n = _all_moves(kwg, vals, bingo_tiles, bingo_bonus, tiles, tvals, lm, wm, cs, xs, hx, rack)
+    for i in range(n):
         if move_key(mv, i) == mkey:
             for k in range(W):
                 out[0, k] = mv[i, k]

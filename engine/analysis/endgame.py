@@ -47,6 +47,14 @@ INCREMENTAL = True
 KILLER_STAGE = 1
 """Killers tried (0, 1 or 2) at a node without a table move before its moves are generated; each is
 found legal, with its present score, by generating only its line (``_endgame._stage_killer``)."""
+PASS_FIRST = False
+"""After the opponent's pass, order the pass first (after the table's move and a staged killer)."""
+KILLER_ADAPT = False
+"""Stage killers at a ply only while they cut often there (``_endgame.C_KADAPT``)."""
+CONSERVE = False
+"""Conservation ordering when a side holds stuck tiles at the root (:meth:`_State.set_conservation`)."""
+CONSERVE_WEIGHTS = (28, 8)
+"""Conservation: ordering-key units (``ORDER_WEIGHTS[0]`` per point scored) per tile and per tile point played."""
 PRUNE = True
 """Generate moves over the pruned lexicon of :func:`pruned_graph` once a solve has searched
 ``PRUNE_AFTER_NODES`` nodes (short solves do not pay the build, up to ~0.7 s with a blank)."""
@@ -250,7 +258,7 @@ class _State:
         self.h = np.uint64(E.full_hash(self.tiles, b.blanks, self.racks, 0, self.passes, self.zb, self.zr, self.zs))
         size = 1 if tt_bits <= 0 else 1 << tt_bits
         self.tt_key = np.zeros(size, dtype=np.uint64)
-        self.tt_val = np.zeros(size, dtype=np.int32)
+        self.tt_val = np.zeros((size, 2), dtype=np.int32)
         self.tt_depth = np.zeros(size, dtype=np.int16)
         self.tt_flag = np.zeros(size, dtype=np.uint8)
         self.tt_move = np.zeros(size, dtype=np.uint64)
@@ -273,7 +281,38 @@ class _State:
         self.counters[E.C_W_HIST], self.counters[E.C_HIST_CAP] = HISTORY
         self.counters[E.C_INC] = 1 if INCREMENTAL else 0
         self.counters[E.C_KSTAGE] = KILLER_STAGE
+        self.counters[E.C_PASSFIRST] = 1 if PASS_FIRST else 0
+        self.counters[E.C_KADAPT] = 1 if KILLER_ADAPT else 0
+        self.stuck = [self.stuck_tiles(p) for p in (0, 1)]
+        if CONSERVE:
+            self.set_conservation()
         self.kernel_cpu = 0.0
+
+    def stuck_tiles(self, player: int) -> np.ndarray:
+        """int64 (n_letters + 1,): the tiles of ``player``'s rack (0 = the mover) that no move of theirs plays now."""
+        rack = self.racks[player]
+        can = E.playable_tiles(self.kwg, self.vals, self.bingo[0], self.bingo[1], self.tiles, self.tvals, self.lm,
+                               self.wm, self.cs, self.xs, self.hx, rack)
+        return np.where(can == 0, rack, 0)
+
+    def set_conservation(self) -> None:
+        """Order the moves of the side whose opponent holds stuck tiles (at the root) by conservation.
+
+        MAGPIE's heuristic: when the opponent cannot play some tiles, it cannot go out soon, so
+        playing one's tiles slowly tends to score more; such a side's moves that do not go out
+        are ordered lower per tile and per point played (``CONSERVE_WEIGHTS``), scaled by the
+        stuck tiles' share of the opponent's rack value. Only the order changes, never a value.
+        """
+        self.counters[E.C_CONS_SIDE] = 0
+        best = 0.0
+        for p in (0, 1):
+            total = float((self.racks[p][1:] * self.vals[1:]).sum())
+            frac = float((self.stuck[p][1:] * self.vals[1:]).sum()) / total if total > 0 else 0.0
+            if frac > best:
+                best = frac
+                self.counters[E.C_CONS_SIDE] = 2 - p  # the other side conserves (side + 1)
+        self.counters[E.C_W_CONS_T] = int(round(CONSERVE_WEIGHTS[0] * best))
+        self.counters[E.C_W_CONS_V] = int(round(CONSERVE_WEIGHTS[1] * best))
 
     def use_pruned_graph(self) -> None:
         """Switch to the pruned lexicon of :func:`pruned_graph` (the root's cross-checks recomputed).

@@ -939,9 +939,9 @@ class _LocalRunner:
 
 
 def _pool_warm() -> None:
-    import signal
+    from engine.interrupt import worker_process
 
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's: it stops after the batch (simulate)
+    worker_process()  # Ctrl-C is the parent's (it stops after the batch: simulate); exit when the parent dies
     from engine.movegen import generator  # noqa: F401  (imports numpy, numba and the kernels' module once per worker)
 
 

@@ -470,6 +470,15 @@ def _path_of(lexicon) -> str | None:
     return str(p)
 
 
+def uncached(names: Sequence[str]) -> list[Step]:
+    """The steps of ``names`` whose probe kernel has no compiled code in Numba's cache (without the stamps of
+    :func:`pending`: a process that warms in itself, e.g. ``engine web``, asks only whether it will compile)."""
+    import importlib
+
+    return [s for s in STEPS if s.name in names and s.probe is not None
+            and not is_cached(importlib.import_module(f"engine.{s.probe[0]}").__file__, s.probe[1])]
+
+
 def cold() -> bool:
     """True if a search kernel has no compiled code in Numba's cache (kept for callers that only ask)."""
     import importlib

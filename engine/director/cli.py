@@ -35,11 +35,26 @@ import os
 import sys
 import time
 
+from engine.lang import lang, num, tr
+
 __all__ = ["add_parser", "handler"]
 
 
+def _say(text) -> str:
+    """A message of the director engine (English) in this run's language: the CLI's catalogue
+    (:func:`engine.lang.tr`), else the director's refusals shared with the web pages
+    (:func:`engine.lang_de.director_de`), else unchanged."""
+    text = str(text)
+    out = tr(text)
+    if out == text and lang() == "de":
+        from engine.lang_de import director_de
+
+        out = director_de(text) or text
+    return out
+
+
 def _note(msg: str) -> None:
-    print(f"note: {msg}", file=sys.stderr)
+    print(tr("note: {msg}", msg=_say(msg)), file=sys.stderr)
 
 
 class _Usage(ValueError):
@@ -55,7 +70,7 @@ def _event_and_rest(args) -> tuple[str, list[str]]:
     if args.event:
         return args.event, pos
     if not pos:
-        raise _Usage("name the event directory (first argument, or --event DIR)")
+        raise _Usage(tr("name the event directory (first argument, or --event DIR)"))
     return pos[0], pos[1:]
 
 
@@ -88,7 +103,7 @@ def _rules_from_args(args, alphabet):
             try:
                 v, c = (int(x) for x in val.split(","))
             except ValueError:
-                raise _Usage(f"--{name} {val!r}: write VOWELS,CONSONANTS, e.g. 2,2") from None
+                raise _Usage(tr("--{name} {val!r}: write VOWELS,CONSONANTS, e.g. 2,2", name=name, val=val)) from None
             kwargs[f"{name}_vowels"], kwargs[f"{name}_consonants"] = v, c
     if args.solo_bonus is not None:
         kwargs["solo_bonus"] = args.solo_bonus
@@ -103,7 +118,7 @@ def _rules_from_args(args, alphabet):
     if kwargs.get("late_penalty") and "late_submission" not in kwargs:
         kwargs["late_submission"] = "penalty"
     if kwargs.get("late_submission") == "penalty" and not kwargs.get("late_penalty"):
-        raise _Usage("--late-submission penalty needs --late-penalty POINTS")
+        raise _Usage(tr("--late-submission penalty needs --late-penalty POINTS"))
     return SimultanRules.for_alphabet(alphabet, **kwargs)
 
 
@@ -119,7 +134,8 @@ def _players_file(path: str) -> tuple[list[str], dict]:
     try:
         text = open(path, encoding="utf-8-sig").read()
     except (OSError, UnicodeDecodeError) as exc:
-        raise _Usage(f"--players-file {path}: cannot read it ({getattr(exc, 'strerror', None) or exc})") from None
+        raise _Usage(tr("--players-file {path}: cannot read it ({why})", path=path,
+                        why=_say(getattr(exc, 'strerror', None) or exc))) from None
     names, tables = [], {}
     for i, line in enumerate(text.splitlines(), 1):
         line = line.strip()
@@ -133,7 +149,8 @@ def _players_file(path: str) -> tuple[list[str], dict]:
         names.append(name)
         if table:
             if not table.isdigit():
-                raise _Usage(f"--players-file {path} line {i}: table {table!r} is not a number")
+                raise _Usage(tr("--players-file {path} line {i}: table {table!r} is not a number", path=path, i=i,
+                                   table=table))
             tables[name] = int(table)
     return names, tables
 
@@ -148,8 +165,8 @@ def _players(values) -> list[str]:
     for v in values or []:
         for x in v.split(","):
             if not x.strip():
-                raise _Usage(f"--players: empty player name in {' '.join(repr(v) for v in values)}; "
-                             f"give every player a name")
+                raise _Usage(tr("--players: empty player name in {given}; give every player a name",
+                                given=' '.join(repr(v) for v in values)))
             out.append(x.strip())
     return out
 
@@ -157,19 +174,20 @@ def _players(values) -> list[str]:
 def _late(sub) -> str:
     if sub is None:
         return ""
-    out = f" LATE (+{sub.late:g} s)" if sub.late is not None else ""
-    return out + (" HANDED IN LATE" if sub.handed_late else "")
+    out = tr(" LATE (+{s:g} s)", s=sub.late) if sub.late is not None else ""
+    return out + (tr(" HANDED IN LATE") if sub.handed_late else "")
 
 
 def _submission_line(sub) -> str:
     if sub is None:
         return "-"
     if sub.text == "-":
-        return "no move"
+        return tr("no move")
     if sub.valid:
         return f"{sub.notation} {sub.score}{_late(sub)}"
-    would = f", would score {sub.would_score}" if sub.would_score is not None else ""
-    return f"{sub.notation or sub.text} invalid: {sub.reason}{would}{_late(sub)}"
+    would = tr(", would score {n}", n=sub.would_score) if sub.would_score is not None else ""
+    return tr("{move} invalid: {reason}{would}{late}", move=sub.notation or sub.text, reason=_say(sub.reason),
+              would=would, late=_late(sub))
 
 
 def _print_board(ev) -> None:
@@ -181,15 +199,16 @@ def _tops_lines(rnd, tie_break, limit: int = 10) -> list[str]:
 
     lines = []
     if len(rnd.tops) > 1:
-        lines.append(f"  {len(rnd.tops)} moves tie at {rnd.top_score}; tie-break "
-                     f"({', '.join(TIE_BREAKS[k] for k in tie_break)}) decided by: "
-                     f"{', then '.join(TIE_BREAKS.get(k, k) for k in rnd.decided_by)}")
+        lines.append(tr("  {n} moves tie at {score}; tie-break ({order}) decided by: {decided}", n=len(rnd.tops),
+                        score=rnd.top_score, order=", ".join(tr(TIE_BREAKS[k]) for k in tie_break),
+                        decided=tr(", then ").join(tr(TIE_BREAKS.get(k, k)) for k in rnd.decided_by)))
         for i, t in enumerate(rnd.tops[:limit], 1):
-            mark = "  <- top" if rnd.top is not None and t.notation == rnd.top.notation else ""
-            lines.append(f"   {i:2d}. {t.notation:<24} {t.score:>4}  blanks {t.blanks}  duplicates kept "
-                         f"{t.duplicates}  tiles {t.tiles}  leave {t.leave or '-'}{mark}")
+            mark = tr("  <- top") if rnd.top is not None and t.notation == rnd.top.notation else ""
+            lines.append(tr("   {i:2d}. {move:<24} {score:>4}  blanks {blanks}  duplicates kept {dups}  tiles {tiles}  "
+                            "leave {leave}{mark}", i=i, move=t.notation, score=t.score, blanks=t.blanks,
+                            dups=t.duplicates, tiles=t.tiles, leave=t.leave or "-", mark=mark))
         if len(rnd.tops) > limit:
-            lines.append(f"   ... and {len(rnd.tops) - limit} more (results.json lists them all)")
+            lines.append(tr("   ... and {n} more (results.json lists them all)", n=len(rnd.tops) - limit))
     return lines
 
 
@@ -203,7 +222,7 @@ def cmd_new(args) -> int:
     from .store import EventDir
 
     if not str(args.event_dir).strip():
-        raise _Usage("the event directory needs a name (an empty name would be the current directory)")
+        raise _Usage(tr("the event directory needs a name (an empty name would be the current directory)"))
     players = _players(args.players)
     tables: dict = {}
     if args.players_file:
@@ -211,7 +230,7 @@ def cmd_new(args) -> int:
         players += more
     if args.table_size is not None:
         if args.table_size < 1:
-            raise _Usage("--table-size: at least 1 player per table")
+            raise _Usage(tr("--table-size: at least 1 player per table"))
         for i, p in enumerate(players):
             tables.setdefault(p.strip(), i // args.table_size + 1)
     lex = load_lexicon(args.lexicon, progress=_note)
@@ -219,18 +238,22 @@ def cmd_new(args) -> int:
     d = EventDir.create(args.event_dir, players, seed=args.seed, rules=rules, name=args.name,
                         lexicon_path=args.lexicon, lexicon=lex, notes=_note, tables=tables)
     ev = d.load()
-    shown = ", ".join(players) if len(players) <= 12 else ", ".join(players[:10]) + f", ... ({len(players) - 10} more)"
+    shown = (", ".join(players) if len(players) <= 12
+             else ", ".join(players[:10]) + tr(", ... ({n} more)", n=len(players) - 10))
     n_tables = len(set(ev.tables.values()))
-    print(f"event {ev.settings.name!r} created in {args.event_dir}: {len(players)} players "
-          f"({shown or 'none'}){f' at {n_tables} tables' if n_tables else ''}, seed {ev.settings.seed}, "
-          f"round time {_fmt_time(ev.rules.round_time)}")
+    print(tr("event {name!r} created in {dir}: {n} players ({shown}){tables}, seed {seed}, round time {time}",
+             name=ev.settings.name, dir=args.event_dir, n=len(players), shown=shown or tr("none"),
+             tables=tr(" at {n} tables", n=n_tables) if n_tables else "", seed=str(ev.settings.seed),
+             time=_fmt_time(ev.rules.round_time)))
     r = ev.rules
     if r.late_submission != "count" or r.warning_penalty:
-        late = {"zero": "a late move scores 0", "penalty": f"a late move costs {r.late_penalty} points",
-                "count": "a late move counts"}[r.late_submission]
-        warn = (f"each warning after the first {r.warnings_free} costs {r.warning_penalty} points"
-                if r.warning_penalty else "warnings cost nothing")
-        print(f"penalties: {late} (phones: after the round time + {r.late_grace} s); {warn}")
+        late = {"zero": tr("a late move scores 0"),
+                "penalty": tr("a late move costs {n} points", n=r.late_penalty),
+                "count": tr("a late move counts")}[r.late_submission]
+        warn = (tr("each warning after the first {free} costs {n} points", free=r.warnings_free, n=r.warning_penalty)
+                if r.warning_penalty else tr("warnings cost nothing"))
+        print(tr("penalties: {late} (phones: after the round time + {grace} s); {warn}", late=late,
+                 grace=r.late_grace, warn=warn))
     _print_open(ev, args.event_dir)
     return 0
 
@@ -244,15 +267,19 @@ def _fmt_time(s) -> str:
 def _print_open(ev, event_dir) -> None:
     cur = ev.current
     if cur is None:
-        print(f"the event is over: {ev.end_reason}")
+        print(tr("the event is over: {why}", why=_say(ev.end_reason)))
         return
     if ev.rack_pending:
-        print(f"round {cur.number}: {_pending_text(ev)}")
+        print(tr("round {n}: {what}", n=cur.number, what=_pending_text(ev)))
         _print_page(event_dir)
         return
-    rej = f" ({len(cur.rejected)} rejected draw{'s' * (len(cur.rejected) != 1)}: " \
-          f"{', '.join(r[0] for r in cur.rejected)})" if cur.rejected else ""
-    print(f"round {cur.number}: rack {' '.join(cur.rack)}{rej}; {cur.bag} tiles in the bag")
+    rej = ""
+    if cur.rejected:
+        k = len(cur.rejected)
+        rej = tr(" ({n} rejected draw: {racks})" if k == 1 else " ({n} rejected draws: {racks})", n=k,
+                 racks=", ".join(r[0] for r in cur.rejected))
+    print(tr("round {n}: rack {rack}{rej}; {bag} tiles in the bag", n=cur.number, rack=" ".join(cur.rack), rej=rej,
+             bag=cur.bag))
     _print_page(event_dir)
 
 
@@ -260,8 +287,10 @@ def _pending_text(ev) -> str:
     """A physical-bag round before its tiles are drawn: the leave, and what to type."""
     cur = ev.current
     leave = ev.alphabet.rack_string(cur.leave) if cur.leave is not None else ""
-    return (f"draw the tiles from the bag" + (f" (the leave {' '.join(leave)} stays on the rack)" if leave else "")
-            + ", then `simultan round DIR --start --rack TILES`")
+    if leave:
+        return tr("draw the tiles from the bag (the leave {leave} stays on the rack), then `simultan round DIR "
+                  "--start --rack TILES`", leave=" ".join(leave))
+    return tr("draw the tiles from the bag, then `simultan round DIR --start --rack TILES`")
 
 
 def _print_page(event_dir) -> None:
@@ -270,7 +299,7 @@ def _print_page(event_dir) -> None:
 
     page = Path(event_dir) / "export" / "current.html"
     if page.is_file():
-        print(f"projector page: {page}")
+        print(tr("projector page: {page}", page=page))
 
 
 def cmd_round(args) -> int:
@@ -279,7 +308,7 @@ def cmd_round(args) -> int:
 
     d = _dir(args)
     if args.rack is not None and not args.start:
-        raise _Usage("--rack goes with --start: `simultan round DIR --start --rack ABCDEFG`")
+        raise _Usage(tr("--rack goes with --start: `simultan round DIR --start --rack ABCDEFG`"))
     if args.start:
         d.start(args.rack)
     ev = d.load()
@@ -306,33 +335,38 @@ def cmd_round(args) -> int:
         return 0
     if cur is None:
         _print_board(ev)
-        print(f"the event is over after {len(ev.closed_rounds)} rounds: {ev.end_reason}")
-        print(f"master total {sum(r.top.score for r in ev.closed_rounds)}; see `standings` and `export`")
+        print(tr("the event is over after {n} rounds: {why}", n=len(ev.closed_rounds), why=_say(ev.end_reason)))
+        print(tr("master total {total}; see `standings` and `export`",
+                 total=sum(r.top.score for r in ev.closed_rounds)))
         return 0
     if cur.started_at is None:
-        clock = f"round time {_fmt_time(ev.rules.round_time)}, clock not started (`round --start`)"
+        clock = tr("round time {time}, clock not started (`round --start`)", time=_fmt_time(ev.rules.round_time))
     else:
         left = cur.started_at + ev.rules.round_time - time.time()
-        clock = (f"round time {_fmt_time(ev.rules.round_time)}, started {_clock(cur.started_at)}, "
-                 + (f"{_fmt_time(left)} left" if left > 0 else f"time is up ({_fmt_time(-left)} ago)"))
-    print(f"{ev.settings.name} - round {cur.number} - {clock}")
+        clock = tr("round time {time}, started {at}, {left}", time=_fmt_time(ev.rules.round_time),
+                   at=_clock(cur.started_at),
+                   left=tr("{time} left", time=_fmt_time(left)) if left > 0
+                   else tr("time is up ({time} ago)", time=_fmt_time(-left)))
+    print(tr("{name} - round {n} - {clock}", name=ev.settings.name, n=cur.number, clock=clock))
     _print_board(ev)
     a = ev.alphabet
     v, c, b = rack_balance(ev.rack, a, ev.rules.vowels)
-    rej = f"; {len(cur.rejected)} rejected draw(s) before it: {', '.join(r[0] for r in cur.rejected)}" \
-        if cur.rejected else ""
+    rej = tr("; {n} rejected draw(s) before it: {racks}", n=len(cur.rejected),
+             racks=", ".join(r[0] for r in cur.rejected)) if cur.rejected else ""
     if ev.rack_pending:
-        print(f"rack: {_pending_text(ev)}")
+        print(tr("rack: {what}", what=_pending_text(ev)))
     else:
-        print(f"rack: {' '.join(cur.rack)}   ({v} vowel{'s' * (v != 1)}, {c} consonant{'s' * (c != 1)}, "
-              f"{b} blank{'s' * (b != 1)}{rej})")
-    print(f"bag: {cur.bag} tiles")
+        print(tr("rack: {rack}   ({v}, {c}, {b}{rej})", rack=" ".join(cur.rack),
+                 v=tr("1 vowel") if v == 1 else tr("{n} vowels", n=v),
+                 c=tr("1 consonant") if c == 1 else tr("{n} consonants", n=c),
+                 b=tr("1 blank") if b == 1 else tr("{n} blanks", n=b), rej=rej))
+    print(tr("bag: {n} tiles", n=cur.bag))
     if ev.players:
-        print("moves entered:")
+        print(tr("moves entered:"))
         w = max(len(p) for p in ev.players)
         for p in ev.players:
-            gone = f"  (left in round {ev.left[p]})" if p in ev.left else ""
-            table = f"  [table {ev.tables[p]}]" if p in ev.tables else ""
+            gone = tr("  (left in round {n})", n=ev.left[p]) if p in ev.left else ""
+            table = tr("  [table {t}]", t=ev.tables[p]) if p in ev.tables else ""
             print(f"  {p:<{w}}  {_submission_line(cur.submissions.get(p))}{gone}{table}")
     _print_page(args.event_dir)
     return 0
@@ -341,7 +375,7 @@ def cmd_round(args) -> int:
 def cmd_submit(args) -> int:
     """``submit``: check and record one player's move for the open round."""
     if len(args.rest) < 2:
-        raise _Usage('submit needs a player and a move: submit DIR PLAYER "8H WORT" (or "-" for no move)')
+        raise _Usage(tr('submit needs a player and a move: submit DIR PLAYER "8H WORT" (or "-" for no move)'))
     player, move = args.rest[0], " ".join(args.rest[1:])
     d = _dir(args)
     before = d.load()
@@ -352,28 +386,32 @@ def cmd_submit(args) -> int:
     expect = args.round if args.round is not None else (cur.number if cur is not None else None)
     sub = d.submit(player, move, expect, late=args.late)
     if sub.unchanged:
-        print(f"{sub.player}, round {sub.round}: unchanged ({_submission_line(sub)} is already entered; "
-              f"nothing recorded)")
+        print(tr("{player}, round {n}: unchanged ({what} is already entered; nothing recorded)", player=sub.player,
+                 n=sub.round, what=_submission_line(sub)))
         return 0
-    replaced = f" (replaces {_submission_line(old)})" if old is not None else ""
+    replaced = tr(" (replaces {what})", what=_submission_line(old)) if old is not None else ""
     if sub.late is not None:
-        replaced += f"; entered LATE (+{sub.late:g} s) after the round time (flagged late)"
+        replaced += tr("; entered LATE (+{s:g} s) after the round time (flagged late)", s=sub.late)
     if sub.handed_late:
-        cost = {"count": "it counts", "zero": "it will score 0",
-                "penalty": f"{d.load().rules.late_penalty} points will be deducted"}[d.load().rules.late_submission]
-        replaced += f"; handed in late: {cost}"
+        rules = d.load().rules
+        cost = {"count": tr("it counts"), "zero": tr("it will score 0"),
+                "penalty": tr("{n} points will be deducted", n=rules.late_penalty)}[rules.late_submission]
+        replaced += tr("; handed in late: {cost}", cost=cost)
     if sub.valid:
         words = " + ".join(f"{w} {s}" for w, s in sub.words)
         bingo = sub.score - sum(s for _w, s in sub.words)
         if bingo:
-            words += f" + bingo {bingo}"
-        print(f"{sub.player}, round {sub.round}: {sub.notation} {sub.score} points ({words}){replaced}")
+            words += tr(" + bingo {n}", n=bingo)
+        print(tr("{player}, round {n}: {move} {score} points ({words}){replaced}", player=sub.player, n=sub.round,
+                 move=sub.notation, score=sub.score, words=words, replaced=replaced))
     elif sub.text == "-":
-        print(f"{sub.player}, round {sub.round}: no move, 0 points{replaced}")
+        print(tr("{player}, round {n}: no move, 0 points{replaced}", player=sub.player, n=sub.round,
+                 replaced=replaced))
     else:
-        would = f" (it would score {sub.would_score})" if sub.would_score is not None else ""
-        print(f"{sub.player}, round {sub.round}: {sub.notation or sub.text} recorded as invalid, 0 points: "
-              f"{sub.reason}{would}{replaced}")
+        would = tr(" (it would score {n})", n=sub.would_score) if sub.would_score is not None else ""
+        print(tr("{player}, round {n}: {move} recorded as invalid, 0 points: {reason}{would}{replaced}",
+                 player=sub.player, n=sub.round, move=sub.notation or sub.text, reason=_say(sub.reason), would=would,
+                 replaced=replaced))
     return 0
 
 
@@ -391,9 +429,10 @@ def cmd_close(args) -> int:
     d = _dir(args)
     rnd = d.close(args.choose, args.round)
     ev = d.load()
-    how = " (chosen by the director)" if rnd.chosen_by == "director" else ""
+    how = tr(" (chosen by the director)") if rnd.chosen_by == "director" else ""
     words = " + ".join(f"{w} {s}" for w, s in rnd.words)
-    print(f"round {rnd.number} closed. top: {rnd.top.notation} {rnd.top.score} points ({words}){how}")
+    print(tr("round {n} closed. top: {move} {score} points ({words}){how}", n=rnd.number, move=rnd.top.notation,
+             score=rnd.top.score, words=words, how=how))
     for line in _tops_lines(rnd, ev.rules.tie_break):
         print(line)
     if ev.players:
@@ -405,16 +444,17 @@ def cmd_close(args) -> int:
             pts = rnd.total(p)
             tag = ""
             if rnd.scores.get(p, 0) == rnd.top.score:
-                tag = "  TOP"
+                tag = tr("  TOP")
             if rnd.bonus.get(p):
-                tag += f"  SOLO +{rnd.bonus[p]}"
+                tag += tr("  SOLO +{n}", n=rnd.bonus[p])
             if p in rnd.void_late:
-                tag += "  0: handed in late"
+                tag += tr("  0: handed in late")
             if rnd.deduction(p):
                 tag += f"  {_signed(-rnd.deduction(p))} ({_deductions(rnd, p)})"
             if ev.absent(p, rnd):
-                tag += "  absent"
-            print(f"  {p:<{w}}  {pts:>4}  {percent(pts, rnd.top.score):6.2f}%  {_submission_line(sub)}{tag}")
+                tag += tr("  absent")
+            print(tr("  {player}  {points:>4}  {pct:6.2f}%  {what}{tag}", player=p.ljust(w), points=pts,
+                     pct=percent(pts, rnd.top.score), what=_submission_line(sub), tag=tag))
     _print_open(ev, args.event_dir)
     return 0
 
@@ -428,7 +468,8 @@ def _deductions(rnd, p) -> str:
     """A round's deductions for a player, e.g. ``"penalty 5: phone; warning 2: 10"``."""
     parts = []
     for e in rnd.penalties.get(p, ()):
-        what = {"warning": f"warning {e.get('number', '')}".strip(), "late": "late move"}.get(e["kind"], e["kind"])
+        what = {"warning": tr("warning {n}", n=e.get("number", "")).strip(),
+                "late": tr("late move"), "penalty": tr("penalty")}.get(e["kind"], e["kind"])
         parts.append(what + (f" {_signed(-int(e['points']))}" if e["points"] else "")
                      + (f": {e['reason']}" if e.get("reason") and e["kind"] != "late" else ""))
     return "; ".join(parts)
@@ -437,13 +478,13 @@ def _deductions(rnd, p) -> str:
 def _status(s) -> str:
     out = []
     if s.table is not None:
-        out.append(f"table {s.table}")
+        out.append(tr("table {t}", t=s.table))
     if s.joined is not None:
-        out.append(f"joined in round {s.joined}")
+        out.append(tr("joined in round {n}", n=s.joined))
     if s.left is not None:
-        out.append(f"left in round {s.left}")
+        out.append(tr("left in round {n}", n=s.left))
     if s.absent:
-        out.append(f"absent {s.absent} round{'s' * (s.absent != 1)}")
+        out.append(tr("absent 1 round") if s.absent == 1 else tr("absent {n} rounds", n=s.absent))
     return ", ".join(out)
 
 
@@ -454,7 +495,8 @@ def cmd_standings(args) -> int:
     if upto is not None:
         last = ev.closed_rounds[-1].number if ev.closed_rounds else 0
         if not 1 <= upto <= last:
-            raise _Usage(f"--round {upto}: " + (f"rounds 1 to {last} are closed" if last else "no round is closed yet"))
+            raise _Usage(f"--round {upto}: " + (tr("rounds 1 to {n} are closed", n=last) if last
+                                                else tr("no round is closed yet")))
     rows = ev.standings(upto)
     closed = [r for r in ev.closed_rounds if upto is None or r.number <= upto]
     master = sum(r.top.score for r in closed)
@@ -462,17 +504,18 @@ def cmd_standings(args) -> int:
         print(json.dumps({"after_round": closed[-1].number if closed else 0, "master_total": master,
                           "over": ev.over, "standings": [s.__dict__ for s in rows]}, ensure_ascii=False))
         return 0
-    state = ("final" if ev.over and upto is None else
-             f"after round {closed[-1].number}" if closed else "before the first round closes")
-    print(f"{ev.settings.name} - standings {state} (master total {master})")
+    state = (tr("final") if ev.over and upto is None else
+             tr("after round {n}", n=closed[-1].number) if closed else tr("before the first round closes"))
+    print(tr("{name} - standings {state} (master total {total})", name=ev.settings.name, state=state, total=master))
     if not rows:
-        print("  no players (a master game only)")
+        print(tr("  no players (a master game only)"))
         return 0
-    w = max(6, max(len(s.player) for s in rows))
-    print(f"  rank  {'player':<{w}}  points  % of top  tops  solos  invalid  missing  late  penalty  warnings")
+    w = max(len(tr("player")), max(len(s.player) for s in rows))
+    print(tr("  rank  {player}  points  % of top  tops  solos  invalid  missing  late  penalty  warnings",
+             player=tr("player").ljust(w)))
     for s in rows:
         note = _status(s)
-        print(f"  {s.rank:>4}  {s.player:<{w}}  {s.total:>6}  {s.percent:>7.2f}%  {s.tops:>4}  {s.solos:>5}  "
+        print(f"  {s.rank:>4}  {s.player:<{w}}  {s.total:>6}  {num(s.percent, '>7.2f')}%  {s.tops:>4}  {s.solos:>5}  "
               f"{s.invalid:>7}  {s.missing:>7}  {s.late:>4}  {_signed(-s.penalty) if s.penalty else '0':>7}  {s.warnings:>8}"
               + (f"  ({note})" if note else ""))
     return 0
@@ -481,56 +524,59 @@ def cmd_standings(args) -> int:
 def cmd_penalty(args) -> int:
     """``penalty``: deduct points from a player in a round (default the open round)."""
     if len(args.rest) != 2:
-        raise _Usage("penalty needs a player and the points: penalty DIR PLAYER POINTS [--round N] [--reason TEXT]")
+        raise _Usage(tr("penalty needs a player and the points: penalty DIR PLAYER POINTS [--round N] [--reason TEXT]"))
     player, pts = args.rest
     try:
         points = int(pts)
     except ValueError:
-        raise _Usage(f"penalty {pts!r}: the points are a whole number, e.g. 10") from None
+        raise _Usage(tr("penalty {pts!r}: the points are a whole number, e.g. 10", pts=pts)) from None
     rec = _dir(args).penalty(player, points, args.round, args.reason or "")
-    what = f"{rec['points']} points deducted from" if rec["points"] > 0 else f"{-rec['points']} points given back to"
-    print(f"round {rec['round']}: {what} {rec['player']}" + (f" ({rec['reason']})" if rec["reason"] else ""))
+    msg = ("round {n}: {points} points deducted from {player}" if rec["points"] > 0
+           else "round {n}: {points} points given back to {player}")
+    print(tr(msg, n=rec["round"], points=abs(rec["points"]), player=rec["player"])
+          + (f" ({rec['reason']})" if rec["reason"] else ""))
     return 0
 
 
 def cmd_warn(args) -> int:
     """``warn``: a warning for a player (default in the open round)."""
     if len(args.rest) != 1:
-        raise _Usage("warn needs a player: warn DIR PLAYER [--round N] [--reason TEXT]")
+        raise _Usage(tr("warn needs a player: warn DIR PLAYER [--round N] [--reason TEXT]"))
     d = _dir(args)
     rec = d.warn(args.rest[0], args.round, args.reason or "")
     ev = d.load()
     entry = ev.rounds[rec["round"] - 1].penalties[rec["player"]][-1]
-    cost = f", {entry['points']} points deducted" if entry["points"] else ", no deduction"
-    print(f"round {rec['round']}: warning {entry['number']} for {rec['player']}{cost}"
-          + (f" ({rec['reason']})" if rec["reason"] else ""))
+    cost = tr(", {n} points deducted", n=entry["points"]) if entry["points"] else tr(", no deduction")
+    print(tr("round {n}: warning {k} for {player}{cost}", n=rec["round"], k=entry["number"], player=rec["player"],
+             cost=cost) + (f" ({rec['reason']})" if rec["reason"] else ""))
     return 0
 
 
 def cmd_join(args) -> int:
     """``join``: a player arriving late plays from the open round on."""
     if len(args.rest) != 1:
-        raise _Usage('join needs the new player\'s name: join DIR NAME [--table T] (quote a name with spaces)')
+        raise _Usage(tr("join needs the new player's name: join DIR NAME [--table T] (quote a name with spaces)"))
     rec = _dir(args).join(args.rest[0], args.table)
-    table = f" at table {rec['table']}" if rec.get("table") is not None else ""
+    table = tr(" at table {t}", t=rec["table"]) if rec.get("table") is not None else ""
     n = rec["round"] - 1
-    before = "" if n < 1 else "; round 1 counts 0" if n == 1 else f"; rounds 1 to {n} count 0"
-    print(f"{rec['player']} joins in round {rec['round']}{table}{before}")
+    before = "" if n < 1 else tr("; round 1 counts 0") if n == 1 else tr("; rounds 1 to {n} count 0", n=n)
+    print(tr("{player} joins in round {n}{table}{before}", player=rec["player"], n=rec["round"], table=table,
+             before=before))
     return 0
 
 
 def cmd_leave(args) -> int:
     """``leave``: a player leaves; a move already entered for the open round counts."""
     if len(args.rest) != 1:
-        raise _Usage("leave needs a player: leave DIR PLAYER")
+        raise _Usage(tr("leave needs a player: leave DIR PLAYER"))
     d = _dir(args)
     rec = d.leave(args.rest[0])
     ev = d.load()
     cur = ev.current
     has = cur is not None and rec["player"] in cur.submissions
-    print(f"{rec['player']} leaves in round {rec['round']}: "
-          + (f"the move entered for round {rec['round']} counts, " if has else "")
-          + "no further move is taken; the later rounds count 0")
+    print(tr("{player} leaves in round {n}: {counts}no further move is taken; the later rounds count 0",
+             player=rec["player"], n=rec["round"],
+             counts=tr("the move entered for round {n} counts, ", n=rec["round"]) if has else ""))
     return 0
 
 
@@ -539,7 +585,9 @@ def _drops_text(drops: list) -> str:
     if not drops:
         return ""
     n = len(drops)
-    return f", and with it {n} move{'s' * (n != 1)} sent from phones after it (entries {', '.join(map(str, drops))})"
+    return tr(", and with it 1 move sent from a phone after it (entry {entries})" if n == 1 else
+              ", and with it {n} moves sent from phones after it (entries {entries})", n=n,
+              entries=", ".join(map(str, drops)))
 
 
 def cmd_undo(args) -> int:
@@ -551,13 +599,14 @@ def cmd_undo(args) -> int:
         ev = d.load()
         last, drops = ev.undo_target()
         if last is None:
-            print("nothing to undo (the event has no action of the director after `new`)")
+            print(tr("nothing to undo (the event has no action of the director after `new`)"))
         else:
-            print(f"undo would take back entry {last['seq']}: {describe_action(last)}" + _drops_text(drops))
-            print(f"run: simultan undo {args.event_dir} --expect {last['seq']}")
+            print(tr("undo would take back entry {seq}: {what}", seq=last["seq"], what=_say(describe_action(last)))
+                  + _drops_text(drops))
+            print(tr("run: simultan undo {dir} --expect {seq}", dir=args.event_dir, seq=last["seq"]))
         return 0
     rec = d.undo(args.expect)
-    print(f"undone: entry {rec['undoes']}: {rec['what']}" + _drops_text(rec.get("drops", [])))
+    print(tr("undone: entry {seq}: {what}", seq=rec["undoes"], what=_say(rec["what"])) + _drops_text(rec.get("drops", [])))
     ev = _dir(args).load()
     _print_open(ev, args.event_dir)
     return 0
@@ -578,11 +627,11 @@ def cmd_repair(args) -> int:
     if plan.intact:
         return 0
     if not args.apply:
-        print(f"nothing changed; run `simultan repair {args.event_dir} --apply` to write the salvaged journal "
-              f"(the old one is kept)")
+        print(tr("nothing changed; run `simultan repair {dir} --apply` to write the salvaged journal (the old one "
+                 "is kept)", dir=args.event_dir))
         return 1
     keep = apply_repair(plan)
-    print(f"journal salvaged; the old one is kept as {keep}")
+    print(tr("journal salvaged; the old one is kept as {path}", path=keep))
     from .store import EventDir
 
     ev = EventDir(args.event_dir, lexicon=lex, notes=_note).load()
@@ -597,8 +646,8 @@ def cmd_export(args) -> int:
     d = _dir(args)
     out = Path(args.out) if args.out else Path(args.event_dir) / "export"
     files = d.write_exports(out)
-    print(f"{len(files)} files written to {out} (index.html, current.html, master.gcg, results.json, "
-          f"rounds.csv, standings.csv, round-NN.svg/html)")
+    print(tr("{n} files written to {out} (index.html, current.html, master.gcg, results.json, rounds.csv, "
+             "standings.csv, round-NN.svg/html)", n=len(files), out=out))
     return 0
 
 
@@ -617,8 +666,8 @@ def cmd_auto(args) -> int:
             return
         for rnd in ev.closed_rounds[shown[0]:]:
             total = sum(r.top.score for r in ev.closed_rounds if r.number <= rnd.number)
-            rej = f"  ({len(rnd.rejected)} rejected)" if rnd.rejected else ""
-            ties = f"  [{len(rnd.tops)} tied]" if len(rnd.tops) > 1 else ""
+            rej = tr("  ({n} rejected)", n=len(rnd.rejected)) if rnd.rejected else ""
+            ties = tr("  [{n} tied]", n=len(rnd.tops)) if len(rnd.tops) > 1 else ""
             print(f"{rnd.number:>3}  {rnd.rack:<8} {rnd.top.notation:<26} {rnd.top.score:>4} {total:>6}{ties}{rej}")
         shown[0] = len(ev.closed_rounds)
 
@@ -634,9 +683,9 @@ def cmd_auto(args) -> int:
                           "moves": [{"round": r["round"], "rack": r["rack"], "top": r["top"]["notation"],
                                      "score": r["top"]["score"]} for r in d["rounds"]]}, ensure_ascii=False))
     else:
-        print(f"master game, seed {args.seed}: {len(ev.closed_rounds)} rounds, {total} points; "
-              f"ended: {ev.end_reason}")
-        print(f"files in {args.out}/export (master.gcg, results.json, round-NN.svg/html, index.html)")
+        print(tr("master game, seed {seed}: {n} rounds, {total} points; ended: {why}", seed=str(args.seed),
+                 n=len(ev.closed_rounds), total=total, why=_say(ev.end_reason)))
+        print(tr("files in {out}/export (master.gcg, results.json, round-NN.svg/html, index.html)", out=args.out))
     return 0
 
 
@@ -654,14 +703,14 @@ def handler(args) -> int:
         if args.action not in ("new", "auto"):
             args.event_dir, args.rest = _event_and_rest(args)
             if args.action not in ("submit", "penalty", "warn", "join", "leave") and args.rest:
-                raise _Usage(f"unexpected argument(s) {' '.join(args.rest)!r}")
+                raise _Usage(tr("unexpected argument(s) {args!r}", args=" ".join(args.rest)))
         elif args.action == "new":
             args.event_dir, rest = _event_and_rest(args)
             if rest:
-                raise _Usage(f"unexpected argument(s) {' '.join(rest)!r} (players go after --players)")
+                raise _Usage(tr("unexpected argument(s) {args!r} (players go after --players)", args=" ".join(rest)))
         return args.func2(args)
     except Rejected as exc:  # refused, nothing recorded: like every other refusal
-        print(f"error: {exc.reason}", file=sys.stderr)
+        print(tr("error: {exc}", exc=_say(exc.reason)), file=sys.stderr)
         return 2
     except BrokenPipeError:  # output piped into `head`: what was done is done
         try:
@@ -673,16 +722,16 @@ def handler(args) -> int:
     except OSError as exc:
         from .journal import os_error_text
 
-        print(f"error: {os_error_text(exc)}", file=sys.stderr)
+        print(tr("error: {exc}", exc=_say(os_error_text(exc))), file=sys.stderr)
         return 2
     except (_Usage, DirectorError, JournalError, LexiconError, ValueError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(tr("error: {exc}", exc=_say(exc)), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("error: interrupted", file=sys.stderr)
+        print(tr("error: interrupted"), file=sys.stderr)
         return 2
     except Exception as exc:  # never a traceback for the director
-        print(f"error: internal error ({type(exc).__name__}: {exc})", file=sys.stderr)
+        print(tr("error: internal error ({kind}: {exc})", kind=type(exc).__name__, exc=exc), file=sys.stderr)
         return 2
 
 

@@ -62,21 +62,24 @@ class RepairPlan:
     data: bytes = b""
 
     def lines(self) -> list[str]:
-        """The report for people."""
-        out = []
+        """The report for people, in this run's language (:func:`engine.lang.tr`; ``lost``,
+        ``mended`` and ``recovered`` keep their English data)."""
+        from engine.lang import tr
+
         if self.intact:
-            return [f"{self.directory / JOURNAL_FILE}: every entry verifies; nothing to repair"]
+            return [tr("{path}: every entry verifies; nothing to repair", path=self.directory / JOURNAL_FILE)]
+        out = []
         for where, why in self.lost:
-            out.append(f"lost: {where}: {why}")
+            out.append(tr("lost: {where}: {why}", where=tr(where), why=tr(why)))
         for line, seq in self.mended:
-            out.append(f"mended: line {line} (one damaged byte): entry {seq}")
+            out.append(tr("mended: line {line} (one damaged byte): entry {seq}", line=line, seq=seq))
         for seq in self.recovered:
-            out.append(f"recovered from {BACKUP_DIR}/: entry {seq}")
+            out.append(tr("recovered from {dir}/: entry {seq}", dir=BACKUP_DIR, seq=seq))
         if self.torn:
-            out.append(f"interrupted write at the end ({len(self.torn)} bytes, never acknowledged): "
-                       f"moved to journal.torn")
-        out.append(f"kept: {len(self.records)} entries (the event up to "
-                   f"{describe_action(self.records[-1]) if len(self.records) > 1 else 'its creation'})")
+            out.append(tr("interrupted write at the end ({n} bytes, never acknowledged): moved to journal.torn",
+                          n=len(self.torn)))
+        upto = tr(describe_action(self.records[-1])) if len(self.records) > 1 else tr("its creation")
+        out.append(tr("kept: {n} entries (the event up to {what})", n=len(self.records), what=upto))
         return out
 
 

@@ -138,23 +138,16 @@ def _submission(sub) -> dict | None:
 
 
 def describe_de(rec: dict) -> str:
-    """A journal action in German for the screen (``"Zug von Ana in Runde 2: 8D KIEPE"``)."""
-    t = rec.get("type")
-    if t == "submit":
-        return f"Zug von {rec['player']} in Runde {rec['round']}: {rec['move']}"
-    if t == "close":
-        return f"Schließen von Runde {rec['round']} (Top {rec['top']})"
-    if t == "start":
-        return f"Start von Runde {rec['round']}" + (f" (Buchstaben {rec['rack']})" if rec.get("rack") else "")
-    if t == "penalty":
-        return f"Strafe {rec['points']} Punkte für {rec['player']} in Runde {rec['round']}"
-    if t == "warn":
-        return f"Verwarnung für {rec['player']} in Runde {rec['round']}"
-    if t == "join":
-        return f"Aufnahme von {rec['player']} in Runde {rec['round']}"
-    if t == "leave":
-        return f"Ausscheiden von {rec['player']} in Runde {rec['round']}"
-    return str(t)
+    """A journal action in German for the screen (``"Zug von Ana in Runde 2: 8D KIEPE"``): the director's
+    description (:func:`engine.director.event.describe_action`) through the CLI's German
+    (:data:`engine.lang_de.SIMULTAN_PATTERNS_DE`), a start with the rack typed."""
+    from engine.director.event import describe_action
+    from engine.lang import tr_in
+
+    text = tr_in("de", describe_action(rec))
+    if rec.get("type") == "start" and rec.get("rack"):
+        text += f" (Buchstaben {rec['rack']})"
+    return text
 
 
 def _drops_de(drops: list) -> str:

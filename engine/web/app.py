@@ -113,6 +113,12 @@ class PlayNewRequest(BaseModel):
     level: str = Field(default="stark", pattern="^(einsteiger|stark|meister)$", description="the engine's strength")
     rules: str = Field(default="home", pattern="^(home|tournament)$", description="'home' or 'tournament' (SDeV)")
     name: str = Field(default="Du", max_length=20, description="the player's name")
+    owner: str | None = Field(default=None, pattern="^[A-Za-z0-9_-]{16,64}$",
+                              description="the page's random owner token (localStorage): each owner's newest "
+                                          "games are kept (none: the client's address owns the game)")
+    id: str | None = Field(default=None, min_length=16, max_length=40, pattern="^[A-Za-z0-9_-]+$",
+                           description="the game's id, chosen by the page (the same request again answers "
+                                       "the game it made)")
 
 
 class PlayIdRequest(BaseModel):
@@ -501,7 +507,8 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
         return JSONResponse(await until_gone(request, work, on_gone=gone.set))
 
     # -- a game against the computer, the Partieanalyse ----------------------------------
-    from .play import REVIEW_ENDGAME_SECONDS, GameStore, PlayError, default_games_dir
+    from .german import play_de
+    from .play import REVIEW_ENDGAME_SECONDS, GameStore, PlayError, default_games_dir, owner_of
 
     games = app.state.games = GameStore(games_dir if games_dir is not None else default_games_dir(), lexicon,
                                         table, deep)
@@ -513,19 +520,24 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
     async def play_call(request: Request, func, *args, level: str | None = None):
         """A game request: in the analysis pool, in the turn of ``request``'s client (waiting in a thread of
         its own for the Meister, whose search runs in the worker process); a :class:`PlayError` is a 400
-        with its reason."""
+        with its reason (:func:`play_refusal`)."""
         def call():
             try:
                 return func(*args)
             except PlayError as exc:
-                return _error(400, str(exc))
+                return play_refusal(request, exc)
         if level == "meister":
             out = await heavy.wait_for(call, client=client_of(request))
         else:
             out = await heavy.run(call, client=client_of(request))
         return JSONResponse(out) if isinstance(out, (dict, list)) else out
 
+    def play_refusal(request: Request, exc: PlayError) -> JSONResponse:
+        """400 with a game's refusal, in German unless the page asks for English (:func:`engine.web.german.play_de`)."""
+        return _error(400, str(exc) if english(request.headers) else play_de(str(exc)))
+
     def level_of(gid: str) -> str | None:
+        """The game's level (reads its file: call it in a worker thread, never on the event loop)."""
         try:
             return games._read(gid).get("level")
         except PlayError:
@@ -534,32 +546,39 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
     @app.post("/api/play/new", responses=POST_ERRORS)
     async def play_new(req: PlayNewRequest, request: Request):
         """Start a game against the computer (:meth:`engine.web.play.GameStore.new`)."""
-        return await play_call(request, games.new, req.level, req.rules, req.name, level=req.level)
+        return await play_call(request, games.new, req.level, req.rules, req.name, None,
+                               owner_of(req.owner, client_of(request)), req.id, level=req.level)
 
     @app.post("/api/play/state", responses=POST_ERRORS)
     async def play_state(req: PlayIdRequest, request: Request):
         """The game as the player sees it (:meth:`engine.web.play.GameStore.state`)."""
-        return await play_call(request, games.state, req.id, level=level_of(req.id))
+        return await play_call(request, games.state, req.id, level=await run_in_threadpool(level_of, req.id))
 
     @app.post("/api/play/move", responses=POST_ERRORS)
     async def play_move(req: PlayMoveRequest, request: Request):
         """The player's move and the engine's answer (:meth:`engine.web.play.GameStore.move`)."""
-        return await play_call(request, games.move, req.id, req.move, level=level_of(req.id))
+        return await play_call(request, games.move, req.id, req.move, level=await run_in_threadpool(level_of, req.id))
 
     @app.post("/api/play/list", responses=POST_ERRORS)
     async def play_list(req: PlayListRequest, request: Request):
-        """Short descriptions of the games the page knows (:meth:`engine.web.play.GameStore.summaries`)."""
-        return await play_call(request, lambda: {"games": games.summaries(list(req.ids))})
+        """Short descriptions of the games the page knows (:meth:`engine.web.play.GameStore.summaries`): ``games``,
+        and ``damaged`` (``[{"id", "error"}]``: files that cannot be read or replayed; the rest is still listed)."""
+        def summaries():
+            good, damaged = games.summaries(list(req.ids))
+            if not english(request.headers):
+                damaged = [{**d, "error": play_de(d["error"])} for d in damaged]
+            return {"games": good, "damaged": damaged}
+        return await play_call(request, summaries)
 
     @app.get("/api/play/gcg/{gid}", responses=_errors(400, 429))
-    async def play_gcg(gid: str):
+    async def play_gcg(gid: str, request: Request):
         """The game as a GCG file (download)."""
         from fastapi.responses import Response
 
         try:
             name, text = await run_in_threadpool(games.gcg, gid)
         except PlayError as exc:
-            return _error(400, str(exc))
+            return play_refusal(request, exc)
         return Response(text, media_type="text/plain; charset=utf-8",
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
@@ -571,7 +590,7 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
         try:
             rec, meta = await run_in_threadpool(games.record, req.id)
         except PlayError as exc:
-            return _error(400, str(exc))
+            return play_refusal(request, exc)
         if "review" in meta and rec.end_reason:
             return JSONResponse(meta["review"])
         client, gone = client_of(request), threading.Event()

@@ -37,6 +37,39 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
+PLAY_WARM_STEPS = ("movegen",)
+"""The kernels of :mod:`engine.analysis.warmup` the ``/spielen`` levels Einsteiger and Stark run in the server's
+own process (move generation and static equity; Meister and the review run in the worker process, which loads
+its kernels when it starts)."""
+
+
+def warm_play_kernels(lexicon, note=_note) -> threading.Thread:
+    """Load (or, the first time, compile) the kernels of ``/spielen`` in a daemon thread, so that the first
+    "Partie beginnen" does not wait for them; returns the thread (already started).
+
+    A compile is announced on ``note`` before and after (a load from Numba's cache is silent); a failure is
+    noted, not raised: the first request then compiles as before.
+    """
+    from engine.analysis.warmup import uncached, warm_in_process
+
+    def run():
+        try:
+            cold = bool(uncached(PLAY_WARM_STEPS))
+            if cold:
+                note("compiling the move generator for /spielen in the background (once; it is cached for later "
+                     "starts; a game started meanwhile waits for it)")
+            start = time.thread_time()
+            warm_in_process(lexicon, PLAY_WARM_STEPS)
+            if cold:
+                note(f"move generator ready ({time.thread_time() - start:.0f} CPU seconds)")
+        except Exception as exc:  # noqa: BLE001 - a warm-up must never stop the server
+            note(f"warming the move generator failed ({type(exc).__name__}: {exc}); the first game compiles it")
+
+    t = threading.Thread(target=run, name="warm-play", daemon=True)
+    t.start()
+    return t
+
+
 @contextlib.contextmanager
 def background_server(app, host: str = "127.0.0.1", port: int = 0, timeout: float = 30.0, **settings):
     """Serve ``app`` with uvicorn in a daemon thread (for tests, screenshots and scripts),
@@ -152,6 +185,7 @@ def cmd_web(args) -> int:
                      heavy_queue=args.analysis_queue, admin_key=key,
                      players_submit=args.players_submit or args.new_player_links,
                      new_player_links=args.new_player_links, link_base=base, games_dir=args.games)
+    warm_play_kernels(lexicon)
     print(f"serving on http://{shown}:{args.port}/" + (f"  (projection: http://{shown}:{args.port}/director)"
                                                       if args.event else ""), file=sys.stderr)
     if key is not None:  # shown once; the server keeps only its hash
@@ -215,5 +249,6 @@ def add_parser(subparsers) -> None:
                          f"(default {REQUEST_TIMEOUT:g})")
     sp.add_argument("--games", metavar="DIR", default=None,
                     help="where the games against the computer (/spielen) are kept (default: $GSE_GAMES_DIR, else "
-                         "~/.local/share/german-scrabble-engine/spiele); the last 20 stay")
+                         "~/.local/share/german-scrabble-engine/spiele); each browser's newest 20 stay, and a "
+                         "game in progress played in the last 30 days")
     sp.set_defaults(func=cmd_web)

@@ -22,6 +22,7 @@ Numba cache load or compile never eats a request's budget.
 
 from __future__ import annotations
 
+import os
 import threading
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -40,8 +41,13 @@ MAX_SECONDS = 20.0
 _WORKER: dict = {}
 
 
-def _init(lexicon_path, table) -> None:
-    """Worker start: remember where the lexicon is and the table (``(path, meta)`` or a LeaveTable)."""
+def _init(lexicon_path, table, parent: int | None = None) -> None:
+    """Worker start: remember where the lexicon is and the table (``(path, meta)`` or a LeaveTable); ignore
+    Ctrl-C (the server stops the worker) and exit when the server process ``parent`` dies
+    (:func:`engine.interrupt.worker_process`)."""
+    from engine.interrupt import worker_process
+
+    worker_process(parent)
     _WORKER["lexicon_path"] = lexicon_path
     _WORKER["table"] = table
 
@@ -118,7 +124,8 @@ class DeepWorker:
         with self._lock:
             if self._ex is None:
                 self._ex = ProcessPoolExecutor(max_workers=1, mp_context=mp.get_context("spawn"),
-                                               initializer=_init, initargs=(self._lexicon_path, self._table))
+                                               initializer=_init,
+                                               initargs=(self._lexicon_path, self._table, os.getpid()))
             return self._ex
 
     def run(self, cgp: str, seconds: float, include: list[str] | None = None, last_move: str | None = None,

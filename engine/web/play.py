@@ -6,10 +6,28 @@ and every action in order (``{"p", "kind", "move" | "tiles"}``). Nothing of a
 game lives only in the server's memory: each request reads the file, replays
 the actions on a :class:`engine.game.game.Game` (same seed, same draws) and writes
 the file again atomically (temp file, fsync, rename), so a game survives a
-reload of the page and a restart of the server. The newest :data:`KEEP` games
-are kept; older files are deleted when a new game starts. A game's id is a
-random token: who knows it can play and read it (the page keeps its ids in
-``localStorage``).
+reload of the page and a restart of the server. A game's id is a random token
+and the file's name: who knows it can play and read it (the page keeps its ids
+in ``localStorage``).
+
+Which games are deleted (:meth:`GameStore.new`, before a new game is written):
+each game has an *owner*, the hash of a random token the page keeps in
+``localStorage`` (``gse.spielen.v1``'s ``owner``) and sends with ``/api/play/new``;
+a client that sends none (an old page, ``curl``) owns by its address. A token,
+not the address, so a phone that changes networks (Wi-Fi to mobile) keeps its
+games. Per owner the newest :data:`KEEP` games stay; an older one is deleted
+only when it is over or has not changed for :data:`ACTIVE_DAYS` days, so
+nobody's new games delete another's (or their own) game in progress. Files
+made before owners existed form one group of their own, pruned the same way.
+At :data:`MAX_GAMES` files the server refuses new games ("too many games on
+this server") rather than delete someone's game. Only regular files named
+``<id>.json`` count; symlinks, other files and files that cannot be read are
+never deleted.
+
+Every read checks the file (:func:`_check_game`): at most :data:`MAX_GAME_BYTES`,
+a JSON object of the shape :meth:`GameStore.new` writes, its ``"id"`` equal to
+its name, and actions that replay (each by the player to move). A file that
+fails is refused with "this game file is damaged: ..." and never written back.
 
 The engine's levels (:data:`LEVELS`):
 
@@ -32,20 +50,30 @@ The end of the game and its settlement are :class:`engine.game.game.Game`'s.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import math
 import os
 import random
 import re
 import secrets
+import stat
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["BEGINNER_CAP", "BEGINNER_TOP", "GameStore", "KEEP", "LEVELS", "MASTER_SECONDS", "PlayError",
-           "default_games_dir"]
+__all__ = ["ACTIVE_DAYS", "BEGINNER_CAP", "BEGINNER_TOP", "GameStore", "KEEP", "LEVELS", "MASTER_SECONDS",
+           "MAX_GAMES", "MAX_GAME_BYTES", "PlayError", "UnknownGame", "default_games_dir", "owner_of"]
 
 KEEP = 20
-"""Games kept on disk (the newest by last change)."""
+"""Games kept per owner (the newest by last change); older ones go when over or idle (:data:`ACTIVE_DAYS`)."""
+ACTIVE_DAYS = 30
+"""A game not over that changed in the last this many days is never deleted."""
+MAX_GAMES = 2000
+"""Game files on the server at most: a new game beyond is refused (nobody's game is deleted to make room)."""
+MAX_GAME_BYTES = 1_000_000
+"""Largest game file read (a finished game with its review is some 10-100 KB); larger: refused as damaged."""
 LEVELS = ("einsteiger", "stark", "meister")
 """The engine's strengths, weakest first."""
 BEGINNER_CAP = 24
@@ -56,10 +84,103 @@ MASTER_SECONDS = 3.0
 """Meister: time per move for the phase's search (seconds)."""
 PLAY_RULES = ("home", "tournament")
 _ID = re.compile(r"[A-Za-z0-9_-]{8,40}")
+KINDS = ("play", "withdrawn", "exchange", "pass")
+"""The kinds of a game file's actions."""
 
 
 class PlayError(ValueError):
     """A request the game cannot take (unknown game, not your turn, game over, a bad move); the message says why."""
+
+
+class UnknownGame(PlayError):
+    """No game file of that id (never made, or deleted)."""
+
+
+def _damaged(detail: str) -> PlayError:
+    return PlayError(f"this game file is damaged: {detail}")
+
+
+def owner_of(token: str | None, address: str | None) -> str:
+    """The owner key of a new game: ``"t:"`` + a hash of the page's random token, else ``"a:"`` + a hash of
+    the client's address (neither is stored in clear)."""
+    if token:
+        return "t:" + hashlib.sha256(token.encode("utf-8")).hexdigest()[:24]
+    return "a:" + hashlib.sha256((address or "?").encode("utf-8")).hexdigest()[:24]
+
+
+def _check_game(data, gid: str) -> dict:
+    """``data`` (a parsed game file named ``gid``) if it has the shape :meth:`GameStore.new` writes.
+
+    Raises:
+        PlayError: "this game file is damaged: ..." naming the first field that is wrong.
+    """
+    if not isinstance(data, dict):
+        raise _damaged("not a JSON object")
+    for key in ("version", "id", "created", "level", "rules", "names", "you", "seed", "actions"):
+        if key not in data:
+            raise _damaged(f"field '{key}' is missing")
+
+    def whole(v) -> bool:
+        return isinstance(v, int) and not isinstance(v, bool)
+
+    def number(v) -> bool:
+        return (whole(v) or isinstance(v, float)) and math.isfinite(v) and 0 <= v < 1e11
+
+    def bad(key: str, want: str) -> PlayError:
+        return _damaged(f"field '{key}' must be {want}")
+
+    if not whole(data["version"]) or data["version"] != 1:
+        raise bad("version", "1")
+    if data["id"] != gid:
+        shown = data["id"] if isinstance(data["id"], str) and len(data["id"]) <= 40 else "?"
+        raise _damaged(f"its id '{shown}' is not its file name")
+    for key in ("created", "updated"):
+        if key in data and not number(data[key]):
+            raise bad(key, "a time (seconds since 1970)")
+    if data["level"] not in LEVELS:
+        raise bad("level", "one of " + ", ".join(LEVELS))
+    if data["rules"] not in PLAY_RULES:
+        raise bad("rules", "one of " + ", ".join(PLAY_RULES))
+    names = data["names"]
+    if not (isinstance(names, list) and len(names) == 2
+            and all(isinstance(n, str) and 0 < len(n) <= 40 for n in names)):
+        raise bad("names", "two names")
+    if not whole(data["you"]) or data["you"] not in (0, 1):
+        raise bad("you", "0 or 1")
+    if not whole(data["seed"]) or not 0 <= data["seed"] < 2**63:
+        raise bad("seed", "a whole number")
+    if not isinstance(data["actions"], list):
+        raise bad("actions", "a list")
+    for i, a in enumerate(data["actions"], 1):
+        if not isinstance(a, dict):
+            raise _damaged(f"action {i} is not an object")
+        if a.get("kind") not in KINDS:
+            raise _damaged(f"action {i}: the kind must be one of " + ", ".join(KINDS))
+        if not whole(a.get("p")) or a["p"] not in (0, 1):
+            raise _damaged(f"action {i}: the player must be 0 or 1")
+        if a["kind"] in ("play", "withdrawn") and not (isinstance(a.get("move"), str) and 0 < len(a["move"]) <= 40):
+            raise _damaged(f"action {i}: the move is missing")
+        if a["kind"] == "exchange" and not (isinstance(a.get("tiles"), str) and 0 < len(a["tiles"]) <= 7):
+            raise _damaged(f"action {i}: the exchanged tiles are missing")
+    if "owner" in data and not isinstance(data["owner"], str):
+        raise bad("owner", "a text")
+    if "over" in data and not isinstance(data["over"], bool):
+        raise bad("over", "true or false")
+    if "review" in data and not isinstance(data["review"], dict):
+        raise bad("review", "an object")
+    return data
+
+
+@dataclass
+class _File:
+    """A game file as :meth:`GameStore._scan` sees it."""
+
+    gid: str
+    mtime: float
+    mtime_ns: int
+    owner: str | None   # None: made before owners, or unreadable
+    over: bool
+    readable: bool
 
 
 def default_games_dir() -> Path:
@@ -78,17 +199,23 @@ class GameStore:
         directory: where the game files live (created on the first game).
         lexicon: the word list; table: the leave table (static equity).
         deep: a :class:`engine.web.deep.DeepWorker` for the Meister level (``None``: Meister plays static equity).
-        keep: games kept.
+        keep: games kept per owner; active_days: a game not over that changed within this many days is never
+            deleted; max_games: game files at most (module doc).
     """
 
-    def __init__(self, directory: str | Path, lexicon, table, deep=None, keep: int = KEEP):
+    def __init__(self, directory: str | Path, lexicon, table, deep=None, keep: int = KEEP,
+                 active_days: float = ACTIVE_DAYS, max_games: int = MAX_GAMES):
         self.dir = Path(directory)
         self.lexicon = lexicon
         self.table = table
         self.deep = deep
         self.keep = keep
+        self.active_days = active_days
+        self.max_games = max_games
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
+        self._new_lock = threading.Lock()
+        self._seen: dict[str, tuple[tuple[int, int, int], str | None, bool, bool]] = {}
 
     # -- files -------------------------------------------------------------------------
     def _path(self, gid: str) -> Path:
@@ -101,29 +228,118 @@ class GameStore:
             return self._locks.setdefault(gid, threading.Lock())
 
     def _read(self, gid: str) -> dict:
+        """The game file of ``gid``, checked (:func:`_check_game`).
+
+        Raises:
+            UnknownGame: no such file; PlayError: the file is not a regular file, too large, not UTF-8
+                JSON, or damaged.
+        """
         p = self._path(gid)
         try:
-            data = json.loads(p.read_text(encoding="utf-8"))
+            fd = os.open(p, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
         except FileNotFoundError:
-            raise PlayError("unknown game (games older than the last 20 are deleted)") from None
-        except (OSError, ValueError) as exc:
+            raise UnknownGame("unknown game (finished games older than your last 20 are deleted)") from None
+        except OSError as exc:
+            if os.path.islink(p):
+                raise _damaged("it is a symbolic link, not a file") from None
+            raise PlayError(f"the game file cannot be read ({exc.strerror or exc})") from None
+        try:
+            with os.fdopen(fd, "rb") as fh:
+                if not stat.S_ISREG(os.fstat(fh.fileno()).st_mode):
+                    raise _damaged("it is not a regular file")
+                raw = fh.read(MAX_GAME_BYTES + 1)
+        except OSError as exc:
+            raise PlayError(f"the game file cannot be read ({exc.strerror or exc})") from None
+        if len(raw) > MAX_GAME_BYTES:
+            raise PlayError(f"the game file is too large (over {MAX_GAME_BYTES // 1_000_000} MB): it cannot be a game")
+        try:
+            data = json.loads(raw.decode("utf-8"))
+        except (ValueError, RecursionError) as exc:
             raise PlayError(f"the game file cannot be read ({exc})") from None
-        return data
+        return _check_game(data, gid)
 
-    def _write(self, meta: dict) -> None:
+    def _write(self, gid: str, meta: dict, g=None) -> None:
+        """Write ``meta`` to ``gid``'s file (the name read, never ``meta``'s own id) atomically; ``g``: the game
+        replayed, whose end is kept as ``"over"`` (for pruning)."""
         from lexicon_tools.normalize import write_atomic
 
         self.dir.mkdir(parents=True, exist_ok=True)
         meta["updated"] = time.time()
-        write_atomic(self._path(meta["id"]), json.dumps(meta, ensure_ascii=False, indent=1))
+        if g is not None:
+            meta["over"] = bool(g.over)
+        write_atomic(self._path(gid), json.dumps(meta, ensure_ascii=False, indent=1))
 
-    def _prune(self) -> None:
-        files = sorted(self.dir.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
-        for p in files[self.keep:]:
+    def _scan(self) -> list[_File]:
+        """The game files: regular files named ``<id>.json`` (symlinks, other files and entries that vanish or
+        cannot be stat'ed are skipped), with their owner and end read once per change."""
+        out = []
+        try:
+            it = os.scandir(self.dir)
+        except OSError:
+            return out
+        seen = {}
+        with it:
+            for e in it:
+                gid = e.name[:-5]
+                if not e.name.endswith(".json") or not _ID.fullmatch(gid):
+                    continue
+                try:
+                    if not e.is_file(follow_symlinks=False):
+                        continue
+                    st = e.stat(follow_symlinks=False)
+                except OSError:
+                    continue
+                sig = (st.st_ino, st.st_size, st.st_mtime_ns)
+                known = self._seen.get(gid)
+                if known is None or known[0] != sig:
+                    owner, over, readable = None, False, False
+                    if st.st_size <= MAX_GAME_BYTES:
+                        try:
+                            data = json.loads(Path(e.path).read_bytes().decode("utf-8"))
+                            readable = isinstance(data, dict)
+                            if readable:
+                                owner = data.get("owner") if isinstance(data.get("owner"), str) else None
+                                over = data.get("over") is True
+                        except (OSError, ValueError, RecursionError):
+                            pass
+                    known = (sig, owner, over, readable)
+                seen[gid] = known
+                out.append(_File(gid, st.st_mtime, st.st_mtime_ns, known[1], known[2], known[3]))
+        self._seen = seen
+        return out
+
+    def _prune(self, owner: str) -> int:
+        """Before ``owner``'s new game: delete its games beyond its newest :attr:`keep` - 1 (the new one makes
+        :attr:`keep`), and those of the files without an owner beyond :attr:`keep`, that are over or idle for
+        :attr:`active_days`; returns the game files left."""
+        files = self._scan()
+        idle = time.time() - self.active_days * 86400.0
+        left = len(files)
+        for group, keep in ((owner, max(self.keep - 1, 0)), (None, self.keep)):
+            mine = sorted((f for f in files if f.owner == group), key=lambda f: f.mtime, reverse=True)
+            for f in mine[keep:]:
+                if f.readable and (f.over or f.mtime < idle) and self._delete(f):
+                    left -= 1
+        return left
+
+    def _delete(self, f: _File) -> bool:
+        """Delete a game file unless a request holds it or it changed since it was scanned."""
+        lock = self._lock(f.gid)
+        if not lock.acquire(blocking=False):
+            return False
+        try:
+            p = self._path(f.gid)
             try:
+                if os.lstat(p).st_mtime_ns != f.mtime_ns:
+                    return False
                 p.unlink()
             except OSError:
-                pass
+                return False
+            with self._guard:
+                self._locks.pop(f.gid, None)
+            return True
+        finally:
+            lock.release()
 
     # -- the game --------------------------------------------------------------------------
     def _replay(self, meta: dict):
@@ -133,22 +349,39 @@ class GameStore:
         names = meta["names"]
         g = Game(names, self.lexicon, rules=rules_by_name(meta["rules"]), seed=meta["seed"], keep_undo=False,
                  lexicon_name=record_lexicon_name(self.lexicon))
-        for a in meta["actions"]:
-            if a["kind"] == "play":
-                g.play(a["move"])
-            elif a["kind"] == "withdrawn":
-                g.play(a["move"], challenge=1 - g.to_move)
-            elif a["kind"] == "exchange":
-                g.exchange(a["tiles"])
-            else:
-                g.pass_turn()
+        for i, a in enumerate(meta["actions"], 1):
+            if g.over:
+                raise _damaged(f"action {i}: the game was over before it")
+            if a["p"] != g.to_move:
+                raise _damaged(f"action {i}: player {a['p']} is not the player to move ({g.to_move})")
+            try:
+                if a["kind"] == "play":
+                    g.play(a["move"])
+                elif a["kind"] == "withdrawn":
+                    g.play(a["move"], challenge=1 - g.to_move)
+                elif a["kind"] == "exchange":
+                    g.exchange(a["tiles"])
+                else:
+                    g.pass_turn()
+            except Exception as exc:  # a move the game refuses: the file was changed
+                reason = getattr(exc, "reason", None) or str(exc) or type(exc).__name__
+                raise _damaged(f"action {i} ({a.get('move') or a['kind']}): {reason}") from None
         return g
 
-    def new(self, level: str, rules: str = "home", name: str = "Du", seed: int | None = None) -> dict:
-        """Start a game (the engine moves first when the draw says so); returns :meth:`state`.
+    def new(self, level: str, rules: str = "home", name: str = "Du", seed: int | None = None,
+            owner: str = "a:?", gid: str | None = None) -> dict:
+        """Start a game (the engine moves first when the draw says so); returns :meth:`state`. First the
+        owner's old games are pruned (module doc).
+
+        Args:
+            owner: who starts it (:func:`owner_of`).
+            gid: the id the page chose (16 to 40 of ``A-Za-z0-9_-``, random), so that it can keep the id
+                before the answer comes (the first start may compile for minutes) and send the same request
+                again after a reload: a game with that id already on disk is answered as :meth:`state`, not
+                made twice.
 
         Raises:
-            PlayError: an unknown level or rules, a bad name.
+            PlayError: an unknown level or rules, a bad name or id; the server holds :attr:`max_games` games.
         """
         if level not in LEVELS:
             raise PlayError(f"level {level!r}: choose one of {', '.join(LEVELS)}")
@@ -156,12 +389,21 @@ class GameStore:
             raise PlayError(f"rules {rules!r}: choose one of {', '.join(PLAY_RULES)}")
         nick = re.sub(r"[^\w-]", "", (name or "").strip())[:20] or "Du"
         engine = "Computer" if nick.lower() != "computer" else "Engine"
+        if gid is not None and (not isinstance(gid, str) or len(gid) < 16 or not _ID.fullmatch(gid)):
+            raise PlayError("game id: 16 to 40 letters, digits, '-' or '_'")
         seed = secrets.randbelow(2**31) if seed is None else int(seed)
-        meta = {"version": 1, "id": secrets.token_urlsafe(12), "created": time.time(), "level": level,
-                "rules": rules, "names": [nick, engine], "you": 0, "seed": seed, "actions": []}
-        with self._lock(meta["id"]):
-            self._write(meta)
-            self._prune()
+        made = gid or secrets.token_urlsafe(12)
+        meta = {"version": 1, "id": made, "created": time.time(), "level": level, "rules": rules,
+                "names": [nick, engine], "you": 0, "seed": seed, "actions": [], "owner": str(owner), "over": False}
+        with self._lock(made):
+            if gid is not None and self._path(gid).exists():
+                meta = self._read(gid)  # the same request again (a reload while the first one ran)
+            else:
+                with self._new_lock:  # one new game at a time: the count below stays true until it is written
+                    if self._prune(meta["owner"]) >= self.max_games:
+                        raise PlayError(f"too many games on this server ({self.max_games}); no game was deleted "
+                                        "to make room: try again later, or ask the host")
+                    self._write(made, meta)
             g = self._replay(meta)
             self._engine_turns(meta, g)
             return self._state(meta, g)
@@ -221,7 +463,7 @@ class GameStore:
             act["p"] = meta["you"]
             meta["actions"].append(act)
             meta.pop("review", None)
-            self._write(meta)
+            self._write(gid, meta, g)
             answer = self._engine_turns(meta, g)
             out = self._state(meta, g)
             out["answer"] = answer
@@ -250,22 +492,26 @@ class GameStore:
         with self._lock(gid):
             meta = self._read(gid)
             meta["review"] = review
-            self._write(meta)
+            self._write(gid, meta)
 
-    def summaries(self, ids: list[str]) -> list[dict]:
-        """Short descriptions of the games named (unknown ids left out), newest first."""
-        out = []
+    def summaries(self, ids: list[str]) -> tuple[list[dict], list[dict]]:
+        """Short descriptions of the games named, newest first (unknown ids left out), and the damaged ones
+        (``{"id", "error"}``: a game file that cannot be read or replayed; the others are still listed)."""
+        out, damaged = [], []
         for gid in ids[: self.keep * 2]:
             try:
                 meta = self._read(gid)
-            except PlayError:
+                g = self._replay(meta)
+            except UnknownGame:
                 continue
-            g = self._replay(meta)
+            except PlayError as exc:
+                damaged.append({"id": gid, "error": str(exc)})
+                continue
             out.append({"id": gid, "created": meta["created"], "updated": meta.get("updated", meta["created"]),
                         "level": meta["level"], "rules": meta["rules"], "names": meta["names"],
                         "scores": list(g.scores), "over": bool(g.over), "turns": len(g.record().moves)})
         out.sort(key=lambda d: -d["updated"])
-        return out
+        return out, damaged
 
     # -- the engine ------------------------------------------------------------------------
     def _engine_turns(self, meta: dict, g) -> dict | None:
@@ -283,7 +529,7 @@ class GameStore:
                 t = g.pass_turn()
             act["p"] = p
             meta["actions"].append(act)
-            self._write(meta)
+            self._write(meta["id"], meta, g)
             last = _turn_json(t, meta["names"])
         return last
 

@@ -147,7 +147,9 @@ def test_generate_lines_equals_the_full_generator_on_those_lines(golden_lexicon)
 
 
 @pytest.mark.parametrize("setting, off", [("INCREMENTAL", False), ("HISTORY", (0, 1)), ("PRUNE", False),
-                                          ("KILLER_STAGE", 0)])
+                                          ("KILLER_STAGE", 0), ("PASS_FIRST", True), ("KILLER_ADAPT", True),
+                                          ("ORDER_WEIGHTS", (4, 1, 0)), ("ORDER_WEIGHTS", (1, 0, 0)),
+                                          ("CONSERVE", True)])
 def test_speedups_never_change_a_value(setting, off, golden_lexicon, monkeypatch):
     pids = ["s21_0", "s12_1", "sstuck_0", "e22_0", "e22_1", "e33_1"]
     monkeypatch.setattr(EG, "PRUNE_AFTER_NODES", 0)  # the pruned lexicon from the first depth on
@@ -216,3 +218,22 @@ def test_a_staged_killer_is_a_move_of_the_full_list_with_its_score(golden_lexico
             assert int(kk) == int(killers[5, 0]) and tuple(arena[3]) == want
             found += 1
     assert found > 0 and lost > 0
+
+
+@pytest.mark.parametrize("pid", ["sstuck_0", "sstuck_1", "e22_1", "e33_1"])
+def test_stuck_tiles_are_the_rack_tiles_no_move_plays(pid, golden_lexicon):
+    """The kernel's stuck tiles against the public generator's move list, for both sides."""
+    pos = endgame_position(parse_cgp(POS[pid]))
+    st = EG._State(pos, golden_lexicon, 0, prune=False)
+    a = pos.alphabet
+    for p, rack in enumerate((pos.rack, pos.opponent_rack)):
+        played = set()
+        for m in generate_moves(pos.board, rack.astype(np.int32), golden_lexicon):
+            played |= {0 if b else a.code(ch) for _r, _c, ch, b in m.tiles}
+        want = np.array([0 if t in played else int(rack[t]) for t in range(rack.shape[0])])
+        assert st.stuck[p].tolist() == want.tolist(), (pid, p)
+    if pid == "sstuck_0":  # the opponent's C has no place on this board (the position's point)
+        assert st.stuck[1][a.code("C")] == 1
+        st.set_conservation()
+        if not st.stuck[0].any():
+            assert st.counters[E.C_CONS_SIDE] == 1  # the mover (side 0) conserves

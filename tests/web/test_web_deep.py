@@ -285,3 +285,75 @@ def test_short_budgets_get_small_batches_and_the_api_refuses_budgets_it_cannot_k
     assert ans["phase"] == "simulation" and seen["batch_size"] == phase.sim_batch(seen["time_limit"]) <= 25
     r = client.post("/api/deep", json={"cgp": MIDGAME, "seconds": 0.4})
     assert r.status_code == 422 and "seconds" in r.json()["error"]
+
+
+# -- the worker process: Ctrl-C is the server's, and it exits when the server dies (report-attack26 items 11, 12) --
+def _alive(pid: int) -> bool:
+    """``pid`` runs (a zombie, dead but not yet reaped by init, counts as gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def test_the_worker_ignores_ctrl_c():
+    import os
+    import signal
+    from types import SimpleNamespace
+
+    from engine.web.deep import DeepWorker
+
+    w = DeepWorker(SimpleNamespace(path=None), None)
+    try:
+        ex = w._executor()
+        pid = ex.submit(os.getpid).result(timeout=300)
+        assert ex.submit(signal.getsignal, signal.SIGINT).result(timeout=60) == signal.SIG_IGN
+        os.kill(pid, signal.SIGINT)  # before: a KeyboardInterrupt traceback from the worker, and the pool broke
+        assert ex.submit(os.getpid).result(timeout=60) == pid
+    finally:
+        w.close()
+
+
+SERVER = """
+import os, sys, types
+from engine.web.deep import DeepWorker
+
+if __name__ == "__main__":
+    w = DeepWorker(types.SimpleNamespace(path=None), None)
+    print(w._executor().submit(os.getpid).result(timeout=300), flush=True)
+    sys.stdin.read()  # until killed
+"""
+
+
+@pytest.mark.skipif(not __import__("os").path.isdir("/proc/self"), reason="needs /proc (Linux)")
+def test_the_worker_exits_when_the_server_is_killed(tmp_path):
+    """``kill -9`` of the server: its worker process notices within a few seconds and exits (polled for up to
+    two minutes: no timing assertion; before, it lived on for good)."""
+    import subprocess
+    import sys
+    import time
+
+    script = tmp_path / "server.py"
+    script.write_text(SERVER, encoding="utf-8")
+    err = open(tmp_path / "stderr.txt", "w+", encoding="utf-8")  # the killed server's resource tracker writes here
+    proc = subprocess.Popen([sys.executable, str(script)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
+                            text=True)
+    worker = 0
+    try:
+        line = proc.stdout.readline()
+        assert line.strip().isdigit(), (tmp_path / "stderr.txt").read_text(encoding="utf-8")
+        worker = int(line)
+        assert _alive(worker)
+        proc.kill()
+        proc.wait(timeout=60)
+        deadline = time.monotonic() + 120
+        while _alive(worker) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not _alive(worker), f"worker {worker} still runs after its server was killed"
+    finally:
+        proc.kill()
+        proc.wait(timeout=60)
+        if worker and _alive(worker):
+            __import__("os").kill(worker, 9)
+        err.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 from fastapi.testclient import TestClient
@@ -89,8 +90,10 @@ def test_a_whole_game_against_stark(client, golden_lexicon, games_dir):
     # the game is on disk: a new store (a restarted server) gives the same state
     again = GameStore(games_dir, golden_lexicon, None).state(gid)
     assert again["turns"] == st["turns"] and again["scores"] == st["scores"]
-    lst = client.post("/api/play/list", json={"ids": [gid, "nosuchgame123"]}).json()["games"]
-    assert [g["id"] for g in lst] == [gid] and lst[0]["over"]
+    lst = client.post("/api/play/list", json={"ids": [gid, "nosuchgame123"]}).json()
+    assert [g["id"] for g in lst["games"]] == [gid] and lst["games"][0]["over"] and lst["damaged"] == []
+    # the file says the game is over (pruning may delete it once it is beyond its owner's newest games)
+    assert json.loads((games_dir / f"{gid}.json").read_text(encoding="utf-8"))["over"] is True
 
 
 def test_bad_moves_are_refused_with_the_reason(client):
@@ -147,11 +150,68 @@ def test_home_refuses_a_phony_tournament_challenges_it(client, golden_lexicon):
             assert out["scores"][0] == 0 and out["turns"][1]["player"] == "Computer"
 
 
-def test_only_the_last_games_are_kept(golden_lexicon, tmp_path):
+def test_a_game_the_page_named_is_made_once(client, games_dir):
+    """The page chooses the id before it asks (the first start may compile for minutes): the same request again,
+    after a reload or a retry, answers the game made the first time instead of making a second one."""
+    gid = "page-chose-this-id-0001"
+    first = client.post("/api/play/new", json={"level": "stark", "rules": "tournament", "name": "Ana", "id": gid})
+    assert first.status_code == 200, first.text
+    st = first.json()
+    assert st["id"] == gid and st["names"] == ["Ana", "Computer"] and st["rules"] == "tournament"
+    assert (games_dir / f"{gid}.json").exists()
+    moved = client.post("/api/play/move", json={"id": gid, "move": "-"}).json()  # a pass: the game goes on
+    mine = [t["kind"] for t in moved["turns"] if t["p"] == 0]
+    assert mine == ["pass"]  # the computer may have moved first
+    again = client.post("/api/play/new", json={"level": "einsteiger", "rules": "home", "name": "Bo", "id": gid})
+    assert again.status_code == 200, again.text
+    st2 = again.json()
+    assert st2["id"] == gid and st2["names"] == ["Ana", "Computer"] and st2["level"] == "stark"
+    assert st2["turns"] == moved["turns"] and st2["board"] == moved["board"]
+    assert len(list(games_dir.glob(f"{gid}*"))) == 1
+    for bad in ("short", "x" * 41, "bad id with spaces!"):
+        assert client.post("/api/play/new", json={"level": "stark", "id": bad}).status_code == 422
+
+
+def test_the_server_warms_the_play_kernels_in_the_background(golden_lexicon, monkeypatch):
+    """`engine web` loads the move generator of /spielen in a thread at start; a compile is announced."""
+    from engine.analysis import warmup
+    from engine.web import cli
+
+    ran, notes = [], []
+    cold = bool(warmup.uncached(("movegen",)))
+    t = cli.warm_play_kernels(golden_lexicon, note=notes.append)  # the real one: a load from the cache is silent
+    t.join(900)
+    assert len(notes) == (2 if cold else 0) and not warmup.uncached(("movegen",))
+    notes.clear()
+    monkeypatch.setattr(warmup, "uncached", lambda names: [n for n in names])
+    monkeypatch.setattr(warmup, "warm_in_process", lambda lex, names: ran.append((lex, tuple(names))))
+    t = cli.warm_play_kernels(golden_lexicon, note=notes.append)
+    t.join(60)
+    assert not t.is_alive() and t.daemon
+    assert ran == [(golden_lexicon, ("movegen",))]
+    assert len(notes) == 2 and "compiling the move generator for /spielen" in notes[0] and "ready" in notes[1]
+
+    def broken(lex, names):
+        raise RuntimeError("no cache directory")
+    monkeypatch.setattr(warmup, "warm_in_process", broken)
+    notes.clear()
+    t = cli.warm_play_kernels(golden_lexicon, note=notes.append)
+    t.join(60)
+    assert notes[-1].startswith("warming the move generator failed (RuntimeError: no cache directory)")
+
+
+def test_only_the_owners_last_games_are_kept_once_over(golden_lexicon, tmp_path):
     store = GameStore(tmp_path, golden_lexicon, None)
-    ids = [store.new("stark", "home", "Du")["id"] for _ in range(KEEP + 2)]
-    files = {p.stem for p in tmp_path.glob("*.json")}
-    assert len(files) == KEEP and set(ids[-KEEP:]) == files
+    ids = [store.new("stark", "home", "Du", owner="t:me")["id"] for _ in range(KEEP + 2)]
+    assert {p.stem for p in tmp_path.glob("*.json")} == set(ids)  # games in progress are never deleted
+    for k, gid in enumerate(ids):  # all over (the file says so), oldest first
+        p = tmp_path / f"{gid}.json"
+        meta = json.loads(p.read_text(encoding="utf-8"))
+        meta["over"] = True
+        p.write_text(json.dumps(meta), encoding="utf-8")
+        os.utime(p, (1e9 + k, 1e9 + k))
+    last = store.new("stark", "home", "Du", owner="t:me")["id"]
+    assert {p.stem for p in tmp_path.glob("*.json")} == {last, *ids[-(KEEP - 1):]}
 
 
 def test_review_of_a_gcg_and_of_a_game(client, golden_lexicon):

@@ -140,6 +140,7 @@ def test_a_whole_game_against_stark_on_a_phone(browser, server):
                 assert f"bekommt {t['score']} Punkte" in final
         if res["end_reason"] == "out":
             assert sum(t["score"] for t in res["settlement"]) == 0
+        assert not any("-" in x for x in pg.locator("#rows .pts").all_inner_texts())  # a minus sign, not a hyphen
         # the Partieanalyse of this game
         pg.click("#analyse")
         pg.wait_for_function("window.SPIEL.review !== null", timeout=240_000)
@@ -194,7 +195,8 @@ def test_puzzles_from_a_reviewed_game(browser, server, golden_lexicon):
         pg.fill("#puzzle-move", first["played"])
         pg.click("#puzzle-check")
         expect(pg.locator("#puzzle-msg")).to_contain_text("Nicht besser")
-        pg.fill("#puzzle-move", first["best"])
+        best = first["best"]  # typed all in lowercase (a phone's keyboard): letters, not blanks
+        pg.fill("#puzzle-move", best.lower() if best == best.upper() else best)
         pg.click("#puzzle-check")
         expect(pg.locator("#puzzle-msg")).to_contain_text("Richtig")
         stored = pg.evaluate("JSON.parse(localStorage.getItem('gse.aufgaben.v1'))")
@@ -204,3 +206,282 @@ def test_puzzles_from_a_reviewed_game(browser, server, golden_lexicon):
         expect(pg.locator("#puzzle-list")).to_contain_text("gelöst")
     finally:
         ctx.close()
+
+
+def _page(browser, lang="de", game=None, width=390):
+    """A page context at ``width``×844 in ``lang``, optionally with the browser knowing ``game`` (its id)."""
+    ctx = browser.new_context(viewport={"width": width, "height": 844})
+    init = f"localStorage.setItem('gse.lang', '{lang}');"
+    if game:
+        init += f"localStorage.setItem('gse.spielen.v1', JSON.stringify({{current: '{game}', ids: ['{game}']}}));"
+    ctx.add_init_script(init)
+    return ctx
+
+
+def test_the_first_start_says_it_prepares_and_a_reload_keeps_the_game(browser, server):
+    """D1 of the fresh-user test: the start shows what happens for every level (not only Meister), the page keeps
+    the game's id before the answer comes, and a reload while the server works asks for the same game again:
+    one game on the server, in the page's list, no orphan. A 'busy' refusal is German."""
+    url, app = server
+    ctx = _page(browser)
+    pg = ctx.new_page()
+    held, seen = [], []
+
+    def hold_first(route):
+        seen.append(route.request.post_data_json)
+        if not held:  # the server makes the game, but the browser never gets the answer (it gave up)
+            held.append(route.fetch())
+            return
+        route.continue_()
+    try:
+        pg.route("**/api/play/new", hold_first)
+        pg.goto(url + "/spielen")
+        pg.check("input[name=level][value=einsteiger]")
+        pg.click("#start")
+        expect(pg.locator("#setup-msg")).to_contain_text("Die Partie wird vorbereitet")
+        expect(pg.locator("#setup-msg")).to_contain_text("einige Minuten", timeout=10_000)
+        expect(pg.locator("#start")).to_be_disabled()
+        kept = pg.evaluate("JSON.parse(localStorage.getItem('gse.spielen.v1'))")
+        gid = kept["pending"]["id"]
+        assert kept["ids"][0] == gid and kept["pending"]["level"] == "einsteiger" and len(gid) >= 16
+        assert held and held[0].status == 200 and held[0].json()["id"] == gid
+        on_disk = app.state.games.state(gid)
+        pg.reload()
+        pg.wait_for_function("window.SPIEL.state && !window.SPIEL.busy")
+        st = pg.evaluate("window.SPIEL.state")
+        assert st["id"] == gid and st["level"] == "einsteiger" and st["turns"] == on_disk["turns"]
+        assert [d["id"] for d in seen] == [gid, gid]
+        kept = pg.evaluate("JSON.parse(localStorage.getItem('gse.spielen.v1'))")
+        assert kept["current"] == gid and kept["ids"] == [gid] and not kept.get("pending")
+        assert len(list(app.state.games.dir.glob(f"{gid}*.json"))) == 1
+        expect(pg.locator("#games")).to_contain_text("Einsteiger")
+        # a 503 of the analysis pool, in German
+        pg.route("**/api/play/list", lambda route: route.fulfill(status=503, content_type="application/json", body=(
+            '{"error": "busy: 2 of your analyses are running or waiting already (the share of one client); '
+            'try again when they are done"}')))
+        pg.click("#new")
+        expect(pg.locator("#games")).to_contain_text("der Server rechnet gerade viel")
+    finally:
+        ctx.close()
+
+
+def _seed_where_the_player_starts(lexicon, rules):
+    from engine.game.game import Game, rules_by_name
+
+    for seed in range(100):
+        if Game(["Du", "Computer"], lexicon, rules=rules_by_name(rules), seed=seed, keep_undo=False).to_move == 0:
+            return seed
+    raise AssertionError("no seed where the player starts")  # pragma: no cover
+
+
+def _phony_from(rack: str, lexicon) -> str:
+    """Three tiles of ``rack`` in an order that is not a word (across through the centre star)."""
+    import itertools
+
+    for combo in itertools.permutations([c for c in rack if c != "?"], 3):
+        if "".join(combo) not in lexicon:
+            return "".join(combo)
+    raise AssertionError(f"no phony from {rack}")  # pragma: no cover
+
+
+def test_sdev_lets_the_player_play_a_phony_which_is_challenged_off(browser, server, golden_lexicon):
+    """D2: under SDeV rules the page lets a word not in the list be played and says the computer will
+    challenge it; the play is withdrawn (0 points) and the turn is lost. Home rules keep refusing it."""
+    url, app = server
+    seed = _seed_where_the_player_starts(golden_lexicon, "tournament")
+    for rules in ("home", "tournament"):
+        st = app.state.games.new("stark", rules, "Ana", seed=seed)
+        phony = _phony_from(st["rack"], golden_lexicon)
+        ctx = _page(browser, game=st["id"])
+        pg = ctx.new_page()
+        try:
+            pg.goto(url + "/spielen")
+            pg.wait_for_function("window.SPIEL.state && !window.SPIEL.busy")
+            _type_move(pg, f"8H {phony}")
+            expect(pg.locator("#preview")).to_contain_text(f"{phony} steht nicht in der Wortliste", timeout=30_000)
+            if rules == "home":
+                expect(pg.locator("#preview .bad")).to_contain_text("ungültig")
+                expect(pg.locator("#play")).to_be_disabled()
+                continue
+            expect(pg.locator("#preview .warn")).to_contain_text("der Computer wird anfechten")
+            expect(pg.locator("#play")).to_be_enabled()
+            pg.click("#play")
+            pg.wait_for_function("window.SPIEL.state.turns.length >= 2 && !window.SPIEL.busy")
+            expect(pg.locator("#msg")).to_contain_text(f"Der Computer ficht an: {phony}")
+            after = pg.evaluate("window.SPIEL.state")
+            assert after["turns"][0]["kind"] == "withdrawn" and after["turns"][0]["score"] == 0
+            assert after["scores"][0] == 0 and after["turns"][1]["player"] == "Computer"
+            expect(pg.locator("#rows")).to_contain_text("angefochten, zurückgenommen")
+        finally:
+            ctx.close()
+
+
+def test_exchange_errors_and_cross_words_in_german(browser, server, golden_lexicon):
+    """D4: an exchange of tiles not on the rack is refused on the page in German; the server's English reasons
+    (cross-words, exchanges, a GCG file's line) come out in German, a GCG error in red."""
+    url, app = server
+    seed = _seed_where_the_player_starts(golden_lexicon, "home")
+    st = app.state.games.new("stark", "home", "Ana", seed=seed)
+    ctx = _page(browser, game=st["id"])
+    pg = ctx.new_page()
+    try:
+        pg.goto(url + "/spielen")
+        pg.wait_for_function("window.SPIEL.state && !window.SPIEL.busy")
+        absent = next(ch for ch in "QXYJVÖÜÄ" if ch not in st["rack"])
+        pg.fill("#exchange-tiles", absent)
+        pg.click("#exchange")
+        expect(pg.locator("#msg.bad")).to_have_text(f"{absent} ist nicht auf dem Bänkchen ({st['rack']})")
+        assert pg.evaluate("window.SPIEL.state.turns.length") == 0  # nothing sent
+        say = "(t) => window.SPIEL.message(t)"
+        assert pg.evaluate(say, "EEFILTZ is not in the word list (nor EE)") == \
+            "EEFILTZ steht nicht in der Wortliste (auch nicht EE)"
+        assert pg.evaluate(say, "exchange XYZ: tile X is not on the rack EEFILTZ 1 time(s)") == \
+            "X ist nicht auf dem Bänkchen (EEFILTZ)"
+        assert pg.evaluate(say, "exchange EEE: tile E is not on the rack EEFILTZ 3 time(s)") == \
+            "E ist nicht 3-mal auf dem Bänkchen (EEFILTZ)"
+        pg.click('.tabs button[data-view="review"]')
+        pg.set_input_files("#review-file", files=[{"name": "x.gcg", "mimeType": "text/plain",
+                                                   "buffer": b"#player1 a A\n#player2 b B\n>a: ABCDEFG 8H ZZZZ +40 40\n"}])
+        expect(pg.locator("#review-msg.bad")).to_have_text(
+            "Zeile 3: ungültiger Zug 8H ZZZZ: Z ist nicht auf dem Bänkchen (ABCDEFG)")
+        assert pg.locator("#review-msg").evaluate("el => getComputedStyle(el).color") != "rgb(0, 0, 0)"
+    finally:
+        ctx.close()
+
+
+def test_exchanges_and_passes_read_as_words_in_the_review_and_the_puzzles(browser, server, golden_lexicon):
+    """D3 + D5: a puzzle whose best move is an exchange takes '-GQR' (any order, lowercase); a pass as the played
+    move reads 'gepasst', an exchange 'getauscht'; the review says 'Tausch RR' and 'Passen', not '-RR' and '-'."""
+    from engine.position.board import Board
+    from engine.position.cgp import Position
+
+    url, app = server
+    a = golden_lexicon.alphabet
+    board = Board(a)
+    cgp = Position(board, a.parse_rack("AEIGQRR")).to_cgp()
+    rows = ["." * 15] * 15
+    common = {"board": rows, "rack": "AEIGQRR", "cgp": cgp, "loss": 13.5, "unit": "equity", "method": "static",
+              "value": 0.0, "best_value": 13.5, "tries": 0, "solved": False, "player": "Ana", "game": "g"}
+    puzzles = [dict(common, key="g:5", turn=5, played="-RR", best="-GQR"),
+               dict(common, key="g:7", turn=7, played="-", best="-QGR")]
+    import json as _json
+    ctx = _page(browser)
+    ctx.add_init_script(f"localStorage.setItem('gse.aufgaben.v1', {_json.dumps(_json.dumps(puzzles))})")
+    pg = ctx.new_page()
+    try:
+        pg.goto(url + "/spielen#puzzles")
+        expect(pg.locator("#puzzle-list")).to_contain_text("Zug 6: RR getauscht, Verlust 13,5")
+        expect(pg.locator("#puzzle-list")).to_contain_text("Zug 8: gepasst, Verlust 13,5")
+        assert "-RR" not in pg.locator("#puzzle-list").inner_text()
+        pg.locator("#puzzle-list button.pz").first.click()
+        pg.fill("#puzzle-move", "-ZZ")
+        pg.click("#puzzle-check")
+        expect(pg.locator("#puzzle-msg.bad")).to_contain_text("Z ist nicht auf dem Bänkchen (AEIGQRR)")
+        pg.fill("#puzzle-move", "-RR")
+        pg.click("#puzzle-check")
+        expect(pg.locator("#puzzle-msg")).to_have_text("Nicht besser als dein Zug.")
+        expect(pg.locator("#puzzle-list li").first).to_contain_text("1 Versuch")
+        pg.fill("#puzzle-move", "-rqg")
+        pg.click("#puzzle-check")
+        expect(pg.locator("#puzzle-msg.good")).to_have_text("Richtig! Tausch GQR ist so gut wie der beste Zug.")
+        expect(pg.locator("#puzzle-list li").first).to_contain_text("2 Versuche")
+        pg.locator("#puzzle-list button.pz").nth(1).click()
+        pg.click("#puzzle-show")
+        expect(pg.locator("#puzzle-msg")).to_have_text("Lösung: Tausch QGR")
+        stored = pg.evaluate("JSON.parse(localStorage.getItem('gse.aufgaben.v1'))")
+        assert stored[0]["solved"] and stored[0]["tries"] == 2
+        # the review of a game with an exchange and a pass
+        turn = {"player": "Ana", "rack": "AEIGQRR", "score": 0, "mark": "Patzer", "loss": 13.5, "unit": "equity",
+                "method": "static", "exact": True, "bingo_missed": False, "note": None, "cgp": cgp, "board": rows,
+                "played_tiles": [], "best_tiles": [], "best_score": 0, "value": 0, "best_value": 13.5}
+        review = {"players": {"Ana": {"turns": 2, "average_loss": 13.5, "missed_bingos": 0, "endgame_loss": 0}},
+                  "svg": {"de": "<svg></svg>", "en": "<svg></svg>"}, "puzzles": [], "names": ["Ana", "B"],
+                  "turns": [dict(turn, played="-RR", best="-GQR"), dict(turn, played="-", best="-GQR")]}
+        pg.route("**/api/review", lambda route: route.fulfill(status=200, content_type="application/json",
+                                                              body=_json.dumps(review)))
+        pg.click('.tabs button[data-view="review"]')
+        pg.set_input_files("#review-file", files=[{"name": "x.gcg", "mimeType": "text/plain", "buffer": b"#x\n"}])
+        expect(pg.locator("#review-turns")).to_contain_text("Ana Tausch RR")
+        text = pg.locator("#review-turns").inner_text()
+        assert "Ana Passen" in text and "bester Zug: Tausch GQR" in text and "-RR" not in text and "-GQR" not in text
+        expect(pg.locator("#review-detail")).to_contain_text("Tausch RR 0 · Tausch GQR 0")
+    finally:
+        ctx.close()
+
+
+def test_a_second_tab_catches_up(browser, server, golden_lexicon):
+    """D6: a tab left behind (the game went on in another) reloads the game when a move is refused because the
+    board changed, and when it gets the focus back."""
+    url, app = server
+    store = app.state.games
+    seed = _seed_where_the_player_starts(golden_lexicon, "home")
+    st = store.new("stark", "home", "Ana", seed=seed)
+    ctx = _page(browser, game=st["id"])
+    pg = ctx.new_page()
+    try:
+        pg.goto(url + "/spielen")
+        pg.wait_for_function("window.SPIEL.state && !window.SPIEL.busy")
+        best = _best(app, st)
+        assert not best.startswith("-")
+        moved = store.move(st["id"], best)  # "the other tab" plays
+        _type_move(pg, best)  # legal on the board this tab still shows
+        expect(pg.locator("#play")).to_be_enabled(timeout=30_000)
+        pg.click("#play")
+        expect(pg.locator("#msg.bad")).to_contain_text("in einem anderen Fenster weitergespielt")
+        pg.wait_for_function(f"window.SPIEL.state.turns.length === {len(moved['turns'])}")
+        assert pg.evaluate("window.SPIEL.state.board") == moved["board"]
+        again = store.move(st["id"], _best(app, moved))
+        pg.evaluate("window.dispatchEvent(new Event('focus'))")
+        pg.wait_for_function(f"window.SPIEL.state.turns.length === {len(again['turns'])}")
+        assert [int(x) for x in pg.locator("#totals .sum").all_inner_texts()] == again["scores"]
+        # D8: switching the language in the middle of a move draws its preview and the game list again
+        _type_move(pg, _moves(app, again, 1)[0]["move"])
+        expect(pg.locator("#preview")).to_contain_text("Zugwert", timeout=30_000)
+        pg.click("#lang")
+        expect(pg.locator("#preview")).to_contain_text("move scores")
+        expect(pg.locator("#games")).to_contain_text("in progress")
+    finally:
+        ctx.close()
+
+
+def test_the_projection_link_is_hidden_without_an_event(browser, server):
+    """D7: without --event the analysis page does not offer the Simultan-Projektion (it would be a 404)."""
+    url, _app = server
+    for width in (390, 1366):
+        ctx = _page(browser, width=width)
+        pg = ctx.new_page()
+        try:
+            pg.goto(url + "/")
+            pg.wait_for_load_state("networkidle")
+            assert pg.locator("#director-link").count() == 1
+            expect(pg.locator("#director-link")).to_be_hidden()
+        finally:
+            ctx.close()
+
+
+def test_the_rack_is_on_a_laptop_screen_and_the_labels_fit_a_phone(browser, server, golden_lexicon):
+    """D9: at 1366×768 the rack under the board is on screen without scrolling (the scores sit beside the
+    board); at 390 px the tab labels are not clipped and the radio buttons keep their size."""
+    url, app = server
+    st = app.state.games.new("stark", "home", "Ana", seed=_seed_where_the_player_starts(golden_lexicon, "home"))
+    for width, height in ((1366, 768), (390, 844)):
+        ctx = _page(browser, game=st["id"], width=width)
+        pg = ctx.new_page()
+        pg.set_viewport_size({"width": width, "height": height})
+        try:
+            pg.goto(url + "/spielen")
+            pg.wait_for_function("window.SPIEL.state && !window.SPIEL.busy")
+            if width > 1000:
+                box = pg.locator("#rack-line").bounding_box()
+                assert box["y"] + box["height"] <= height
+                continue
+            for b in pg.locator(".tabs button").all():
+                b.click()
+                assert b.evaluate("el => el.scrollWidth <= el.clientWidth"), b.inner_text()
+            pg.click(".tabs button[data-view=game]")
+            pg.click("#new")
+            for r in pg.locator("#setup input[type=radio]").all():
+                box = r.bounding_box()
+                assert box["width"] >= 12 and abs(box["width"] - box["height"]) < 1
+        finally:
+            ctx.close()

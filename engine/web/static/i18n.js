@@ -450,6 +450,14 @@
 
   // the server's English messages in German (the most common ones; others are shown as they are)
   const SERVER_DE = [
+    // a GCG file's line: its reason translated by these same rules
+    [/^line (\d+): illegal move (\S+ \S+): (.*)$/, (_m, n, mv, why) => `Zeile ${n}: ungültiger Zug ${mv}: ${server(why)}`],
+    [/^line (\d+): (.*)$/, (_m, n, why) => `Zeile ${n}: ${server(why)}`],
+    [/^exchange (\S+): tile (.+) is not on the rack (\S+) (\d+) time\(s\)$/, (_m, tiles, tile, rack, k) =>
+      (k === "1" ? `${tile} ist nicht auf dem Bänkchen (${rack})` : `${tile} ist nicht ${k}-mal auf dem Bänkchen (${rack})`)],
+    [/^exchanging needs at least (\d+) tiles in the bag \((\d+) left\)$/,
+      "Tauschen geht nur mit mindestens $1 Steinen im Beutel (noch $2)"],
+    [/^exchange: no tiles given$/, "Tauschen: keine Steine angegeben"],
     [/^(.+) is not in the word list \(nor (.+)\)$/, "$1 steht nicht in der Wortliste (auch nicht $2)"],
     [/^(.+) is not in the word list$/, "$1 steht nicht in der Wortliste"],
     [/^the move does not touch any tile on the board$/, "der Zug berührt keinen Stein auf dem Brett"],

@@ -6,7 +6,7 @@
 (() => {
   const N = 15;
   const COLS = "ABCDEFGHIJKLMNO";
-  const KEY = "gse.spielen.v1";     // localStorage: {current, ids: [...], name, level, rules}
+  const KEY = "gse.spielen.v1";     // localStorage: {current, ids: [...], name, level, rules, owner}
   const PKEY = "gse.aufgaben.v1";   // localStorage: [{key, game, turn, player, board, rack, cgp, best, played, loss, unit, method, tries, solved}]
   const PREMIUM = { "3": ["tw"], "2": ["dw"], "t": ["tl"], "d": ["dl"], "*": ["star"] };  // labels: I18N.premium
 
@@ -20,7 +20,7 @@
     "s.rules": "Regeln", "s.rules.home": "Hausregeln", "s.rules.home.help": "ein Wort, das nicht in der Wortliste steht, wird mit Grund abgelehnt",
     "s.rules.sdev": "SDeV-Turnier", "s.rules.sdev.help": "der Computer prüft jedes Wort: ein falsches wird angefochten, der Zug zurückgenommen, du setzt aus",
     "s.name": "Dein Name", "s.start": "Partie beginnen", "s.newgame": "Neue Partie", "s.analyse": "Partieanalyse",
-    "s.play": "Zug legen", "s.pass": "Passen", "s.exchange": "Tauschen", "s.exchange.ph": "Steine zum Tauschen, z. B. QY",
+    "s.play": "Zug legen", "s.pass": "Passen", "s.exchange": "Tauschen", "s.exchange.ph": "Steine zum Tauschen, z. B. QY", "s.exchange.short": "Steine, z. B. QY",
     "s.bag": "Beutel", "s.bag.count": "{0} Steine", "s.unseen": "Ungesehene Steine",
     "s.unseen.help": "(Beutel und Bänkchen des Computers)",
     "s.saved": "Auf dem Server gespeichert: die Partie übersteht ein Neuladen und einen Neustart; die letzten 20 Partien bleiben.",
@@ -31,7 +31,7 @@
     "s.result.won": "{0} gewinnt {1}:{2}", "s.result.draw": "Unentschieden {0}:{1}",
     "s.settle.out": "{0} hat ausgespielt und bekommt {1} Punkte", "s.settle.rack": "{0}: Reststeine {1}, −{2}",
     "s.end.passes": "Ende durch Passen", "s.games.none": "Noch keine Partien.",
-    "s.game.line": "{0} · {1} gegen {2} · {3}:{4}{5}", "s.game.running": " · läuft", "s.open": "öffnen",
+    "s.game.line": "{0} · {1} gegen {2} · {3}:{4}{5}", "s.game.running": " · läuft", "s.open": "Öffnen",
     "s.review": "Partieanalyse", "s.review.file": "GCG-Datei analysieren", "s.review.wait": "Analyse läuft …",
     "s.review.help": "Zug antippen: die Stellung davor, <span class=\"k played\">gelegt</span> und <span class=\"k best\">besser</span>. Verlust in Equity-Punkten (Endspiel: exakt in Punkten), Marken: Ungenauigkeit ab 3, Fehler ab 7, Patzer ab 15.",
     "s.review.none": "Keine Analyse: Partie beenden oder eine GCG-Datei wählen.",
@@ -47,11 +47,18 @@
     "s.puzzles.help": "Die Züge deiner analysierten Partien, die am meisten gekostet haben: finde den besseren Zug. Gespeichert in diesem Browser.",
     "s.puzzles.none": "Noch keine Aufgaben: analysiere eine Partie gegen den Computer.",
     "s.puzzle.ph": "z. B. 8H HAUS oder H8 HA(U)S", "s.puzzle.check": "Prüfen", "s.puzzle.show": "Lösung zeigen",
-    "s.puzzle.line": "Zug {0}: {1} gelegt, Verlust {2}", "s.puzzle.solved": "gelöst", "s.puzzle.tries": "{0} Versuche",
-    "s.puzzle.right": "Richtig! {0} ist so gut wie der beste Zug.", "s.puzzle.better": "Besser als gelegt, aber nicht der beste ({0} weniger).",
-    "s.puzzle.wrong": "Nicht besser als der gelegte Zug.", "s.puzzle.answer": "Lösung: {0}",
+    "s.puzzle.line": "Zug {0}: {1} gelegt, Verlust {2}", "s.puzzle.solved": "gelöst", "s.puzzle.tries": "{0} Versuche", "s.puzzle.try": "1 Versuch",
+    "s.puzzle.right": "Richtig! {0} ist so gut wie der beste Zug.", "s.puzzle.better": "Besser als dein Zug, aber nicht der beste ({0} weniger).",
+    "s.puzzle.wrong": "Nicht besser als dein Zug.", "s.puzzle.answer": "Lösung: {0}",
     "s.puzzle.rack": "Bänkchen: {0}",
     "s.withdrawn": "angefochten, zurückgenommen", "s.exchanged": "tauscht {0}", "s.passed": "passt",
+    "s.starting": "Die Partie wird vorbereitet …",
+    "s.starting.slow": "Die Partie wird vorbereitet … Beim ersten Start nach dem Installieren übersetzt der Server seine Rechenkerne (einmalig, kann einige Minuten dauern). Die Partie geht nicht verloren, auch wenn du die Seite neu lädst.",
+    "s.phony": "{0} – der Computer wird anfechten: der Zug wird zurückgenommen, du setzt aus",
+    "s.mv.pass": "Passen", "s.mv.exchange": "Tausch {0}",
+    "s.puzzle.line.exchange": "Zug {0}: {1} getauscht, Verlust {2}", "s.puzzle.line.pass": "Zug {0}: gepasst, Verlust {1}",
+    "s.exchange.rack": "{0} ist nicht auf dem Bänkchen ({1})", "s.exchange.times": "{0} ist nicht {1}-mal auf dem Bänkchen ({2})",
+    "s.stale": "Die Partie wurde in einem anderen Fenster weitergespielt; hier ist der neue Stand.",
   });
   Object.assign(I18N.DICT.en, {
     "nav.play": "Play the computer",
@@ -63,7 +70,7 @@
     "s.rules": "Rules", "s.rules.home": "Home rules", "s.rules.home.help": "a word not in the word list is refused with the reason",
     "s.rules.sdev": "SDeV tournament", "s.rules.sdev.help": "the computer checks every word: a phony is challenged off and you lose your turn",
     "s.name": "Your name", "s.start": "Start the game", "s.newgame": "New game", "s.analyse": "Game review",
-    "s.play": "Play move", "s.pass": "Pass", "s.exchange": "Exchange", "s.exchange.ph": "tiles to exchange, e.g. QY",
+    "s.play": "Play move", "s.pass": "Pass", "s.exchange": "Exchange", "s.exchange.ph": "tiles to exchange, e.g. QY", "s.exchange.short": "tiles, e.g. QY",
     "s.bag": "Bag", "s.bag.count": "{0} tiles", "s.unseen": "Unseen tiles",
     "s.unseen.help": "(the bag and the computer's rack)",
     "s.saved": "Saved on the server: the game survives a reload and a restart; the last 20 games are kept.",
@@ -74,7 +81,7 @@
     "s.result.won": "{0} wins {1}:{2}", "s.result.draw": "Draw {0}:{1}",
     "s.settle.out": "{0} went out and gains {1} points", "s.settle.rack": "{0}: tiles left {1}, −{2}",
     "s.end.passes": "ended by passes", "s.games.none": "No games yet.",
-    "s.game.line": "{0} · {1} against {2} · {3}:{4}{5}", "s.game.running": " · in progress", "s.open": "open",
+    "s.game.line": "{0} · {1} against {2} · {3}:{4}{5}", "s.game.running": " · in progress", "s.open": "Open",
     "s.review": "Game review", "s.review.file": "Review a GCG file", "s.review.wait": "Reviewing …",
     "s.review.help": "Tap a turn: the position before it, <span class=\"k played\">played</span> and <span class=\"k best\">better</span>. Loss in equity points (endgame: exact, in points); marks: inaccuracy from 3, mistake from 7, blunder from 15.",
     "s.review.none": "No review yet: finish a game or choose a GCG file.",
@@ -90,11 +97,18 @@
     "s.puzzles.help": "The turns of your reviewed games that cost the most: find the better move. Kept in this browser.",
     "s.puzzles.none": "No puzzles yet: review a game against the computer.",
     "s.puzzle.ph": "e.g. 8H HAUS or H8 HA(U)S", "s.puzzle.check": "Check", "s.puzzle.show": "Show the answer",
-    "s.puzzle.line": "Turn {0}: played {1}, lost {2}", "s.puzzle.solved": "solved", "s.puzzle.tries": "{0} tries",
+    "s.puzzle.line": "Turn {0}: played {1}, lost {2}", "s.puzzle.solved": "solved", "s.puzzle.tries": "{0} tries", "s.puzzle.try": "1 try",
     "s.puzzle.right": "Right! {0} is as good as the best move.", "s.puzzle.better": "Better than the move played, but not the best ({0} less).",
     "s.puzzle.wrong": "Not better than the move played.", "s.puzzle.answer": "Answer: {0}",
     "s.puzzle.rack": "Rack: {0}",
     "s.withdrawn": "challenged off", "s.exchanged": "exchanges {0}", "s.passed": "passes",
+    "s.starting": "Preparing the game …",
+    "s.starting.slow": "Preparing the game … On the first start after installing, the server compiles its kernels (once; this can take a few minutes). The game is not lost if you reload the page.",
+    "s.phony": "{0} – the computer will challenge: the play is taken back and you lose your turn",
+    "s.mv.pass": "pass", "s.mv.exchange": "exchange {0}",
+    "s.puzzle.line.exchange": "Turn {0}: exchanged {1}, lost {2}", "s.puzzle.line.pass": "Turn {0}: passed, lost {1}",
+    "s.exchange.rack": "{0} is not on the rack ({1})", "s.exchange.times": "{0} is not on the rack {1} times ({2})",
+    "s.stale": "The game went on in another window; this is where it stands now.",
   });
   // the server's messages of this page, in German
   const SERVER_DE = [
@@ -102,7 +116,6 @@
     [/^the game is over$/, "die Partie ist beendet"],
     [/^unknown game.*$/, "unbekannte Partie (ältere als die letzten 20 werden gelöscht)"],
     [/^type a move such as.*$/, "einen Zug eingeben, z. B. 8H HAUS, -ABC (tauschen) oder - (passen)"],
-    [/^(\S+) is not in the word list(.*)$/, "$1 steht nicht in der Wortliste$2"],
   ];
   const T = I18N.t;
   function S(text) {
@@ -147,14 +160,25 @@
     if (!r.ok) return { error: S((j && j.error) || `HTTP ${r.status}`), status: r.status };
     return j;
   }
-  // a request the analysis pool may refuse for a moment (503): tried again a few times
-  async function callRetry(method, url, body) {
+  // a request the analysis pool may refuse for a moment (503): tried again, once a second, `tries` times
+  async function callRetry(method, url, body, tries = 30) {
     for (let k = 0; ; k++) {
       const r = await call(method, url, body);
-      if (!(r.status === 503 || r.status === 429) || k >= 30) return r;
+      if (!(r.status === 503 || r.status === 429) || k >= tries) return r;
       await new Promise((res) => setTimeout(res, 1000));
     }
   }
+  // a move in the review's notation for people: "-" pass, "-RR" exchange, else the placement (blanks marked)
+  function moveLabel(m) {   // plain text
+    if (m === "-" || m === "pass") return T("s.mv.pass");
+    if (typeof m === "string" && m.startsWith("-")) return T("s.mv.exchange", m.slice(1));
+    return m || "";
+  }
+  function moveText(m) {    // HTML
+    return typeof m === "string" && (m === "pass" || m.startsWith("-")) ? escapeHtml(moveLabel(m)) : showWord(m || "");
+  }
+  // a signed number of points with a real minus sign (−15, +8)
+  const signed = (x) => (x > 0 ? `+${x}` : x < 0 ? `\u2212${-x}` : "0");
   function msg(text, bad) { const el = $("#msg"); el.textContent = text || ""; el.className = bad ? "bad" : ""; }
   function squareName(r, c) { return COLS[c] + (r + 1); }
   function startText(start, dir) { return dir === "across" ? `${start.r + 1}${COLS[start.c]}` : `${COLS[start.c]}${start.r + 1}`; }
@@ -169,6 +193,15 @@
       const p = JSON.parse(localStorage.getItem(PKEY) || "[]");
       puzzles = Array.isArray(p) ? p.filter((x) => x && x.key && Array.isArray(x.board)) : [];
     } catch (e) { puzzles = []; }
+  }
+  // this browser's random owner token: the server keeps each owner's newest games (a token, not the address,
+  // so a phone changing networks keeps them); crypto.getRandomValues works on plain http too
+  function ownerToken() {
+    if (!/^[A-Za-z0-9_-]{16,64}$/.test(store.owner || "")) {
+      store.owner = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, "0")).join("");
+      save();
+    }
+    return store.owner;
   }
   function save() {
     try { localStorage.setItem(KEY, JSON.stringify(store)); } catch (e) { /* full or private mode */ }
@@ -300,6 +333,11 @@
     const ans = await call("POST", "/api/score", { cgp: state.cgp, move: text });
     if (my !== checkNo || text !== notation()) return;
     if (ans.status === 429 || ans.status === 503) { clearTimeout(checkTimer); checkTimer = setTimeout(check, 1000); return; }
+    if (ans.status === 0) {   // the server does not answer: that says nothing about the move; asked again
+      $("#preview").innerHTML = `<span class="warn">${escapeHtml(ans.error)}</span>`;
+      clearTimeout(checkTimer); checkTimer = setTimeout(check, 3000);
+      return;
+    }
     entry.answer = ans.error ? { legal: false, reason: ans.error } : ans;
     entry.answerFor = text;
     showPreview();
@@ -308,7 +346,11 @@
     const ans = entry.answer;
     const out = $("#preview");
     if (!ans.legal) {
-      out.innerHTML = `<span class="bad">${escapeHtml(T("a.illegal", S(ans.reason)))}</span>`;
+      // SDeV: a word not in the list may be played; the computer challenges it (the server withdraws the play)
+      const phony = state.rules === "tournament" && / is not in the word list/.test(ans.reason || "");
+      out.innerHTML = phony ? `<span class="warn">${escapeHtml(T("s.phony", S(ans.reason)))}</span>`
+        : `<span class="bad">${escapeHtml(T("a.illegal", S(ans.reason)))}</span>`;
+      $("#play").disabled = !(phony && myTurn());
       drawGame();
       return;
     }
@@ -322,6 +364,19 @@
     const btn = $("#play");
     const rect = btn.getBoundingClientRect();
     if (rect.bottom > window.innerHeight || rect.top < 0) btn.scrollIntoView({ block: "nearest" });
+  }
+  // why `tiles` (capitals, "?" blank) cannot be taken from `rack`, or "" when they can
+  function notOnRack(tiles, rack) {
+    const left = {};
+    for (const ch of Array.from(rack)) left[ch] = (left[ch] || 0) + 1;
+    const need = {};
+    for (const ch of Array.from(tiles)) need[ch] = (need[ch] || 0) + 1;
+    for (const ch of Object.keys(need)) {
+      if ((left[ch] || 0) >= need[ch]) continue;
+      const name = ch === "?" ? T("a.blank") : ch;
+      return need[ch] === 1 || !left[ch] ? T("s.exchange.rack", name, rack) : T("s.exchange.times", name, need[ch], rack);
+    }
+    return "";
   }
   function clearEntry() {
     entry.start = null; entry.word = ""; entry.blanks.clear(); entry.blankNext = false; entry.answer = null;
@@ -338,7 +393,12 @@
     renderGame();
     const r = await callRetry("POST", "/api/play/move", { id: state.id, move });
     busy = false;
-    if (r.error) { msg(r.error, true); renderGame(); return; }
+    if (r.error) {
+      msg(r.error, true);
+      renderGame();
+      if (r.status === 400 && await refresh()) msg(`${r.error}. ${T("s.stale")}`, true);
+      return;
+    }
     state = r;
     lastAnswer = r.answer;
     clearEntry();
@@ -346,6 +406,27 @@
     if (r.challenged && r.challenged.length) text = T("s.challenged", r.challenged.join(", "));
     msg(text, !!text);
     renderGame();
+  }
+  // the computer's last turn (a play, an exchange or a pass; not the settlement)
+  function lastEngineTurn(st) {
+    for (let i = st.turns.length - 1; i >= 0; i--) {
+      const t = st.turns[i];
+      if (t.p !== st.you && ["play", "withdrawn", "exchange", "pass"].includes(t.kind)) return t;
+    }
+    return null;
+  }
+  // the game again from the server (another tab may have moved): true when it changed here
+  async function refresh() {
+    if (!state || busy) return false;
+    const id = state.id;
+    const r = await call("POST", "/api/play/state", { id });
+    if (r.error || !state || state.id !== id || busy) return false;
+    if (r.turns.length <= state.turns.length && !(r.over && !state.over)) return false;   // nothing new (or older)
+    state = r;
+    lastAnswer = lastEngineTurn(r);
+    clearEntry();
+    renderGame();
+    return true;
   }
   async function openGame(id) {
     busy = true;
@@ -358,8 +439,7 @@
       return;
     }
     state = r;
-    lastAnswer = null;
-    for (let i = r.turns.length - 1; i >= 0; i--) if (r.turns[i].p !== r.you && r.turns[i].kind !== "rack") { lastAnswer = r.turns[i]; break; }
+    lastAnswer = lastEngineTurn(r);
     store.current = id;
     save();
     clearEntry();
@@ -370,18 +450,45 @@
     renderGame();
     renderHistory();
   }
-  async function startGame() {
-    const level = document.querySelector("input[name=level]:checked").value;
-    const rl = document.querySelector("input[name=rules]:checked").value;
-    const name = $("#name").value.trim();
-    store.level = level; store.rules = rl; store.name = name;
+  // a random game id (the server makes the game under it; the same request again answers that game)
+  function newId() {
+    const abc = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    return Array.from(crypto.getRandomValues(new Uint8Array(20)), (x) => abc[x & 63]).join("");
+  }
+  // start a game; `again`: the request of a start that a reload interrupted (kept in localStorage)
+  async function startGame(again) {
+    let req = again && again.id ? again : null;
+    if (!req) {
+      const level = document.querySelector("input[name=level]:checked").value;
+      const rl = document.querySelector("input[name=rules]:checked").value;
+      const name = $("#name").value.trim();
+      store.level = level; store.rules = rl; store.name = name;
+      req = { level, rules: rl, name: name || (I18N.lang === "en" ? "You" : "Du"), id: newId(), owner: ownerToken() };
+    }
+    if ($("#start").disabled) return;
+    store.pending = req;   // kept before asking: a reload meanwhile asks again for the same game
+    store.ids = [req.id, ...store.ids.filter((x) => x !== req.id)].slice(0, 20);
+    save();
     $("#start").disabled = true;
-    $("#setup-msg").textContent = level === "meister" ? T("s.thinking") : "";
-    const r = await callRetry("POST", "/api/play/new", { level, rules: rl, name: name || (I18N.lang === "en" ? "You" : "Du") });
+    const out = $("#setup-msg");
+    out.className = "";
+    out.textContent = T("s.starting");
+    const slow = setTimeout(() => { out.textContent = T("s.starting.slow"); }, 2500);
+    const r = await callRetry("POST", "/api/play/new", req, 900);
+    clearTimeout(slow);
     $("#start").disabled = false;
-    if (r.error) { $("#setup-msg").textContent = r.error; return; }
-    $("#setup-msg").textContent = "";
-    store.ids = [r.id, ...store.ids.filter((x) => x !== r.id)].slice(0, 20);
+    if (r.error) {
+      out.className = "bad";
+      out.textContent = r.error;
+      if (r.status >= 400 && r.status < 500 && r.status !== 429) {   // refused: forget it; else keep it for a reload
+        store.pending = null;
+        store.ids = store.ids.filter((x) => x !== req.id);
+        save();
+      }
+      return;
+    }
+    out.textContent = "";
+    store.pending = null;
     save();
     await openGame(r.id);
   }
@@ -419,10 +526,11 @@
     $("#bag-count").textContent = T("s.bag.count", state.bag);
     $("#unseen").innerHTML = unseenHtml(state.unseen);
     let ans = "";
-    if (lastAnswer && !state.over) {
+    if (lastAnswer) {
       const a = lastAnswer;
       if (a.kind === "play") ans = T("s.answer", `${showWord(a.move)} ${a.score}`) +
-        (a.words ? ` <span class="muted">(${a.words.map(([w, s]) => `${showWord(w)} ${s}`).join(" + ")})</span>` : "");
+        (a.words ? ` <span class="muted">(${a.words.map(([w, s]) => `${showWord(w)} ${s}`).join(" + ")}` +
+          `${a.bingo ? ` + ${escapeHtml(T("a.bingo", rules.bingo_bonus))}` : ""})</span>` : "");
       else if (a.kind === "exchange") ans = escapeHtml(T("s.answer.exchange", a.count));
       else if (a.kind === "pass") ans = escapeHtml(T("s.answer.pass"));
     }
@@ -439,7 +547,7 @@
       if (turn) n++;
       rows.push(`<tr class="${turn ? "" : "adj"}${t.p === state.you ? " mine" : ""}"><td class="n">${turn ? n : ""}</td>` +
         `<td class="who">${escapeHtml(t.player)}</td><td class="what mv">${entryText(t)}</td>` +
-        `<td class="n pts">${t.score > 0 ? "+" : ""}${t.score} <span class="muted">${t.total}</span></td></tr>`);
+        `<td class="n pts">${signed(t.score)} <span class="muted">${t.total < 0 ? signed(t.total) : t.total}</span></td></tr>`);
     }
     $("#rows tbody").innerHTML = rows.reverse().join("");
     $("#gcg").href = `/api/play/gcg/${encodeURIComponent(state.id)}`;
@@ -470,7 +578,7 @@
     if (!store.ids.length) { ul.innerHTML = `<li class="muted">${escapeHtml(T("s.games.none"))}</li>`; return; }
     const r = await call("POST", "/api/play/list", { ids: store.ids });
     if (r.error) { ul.innerHTML = `<li class="bad">${escapeHtml(r.error)}</li>`; return; }
-    const known = new Set(r.games.map((g) => g.id));
+    const known = new Set(r.games.concat(r.damaged || []).map((g) => g.id));  // a damaged game's id is kept
     store.ids = store.ids.filter((x) => known.has(x));
     save();
     ul.innerHTML = r.games.length ? r.games.map((g) => {
@@ -488,9 +596,10 @@
     if (!state) return;
     view("review");
     $("#review-msg").textContent = T("s.review.wait");
+    $("#review-msg").className = "";
     $("#review-body").hidden = true;
     const r = await callRetry("POST", "/api/play/review", { id: state.id });
-    if (r.error) { $("#review-msg").textContent = r.error; return; }
+    if (r.error) { reviewError(r.error); return; }
     review = r; reviewFor = { game: state.id, player: state.names[state.you] };
     addPuzzles();
     showReview();
@@ -498,11 +607,17 @@
   async function analyseFile(text) {
     view("review");
     $("#review-msg").textContent = T("s.review.wait");
+    $("#review-msg").className = "";
     $("#review-body").hidden = true;
     const r = await callRetry("POST", "/api/review", { gcg: text });
-    if (r.error) { $("#review-msg").textContent = r.error; return; }
+    if (r.error) { reviewError(r.error); return; }
     review = r; reviewFor = null;
     showReview();
+  }
+  function reviewError(text) {
+    const el = $("#review-msg");
+    el.textContent = text;
+    el.className = "bad";
   }
   function markTag(t) {
     return t.mark ? ` <span class="mark ${t.mark}">${escapeHtml(T(`s.mark.${t.mark}`))}</span>` : "";
@@ -511,13 +626,14 @@
   const NOTES = { "rack unknown": "s.rv.unknown", "points by hand": "s.rv.note.hand", "board incomplete": "s.rv.note.board",
     "exchanged tiles unknown": "s.rv.note.exchange" };
   const noteText = (t) => (NOTES[t.note] ? T(NOTES[t.note]) : t.note);
-  const playedText = (t) => (t.played === "by hand" ? escapeHtml(T("s.rv.hand")) : showWord(t.played));
+  const playedText = (t) => (t.played === "by hand" ? escapeHtml(T("s.rv.hand")) : moveText(t.played));
   function lossText(t) {
     if (t.loss === null) return "";
     return t.unit === "win" ? `${num(t.loss)} %` : num(t.loss);
   }
   function showReview() {
     $("#review-msg").textContent = "";
+    $("#review-msg").className = "";
     if (!review) { $("#review-msg").textContent = T("s.review.none"); return; }
     $("#review-body").hidden = false;
     const p = review.players;
@@ -532,7 +648,7 @@
       let detail;
       if (t.loss === null) detail = `<span class="muted">${escapeHtml(noteText(t))}</span>`;
       else if (t.best === t.played || t.loss === 0) detail = `<span class="good">${escapeHtml(T("s.rv.same"))}</span>`;
-      else detail = `${escapeHtml(T("s.rv.best"))}: <span class="mv">${showWord(t.best)}</span> · ${escapeHtml(T("s.rv.loss", lossText(t)))}`;
+      else detail = `${escapeHtml(T("s.rv.best"))}: <span class="mv">${moveText(t.best)}</span> · ${escapeHtml(T("s.rv.loss", lossText(t)))}`;
       const flags = (t.method === "endgame" ? ` <span class="tag">${escapeHtml(T(t.exact ? "s.rv.exact" : "s.rv.inexact"))}</span>` : "") +
         (t.bingo_missed ? ` <span class="tag bingo">${escapeHtml(T("s.rv.bingo"))}</span>` : "");
       return `<li><button type="button" class="rturn${t.mark ? " marked" : ""}" data-i="${i}"><b>${escapeHtml(t.player)}</b> ` +
@@ -553,7 +669,7 @@
     document.querySelectorAll("#review-turns .rturn").forEach((b) => b.classList.toggle("on", +b.dataset.i === i));
     $("#review-detail").innerHTML = `<b>${i + 1}. ${escapeHtml(t.player)}</b>` + (t.rack ? ` · ${escapeHtml(T("s.puzzle.rack", t.rack))}` : "") +
       `<br><span class="k played">${playedText(t)}</span> ${t.score}` +
-      (t.best && t.best !== t.played ? ` · <span class="k best">${showWord(t.best)}</span> ${t.best_score ?? ""}` : "") +
+      (t.best && t.best !== t.played ? ` · <span class="k best">${moveText(t.best)}</span> ${t.best_score ?? ""}` : "") +
       (t.loss ? ` · ${escapeHtml(T("s.rv.loss", lossText(t)))}${markTag(t)}` : "");
   }
 
@@ -572,13 +688,33 @@
     puzzles = puzzles.slice(0, 100);
     savePuzzles();
   }
+  function puzzleLine(p) {
+    if (p.played === "-") return T("s.puzzle.line.pass", p.turn + 1, num(p.loss));
+    if (p.played && p.played.startsWith("-")) return T("s.puzzle.line.exchange", p.turn + 1, p.played.slice(1), num(p.loss));
+    return T("s.puzzle.line", p.turn + 1, p.played, num(p.loss));
+  }
+  // an exchange ("-GQR") or a pass ("-") typed as a puzzle's answer: right when it is the best move's
+  function checkPuzzleExchange(p, move) {
+    const out = $("#puzzle-msg");
+    const tiles = move.slice(1).replace(/\s+/g, "").toUpperCase().replace(/\*/g, "?");
+    const problem = notOnRack(tiles, p.rack || "");
+    if (problem) { out.className = "bad"; out.textContent = T("a.illegal", problem); return; }
+    const sorted = (x) => Array.from(x).sort().join("");
+    p.tries++;
+    const good = p.best.startsWith("-") && sorted(p.best.slice(1)) === sorted(tiles);
+    if (good) { p.solved = true; out.className = "good"; out.textContent = T("s.puzzle.right", moveLabel(p.best)); }
+    else { out.className = "bad"; out.textContent = T("s.puzzle.wrong"); }
+    paint(psquares, p.board, {}, null);
+    savePuzzles();
+    renderPuzzles();
+  }
   function renderPuzzles() {
     const ul = $("#puzzle-list");
     if (!puzzles.length) { ul.innerHTML = `<li class="muted">${escapeHtml(T("s.puzzles.none"))}</li>`; $("#puzzle").hidden = true; return; }
     ul.innerHTML = puzzles.map((p, i) => `<li><button type="button" class="pz${puzzle === p ? " on" : ""}" data-i="${i}">` +
-      `${escapeHtml(T("s.puzzle.line", p.turn + 1, p.played, num(p.loss)))}</button> ` +
+      `${escapeHtml(puzzleLine(p))}</button> ` +
       (p.solved ? `<span class="tag goal">${escapeHtml(T("s.puzzle.solved"))}</span> ` : "") +
-      (p.tries ? `<span class="muted">${escapeHtml(T("s.puzzle.tries", p.tries))}</span>` : "") + `</li>`).join("");
+      (p.tries ? `<span class="muted">${escapeHtml(p.tries === 1 ? T("s.puzzle.try") : T("s.puzzle.tries", p.tries))}</span>` : "") + `</li>`).join("");
     ul.querySelectorAll("button.pz").forEach((b) => b.addEventListener("click", () => openPuzzle(puzzles[+b.dataset.i])));
   }
   function openPuzzle(p) {
@@ -592,8 +728,10 @@
   }
   async function checkPuzzle() {
     const p = puzzle;
-    const move = $("#puzzle-move").value.trim();
+    let move = $("#puzzle-move").value.trim();
     if (!p || !move) return;
+    if (move.startsWith("-")) { checkPuzzleExchange(p, move); return; }
+    if (move === move.toLowerCase()) move = move.toUpperCase();   // typed all in lowercase: letters, not blanks
     const r = await callRetry("POST", "/api/score", { cgp: p.cgp, move });
     const out = $("#puzzle-msg");
     if (r.error || !r.legal) { out.className = "bad"; out.textContent = T("a.illegal", S(r.error || r.reason)); return; }
@@ -620,7 +758,8 @@
     const p = puzzle;
     if (!p) return;
     $("#puzzle-msg").className = "";
-    $("#puzzle-msg").textContent = T("s.puzzle.answer", p.best);
+    $("#puzzle-msg").textContent = T("s.puzzle.answer", moveLabel(p.best));
+    if (p.best.startsWith("-")) { paint(psquares, p.board, {}, null); return; }
     call("POST", "/api/score", { cgp: p.cgp, move: p.best }).then((r) => {
       if (!r.legal) return;
       const ghost = {};
@@ -643,9 +782,10 @@
   }
   function relabel() {
     if (state) renderGame();
+    if (state && entry.answer && entry.answerFor === notation()) showPreview();   // the move being typed stays
     if (review) showReview();
     renderPuzzles();
-    if (!state) renderHistory();
+    renderHistory();
   }
 
   async function start() {
@@ -682,6 +822,8 @@
     $("#exchange").addEventListener("click", () => {
       const tiles = $("#exchange-tiles").value.trim().toUpperCase().replace(/\*/g, "?").replace(/\s+/g, "");
       if (!tiles) { msg(T("s.exchange.ph"), true); $("#exchange-tiles").focus(); return; }
+      const problem = notOnRack(tiles, state.rack);
+      if (problem) { msg(problem, true); $("#exchange-tiles").focus(); return; }
       $("#exchange-tiles").value = "";
       send(`-${tiles}`);
     });
@@ -700,11 +842,15 @@
     }));
     I18N.onRelabel = relabel;
     view(["review", "puzzles"].includes(location.hash.slice(1)) ? location.hash.slice(1) : "game");
-    if (store.current) await openGame(store.current); else showSetup();
+    const refreshSoon = () => { if (document.visibilityState === "visible" && state && !state.over) refresh(); };
+    document.addEventListener("visibilitychange", refreshSoon);
+    window.addEventListener("focus", refreshSoon);
+    if (store.pending && store.pending.id) { view("game"); showSetup(); await startGame(store.pending); }
+    else if (store.current) await openGame(store.current); else showSetup();
   }
 
   // for tests and the console (read only)
   window.SPIEL = { get state() { return state; }, get review() { return review; }, get puzzles() { return puzzles; },
-    get busy() { return busy; } };
+    get busy() { return busy; }, message: S };
   document.addEventListener("DOMContentLoaded", start);
 })();

@@ -1,0 +1,317 @@
+"""The games store of Gegen den Computer (engine.web.play.GameStore) against other clients and damaged files
+(report-attack26 items 1-5 and 14): pruning per owner, never a game in progress, a global cap that refuses;
+symlinks and other entries in the games directory; a file whose id is not its name; damaged files refused
+with a 400 (German unless the page asks for English) and never written; the list of games with a damaged one;
+a file over the size limit, read off the event loop."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import time
+
+import pytest
+from fastapi.testclient import TestClient
+
+from engine.web.app import create_app
+from engine.web.play import MAX_GAME_BYTES, GameStore, PlayError, owner_of
+
+EN = {"X-Lang": "en"}
+TOKEN_A = "a" * 16 + "ownerA"
+TOKEN_B = "b" * 16 + "ownerB"
+
+
+@pytest.fixture()
+def games_dir(tmp_path):
+    d = tmp_path / "spiele"
+    d.mkdir()
+    return d
+
+
+@pytest.fixture()
+def client(golden_lexicon, games_dir):
+    app = create_app(golden_lexicon, games_dir=games_dir, rate="1000/second")
+    with TestClient(app) as c:
+        yield c
+
+
+def _files(d) -> set[str]:
+    return {p.stem for p in d.glob("*.json") if p.is_file() and not p.is_symlink()}
+
+
+def _new(client, token=None, **kw) -> dict:
+    body = {"level": "stark", **kw}
+    if token:
+        body["owner"] = token
+    r = client.post("/api/play/new", json=body, headers=EN)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def _age(d, gid: str, days: float) -> None:
+    t = time.time() - days * 86400
+    os.utime(d / f"{gid}.json", (t, t))
+
+
+# -- 1. pruning per owner ------------------------------------------------------------------------------------
+def test_another_clients_new_games_keep_a_game_in_progress(client, games_dir):
+    st = _new(client, TOKEN_A)
+    gid = st["id"]
+    r = client.post("/api/play/move", json={"id": gid, "move": "-"}, headers=EN)
+    assert r.status_code == 200, r.text
+    for _ in range(22):  # another browser (before the fix: 20 of these deleted the game in progress)
+        _new(client, TOKEN_B, level="einsteiger")
+    r = client.post("/api/play/state", json={"id": gid}, headers=EN)
+    assert r.status_code == 200, r.text
+    assert len(r.json()["turns"]) == len(st["turns"]) + 2  # the pass and the computer's answer are still there
+    assert len(_files(games_dir)) == 23
+    # the owner is kept as a hash, not the token
+    assert json.loads((games_dir / f"{gid}.json").read_text())["owner"] == owner_of(TOKEN_A, None)
+    assert TOKEN_A not in (games_dir / f"{gid}.json").read_text()
+
+
+def test_an_owners_old_games_go_only_when_over_or_idle(golden_lexicon, games_dir):
+    store = GameStore(games_dir, golden_lexicon, None, keep=3, active_days=30)
+    mine = [store.new("stark", owner="t:me")["id"] for _ in range(6)]
+    theirs = [store.new("stark", owner="t:them")["id"] for _ in range(5)]
+    # six of mine, none over and all recent: all kept (a game in progress is never deleted)
+    assert _files(games_dir) == set(mine + theirs)
+    for k, gid in enumerate(mine):  # oldest first, a day apart
+        _age(games_dir, gid, 40 - k)
+    for gid in theirs:
+        _age(games_dir, gid, 60)
+    # mine[3] is over (the file says so), mine[0] and mine[1] idle for more than 30 days, mine[2] 38 days
+    meta = json.loads((games_dir / f"{mine[3]}.json").read_text())
+    meta["over"] = True
+    t = os.stat(games_dir / f"{mine[3]}.json").st_mtime
+    (games_dir / f"{mine[3]}.json").write_text(json.dumps(meta))
+    os.utime(games_dir / f"{mine[3]}.json", (t, t))
+    newest = store.new("stark", owner="t:me")["id"]
+    # kept: my newest three (new, mine[5], mine[4]); beyond them mine[3] (over) and mine[0..2] (idle) went;
+    # the other owner's old games are not touched by my new game
+    assert _files(games_dir) == {newest, mine[5], mine[4]} | set(theirs)
+    # a recent game in progress beyond the owner's newest stays; idle ones go
+    store2 = GameStore(games_dir, golden_lexicon, None, keep=1, active_days=30)
+    newest2 = store2.new("stark", owner="t:me")["id"]
+    assert _files(games_dir) == {newest2, newest} | set(theirs)
+
+
+def test_files_without_an_owner_form_their_own_group(golden_lexicon, games_dir):
+    store = GameStore(games_dir, golden_lexicon, None, keep=2)
+    old = [store.new("stark", owner="t:x")["id"] for _ in range(4)]
+    for k, gid in enumerate(old):  # files made before owners: no "owner" field, idle
+        p = games_dir / f"{gid}.json"
+        meta = json.loads(p.read_text())
+        del meta["owner"], meta["over"]
+        p.write_text(json.dumps(meta))
+        _age(games_dir, gid, 100 - k)
+    gid = store.new("stark", owner="t:y")["id"]
+    assert _files(games_dir) == {gid, old[2], old[3]}
+
+
+def test_a_full_server_refuses_a_new_game_and_deletes_nothing(client, golden_lexicon, games_dir):
+    store = client.app.state.games
+    store.max_games = 3
+    ids = [_new(client, tok)["id"] for tok in (TOKEN_A, TOKEN_B, "c" * 20)]
+    for gid in ids:
+        _age(games_dir, gid, 400)  # old and idle, but each is its owner's only game: never deleted
+    before = {p.name: p.read_bytes() for p in games_dir.iterdir()}
+    r = client.post("/api/play/new", json={"level": "stark", "owner": "d" * 20}, headers=EN)
+    assert r.status_code == 400 and r.json()["error"].startswith("too many games on this server (3)")
+    r = client.post("/api/play/new", json={"level": "stark", "owner": "d" * 20})
+    assert r.status_code == 400 and r.json()["error"].startswith("Zu viele Partien auf diesem Server (3)")
+    assert {p.name: p.read_bytes() for p in games_dir.iterdir()} == before
+    # the owner's own old finished game makes room for its new one
+    p = games_dir / f"{ids[0]}.json"
+    store.keep = 0
+    meta = json.loads(p.read_text())
+    meta["over"] = True
+    p.write_text(json.dumps(meta))
+    new_id = _new(client, TOKEN_A)["id"]
+    assert _files(games_dir) == set(ids[1:]) | {new_id}
+
+
+def test_a_new_game_without_a_token_is_owned_by_the_address(client, games_dir):
+    gid = _new(client)["id"]
+    assert json.loads((games_dir / f"{gid}.json").read_text())["owner"] == owner_of(None, "testclient")
+    r = client.post("/api/play/new", json={"level": "stark", "owner": "short"}, headers=EN)
+    assert r.status_code == 422
+
+
+# -- 2. symlinks and other entries ---------------------------------------------------------------------------------
+def test_a_dangling_symlink_or_a_directory_does_not_block_new_games(client, games_dir):
+    link = games_dir / "danglingxxxxxxxx.json"
+    link.symlink_to("/nonexistent/zzz")
+    (games_dir / "adirectoryxxxxxx.json").mkdir()
+    (games_dir / "notes.json").write_text("{}")
+    for _ in range(3):
+        r = client.post("/api/play/new", json={"level": "stark"}, headers=EN)
+        assert r.status_code == 200, r.text
+    assert len(_files(games_dir)) == 3 + 1  # three games (and notes.json, not a game: never touched)
+    assert link.is_symlink() and (games_dir / "adirectoryxxxxxx.json").is_dir()
+    r = client.post("/api/play/state", json={"id": "danglingxxxxxxxx"}, headers=EN)
+    assert r.status_code == 400 and "damaged" in r.json()["error"] and "symbolic link" in r.json()["error"]
+    r = client.post("/api/play/state", json={"id": "adirectoryxxxxxx"}, headers=EN)
+    assert r.status_code == 400
+
+
+# -- 3., 4. damaged files -----------------------------------------------------------------------------------------
+def _game_with_actions(client) -> dict:
+    """A game's file data with a play among its actions (the player passes until the computer has played)."""
+    st = _new(client)
+    gid = st["id"]
+    for _ in range(4):
+        meta = json.loads((client.app.state.games.dir / f"{gid}.json").read_text())
+        if any(a["kind"] == "play" for a in meta["actions"]):
+            return meta
+        r = client.post("/api/play/move", json={"id": gid, "move": "-"}, headers=EN)
+        assert r.status_code == 200, r.text
+    raise AssertionError("the computer never played")
+
+
+def _first(meta, kind):
+    return next(a for a in meta["actions"] if a["kind"] == kind)
+
+
+def _damage(name):
+    """``name -> function(meta) -> file text`` (the file's data after the damage)."""
+    def change(**kw):
+        return lambda m: json.dumps({**m, **kw})
+
+    def act(f):
+        def g(m):
+            f(m)
+            return json.dumps(m)
+        return g
+
+    return {
+        "list": lambda m: "[1, 2, 3]",
+        "null": lambda m: "null",
+        "keys missing": lambda m: '{"version": 1}',
+        "play as exchange": act(lambda m: _first(m, "play").update(kind="exchange")),
+        "unknown kind": act(lambda m: _first(m, "play").update(kind="resign")),
+        "actions text": change(actions="abc"),
+        "created text": change(created="yesterday"),
+        "level": change(level="godlike"),
+        "you 9": change(you=9),
+        "you true": change(you=True),
+        "names": change(names="Du"),
+        "seed": change(seed=-1),
+        "turn order": act(lambda m: _first(m, "play").update(p=1 - _first(m, "play")["p"])),
+        "move letter": act(lambda m: _first(m, "play").update(move=_first(m, "play")["move"][:-1] + "Q")),
+        "review": change(review=[1]),
+    }[name]
+
+
+DAMAGES = ["list", "null", "keys missing", "play as exchange", "unknown kind", "actions text", "created text",
+           "level", "you 9", "you true", "names", "seed", "turn order", "move letter", "review"]
+
+
+@pytest.mark.parametrize("damage", DAMAGES)
+def test_a_damaged_game_file_is_refused_and_never_written(client, games_dir, damage):
+    meta = _game_with_actions(client)
+    gid = "damaged" + damage.replace(" ", "x")[:12].ljust(9, "x")
+    text = _damage(damage)({**meta, "id": gid})
+    path = games_dir / f"{gid}.json"
+    path.write_text(text, encoding="utf-8")
+    answers = [client.post("/api/play/state", json={"id": gid}, headers=EN),
+               client.post("/api/play/move", json={"id": gid, "move": "-"}, headers=EN),
+               client.post("/api/play/review", json={"id": gid}, headers=EN),
+               client.get(f"/api/play/gcg/{gid}", headers=EN)]
+    for r in answers:
+        assert r.status_code == 400, (damage, r.status_code, r.text)
+        assert r.json()["error"].startswith("this game file is damaged: "), r.text
+    r = client.post("/api/play/list", json={"ids": [meta["id"], gid]}, headers=EN)
+    assert r.status_code == 200, r.text
+    assert [g["id"] for g in r.json()["games"]] == [meta["id"]]
+    assert [d["id"] for d in r.json()["damaged"]] == [gid]
+    assert path.read_text(encoding="utf-8") == text  # never written (before: "you": 9 let the engine play both seats)
+    # German unless the page asks for English
+    r = client.post("/api/play/state", json={"id": gid})
+    assert r.status_code == 400 and r.json()["error"].startswith("Diese Spieldatei ist beschädigt: ")
+
+
+def test_damage_messages_in_german(client, games_dir):
+    meta = _game_with_actions(client)
+    cases = {"you 9": "das Feld 'you' muss 0 oder 1 sein", "keys missing": "das Feld 'id' fehlt",
+             "level": "das Feld 'level' muss eins von einsteiger, stark, meister sein",
+             "null": "kein JSON-Objekt", "unknown kind": "die Art muss eins von play, withdrawn, exchange, pass sein"}
+    for k, (damage, want) in enumerate(cases.items()):
+        gid = f"german{k}xxxxxxxx"
+        (games_dir / f"{gid}.json").write_text(_damage(damage)({**meta, "id": gid}), encoding="utf-8")
+        r = client.post("/api/play/state", json={"id": gid})
+        assert r.status_code == 400 and want in r.json()["error"], r.text
+
+
+def test_a_file_whose_id_is_not_its_name_is_refused(client, games_dir):
+    meta = _game_with_actions(client)
+    original = games_dir / f"{meta['id']}.json"
+    before = original.read_bytes()
+    copy = games_dir / "dmgyou1xxxxxxxx.json"
+    copy.write_bytes(before)  # a copy under another name (before: its moves went into the original's file)
+    for r in (client.post("/api/play/state", json={"id": "dmgyou1xxxxxxxx"}, headers=EN),
+              client.post("/api/play/move", json={"id": "dmgyou1xxxxxxxx", "move": "-"}, headers=EN)):
+        assert r.status_code == 400
+        assert r.json()["error"] == f"this game file is damaged: its id '{meta['id']}' is not its file name"
+    assert original.read_bytes() == before and copy.read_bytes() == before
+    r = client.post("/api/play/state", json={"id": "dmgyou1xxxxxxxx"})
+    assert r.json()["error"] == (f"Diese Spieldatei ist beschädigt: ihre Kennung '{meta['id']}' ist nicht "
+                                 "ihr Dateiname")
+
+
+def test_a_game_writes_only_to_its_own_file(golden_lexicon, games_dir):
+    store = GameStore(games_dir, golden_lexicon, None)
+    gid = store.new("stark")["id"]
+    meta = json.loads((games_dir / f"{gid}.json").read_text())
+    meta["id"] = "someothergamexxx"
+    store._write(gid, meta)
+    with pytest.raises(PlayError, match="its id 'someothergamexxx' is not its file name"):
+        store.state(gid)
+    assert not (games_dir / "someothergamexxx.json").exists()  # written to the name, not to meta's id
+
+
+# -- 5. the list with a damaged game -------------------------------------------------------------------------------
+def test_the_list_shows_the_good_games_and_marks_the_damaged(client, games_dir):
+    good = [_new(client)["id"] for _ in range(2)]
+    (games_dir / "brokenkindxxxxxx.json").write_text('{"version": 1}')
+    (games_dir / "notjsonxxxxxxxxx.json").write_text("{trunc")
+    r = client.post("/api/play/list", json={"ids": [good[0], "brokenkindxxxxxx", "notjsonxxxxxxxxx",
+                                                     "neverexistedxxxx", good[1]]}, headers=EN)
+    assert r.status_code == 200, r.text
+    j = r.json()
+    assert sorted(g["id"] for g in j["games"]) == sorted(good)
+    assert [(d["id"], d["error"].split(" (")[0].split(":")[0]) for d in j["damaged"]] == [
+        ("brokenkindxxxxxx", "this game file is damaged"), ("notjsonxxxxxxxxx", "the game file cannot be read")]
+    j = client.post("/api/play/list", json={"ids": ["brokenkindxxxxxx"]}).json()
+    assert j["damaged"][0]["error"] == "Diese Spieldatei ist beschädigt: das Feld 'id' fehlt"
+
+
+# -- 6. (14) size limit, off the event loop -------------------------------------------------------------------------------
+def test_a_huge_game_file_is_refused_and_read_off_the_event_loop(client, games_dir, monkeypatch):
+    meta = _game_with_actions(client)
+    gid = "hugegamexxxxxxxx"
+    big = {**meta, "id": gid, "padding": "x" * MAX_GAME_BYTES}
+    path = games_dir / f"{gid}.json"
+    path.write_text(json.dumps(big))
+    store = client.app.state.games
+    on_loop = []
+    read = store._read
+
+    def checked(g):
+        try:
+            asyncio.get_running_loop()
+            on_loop.append(g)
+        except RuntimeError:  # no loop in this thread: a worker thread
+            pass
+        return read(g)
+
+    monkeypatch.setattr(store, "_read", checked)
+    for r in (client.post("/api/play/state", json={"id": gid}, headers=EN),
+              client.post("/api/play/move", json={"id": gid, "move": "-"}, headers=EN)):
+        assert r.status_code == 400 and r.json()["error"] == ("the game file is too large (over 1 MB): it cannot "
+                                                              "be a game"), r.text
+    assert client.post("/api/play/state", json={"id": meta["id"]}, headers=EN).status_code == 200
+    assert on_loop == []  # every read of a game file ran in a worker thread
+    r = client.post("/api/play/state", json={"id": gid})
+    assert r.json()["error"] == "Die Spieldatei ist zu groß (über 1 MB): das kann keine Partie sein"
