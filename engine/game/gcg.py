@@ -82,6 +82,9 @@ PACKAGED_SOURCE = "packaged:default_words.txt.xz"
 UNKNOWN_RACK = "..."
 """The rack field of a turn whose rack is not known (a score pad's entry)."""
 
+HAND_MAX = 9999
+"""The most points one row by hand may give (the web pad's importer, pad.js, uses the same cap)."""
+
 HAND_NOTE = "#note by hand: "
 """The start of the line of a turn of points typed by hand (``#note by hand: >ben: ... +12 42``): a GCG
 note, so other readers skip it, followed by the turn as a move line without a placement."""
@@ -199,7 +202,7 @@ def write_gcg_file(path: str | Path, game) -> Path:
 # Reading
 # ---------------------------------------------------------------------------
 _OWN_PRAGMAS = {"character-encoding", "lexicon", "tile-distribution", "rules", "seed"}
-_NUM = r"[+-]?\d+"
+_NUM = r"[+-]?[0-9]+"  # ASCII digits only (int() and \d also take other scripts' digits)
 _RE_HEAD = re.compile(r">(\S+):\s*(.*)$")
 _RE_PLAY = re.compile(rf"(\S+)\s+([0-9A-Oa-o]{{2,3}})\s+(\S+)\s+({_NUM})\s+({_NUM})$")
 _RE_WITHDRAWN = re.compile(rf"(\S+)\s+--\s+({_NUM})\s+({_NUM})$")
@@ -444,8 +447,8 @@ class _Reader:
                                   exchange_count=count, line=ln))
                 last_play_words = []
             elif kind == Kind.HAND:
-                if score < 0:
-                    raise GCGError(ln, f"points by hand {score:+d}: a turn scores 0 or more")
+                if not 0 <= score <= HAND_MAX:
+                    raise GCGError(ln, f"points by hand {score:+d}: a turn scores 0 to {HAND_MAX}")
                 turns.append(Turn(Kind.HAND, p, rack_s, score, total, line=ln))
                 kept[p] = None  # the tiles played are not known
                 last_play_words = []

@@ -637,7 +637,10 @@ def test_rows_of_points_by_hand_and_racks_round_trip():
 
 
 @pytest.mark.parametrize("change, message", [
-    (("+12 12", "-3 -3"), "line 6: points by hand -3: a turn scores 0 or more"),
+    (("+12 12", "-3 -3"), "line 6: points by hand -3: a turn scores 0 to 9999"),
+    (("+12 12", "+10000 10000"), "line 6: points by hand +10000: a turn scores 0 to 9999"),
+    (("+12 12", "+99999999999999999999999 99999999999999999999999"), "line 6: points by hand +99999999999999999999999"),
+    (("+12 12", "+\u0661\u0662 \u0661\u0662"), "line 6: cannot read"),   # Arabic-Indic 12: ASCII digits only
     (("+12 12", "+12 13"), "line 6: running total 13 for Ben does not match 0 +12 = 12"),
     (("#note by hand: >Ben: ... +12", "#note by hand: >Cal: ... +12"), "line 6: player 'Cal' is not declared"),
     (("#note by hand: >Ben: ... +12 12", "#note by hand: >Ben: ... 8H +12 12"), "line 6: cannot read"),
@@ -666,3 +669,8 @@ def test_gcg_cli_names_the_rows_it_could_not_rescore(tmp_path, capsys):
     assert main(["gcg", str(f), "--no-words", "--position", "3"]) == 0      # the position before Ben's 2nd row
     # HAUS on row 8, SEHR down column K from its S; Ben to move with his rack, Ana's next rack; 12 to 20
     assert capsys.readouterr().out == "15/15/15/15/15/15/15/7HAUS4/10E4/10H4/10R4/15/15/15/15 EEILNRS/AABNNOT 12/20 0\n"
+
+
+def test_a_row_by_hand_of_9999_points_reads():
+    rec = read_gcg(PAD_HAND.replace("+12 12", "+9999 9999").replace("+7 19", "+7 10006"), None)
+    assert [t.total for t in rec.turns if t.kind == Kind.HAND] == [9999, 10006]
