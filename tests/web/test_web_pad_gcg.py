@@ -238,3 +238,75 @@ def test_the_review_of_a_pad_export_with_racks_marks_the_worse_move(page, golden
     # exchanges of only some tiles: the pad keeps their number, so those turns (if any) say so, nothing else
     assert {x.note for x in rv.turns if x.loss is None} <= {"exchanged tiles unknown"}
     json.dumps(rv.to_json())
+
+
+# report-attack26b N3: a "#note by hand:" line is imported exactly or the whole file is refused, naming the line.
+# Line 4 and line 6 are Ben's rows by hand; totals worked out by hand: Ana 10, 20; Ben 12, 12 + 7 = 19.
+HAND_FILE = """#player1 Ana Ana
+#player2 Ben Ben
+>Ana: ... 8H HAUS +10 10
+#note by hand: >Ben: ... +12 12
+>Ana: ... K8 .EHR +10 20
+#note by hand: >Ben: ... +7 19
+"""
+BAD_HAND_ROWS = [
+    (("+12 12", "-5 -5"), "Zeile 4: Punkte von Hand -5: erlaubt sind ganze Zahlen von 0 bis 9999"),
+    (("+12 12", "+99999999999999999999999 99999999999999999999999"),
+     "Zeile 4: Punkte von Hand +99999999999999999999999: erlaubt sind ganze Zahlen von 0 bis 9999"),
+    (("+12 12", "+10000 10000"), "Zeile 4: Punkte von Hand +10000: erlaubt sind ganze Zahlen von 0 bis 9999"),
+    (("+12 12", "+12 13"), "Zeile 4: Summe 13 für Ben stimmt nicht: 0 + 12 = 12"),
+    (("+7 19", "+7 20"), "Zeile 6: Summe 20 für Ben stimmt nicht: 12 + 7 = 19"),     # the total of line 4 counts
+    ((">Ben: ... +12", ">Cal: ... +12"), "Zeile 4: Spieler „Cal“ ist nicht mit #player1 … #player4 angemeldet"),
+    (("+12 12", "+12"), "Zeile 4: Punkte von Hand nicht lesbar: „#note by hand: >Ben: ... +12“ – erwartet "
+                        "„#note by hand: >Kürzel: BANK +PUNKTE SUMME“ (BANK ... wenn unbekannt)"),
+    (("+12 12", "+12 12 Zusatz"), "Zeile 4: Punkte von Hand nicht lesbar: „#note by hand: >Ben: ... +12 12 Zusatz“"),
+    (("+12 12", "+\u0661\u0662 \u0661\u0662"), "Zeile 4: Punkte von Hand nicht lesbar"),   # Arabic-Indic digits
+    (("... +12 12", "QQ +12 12"), "Zeile 4: Bank QQ: 2 × Q, aber nur 1 nicht auf dem Brett"),
+    (("... +12 12", "Aß +12 12"), "Zeile 4: Bank: „ß“ ist kein Stein (Buchstaben, ? für einen Joker)"),
+    (("... +12 12", "ABCDEFGH +12 12"), "Zeile 4: Bank: 8 Steine – auf der Bank liegen höchstens 7"),
+]
+
+
+def test_a_row_by_hand_is_imported_exactly_or_the_file_is_refused(page, tmp_path):
+    from engine.game.gcg import GCGError, read_gcg
+
+    pg = page
+    start_game(pg, ["Ida", "Jo"])
+    pg.fill("#points", "7")
+    pg.click("#save-points")
+    for k, (change, message) in enumerate(BAD_HAND_ROWS):
+        text = HAND_FILE.replace(*change)
+        assert text != HAND_FILE
+        line = message.split(":")[0].split()[1]
+        with pytest.raises(GCGError, match=f"^line {line}: "):       # the CLI refuses the same line
+            read_gcg(text, None)
+        f = tmp_path / f"bad{k}.gcg"
+        f.write_text(text, encoding="utf-8")
+        pg.set_input_files("#import-file", str(f))
+        expect(pg.locator("#io-msg")).to_contain_text("GCG nicht gelesen: " + message)
+        expect(pg.locator("#io-msg")).to_have_class("bad")
+        # nothing replaced: the open game and the list of games are as before
+        expect(pg.locator("#games li")).to_have_count(1)
+        expect(rows(pg)).to_have_count(1)
+        assert totals(pg) == [7, 0]
+        if k in (3, 6):                                                # the longest and a short message
+            pg.locator("#io-msg").scroll_into_view_if_needed()
+            shot(pg, f"pad-import-refused-{k}.png")
+    # English page: the same refusal in English
+    pg.click("#lang")
+    f = tmp_path / "bad-en.gcg"
+    f.write_text(HAND_FILE.replace("+12 12", "+12 13"), encoding="utf-8")
+    pg.set_input_files("#import-file", str(f))
+    expect(pg.locator("#io-msg")).to_have_text("GCG not read: line 4: total 13 for Ben does not match: 0 + 12 = 12")
+    pg.click("#lang")
+    # the good file: both rows by hand come in, with the file's totals
+    assert read_gcg(HAND_FILE, None).scores == [20, 19]
+    f = tmp_path / "good.gcg"
+    f.write_text(HAND_FILE.replace("... +7 19", "EEILNRS +7 19"), encoding="utf-8")
+    pg.set_input_files("#import-file", str(f))
+    expect(pg.locator("#io-msg")).to_have_text("GCG gelesen: 4 Einträge")
+    expect(pg.locator("#games li")).to_have_count(2)
+    expect(rows(pg)).to_have_count(4)
+    expect(rows(pg).nth(3)).to_contain_text("von Hand")
+    expect(rows(pg).nth(3)).to_contain_text("Bank EEILNRS")
+    assert totals(pg) == [20, 19]

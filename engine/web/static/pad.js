@@ -818,8 +818,44 @@
     const r = readRack(text);
     return r.error ? "" : r.rack;
   }
+  // a "#note by hand: >nick: RACK +POINTS TOTAL" line (ln: its number) as engine/game/gcg.py reads it, with
+  // points 0..HAND_MAX in ASCII digits and TOTAL = the player's total so far (run) + POINTS; the rack "..." or
+  // letters of the set and "?" (at most a rack, tiles off the board b). {p, score, total, rack}; throws
+  // a message in the page's language naming the line
+  const HAND_MAX = 9999;
+  function handRow(s, ln, nk, run, b) {
+    const bad = (key, ...a) => new Error(T(key, ln, ...a));
+    const m = /^#note by hand:\s*>(\S+):\s*(\S+)\s+([+-]?[0-9]+)\s+([+-]?[0-9]+)$/.exec(s);
+    if (!m) throw bad("p.import.hand", s.slice(0, 50));
+    if (!nk.includes(m[1])) throw bad("p.import.hand.nick", m[1]);
+    const p = nk.indexOf(m[1]);
+    const digits = m[3].replace(/^[+-]/, "").replace(/^0+(?=.)/, "");
+    const score = m[3].startsWith("-") && +digits ? -1 : digits.length > 4 ? HAND_MAX + 1 : +digits;
+    if (score < 0 || score > HAND_MAX) throw bad("p.import.hand.points", m[3], HAND_MAX);
+    const prev = run[p] || 0;
+    if (m[4].replace(/^[+-]/, "").length > 9 || +m[4] !== prev + score) {
+      throw bad("p.import.hand.total", m[4], m[1], prev, score, prev + score);
+    }
+    let rack = "";
+    if (m[2] !== "...") {
+      const tiles = [];
+      for (const ch of Array.from(m[2])) {
+        const up = ch === "?" ? "?" : ch.toUpperCase();
+        if (up !== "?" && !(Array.from(up).length === 1 && letters.has(up))) throw bad("p.import.hand.rack", T("p.rack.bad", ch));
+        tiles.push(up);
+      }
+      if (tiles.length > rules.rack_size) throw bad("p.import.hand.rack", T("p.rack.long", tiles.length, rules.rack_size));
+      const set = setCounts(), used = boardCounts(b), have = countTiles(tiles.join(""));
+      for (const [ch, k] of Object.entries(have)) {
+        const free = (set[ch] || 0) - (used[ch] || 0);
+        if (k > free) throw bad("p.import.hand.rack", T("p.import.hand.free", m[2], k, tileName(ch), free));
+      }
+      rack = tiles.join("");
+    }
+    return { p, score, total: +m[4], rack };
+  }
   function importGCG(text) {
-    const players = [], nk = [];
+    const players = [], nk = [], run = [];
     const g = newGame("classic", []);
     const b = Array.from({ length: N }, () => Array(N).fill(""));
     const rest = [], time = [];
@@ -830,10 +866,11 @@
       if (!s) continue;
       let m = /^#player([1-4])\s+(\S+)\s*(.*)$/.exec(s);
       if (m) { nk.push(m[2]); players.push(m[3].trim() || m[2]); continue; }
-      m = /^#note by hand:\s*>(\S+):\s*(\S+)\s+\+?(\d+)\s+[+-]?\d+$/.exec(s);
-      if (m && nk.includes(m[1])) {
-        const t = { p: nk.indexOf(m[1]), kind: "points", score: +m[3] };
-        if (rackField(m[2])) t.rack = rackField(m[2]);
+      if (s.startsWith("#note by hand:")) {     // points by hand: imported exactly or refused (engine/game/gcg.py)
+        const h = handRow(s, i + 1, nk, run, b);
+        run[h.p] = h.total;
+        const t = { p: h.p, kind: "points", score: h.score };
+        if (h.rack) t.rack = h.rack;
         g.turns.push(t);
         n++;
         continue;
@@ -843,6 +880,8 @@
       if (!m || !nk.includes(m[1])) throw new Error(`line ${i + 1}: ${s.slice(0, 40)}`);
       const p = nk.indexOf(m[1]);
       const body = m[2].trim();
+      const tot = /\s([+-]?[0-9]+)$/.exec(body);    // the running total, for a later row by hand
+      if (tot) run[p] = +tot[1];
       const NUM = "([+-]?\\d+)";
       let k;
       if ((k = new RegExp(`^(\\S*)\\s*\\((time|challenge)\\)\\s+${NUM}\\s+${NUM}$`).exec(body))) {
