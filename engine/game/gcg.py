@@ -292,7 +292,7 @@ class _Reader:
                 elif name == "lexicon":
                     lexicon_name = value
                 elif name == "seed":
-                    if not re.fullmatch(r"-?\d+", value):
+                    if not re.fullmatch(r"-?[0-9]+", value):
                         raise GCGError(i, f"#seed {value!r} is not a number")
                     seed = int(value)
                 elif name == "rules":

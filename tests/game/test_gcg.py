@@ -674,3 +674,10 @@ def test_gcg_cli_names_the_rows_it_could_not_rescore(tmp_path, capsys):
 def test_a_row_by_hand_of_9999_points_reads():
     rec = read_gcg(PAD_HAND.replace("+12 12", "+9999 9999").replace("+7 19", "+7 10006"), None)
     assert [t.total for t in rec.turns if t.kind == Kind.HAND] == [9999, 10006]
+
+
+def test_non_ascii_digits_are_refused_in_seed_and_move_lines():
+    with pytest.raises(GCGError, match=r"#seed '\u0661\u0662' is not a number"):
+        read_gcg(PAD_HAND.replace("#player2", "#seed \u0661\u0662\n#player2"), None)
+    with pytest.raises(GCGError, match="cannot read"):
+        read_gcg(PAD_HAND.replace("HAUS +10 10", "HAUS +\u0661\u0660 \u0661\u0660"), None)
