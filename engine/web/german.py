@@ -77,8 +77,8 @@ _PLAY_RULES: list[tuple[str, str]] = [
     (r"^the game file is too large \(over (\d+) MB\).*$",
      r"Die Spieldatei ist zu groß (über \1 MB): das kann keine Partie sein"),
     (r"^too many games on this server \((\d+)\).*$",
-     r"Zu viele Partien auf diesem Server (\1); keine wurde gelöscht, um Platz zu schaffen: später noch einmal "
-     r"versuchen oder den Betreiber fragen"),
+     r"Zu viele Partien auf diesem Server (\1); keine laufende Partie wurde gelöscht, um Platz zu schaffen: "
+     r"später noch einmal versuchen oder den Betreiber fragen"),
     (r"^too many unfinished games from your address \((\d+)\).*$",
      r"Zu viele unbeendete Partien von deiner Adresse (\1); keine wurde gelöscht: eine davon zu Ende spielen oder "
      r"später noch einmal versuchen"),

@@ -379,17 +379,19 @@ class GameStore:
             group.sort(key=lambda f: f.mtime, reverse=True)
         left = len(files)
 
-        def prune(group: str | None, keep: int, anywhere_idle: bool) -> None:
+        gone: set[str] = set()
+
+        def prune(group: str | None, keep: int, full: bool) -> None:
+            """Delete ``group``'s games beyond its newest ``keep`` that are over or idle; ``full``: and its idle
+            games not over, whatever their rank."""
             nonlocal left
             for rank, f in enumerate(groups.get(group, [])):
-                if not f.readable or f.gid in gone:
-                    continue
-                if ((rank >= keep and (f.over or f.mtime < idle)) or (anywhere_idle and not f.over
-                                                                       and f.mtime < idle)) and self._delete(f):
+                stale = f.mtime < idle
+                if (f.readable and f.gid not in gone and ((rank >= keep and (f.over or stale))
+                                                          or (full and stale and not f.over)) and self._delete(f)):
                     gone.add(f.gid)
                     left -= 1
 
-        gone: set[str] = set()
         prune(owner, max(self.keep - 1, 0), False)
         if owner is not None:
             prune(None, self.keep, False)
@@ -397,8 +399,8 @@ class GameStore:
             for group in list(groups):
                 prune(group, max(self.keep - 1, 0) if group == owner else self.keep, True)
         if left >= self.max_games:
-            raise PlayError(f"too many games on this server ({self.max_games}); no game was deleted "
-                            "to make room: try again later, or ask the host")
+            raise PlayError(f"too many games on this server ({self.max_games}); no game in progress was "
+                            "deleted to make room: try again later, or ask the host")
 
     def _delete(self, f: _File) -> bool:
         """Delete a game file unless a request holds it or it changed since it was scanned."""
