@@ -89,8 +89,8 @@ _PLAY_RULES_C = [(re.compile(p), r) for p, r in _PLAY_RULES]
 
 def play_de(reason: str) -> str:
     """A refusal of the games against the computer (:mod:`engine.web.play`) in German: a damaged, unreadable
-    or too large game file, a full server, too many unfinished games from one address. Other reasons (a move's, "not your turn") are returned
-    unchanged: the page translates those itself."""
+    or too large game file, a full server, too many unfinished games from one address. Other reasons (a
+    move's, "not your turn") are returned unchanged: the page translates those itself."""
     text = str(reason)
     prefix = "this game file is damaged: "
     if text.startswith(prefix):

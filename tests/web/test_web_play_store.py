@@ -279,7 +279,8 @@ def _damage(name):
 
 
 DAMAGES = ["list", "null", "keys missing", "play as exchange", "unknown kind", "actions text", "created text",
-           "level", "you 9", "you true", "names", "names equal", "names space", "names newline", "seed", "turn order", "move letter", "review"]
+           "level", "you 9", "you true", "names", "names equal", "names space", "names newline", "seed", "turn order",
+           "move letter", "review"]
 
 
 @pytest.mark.parametrize("damage", DAMAGES)
