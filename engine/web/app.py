@@ -508,7 +508,7 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
 
     # -- a game against the computer, the Partieanalyse ----------------------------------
     from .german import play_de
-    from .play import REVIEW_ENDGAME_SECONDS, GameStore, PlayError, default_games_dir, owner_of
+    from .play import REVIEW_ENDGAME_SECONDS, GameStore, PlayError, address_of, default_games_dir, owner_of
 
     games = app.state.games = GameStore(games_dir if games_dir is not None else default_games_dir(), lexicon,
                                         table, deep)
@@ -547,7 +547,8 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
     async def play_new(req: PlayNewRequest, request: Request):
         """Start a game against the computer (:meth:`engine.web.play.GameStore.new`)."""
         return await play_call(request, games.new, req.level, req.rules, req.name, None,
-                               owner_of(req.owner, client_of(request)), req.id, level=req.level)
+                               owner_of(req.owner, client_of(request)), req.id, address_of(client_of(request)),
+                               level=req.level)
 
     @app.post("/api/play/state", responses=POST_ERRORS)
     async def play_state(req: PlayIdRequest, request: Request):

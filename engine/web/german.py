@@ -10,7 +10,8 @@ engine's own "nothing recorded" (the pages add "nichts eingetragen" once).
 
 :func:`play_de` does the same for the refusals of the games against the computer
 (:mod:`engine.web.play`) that the page does not translate itself: a damaged,
-unreadable or too large game file, a full server.
+unreadable or too large game file, a full server, too many unfinished games
+from one address.
 """
 
 from __future__ import annotations
@@ -50,7 +51,8 @@ def journal_de(exc: Exception | None = None) -> str:
 
 
 # the refusals of the games against the computer (engine.web.play) that the page (spielen.js) does not translate
-_PLAY_WANT = {"1": "1", "0 or 1": "0 oder 1", "two names": "zwei Namen", "a whole number": "eine ganze Zahl",
+_PLAY_WANT = {"1": "1", "0 or 1": "0 oder 1", "a whole number": "eine ganze Zahl",
+              "two different names without white space": "zwei verschiedene Namen ohne Leerzeichen",
               "a list": "eine Liste", "a text": "ein Text", "true or false": "true oder false",
               "an object": "ein Objekt", "a time (seconds since 1970)": "eine Zeit (Sekunden seit 1970)"}
 _PLAY_DAMAGE: list[tuple[str, str]] = [
@@ -75,8 +77,11 @@ _PLAY_RULES: list[tuple[str, str]] = [
     (r"^the game file is too large \(over (\d+) MB\).*$",
      r"Die Spieldatei ist zu groß (über \1 MB): das kann keine Partie sein"),
     (r"^too many games on this server \((\d+)\).*$",
-     r"Zu viele Partien auf diesem Server (\1); keine wurde gelöscht, um Platz zu schaffen: später noch einmal "
-     r"versuchen oder den Betreiber fragen"),
+     r"Zu viele Partien auf diesem Server (\1); keine laufende Partie wurde gelöscht, um Platz zu schaffen: "
+     r"später noch einmal versuchen oder den Betreiber fragen"),
+    (r"^too many unfinished games from your address \((\d+)\).*$",
+     r"Zu viele unbeendete Partien von deiner Adresse (\1); keine wurde gelöscht: eine davon zu Ende spielen oder "
+     r"später noch einmal versuchen"),
 ]
 _PLAY_DAMAGE_C = [(re.compile(p), r) for p, r in _PLAY_DAMAGE]
 _PLAY_RULES_C = [(re.compile(p), r) for p, r in _PLAY_RULES]
@@ -84,8 +89,8 @@ _PLAY_RULES_C = [(re.compile(p), r) for p, r in _PLAY_RULES]
 
 def play_de(reason: str) -> str:
     """A refusal of the games against the computer (:mod:`engine.web.play`) in German: a damaged, unreadable
-    or too large game file, or a full server. Other reasons (a move's, "not your turn") are returned
-    unchanged: the page translates those itself."""
+    or too large game file, a full server, too many unfinished games from one address. Other reasons (a
+    move's, "not your turn") are returned unchanged: the page translates those itself."""
     text = str(reason)
     prefix = "this game file is damaged: "
     if text.startswith(prefix):

@@ -15,19 +15,35 @@ each game has an *owner*, the hash of a random token the page keeps in
 ``localStorage`` (``gse.spielen.v1``'s ``owner``) and sends with ``/api/play/new``;
 a client that sends none (an old page, ``curl``) owns by its address. A token,
 not the address, so a phone that changes networks (Wi-Fi to mobile) keeps its
-games. Per owner the newest :data:`KEEP` games stay; an older one is deleted
-only when it is over or has not changed for :data:`ACTIVE_DAYS` days, so
+games. Per owner the newest :data:`KEEP` games stay (on a full server only its
+newest :data:`KEEP` finished ones and its games in progress, see below); an
+older one is deleted only when it is over or has not changed for
+:data:`ACTIVE_DAYS` days, so
 nobody's new games delete another's (or their own) game in progress. Files
 made before owners existed form one group of their own, pruned the same way.
-At :data:`MAX_GAMES` files the server refuses new games ("too many games on
-this server") rather than delete someone's game. Only regular files named
-``<id>.json`` count; symlinks, other files and files that cannot be read are
-never deleted.
+
+One client must not fill the server: each new game also keeps a hash of the
+client's address (``"addr"``, :func:`address_of`; an IPv6 address counts by its
+/64 network), and an address that already has :data:`MAX_OPEN` games not over
+that changed within :data:`ACTIVE_DAYS` days is refused ("too many unfinished
+games from your address"); none of them is deleted, since an address can be
+shared (a club's Wi-Fi). Files without ``"addr"`` (made before) count for no
+address. At :data:`MAX_GAMES` files, before refusing, every owner's games are
+pruned: a game not over that has not changed for :data:`ACTIVE_DAYS` days,
+and a game over beyond its owner's newest :data:`KEEP` (so an owner who never
+comes back does not block the server for good). Only if that leaves
+:data:`MAX_GAMES` files does the server refuse new games ("too many games on
+this server"); a game in progress that changed within :data:`ACTIVE_DAYS` days,
+and an owner's newest :data:`KEEP` finished games, are never deleted. Only
+regular files named ``<id>.json`` count; symlinks, other files and files that
+cannot be read are never deleted.
 
 Every read checks the file (:func:`_check_game`): at most :data:`MAX_GAME_BYTES`,
 a JSON object of the shape :meth:`GameStore.new` writes, its ``"id"`` equal to
 its name, and actions that replay (each by the player to move). A file that
 fails is refused with "this game file is damaged: ..." and never written back.
+Its two names must be different and without white space (as
+:class:`engine.game.game.Game` wants them).
 
 The engine's levels (:data:`LEVELS`):
 
@@ -51,6 +67,7 @@ The end of the game and its settlement are :class:`engine.game.game.Game`'s.
 from __future__ import annotations
 
 import hashlib
+import ipaddress
 import json
 import math
 import os
@@ -64,14 +81,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = ["ACTIVE_DAYS", "BEGINNER_CAP", "BEGINNER_TOP", "GameStore", "KEEP", "LEVELS", "MASTER_SECONDS",
-           "MAX_GAMES", "MAX_GAME_BYTES", "PlayError", "UnknownGame", "default_games_dir", "owner_of"]
+           "MAX_GAMES", "MAX_GAME_BYTES", "MAX_OPEN", "PlayError", "UnknownGame", "address_of", "default_games_dir",
+           "owner_of"]
 
 KEEP = 20
 """Games kept per owner (the newest by last change); older ones go when over or idle (:data:`ACTIVE_DAYS`)."""
 ACTIVE_DAYS = 30
 """A game not over that changed in the last this many days is never deleted."""
 MAX_GAMES = 2000
-"""Game files on the server at most: a new game beyond is refused (nobody's game is deleted to make room)."""
+"""Game files on the server at most: beyond, every owner's idle and old finished games are pruned, then a new game
+is refused (a game in progress, or an owner's newest :data:`KEEP` finished ones, are never deleted to make room)."""
+MAX_OPEN = 40
+"""Games not over (changed within :data:`ACTIVE_DAYS` days) per client address at most: a new one beyond is refused."""
 MAX_GAME_BYTES = 1_000_000
 """Largest game file read (a finished game with its review is some 10-100 KB); larger: refused as damaged."""
 LEVELS = ("einsteiger", "stark", "meister")
@@ -106,6 +127,25 @@ def owner_of(token: str | None, address: str | None) -> str:
     if token:
         return "t:" + hashlib.sha256(token.encode("utf-8")).hexdigest()[:24]
     return "a:" + hashlib.sha256((address or "?").encode("utf-8")).hexdigest()[:24]
+
+
+def address_of(address: str | None) -> str:
+    """The address key of a new game (``"addr"`` in its file; :data:`MAX_OPEN`): a hash of the client's IPv4
+    address, of an IPv6 address's /64 network (one household or LAN holds a whole /64), or of the text as given
+    when it is not an IP address."""
+    text = address or "?"
+    try:
+        ip = ipaddress.ip_address(text)
+    except ValueError:
+        pass
+    else:
+        if ip.version == 6 and ip.ipv4_mapped is not None:
+            text = str(ip.ipv4_mapped)
+        elif ip.version == 6:
+            text = str(ipaddress.ip_network(f"{ip}/64", strict=False))
+        else:
+            text = str(ip)
+    return owner_of(None, text)
 
 
 def _check_game(data, gid: str) -> dict:
@@ -143,8 +183,9 @@ def _check_game(data, gid: str) -> dict:
         raise bad("rules", "one of " + ", ".join(PLAY_RULES))
     names = data["names"]
     if not (isinstance(names, list) and len(names) == 2
-            and all(isinstance(n, str) and 0 < len(n) <= 40 for n in names)):
-        raise bad("names", "two names")
+            and all(isinstance(n, str) and 0 < len(n) <= 40 and not any(ch.isspace() for ch in n) for n in names)
+            and names[0] != names[1]):
+        raise bad("names", "two different names without white space")
     if not whole(data["you"]) or data["you"] not in (0, 1):
         raise bad("you", "0 or 1")
     if not whole(data["seed"]) or not 0 <= data["seed"] < 2**63:
@@ -162,8 +203,9 @@ def _check_game(data, gid: str) -> dict:
             raise _damaged(f"action {i}: the move is missing")
         if a["kind"] == "exchange" and not (isinstance(a.get("tiles"), str) and 0 < len(a["tiles"]) <= 7):
             raise _damaged(f"action {i}: the exchanged tiles are missing")
-    if "owner" in data and not isinstance(data["owner"], str):
-        raise bad("owner", "a text")
+    for key in ("owner", "addr"):
+        if key in data and not isinstance(data[key], str):
+            raise bad(key, "a text")
     if "over" in data and not isinstance(data["over"], bool):
         raise bad("over", "true or false")
     if "review" in data and not isinstance(data["review"], dict):
@@ -181,6 +223,7 @@ class _File:
     owner: str | None   # None: made before owners, or unreadable
     over: bool
     readable: bool
+    addr: str | None = None  # None: made before addresses were kept, or unreadable
 
 
 def default_games_dir() -> Path:
@@ -200,11 +243,12 @@ class GameStore:
         lexicon: the word list; table: the leave table (static equity).
         deep: a :class:`engine.web.deep.DeepWorker` for the Meister level (``None``: Meister plays static equity).
         keep: games kept per owner; active_days: a game not over that changed within this many days is never
-            deleted; max_games: game files at most (module doc).
+            deleted; max_games: game files at most; max_open: games not over per client address at most
+            (module doc).
     """
 
     def __init__(self, directory: str | Path, lexicon, table, deep=None, keep: int = KEEP,
-                 active_days: float = ACTIVE_DAYS, max_games: int = MAX_GAMES):
+                 active_days: float = ACTIVE_DAYS, max_games: int = MAX_GAMES, max_open: int = MAX_OPEN):
         self.dir = Path(directory)
         self.lexicon = lexicon
         self.table = table
@@ -212,10 +256,11 @@ class GameStore:
         self.keep = keep
         self.active_days = active_days
         self.max_games = max_games
+        self.max_open = max_open
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
         self._new_lock = threading.Lock()
-        self._seen: dict[str, tuple[tuple[int, int, int], str | None, bool, bool]] = {}
+        self._seen: dict[str, tuple[tuple[int, int, int], str | None, bool, bool, str | None]] = {}
 
     # -- files -------------------------------------------------------------------------
     def _path(self, gid: str) -> Path:
@@ -292,7 +337,7 @@ class GameStore:
                 sig = (st.st_ino, st.st_size, st.st_mtime_ns)
                 known = self._seen.get(gid)
                 if known is None or known[0] != sig:
-                    owner, over, readable = None, False, False
+                    owner, over, readable, addr = None, False, False, None
                     if st.st_size <= MAX_GAME_BYTES:
                         try:
                             data = json.loads(Path(e.path).read_bytes().decode("utf-8"))
@@ -300,27 +345,62 @@ class GameStore:
                             if readable:
                                 owner = data.get("owner") if isinstance(data.get("owner"), str) else None
                                 over = data.get("over") is True
+                                addr = data.get("addr") if isinstance(data.get("addr"), str) else None
                         except (OSError, ValueError, RecursionError):
                             pass
-                    known = (sig, owner, over, readable)
+                    known = (sig, owner, over, readable, addr)
                 seen[gid] = known
-                out.append(_File(gid, st.st_mtime, st.st_mtime_ns, known[1], known[2], known[3]))
+                out.append(_File(gid, st.st_mtime, st.st_mtime_ns, *known[1:]))
         self._seen = seen
         return out
 
-    def _prune(self, owner: str) -> int:
-        """Before ``owner``'s new game: delete its games beyond its newest :attr:`keep` - 1 (the new one makes
-        :attr:`keep`), and those of the files without an owner beyond :attr:`keep`, that are over or idle for
-        :attr:`active_days`; returns the game files left."""
+    def _make_room(self, owner: str, address: str | None) -> None:
+        """Before a new game of ``owner`` from ``address`` (:func:`address_of`; ``None``: not counted): refuse
+        an address with :attr:`max_open` games not over that changed within :attr:`active_days` (deleting
+        nothing); delete ``owner``'s games beyond its newest :attr:`keep` - 1 (the new one makes :attr:`keep`),
+        and those of the files without an owner beyond :attr:`keep`, that are over or idle for
+        :attr:`active_days`; at :attr:`max_games` files, every owner's idle games and finished games beyond its
+        newest :attr:`keep` too; refuse when that leaves :attr:`max_games` files.
+
+        Raises:
+            PlayError: "too many unfinished games from your address (N)" or "too many games on this server (N)".
+        """
         files = self._scan()
         idle = time.time() - self.active_days * 86400.0
+        if address is not None:
+            open_ = sum(1 for f in files if f.addr == address and f.readable and not f.over and f.mtime >= idle)
+            if open_ >= self.max_open:
+                raise PlayError(f"too many unfinished games from your address ({self.max_open}); no game was "
+                                "deleted: finish one of them, or try again later")
+        groups: dict[str | None, list[_File]] = {}
+        for f in files:
+            groups.setdefault(f.owner, []).append(f)
+        for group in groups.values():
+            group.sort(key=lambda f: f.mtime, reverse=True)
         left = len(files)
-        for group, keep in ((owner, max(self.keep - 1, 0)), (None, self.keep)):
-            mine = sorted((f for f in files if f.owner == group), key=lambda f: f.mtime, reverse=True)
-            for f in mine[keep:]:
-                if f.readable and (f.over or f.mtime < idle) and self._delete(f):
+
+        gone: set[str] = set()
+
+        def prune(group: str | None, keep: int, full: bool) -> None:
+            """Delete ``group``'s games beyond its newest ``keep`` that are over or idle; ``full``: and its idle
+            games not over, whatever their rank."""
+            nonlocal left
+            for rank, f in enumerate(groups.get(group, [])):
+                stale = f.mtime < idle
+                if (f.readable and f.gid not in gone and ((rank >= keep and (f.over or stale))
+                                                          or (full and stale and not f.over)) and self._delete(f)):
+                    gone.add(f.gid)
                     left -= 1
-        return left
+
+        prune(owner, max(self.keep - 1, 0), False)
+        if owner is not None:
+            prune(None, self.keep, False)
+        if left >= self.max_games:  # the server is full: every owner's idle and old finished games
+            for group in list(groups):
+                prune(group, max(self.keep - 1, 0) if group == owner else self.keep, True)
+        if left >= self.max_games:
+            raise PlayError(f"too many games on this server ({self.max_games}); no game in progress was "
+                            "deleted to make room: try again later, or ask the host")
 
     def _delete(self, f: _File) -> bool:
         """Delete a game file unless a request holds it or it changed since it was scanned."""
@@ -369,19 +449,22 @@ class GameStore:
         return g
 
     def new(self, level: str, rules: str = "home", name: str = "Du", seed: int | None = None,
-            owner: str = "a:?", gid: str | None = None) -> dict:
+            owner: str = "a:?", gid: str | None = None, address: str | None = None) -> dict:
         """Start a game (the engine moves first when the draw says so); returns :meth:`state`. First the
         owner's old games are pruned (module doc).
 
         Args:
             owner: who starts it (:func:`owner_of`).
+            address: the client's address key (:func:`address_of`), kept as ``"addr"``; at most
+                :attr:`max_open` games not over per address (``None``: not kept, not counted).
             gid: the id the page chose (16 to 40 of ``A-Za-z0-9_-``, random), so that it can keep the id
                 before the answer comes (the first start may compile for minutes) and send the same request
                 again after a reload: a game with that id already on disk is answered as :meth:`state`, not
                 made twice.
 
         Raises:
-            PlayError: an unknown level or rules, a bad name or id; the server holds :attr:`max_games` games.
+            PlayError: an unknown level or rules, a bad name or id; the address has :attr:`max_open` games not
+                over; the server holds :attr:`max_games` games after pruning.
         """
         if level not in LEVELS:
             raise PlayError(f"level {level!r}: choose one of {', '.join(LEVELS)}")
@@ -395,14 +478,14 @@ class GameStore:
         made = gid or secrets.token_urlsafe(12)
         meta = {"version": 1, "id": made, "created": time.time(), "level": level, "rules": rules,
                 "names": [nick, engine], "you": 0, "seed": seed, "actions": [], "owner": str(owner), "over": False}
+        if address is not None:
+            meta["addr"] = str(address)
         with self._lock(made):
             if gid is not None and self._path(gid).exists():
                 meta = self._read(gid)  # the same request again (a reload while the first one ran)
             else:
                 with self._new_lock:  # one new game at a time: the count below stays true until it is written
-                    if self._prune(meta["owner"]) >= self.max_games:
-                        raise PlayError(f"too many games on this server ({self.max_games}); no game was deleted "
-                                        "to make room: try again later, or ask the host")
+                    self._make_room(meta["owner"], meta.get("addr"))
                     self._write(made, meta)
             g = self._replay(meta)
             self._engine_turns(meta, g)
@@ -506,6 +589,9 @@ class GameStore:
                 continue
             except PlayError as exc:
                 damaged.append({"id": gid, "error": str(exc)})
+                continue
+            except ValueError as exc:  # a file the check let through that the game refuses: one game, not the list
+                damaged.append({"id": gid, "error": str(_damaged(str(exc)))})
                 continue
             out.append({"id": gid, "created": meta["created"], "updated": meta.get("updated", meta["created"]),
                         "level": meta["level"], "rules": meta["rules"], "names": meta["names"],

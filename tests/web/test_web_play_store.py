@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from engine.web.app import create_app
-from engine.web.play import MAX_GAME_BYTES, GameStore, PlayError, owner_of
+from engine.web.play import MAX_GAME_BYTES, GameStore, PlayError, address_of, owner_of
 
 EN = {"X-Lang": "en"}
 TOKEN_A = "a" * 16 + "ownerA"
@@ -115,7 +115,7 @@ def test_a_full_server_refuses_a_new_game_and_deletes_nothing(client, golden_lex
     store.max_games = 3
     ids = [_new(client, tok)["id"] for tok in (TOKEN_A, TOKEN_B, "c" * 20)]
     for gid in ids:
-        _age(games_dir, gid, 400)  # old and idle, but each is its owner's only game: never deleted
+        _age(games_dir, gid, 29)  # idle, but not for 30 days: never deleted (at 30 days, see below)
     before = {p.name: p.read_bytes() for p in games_dir.iterdir()}
     r = client.post("/api/play/new", json={"level": "stark", "owner": "d" * 20}, headers=EN)
     assert r.status_code == 400 and r.json()["error"].startswith("too many games on this server (3)")
@@ -130,6 +130,77 @@ def test_a_full_server_refuses_a_new_game_and_deletes_nothing(client, golden_lex
     p.write_text(json.dumps(meta))
     new_id = _new(client, TOKEN_A)["id"]
     assert _files(games_dir) == set(ids[1:]) | {new_id}
+
+
+def _set_over(d, gid: str, days: float) -> None:
+    p = d / f"{gid}.json"
+    meta = json.loads(p.read_text())
+    meta["over"] = True
+    p.write_text(json.dumps(meta))
+    _age(d, gid, days)
+
+
+def test_a_full_server_prunes_every_owners_idle_games_before_refusing(golden_lexicon, games_dir):
+    # report-attack26b N1: before, only the requesting owner's files were pruned, so owners who never came back
+    # (or one flood of games) kept the server full for good
+    store = GameStore(games_dir, golden_lexicon, None, keep=2, max_games=6)
+    o1, o2, o3 = (store.new("stark", owner=f"t:o{k}")["id"] for k in (1, 2, 3))
+    o4 = [store.new("stark", owner="t:o4")["id"] for _ in range(3)]
+    _age(games_dir, o1, 40)  # in progress, idle 40 days: goes, though it is its owner's only game
+    _age(games_dir, o2, 31)  # the same at 31 days
+    _age(games_dir, o3, 29)  # in progress, changed 29 days ago: stays
+    for gid, days in zip(o4, (400, 300, 200)):  # over: the oldest is beyond its owner's newest 2 and goes
+        _set_over(games_dir, gid, days)
+    new = store.new("stark", owner="t:new")["id"]
+    assert _files(games_dir) == {o3, o4[1], o4[2], new}
+    # below the cap nobody else's files are touched
+    _age(games_dir, o3, 100)
+    new2 = store.new("stark", owner="t:new")["id"]
+    assert _files(games_dir) == {o3, o4[1], o4[2], new, new2}
+
+
+def test_many_games_from_one_address_do_not_lock_out_another(golden_lexicon, games_dir):
+    # report-attack26b N1: one address (one owner token or many) filled the server with games in progress
+    store = GameStore(games_dir, golden_lexicon, None, keep=20, max_games=8, max_open=3)
+    attacker = address_of("10.0.1.1")
+    flood = [store.new("einsteiger", owner="t:att", address=attacker)["id"]]
+    flood += [store.new("einsteiger", owner=f"t:att{k}", address=attacker)["id"] for k in range(2)]
+    for owner in ("t:att", "t:att9"):  # the same token, or a new one, from the same address
+        with pytest.raises(PlayError, match=r"^too many unfinished games from your address \(3\)"):
+            store.new("einsteiger", owner=owner, address=attacker)
+    assert _files(games_dir) == set(flood)  # nothing deleted
+    assert json.loads((games_dir / f"{flood[0]}.json").read_text())["addr"] == attacker
+    other = store.new("stark", owner="t:other", address=address_of("10.0.2.2"))["id"]
+    # the attacker's game over (or idle for 30 days) no longer counts
+    _set_over(games_dir, flood[0], 0)
+    again = store.new("einsteiger", owner="t:att", address=attacker)["id"]
+    assert _files(games_dir) == set(flood) | {other, again}
+    # files made before "addr" existed count for no address
+    for gid in flood[1:]:
+        p = games_dir / f"{gid}.json"
+        meta = json.loads(p.read_text())
+        del meta["addr"]
+        p.write_text(json.dumps(meta))
+    store.new("einsteiger", owner="t:att", address=attacker)
+
+
+def test_an_address_key_is_a_hash_and_ipv6_counts_by_its_64_network():
+    assert address_of("10.0.1.1") == owner_of(None, "10.0.1.1") != address_of("10.0.1.2")
+    assert address_of("::ffff:10.0.1.1") == address_of("10.0.1.1")
+    assert address_of("2001:db8:1:2::1") == address_of("2001:db8:1:2:ffff::7") != address_of("2001:db8:1:3::1")
+    assert "10.0.1.1" not in address_of("10.0.1.1")
+
+
+def test_the_page_is_refused_in_german_when_its_address_has_too_many_unfinished_games(client, games_dir):
+    client.app.state.games.max_open = 2
+    gids = [_new(client, tok)["id"] for tok in (TOKEN_A, TOKEN_B)]
+    assert json.loads((games_dir / f"{gids[0]}.json").read_text())["addr"] == address_of("testclient")
+    r = client.post("/api/play/new", json={"level": "stark", "owner": "c" * 20}, headers=EN)
+    assert r.status_code == 400 and r.json()["error"].startswith("too many unfinished games from your address (2)")
+    r = client.post("/api/play/new", json={"level": "stark", "owner": "c" * 20})
+    assert r.status_code == 400
+    assert r.json()["error"].startswith("Zu viele unbeendete Partien von deiner Adresse (2); keine wurde gelöscht")
+    assert _files(games_dir) == set(gids)
 
 
 def test_a_new_game_without_a_token_is_owned_by_the_address(client, games_dir):
@@ -197,6 +268,9 @@ def _damage(name):
         "you 9": change(you=9),
         "you true": change(you=True),
         "names": change(names="Du"),
+        "names equal": change(names=["Du", "Du"]),
+        "names space": change(names=["A B", "Computer"]),
+        "names newline": change(names=["A\n#player1 x", "Computer"]),
         "seed": change(seed=-1),
         "turn order": act(lambda m: _first(m, "play").update(p=1 - _first(m, "play")["p"])),
         "move letter": act(lambda m: _first(m, "play").update(move=_first(m, "play")["move"][:-1] + "Q")),
@@ -205,7 +279,8 @@ def _damage(name):
 
 
 DAMAGES = ["list", "null", "keys missing", "play as exchange", "unknown kind", "actions text", "created text",
-           "level", "you 9", "you true", "names", "seed", "turn order", "move letter", "review"]
+           "level", "you 9", "you true", "names", "names equal", "names space", "names newline", "seed", "turn order",
+           "move letter", "review"]
 
 
 @pytest.mark.parametrize("damage", DAMAGES)
@@ -285,6 +360,38 @@ def test_the_list_shows_the_good_games_and_marks_the_damaged(client, games_dir):
         ("brokenkindxxxxxx", "this game file is damaged"), ("notjsonxxxxxxxxx", "the game file cannot be read")]
     j = client.post("/api/play/list", json={"ids": ["brokenkindxxxxxx"]}).json()
     assert j["damaged"][0]["error"] == "Diese Spieldatei ist beschädigt: das Feld 'id' fehlt"
+
+
+def test_a_game_file_with_names_the_game_refuses_is_listed_as_damaged(client, games_dir):
+    # report-attack26b N2: two equal names passed the check, then failed the whole list with an English 400
+    good = [_new(client)["id"] for _ in range(2)]
+    meta = json.loads((games_dir / f"{good[0]}.json").read_text())
+    (games_dir / "samenamesxxxxxxx.json").write_text(json.dumps({**meta, "id": "samenamesxxxxxxx",
+                                                                 "names": ["Du", "Du"]}))
+    r = client.post("/api/play/list", json={"ids": [good[0], "samenamesxxxxxxx", good[1]]})
+    assert r.status_code == 200, r.text
+    j = r.json()
+    assert sorted(g["id"] for g in j["games"]) == sorted(good)
+    assert j["damaged"] == [{"id": "samenamesxxxxxxx", "error": "Diese Spieldatei ist beschädigt: das Feld 'names' "
+                                                                 "muss zwei verschiedene Namen ohne Leerzeichen sein"}]
+
+
+def test_summaries_list_a_game_the_replay_refuses_as_damaged(golden_lexicon, games_dir, monkeypatch):
+    # a ValueError from Game() (a check the file check does not make) marks that one game, not the list
+    store = GameStore(games_dir, golden_lexicon, None)
+    gid = store.new("stark", owner="t:me")["id"]
+    good = store.new("stark", owner="t:me")["id"]
+    real = store._replay
+
+    def replay(meta):
+        if meta["id"] == gid:
+            raise ValueError("player names must be distinct and without spaces: ['Du', 'Du']")
+        return real(meta)
+    monkeypatch.setattr(store, "_replay", replay)
+    games, damaged = store.summaries([gid, good])
+    assert [g["id"] for g in games] == [good]
+    assert damaged == [{"id": gid, "error": "this game file is damaged: player names must be distinct and without "
+                                            "spaces: ['Du', 'Du']"}]
 
 
 # -- 6. (14) size limit, off the event loop -------------------------------------------------------------------------------
