@@ -52,7 +52,8 @@ def journal_de(exc: Exception | None = None) -> str:
 
 # the refusals of the games against the computer (engine.web.play) that the page (spielen.js) does not translate
 _PLAY_WANT = {"1": "1", "0 or 1": "0 oder 1", "a whole number": "eine ganze Zahl",
-              "two different names without white space": "zwei verschiedene Namen ohne Leerzeichen",
+              "two different names of letters, digits, '-' or '_'":
+                  "zwei verschiedene Namen aus Buchstaben, Ziffern, '-' oder '_'",
               "a list": "eine Liste", "a text": "ein Text", "true or false": "true oder false",
               "an object": "ein Objekt", "a time (seconds since 1970)": "eine Zeit (Sekunden seit 1970)"}
 _PLAY_DAMAGE: list[tuple[str, str]] = [

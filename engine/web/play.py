@@ -42,7 +42,7 @@ Every read checks the file (:func:`_check_game`): at most :data:`MAX_GAME_BYTES`
 a JSON object of the shape :meth:`GameStore.new` writes, its ``"id"`` equal to
 its name, and actions that replay (each by the player to move). A file that
 fails is refused with "this game file is damaged: ..." and never written back.
-Its two names must be different and without white space (as
+Its two names must be different, of letters, digits, "-" or "_" (as new() makes them and
 :class:`engine.game.game.Game` wants them).
 
 The engine's levels (:data:`LEVELS`):
@@ -183,9 +183,9 @@ def _check_game(data, gid: str) -> dict:
         raise bad("rules", "one of " + ", ".join(PLAY_RULES))
     names = data["names"]
     if not (isinstance(names, list) and len(names) == 2
-            and all(isinstance(n, str) and 0 < len(n) <= 40 and not any(ch.isspace() for ch in n) for n in names)
-            and names[0] != names[1]):
-        raise bad("names", "two different names without white space")
+            and all(isinstance(n, str) and re.fullmatch(r"[\w-]{1,40}", n) for n in names)
+            and names[0] != names[1]):  # as new() makes them: no space, control, format or lone surrogate
+        raise bad("names", "two different names of letters, digits, '-' or '_'")
     if not whole(data["you"]) or data["you"] not in (0, 1):
         raise bad("you", "0 or 1")
     if not whole(data["seed"]) or not 0 <= data["seed"] < 2**63:

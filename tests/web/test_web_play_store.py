@@ -271,6 +271,7 @@ def _damage(name):
         "names equal": change(names=["Du", "Du"]),
         "names space": change(names=["A B", "Computer"]),
         "names newline": change(names=["A\n#player1 x", "Computer"]),
+        "names surrogate": change(names=["\ud800x", "Computer"]),  # report-attack26c A2: valid JSON, not UTF-8
         "seed": change(seed=-1),
         "turn order": act(lambda m: _first(m, "play").update(p=1 - _first(m, "play")["p"])),
         "move letter": act(lambda m: _first(m, "play").update(move=_first(m, "play")["move"][:-1] + "Q")),
@@ -279,7 +280,8 @@ def _damage(name):
 
 
 DAMAGES = ["list", "null", "keys missing", "play as exchange", "unknown kind", "actions text", "created text",
-           "level", "you 9", "you true", "names", "names equal", "names space", "names newline", "seed", "turn order",
+           "level", "you 9", "you true", "names", "names equal", "names space", "names newline", "names surrogate", "seed",
+           "turn order",
            "move letter", "review"]
 
 
@@ -373,7 +375,8 @@ def test_a_game_file_with_names_the_game_refuses_is_listed_as_damaged(client, ga
     j = r.json()
     assert sorted(g["id"] for g in j["games"]) == sorted(good)
     assert j["damaged"] == [{"id": "samenamesxxxxxxx", "error": "Diese Spieldatei ist beschädigt: das Feld 'names' "
-                                                                 "muss zwei verschiedene Namen ohne Leerzeichen sein"}]
+                                                                 "muss zwei verschiedene Namen aus Buchstaben, "
+                                                                 "Ziffern, '-' oder '_' sein"}]
 
 
 def test_summaries_list_a_game_the_replay_refuses_as_damaged(golden_lexicon, games_dir, monkeypatch):
