@@ -35,3 +35,12 @@ def _game_with_a_worse_move(lexicon, seed: int = 11, bad_turn: int = BAD_TURN):
     return write_gcg(g), injected
 
 
+
+
+def best_from_moves_answer(ans: dict, state: dict) -> str:
+    """The best move by equity in an ``/api/moves`` answer ``ans``: its best placement or its best exchange
+    (the review ranks both), else exchange the whole rack or pass (``state`` is the /spielen game state)."""
+    options = [(m["equity"], m["move"]) for m in ans["moves"][:1] + ans["best_exchanges"][:1]]
+    if options:
+        return max(options)[1]
+    return f"-{state['rack']}" if state["can_exchange"] else "-"

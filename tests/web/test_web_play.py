@@ -11,6 +11,7 @@ from fastapi.testclient import TestClient
 from engine.game.gcg import read_gcg
 from engine.web.app import create_app
 from engine.web.play import KEEP, GameStore
+from review_support import best_from_moves_answer
 
 
 @pytest.fixture(scope="module")
@@ -30,11 +31,7 @@ def _best(client, state) -> str:
     exchange, as the review ranks both), else exchange all or pass."""
     r = client.post("/api/moves", json={"cgp": state["cgp"], "top": 1})
     assert r.status_code == 200, r.text
-    ans = r.json()
-    options = [(m["equity"], m["move"]) for m in ans["moves"][:1] + ans["best_exchanges"][:1]]
-    if options:
-        return max(options)[1]
-    return f"-{state['rack']}" if state["can_exchange"] else "-"
+    return best_from_moves_answer(r.json(), state)
 
 
 def _check_pad(state):

@@ -11,6 +11,7 @@ import re
 
 import pytest
 from browser_support import require_chromium
+from review_support import best_from_moves_answer
 
 require_chromium()
 
@@ -46,10 +47,7 @@ def _best(app, state) -> str:
 
     games = app.state.games
     ans = api.moves_json(api.read_position(state["cgp"]), games.lexicon, games.table, top=1)
-    options = [(m["equity"], m["move"]) for m in ans["moves"][:1] + ans["best_exchanges"][:1]]
-    if options:  # an exchange can beat every placement (the review ranks both)
-        return max(options)[1]
-    return f"-{state['rack']}" if state["can_exchange"] else "-"
+    return best_from_moves_answer(ans, state)
 
 
 def _type_move(pg, move: str) -> None:
