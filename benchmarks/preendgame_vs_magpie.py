@@ -152,15 +152,19 @@ def line(rec: dict) -> str:
         dtxt = "– (not among ours)"
     else:
         dtxt = f"{100 * of['win']:.1f} vs {100 * mb['win']:.1f} ({100 * (of['win'] - mb['win']):+.1f})"
+    om = rec["ours_in_magpie"]
+    otxt = "– (not in MAGPIE's table)" if om is None else \
+        f"{100 * ob['win']:.1f} vs {100 * om['win']:.1f} ({100 * (ob['win'] - om['win']):+.1f})"
     return (f"| {rec['id']} | {rec['spread']:+d} | {ob['move']} ({100 * ob['win']:.1f}) | {mtxt} | "
-            f"{'yes' if rec['agree'] else 'no'}{' (decided)' if rec['decided'] else ''} | {dtxt} | "
+            f"{'yes' if rec['agree'] else 'no'}{' (decided)' if rec['decided'] else ''} | {dtxt} | {otxt} | "
             f"{rec['ours_cpu']:.1f} | {rec['magpie_cpu']:.1f} | {rec['magpie_stage']} | "
             f"{'yes' if ob['exact'] else 'no'} ({100 * ob['exact_share']:.0f} %) |")
 
 
 HEADER = ("| id | spread | ours best (win %) | MAGPIE best (win %, spread) | agree | win % of MAGPIE's best: ours vs "
-          "MAGPIE's (Δ) | ours CPU (s) | MAGPIE CPU (s) | MAGPIE stage | our best exact (draws solved) |\n"
-          "|---|---:|---|---|---|---|---:|---:|---|---|")
+          "MAGPIE's (Δ) | win % of our best: ours vs MAGPIE's (Δ) | ours CPU (s) | MAGPIE CPU (s) | MAGPIE stage "
+          "| our best exact (draws solved) |\n"
+          "|---|---:|---|---|---|---|---|---:|---:|---|---|")
 
 
 def totals(recs: list[dict]) -> str:
@@ -170,12 +174,15 @@ def totals(recs: list[dict]) -> str:
     und = [r for r in ok if not r["decided"]]
     d = [abs(r["ours_for_magpie_best"]["win"] - r["magpie_best"]["win"]) for r in ok
          if r["magpie_best"] and r["ours_for_magpie_best"]]
+    e = [abs(r["ours_best"]["win"] - r["ours_in_magpie"]["win"]) for r in ok if r["ours_in_magpie"]]
     co, cm = sum(r["ours_cpu"] for r in ok), sum(r["magpie_cpu"] for r in ok)
     return (f"positions: {len(recs)}, compared: {n}, errors: {len(recs) - n}\n"
             f"agree: {sum(r['agree'] for r in ok)} of {n}; undecided positions: {sum(r['agree'] for r in und)} of "
             f"{len(und)}\n"
             f"mean |Δ win %| for MAGPIE's best: {100 * sum(d) / len(d) if d else float('nan'):.1f} points over the "
-            f"{len(d)} positions where it is among our candidates (max {100 * max(d) if d else float('nan'):.1f})\n"
+            f"{len(d)} positions where it is among our candidates (max {100 * max(d) if d else float('nan'):.1f}); "
+            f"for our best: {100 * sum(e) / len(e) if e else float('nan'):.1f} over the {len(e)} where it is in "
+            f"MAGPIE's table (max {100 * max(e) if e else float('nan'):.1f})\n"
             f"CPU: ours {co:.1f} s, MAGPIE {cm:.1f} s; faster: ours on {sum(r['ours_cpu'] < r['magpie_cpu'] for r in ok)}, "
             f"MAGPIE on {sum(r['magpie_cpu'] < r['ours_cpu'] for r in ok)}\n"
             f"our best move exact: {sum(r['ours_best']['exact'] for r in ok)} of {n}; top two exact: "

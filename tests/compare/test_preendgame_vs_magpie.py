@@ -39,12 +39,13 @@ def test_a_position_compared():
                    _magpie(("B", 0.625, 5.0), ("A", 0.625, 4.0)))
     assert r["agree"] and not r["decided"]
     assert r["ours_for_magpie_best"] == {"win": 0.5, "spread": 3.0, "exact": True}
-    assert "| x1 | +12 | A (75.0) | B (62.5, +5.0) | yes | 50.0 vs 62.5 (-12.5) | 20.0 | 19.0 |" in pv.line(r)
+    assert ("| x1 | +12 | A (75.0) | B (62.5, +5.0) | yes | 50.0 vs 62.5 (-12.5) | 75.0 vs 62.5 (+12.5) | 20.0 | 19.0 |"
+            in pv.line(r))
     # MAGPIE's best is not among ours; every MAGPIE move loses: decided, and A is not in its table
     r2 = pv.compare("x2", "-30", _ours(("A", 0.0, -40.0, False, 0.0), cpu=21.0),
                     _magpie(("C", 0.0, -20.0), ("D", 0.0, -35.0), cpu=7.0))
     assert not r2["agree"] and r2["decided"] and r2["ours_for_magpie_best"] is None
-    assert "– (not among ours)" in pv.line(r2)
+    assert "– (not among ours) | – (not in MAGPIE's table)" in pv.line(r2)
     # the same best move
     r3 = pv.compare("x3", "0", _ours(("E", 0.5, 0.0, True, 1.0), cpu=5.0), _magpie(("E", 0.375, -2.0)))
     assert r3["agree"]
@@ -54,5 +55,7 @@ def test_a_position_compared():
     assert t[1] == "agree: 2 of 3; undecided positions: 2 of 2"
     # |0.5 - 0.625| and |0.5 - 0.375| over the two positions where MAGPIE's best is among ours
     assert t[2].startswith("mean |Δ win %| for MAGPIE's best: 12.5 points over the 2 positions")
+    # our best: |0.75 - 0.625| (x1) and |0.5 - 0.375| (x3); x2's A is not in MAGPIE's table
+    assert t[2].endswith("for our best: 12.5 over the 2 where it is in MAGPIE's table (max 12.5)")
     assert t[3] == "CPU: ours 46.0 s, MAGPIE 45.0 s; faster: ours on 1, MAGPIE on 2"
     assert t[4].startswith("our best move exact: 1 of 3; top two exact: 1 of 3")
