@@ -378,8 +378,8 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
         return _error(exc.status_code, str(exc.detail), headers or None)
 
     @app.exception_handler(Busy)
-    async def busy(_request: Request, exc: Busy):
-        return _error(503, str(exc), {"Retry-After": "1"})
+    async def busy(request: Request, exc: Busy):
+        return _error(503, exc.text(english(request.headers)), {"Retry-After": "1"})
 
     @app.exception_handler(ValueError)
     async def bad_value(_request: Request, exc: ValueError):
@@ -404,8 +404,7 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
             if lock is None:
                 return func(*args, **kwargs)
             if not lock.acquire(timeout=wait):
-                raise StarletteHTTPException(503, "busy: another request is reading the event; try again",
-                                             headers={"Retry-After": "1"})
+                raise Busy("busy_event")
             try:
                 return func(*args, **kwargs)
             finally:
