@@ -264,6 +264,13 @@ BAD_HAND_ROWS = [
     (("... +12 12", "QQ +12 12"), "Zeile 4: Bank QQ: 2 × Q, aber nur 1 nicht auf dem Brett"),
     (("... +12 12", "Aß +12 12"), "Zeile 4: Bank: „ß“ ist kein Stein (Buchstaben, ? für einen Joker)"),
     (("... +12 12", "ABCDEFGH +12 12"), "Zeile 4: Bank: 8 Steine – auf der Bank liegen höchstens 7"),
+    # report-attack26c A4: pragmas are read case-sensitively, as engine/game/gcg.py does: "#NOTE BY HAND:" is no
+    # row by hand and, after the first move, no note either (the pad dropped it without a word)
+    (("#note by hand: >Ben: ... +12 12", "#NOTE BY HAND: >Ben: ... +12 12"),
+     "Zeile 4: #NOTE nach dem ersten Zug – dort sind nur Notizen (#note …) erlaubt"),
+    (("#note by hand: >Ben: ... +7 19", "#Note by hand: >Ben: ... +7 19"), "Zeile 6: #Note nach dem ersten Zug"),
+    (("#player2 Ben Ben", "#player3 Ben Ben"), "Zeile 2: #player3 außer der Reihe (erwartet #player2)"),
+    (("#player2 Ben Ben", "#player2 Ana Ben"), "Zeile 2: das Kürzel „Ana“ steht zweimal da"),
 ]
 
 
@@ -275,7 +282,7 @@ def test_a_row_by_hand_is_imported_exactly_or_the_file_is_refused(page, tmp_path
     pg.fill("#points", "7")
     pg.click("#save-points")
     for k, (change, message) in enumerate(BAD_HAND_ROWS):
-        text = HAND_FILE.replace(*change)
+        text = HAND_FILE.replace(*change, 1)
         assert text != HAND_FILE
         line = message.split(":")[0].split()[1]
         with pytest.raises(GCGError, match=f"^line {line}: "):       # the CLI refuses the same line

@@ -864,8 +864,6 @@
     for (let i = 0; i < lines.length; i++) {
       const s = lines[i].trim();
       if (!s) continue;
-      let m = /^#player([1-4])\s+(\S+)\s*(.*)$/.exec(s);
-      if (m) { nk.push(m[2]); players.push(m[3].trim() || m[2]); continue; }
       if (s.startsWith("#note by hand:")) {     // points by hand: imported exactly or refused (engine/game/gcg.py)
         const h = handRow(s, i + 1, nk, run, b);
         run[h.p] = h.total;
@@ -875,8 +873,26 @@
         n++;
         continue;
       }
-      if (s.startsWith("#")) continue;
-      m = /^>(\S+):\s*(.*)$/.exec(s);
+      if (s.startsWith("#")) {                  // a pragma, read as engine/game/gcg.py reads it (case-sensitive)
+        if (n) {                                // after the first move only notes ("#note ..."); "#NOTE BY HAND:"
+          if (s.startsWith("#note")) continue;  // is no note: refused, as `python -m engine gcg` refuses it
+          throw new Error(T("p.import.pragma", i + 1, s.split(/\s/)[0]));
+        }
+        const sp = s.indexOf(" ");
+        const name = sp < 0 ? s.slice(1) : s.slice(1, sp), value = sp < 0 ? "" : s.slice(sp + 1).trim();
+        const pl = /^player([1-4])$/.exec(name);
+        if (pl) {
+          if (+pl[1] !== nk.length + 1) throw new Error(T("p.import.player.order", i + 1, pl[1], nk.length + 1));
+          const q = value.indexOf(" ");
+          const nick = q < 0 ? value : value.slice(0, q), full = q < 0 ? "" : value.slice(q + 1).trim();
+          if (!nick) throw new Error(T("p.import.player.nick", i + 1, pl[1]));
+          if (nk.includes(nick)) throw new Error(T("p.import.player.twice", i + 1, nick));
+          nk.push(nick);
+          players.push(full || nick);
+        }
+        continue;                               // other pragmas: nothing the pad keeps
+      }
+      let m = /^>(\S+):\s*(.*)$/.exec(s);
       if (!m || !nk.includes(m[1])) throw new Error(`line ${i + 1}: ${s.slice(0, 40)}`);
       const p = nk.indexOf(m[1]);
       const body = m[2].trim();
