@@ -177,6 +177,10 @@ def _check_game(data, gid: str) -> dict:
     """
     if not isinstance(data, dict):
         raise _damaged("not a JSON object")
+    try:  # JSON may escape a lone surrogate ("\\ud800"): valid JSON, but no answer holding it can be sent
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except (UnicodeEncodeError, RecursionError, ValueError):
+        raise _damaged("it holds text that is not UTF-8 (a lone surrogate)") from None
     for key in ("version", "id", "created", "level", "rules", "names", "you", "seed", "actions"):
         if key not in data:
             raise _damaged(f"field '{key}' is missing")
@@ -205,7 +209,8 @@ def _check_game(data, gid: str) -> dict:
     names = data["names"]
     if not (isinstance(names, list) and len(names) == 2
             and all(isinstance(n, str) and re.fullmatch(r"[\w-]{1,40}", n) for n in names)
-            and names[0] != names[1]):  # as new() makes them: no space, control, format or lone surrogate
+            and names[0] != names[1]):  # as new() makes them: no space, control (NUL), format (U+202E, U+200B),
+        # lone surrogate, '#' or '>' (a GCG line's start): what engine.game.game.name_fault refuses, and more
         raise bad("names", "two different names of letters, digits, '-' or '_'")
     if not whole(data["you"]) or data["you"] not in (0, 1):
         raise bad("you", "0 or 1")

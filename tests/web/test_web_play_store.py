@@ -328,6 +328,15 @@ def _damage(name):
         "names space": change(names=["A B", "Computer"]),
         "names newline": change(names=["A\n#player1 x", "Computer"]),
         "names surrogate": change(names=["\ud800x", "Computer"]),  # report-attack26c A2: valid JSON, not UTF-8
+        # report-attack26c A2: accepted before 9495c61 and written into the GCG as they were
+        "names NUL": change(names=["A\x00", "Computer"]),
+        "names RTL": change(names=["\u202eA", "Computer"]),
+        "names ZWSP": change(names=["A\u200bB", "Computer"]),
+        "names pragma": change(names=["#player1", "Computer"]),
+        "names move": change(names=[">Ana:", "Computer"]),
+        # a lone surrogate anywhere in the file (valid JSON): no answer holding it could be sent
+        "review surrogate": change(review={"note": "\ud800"}),
+        "owner surrogate": change(owner="t:\udfff"),
         "seed": change(seed=-1),
         "turn order": act(lambda m: _first(m, "play").update(p=1 - _first(m, "play")["p"])),
         "move letter": act(lambda m: _first(m, "play").update(move=_first(m, "play")["move"][:-1] + "Q")),
@@ -336,9 +345,9 @@ def _damage(name):
 
 
 DAMAGES = ["list", "null", "keys missing", "play as exchange", "unknown kind", "actions text", "created text",
-           "level", "you 9", "you true", "names", "names equal", "names space", "names newline", "names surrogate", "seed",
-           "turn order",
-           "move letter", "review"]
+           "level", "you 9", "you true", "names", "names equal", "names space", "names newline", "names surrogate",
+           "names NUL", "names RTL", "names ZWSP", "names pragma", "names move", "review surrogate", "owner surrogate",
+           "seed", "turn order", "move letter", "review"]
 
 
 @pytest.mark.parametrize("damage", DAMAGES)
@@ -369,7 +378,8 @@ def test_damage_messages_in_german(client, games_dir):
     meta = _game_with_actions(client)
     cases = {"you 9": "das Feld 'you' muss 0 oder 1 sein", "keys missing": "das Feld 'id' fehlt",
              "level": "das Feld 'level' muss eins von einsteiger, stark, meister sein",
-             "null": "kein JSON-Objekt", "unknown kind": "die Art muss eins von play, withdrawn, exchange, pass sein"}
+             "null": "kein JSON-Objekt", "unknown kind": "die Art muss eins von play, withdrawn, exchange, pass sein",
+             "review surrogate": "sie enthält Text, der kein UTF-8 ist (ein einzelnes Surrogat)"}
     for k, (damage, want) in enumerate(cases.items()):
         gid = f"german{k}xxxxxxxx"
         (games_dir / f"{gid}.json").write_text(_damage(damage)({**meta, "id": gid}), encoding="utf-8")
