@@ -120,6 +120,7 @@
       "p.start": "Partie beginnen",
       "p.need2": "mindestens zwei Namen eintragen",
       "p.names.unique": "jeder Name nur einmal",
+      "p.names.invisible": "ein Name enthält das unsichtbare oder Steuerzeichen {0}: bitte ohne es eintippen",
       "p.names.max": "{0}: {1} von höchstens {2} Zeichen",
       "p.turn": "Am Zug: {0}",
       "p.move.help": "Startfeld antippen, → oder ↓ wählen und das ganze Wort schreiben, auch die Buchstaben, " +
@@ -211,6 +212,8 @@
       "p.import.player.order": "Zeile {0}: #player{1} außer der Reihe (erwartet #player{2})",
       "p.import.player.nick": "Zeile {0}: #player{1} braucht ein Kürzel",
       "p.import.player.twice": "Zeile {0}: das Kürzel „{1}“ steht zweimal da",
+      "p.import.player.start": "Zeile {0}: #player{1}: das Kürzel „{2}“ beginnt mit # oder > (dem Anfang einer GCG-Zeile)",
+      "p.import.invisible": "Zeile {0}: {1} enthält das Steuer- oder unsichtbare Zeichen {2}",
       // timer
       "tm.title": "Uhr",
       "tm.mode": "Zeit",
@@ -348,6 +351,7 @@
       "p.start": "Start the game",
       "p.need2": "enter at least two names",
       "p.names.unique": "each name only once",
+      "p.names.invisible": "a name holds the invisible or control character {0}: type it without it",
       "p.names.max": "{0}: {1} of at most {2} characters",
       "p.turn": "To move: {0}",
       "p.move.help": "Tap the start square, choose → or ↓ and write the whole word, including the letters already " +
@@ -439,6 +443,8 @@
       "p.import.player.order": "line {0}: #player{1} out of order (expected #player{2})",
       "p.import.player.nick": "line {0}: #player{1} needs a nickname",
       "p.import.player.twice": "line {0}: nickname “{1}” used twice",
+      "p.import.player.start": "line {0}: #player{1}: the nickname “{2}” starts with # or > (the start of a GCG line)",
+      "p.import.invisible": "line {0}: {1} holds the control or invisible character {2}",
       "tm.title": "Clock",
       "tm.mode": "Time",
       "tm.off": "no clock",
