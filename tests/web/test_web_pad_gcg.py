@@ -293,7 +293,7 @@ def test_a_name_with_an_invisible_character_is_refused_and_never_exported(page, 
         pg.fill(f"#name{k}", name)
     pg.click("#start")
     expect(pg.locator("#setup-msg")).to_have_text("ein Name enthält das unsichtbare oder Steuerzeichen U+202E: bitte "
-                                                  "ohne es eintippen")
+                                                  "den Namen ohne dieses Zeichen eintippen")
     expect(pg.locator("#game")).to_be_hidden()
     start_game(pg, ["Ana", "Ben"])
     pg.evaluate("""() => { const s = JSON.parse(localStorage.getItem('gse.punkte.v1'));

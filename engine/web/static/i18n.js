@@ -120,7 +120,7 @@
       "p.start": "Partie beginnen",
       "p.need2": "mindestens zwei Namen eintragen",
       "p.names.unique": "jeder Name nur einmal",
-      "p.names.invisible": "ein Name enthält das unsichtbare oder Steuerzeichen {0}: bitte ohne es eintippen",
+      "p.names.invisible": "ein Name enthält das unsichtbare oder Steuerzeichen {0}: bitte den Namen ohne dieses Zeichen eintippen",
       "p.names.max": "{0}: {1} von höchstens {2} Zeichen",
       "p.turn": "Am Zug: {0}",
       "p.move.help": "Startfeld antippen, → oder ↓ wählen und das ganze Wort schreiben, auch die Buchstaben, " +
@@ -351,7 +351,7 @@
       "p.start": "Start the game",
       "p.need2": "enter at least two names",
       "p.names.unique": "each name only once",
-      "p.names.invisible": "a name holds the invisible or control character {0}: type it without it",
+      "p.names.invisible": "a name holds the invisible or control character {0}: type the name without it",
       "p.names.max": "{0}: {1} of at most {2} characters",
       "p.turn": "To move: {0}",
       "p.move.help": "Tap the start square, choose → or ↓ and write the whole word, including the letters already " +
