@@ -108,8 +108,8 @@ def test_a_whole_game_against_stark_on_a_phone(browser, server):
             else:
                 scores.clear()
                 _type_move(pg, move)
-                try:  # the first preview may wait for the lexicon and kernels
-                    expect(pg.locator("#play")).to_be_enabled(timeout=30000)
+                try:  # the first preview may wait for the lexicon and kernels; a request unanswered for 20 s is asked again
+                    expect(pg.locator("#play")).to_be_enabled(timeout=60_000)
                 except AssertionError as e:
                     seen = pg.evaluate("({word: document.querySelector('#word').value, "
                                        "preview: document.querySelector('#preview').innerText, "
