@@ -101,6 +101,7 @@ def test_a_whole_game_against_stark_on_a_phone(browser, server):
             if move.startswith("-"):
                 if move == "-":
                     pg.click("#pass")
+                    pg.click("#pass")  # "Wirklich passen?"
                 else:
                     pg.fill("#exchange-tiles", move[1:])
                     pg.click("#exchange")
@@ -529,5 +530,30 @@ def test_a_preview_the_server_did_not_judge_is_asked_again(browser, server, gold
         expect(pg.locator("#play")).to_be_enabled(timeout=30_000)
         assert seen[:2] == [500, 499] and seen[-1] == 200
         expect(pg.locator("#preview .good")).to_contain_text("Punkte")
+    finally:
+        ctx.close()
+
+
+def test_a_pass_asks_first(browser, server, golden_lexicon):
+    """A pass cannot be taken back: the first tap on "Passen" only asks "Wirklich passen?" and sends nothing; left
+    alone, the button goes back to "Passen"; two taps pass (the turn is the player's pass on the server)."""
+    url, app = server
+    seed = _seed_where_the_player_starts(golden_lexicon, "home")
+    st = app.state.games.new("stark", "home", "Ana", seed=seed)
+    ctx = _page(browser, game=st["id"])
+    pg = ctx.new_page()
+    try:
+        pg.goto(url + "/spielen")
+        pg.wait_for_function("window.SPIEL.state && !window.SPIEL.busy")
+        pg.click("#pass")
+        expect(pg.locator("#pass")).to_have_text("Wirklich passen?")
+        expect(pg.locator("#pass")).to_have_text("Passen", timeout=10_000)
+        assert app.state.games.state(st["id"])["turns"] == []
+        pg.click("#pass")
+        pg.click("#pass")
+        pg.wait_for_function("window.SPIEL.state.turns.length > 0 && !window.SPIEL.busy")
+        first = app.state.games.state(st["id"])["turns"][0]
+        assert first["player"] == "Ana" and first["kind"] == "pass" and first["score"] == 0
+        expect(pg.locator("#pass")).to_have_text("Passen")
     finally:
         ctx.close()

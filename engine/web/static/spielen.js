@@ -20,7 +20,7 @@
     "s.rules": "Regeln", "s.rules.home": "Hausregeln", "s.rules.home.help": "ein Wort, das nicht in der Wortliste steht, wird mit Grund abgelehnt",
     "s.rules.sdev": "SDeV-Turnier", "s.rules.sdev.help": "der Computer prüft jedes Wort: ein falsches wird angefochten, der Zug zurückgenommen, du setzt aus",
     "s.name": "Dein Name", "s.start": "Partie beginnen", "s.newgame": "Neue Partie", "s.analyse": "Partieanalyse",
-    "s.play": "Zug legen", "s.pass": "Passen", "s.exchange": "Tauschen", "s.exchange.ph": "Steine zum Tauschen, z. B. QY", "s.exchange.short": "Steine, z. B. QY",
+    "s.play": "Zug legen", "s.pass": "Passen", "s.pass.sure": "Wirklich passen?", "s.exchange": "Tauschen", "s.exchange.ph": "Steine zum Tauschen, z. B. QY", "s.exchange.short": "Steine, z. B. QY",
     "s.bag": "Beutel", "s.bag.count": "{0} Steine", "s.unseen": "Ungesehene Steine",
     "s.unseen.help": "(Beutel und Bänkchen des Computers)",
     "s.saved": "Auf dem Server gespeichert: die Partie übersteht ein Neuladen und einen Neustart; die letzten 20 Partien bleiben.",
@@ -70,7 +70,7 @@
     "s.rules": "Rules", "s.rules.home": "Home rules", "s.rules.home.help": "a word not in the word list is refused with the reason",
     "s.rules.sdev": "SDeV tournament", "s.rules.sdev.help": "the computer checks every word: a phony is challenged off and you lose your turn",
     "s.name": "Your name", "s.start": "Start the game", "s.newgame": "New game", "s.analyse": "Game review",
-    "s.play": "Play move", "s.pass": "Pass", "s.exchange": "Exchange", "s.exchange.ph": "tiles to exchange, e.g. QY", "s.exchange.short": "tiles, e.g. QY",
+    "s.play": "Play move", "s.pass": "Pass", "s.pass.sure": "Really pass?", "s.exchange": "Exchange", "s.exchange.ph": "tiles to exchange, e.g. QY", "s.exchange.short": "tiles, e.g. QY",
     "s.bag": "Bag", "s.bag.count": "{0} tiles", "s.unseen": "Unseen tiles",
     "s.unseen.help": "(the bag and the computer's rack)",
     "s.saved": "Saved on the server: the game survives a reload and a restart; the last 20 games are kept.",
@@ -821,7 +821,19 @@
       });
     });
     $("#play").addEventListener("click", () => send(notation()));
-    $("#pass").addEventListener("click", () => send("-"));
+    // a pass cannot be taken back: the first tap asks ("Wirklich passen?"), a second tap within 4 s passes
+    let passArmed = null;
+    const disarmPass = () => { clearTimeout(passArmed); passArmed = null; $("#pass").textContent = T("s.pass"); $("#pass").classList.remove("sure"); };
+    $("#pass").addEventListener("click", () => {
+      if (passArmed === null) {
+        $("#pass").textContent = T("s.pass.sure");
+        $("#pass").classList.add("sure");
+        passArmed = setTimeout(disarmPass, 4000);
+        return;
+      }
+      disarmPass();
+      send("-");
+    });
     $("#exchange").addEventListener("click", () => {
       const tiles = $("#exchange-tiles").value.trim().toUpperCase().replace(/\*/g, "?").replace(/\s+/g, "");
       if (!tiles) { msg(T("s.exchange.ph"), true); $("#exchange-tiles").focus(); return; }
