@@ -17,9 +17,10 @@ DE: dict[str, str] = {
     "error: {exc}": "Fehler: {exc}",
     "error: interrupted": "Fehler: abgebrochen",
     "error: {exc}; try again": "Fehler: {exc}; bitte noch einmal",
-    "error: interrupted while compiling ({exc}); the steps done are kept: run `python -m engine warmup` again "
-    "to finish": "Fehler: beim Übersetzen abgebrochen ({exc}); was fertig ist, bleibt: „python -m engine warmup“ "
-                 "noch einmal aufrufen, um den Rest zu übersetzen",
+    "error: interrupted while compiling ({step}); the steps done are kept: run the command again, or "
+    "`python -m engine warmup`, to finish":
+        "Fehler: beim Übersetzen abgebrochen ({step}); was fertig ist, bleibt: den Befehl noch einmal aufrufen "
+        "oder „python -m engine warmup“, um den Rest zu übersetzen",
     # -- moves, best, score, warmup -------------------------------------------------------------------
     "no legal placement; pass or exchange": "kein gültiges Legen; passen oder tauschen",
     "no legal placement; pass": "kein gültiges Legen; passen",
@@ -67,6 +68,20 @@ DE: dict[str, str] = {
     "starts skip Numba; `python -m engine warmup` compiles every kernel ahead; GSE_AOT=0 turns this off":
         "übersetze den Zuggenerator vorab im Hintergrund (einmal, etwa 20 s CPU), damit spätere Starts ohne Numba "
         "auskommen; „python -m engine warmup“ übersetzt alle Kernel vorab; GSE_AOT=0 schaltet das ab",
+    "the cache directory {dir} cannot be written ({why}): the move generator is not compiled ahead of time, and "
+    "every start uses the JIT kernels (from Numba's cache, else compiled in memory); set GSE_CACHE_DIR to a "
+    "writable directory, or GSE_AOT=0 to go without it":
+        "in den Zwischenspeicher {dir} kann nicht geschrieben werden ({why}): der Zuggenerator wird nicht vorab "
+        "übersetzt, jeder Start nutzt die JIT-Kernel (aus Numbas Zwischenspeicher, sonst im Speicher übersetzt); "
+        "GSE_CACHE_DIR auf ein beschreibbares Verzeichnis setzen oder mit GSE_AOT=0 darauf verzichten",
+    "first run: compiling the kernels this command needs, once ({n} step(s); they are cached for later runs, the "
+    "time limit starts after this; `python -m engine warmup` does all of them ahead)":
+        "erster Aufruf: die Kernel, die dieser Befehl braucht, werden einmal übersetzt ({n} Schritt(e); sie werden "
+        "für spätere Aufrufe gespeichert, die Zeitgrenze beginnt danach; „python -m engine warmup“ übersetzt alle "
+        "vorab)",
+    "compiling {i}/{n} {step}, about {left} of CPU left ": "übersetze {i}/{n} {step}, noch etwa {left} CPU ",
+    "compiling {i}/{n}: {what} (about {left} of CPU left in all)":
+        "übersetze {i}/{n}: {what} (insgesamt noch etwa {left} CPU)",
     "interrupted (Ctrl-C); the figures reached so far follow (not exact where not solved)":
         "abgebrochen (Strg+C); es folgen die bisherigen Zahlen (nicht exakt, wo nicht gelöst)",
     # -- gcg and the score pad ------------------------------------------------------------------------
