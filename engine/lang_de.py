@@ -10,6 +10,8 @@ where the German word is longer).
 
 from __future__ import annotations
 
+from engine.lang import german_number
+
 DE: dict[str, str] = {
     # -- prefixes of stderr lines -------------------------------------------------------------------
     "note: {msg}": "Hinweis: {msg}",
@@ -679,6 +681,10 @@ PATTERNS_DE: list[tuple[str, object]] = [
     (r"^(.+): '\.' at letter (\d+) lies beyond the edge of the board$", r"\1: „.“ bei Buchstabe \2 liegt jenseits des Rands"),
     (r"^(.+): '\.' at letter (\d+) marks an empty square \((\w+)\)$",
      r"\1: „.“ bei Buchstabe \2 steht für ein leeres Feld (\3)"),
+    (r"^the number (\S+) has ([\d,]+) digits; a score or total has at most (\d+)$",
+     lambda m: f"die Zahl {m[1]} hat {german_number(m[2])} Ziffern; Punkte oder Stand haben höchstens {m[3]}"),
+    (r"^#seed (\S+) has ([\d,]+) digits; a seed has at most (\d+)$",
+     lambda m: f"#seed {m[1]} hat {german_number(m[2])} Ziffern; ein Startwert hat höchstens {m[3]}"),
     (r"^(\d+) scoreless turns in a row with the bag empty: the game is over$",
      r"\1 Züge ohne Punkte in Folge bei leerem Beutel: die Partie ist zu Ende"),
     (r"^(\d+) passes in a row \(the bag holds (\d+), too few to exchange\): the game is over$",
