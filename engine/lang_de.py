@@ -23,6 +23,15 @@ DE: dict[str, str] = {
     "`python -m engine warmup`, to finish":
         "Fehler: beim Übersetzen abgebrochen ({step}); was fertig ist, bleibt: den Befehl noch einmal aufrufen "
         "oder „python -m engine warmup“, um den Rest zu übersetzen",
+    # -- the short usage (engine.cli.main.COMMAND_GROUPS) --------------------------------------------------
+    "COMMAND": "BEFEHL",
+    "a position": "eine Stellung",
+    "games": "Partien",
+    "simultaneous Scrabble": "Simultan-Scrabble",
+    "in the browser": "im Browser",
+    "set-up and tools": "Einrichtung, Werkzeuge",
+    "  (`python -m engine COMMAND --help`: the command's options)":
+        "  („python -m engine BEFEHL --help“: die Optionen des Befehls)",
     # -- moves, best, score, warmup -------------------------------------------------------------------
     "no legal placement; pass or exchange": "kein gültiges Legen; passen oder tauschen",
     "no legal placement; pass": "kein gültiges Legen; passen",

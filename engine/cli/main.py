@@ -57,6 +57,25 @@ an unknown command, so that argparse can list them all)."""
 
 CORE_COMMANDS = ("moves", "best", "score", "warmup")
 
+COMMAND_GROUPS = (
+    ("a position", ("best", "moves", "score", "analyze", "simulate", "endgame", "preendgame", "infer")),
+    ("games", ("practice", "review", "gcg", "selfplay")),
+    ("simultaneous Scrabble", ("simultan",)),
+    ("in the browser", ("web",)),
+    ("set-up and tools", ("warmup", "tiles", "compare", "baselines")),
+)
+"""Every subcommand by what it is for: the short usage lists them all (an error message shows it, and a
+command of the core imports no plug-in, so argparse itself would list only the core's)."""
+
+
+def _usage() -> str:
+    """The usage line and one line per group of :data:`COMMAND_GROUPS`, in this run's language."""
+    lines = [f"%(prog)s [-h] [--lang {{de,en}}] {tr('COMMAND')} ..."]
+    width = max(len(tr(g)) for g, _ in COMMAND_GROUPS) + 1
+    lines += [f"  {tr(g) + ':':<{width}} {', '.join(cmds)}" for g, cmds in COMMAND_GROUPS]
+    lines.append(tr("  (`python -m engine COMMAND --help`: the command's options)"))
+    return "\n".join(lines)
+
 
 def _lexicon(args):
     return load_lexicon(args.lexicon, progress=_note)
@@ -311,7 +330,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--lang", choices=LANGS, help="language of the text output (default: GSE_LANG, else German "
                                                  "when the locale (LC_ALL, LC_MESSAGES, LANG) is German, else "
                                                  "English); anywhere on the command line; JSON is the same in both")
-    sub = p.add_subparsers(dest="command", required=True)
+    sub = p.add_subparsers(dest="command", required=True, metavar=tr("COMMAND"))
+    p.usage = _usage()  # after add_subparsers: the subcommands' own usage starts with the plain prog
 
     def common(sp):
         sp.add_argument("--cgp", required=True, help="position in CGP notation (quote it)")
