@@ -67,7 +67,7 @@ import numpy as np
 from lexicon_tools.alphabet import BLANK, Alphabet, german
 
 from engine.position.board import Board, format_start
-from engine.game.game import RULES, GameRecord, Kind, Rules, Turn, _counts, rack_value
+from engine.game.game import RULES, GameRecord, Kind, Rules, Turn, _counts, invisible_char, name_fault, rack_value
 
 __all__ = ["GCGError", "SIMULTAN", "UNKNOWN_RACK", "HAND_NOTE", "read_gcg", "read_gcg_file", "write_gcg",
            "write_gcg_file"]
@@ -151,7 +151,7 @@ def write_gcg(game) -> str:
         out.append(f"#seed {rec.seed}")
     for k, v in rec.notes.items():
         if k not in _OWN_PRAGMAS:
-            out.append(f"#{k} {v}".rstrip())
+            out.append(f"#{k} {' '.join(str(v).split())}".rstrip())  # a tab in another program's pragma: a space
     for t in rec.turns:
         nick = rec.players[t.player]
         if t.kind in Kind.TURNS and not t.rack:
@@ -178,6 +178,11 @@ def write_gcg(game) -> str:
             out.append(f">{nick}: ({t.rack}) {t.score:+d} {t.total}")
         else:  # pragma: no cover - all kinds handled
             raise ValueError(f"unknown entry kind {t.kind!r}")
+    for k, line in enumerate(out, 1):  # never a control or invisible character (a NUL, U+202E) in a GCG file
+        bad = invisible_char(line)
+        if bad is not None:
+            raise ValueError(f"cannot write GCG line {k} ({line[:40]!r}): it would hold the control or invisible "
+                             f"character {bad}")
     return "\n".join(out) + "\n"
 
 
@@ -296,6 +301,9 @@ class _Reader:
                     if s.startswith("#note"):
                         continue  # notes on moves are not kept
                     raise GCGError(i, f"pragma {s.split()[0]} after the first move")
+                bad = invisible_char(s, allow="\t")
+                if bad is not None:  # kept (names, notes) and written again: no NUL, no U+202E, no lone surrogate
+                    raise GCGError(i, f"{s.split()[0][:20]!r} holds the control or invisible character {bad}")
                 name, _, value = s[1:].partition(" ")
                 value = value.strip()
                 m = re.fullmatch(r"player([1-4])", name)
@@ -306,6 +314,10 @@ class _Reader:
                     nick, _, full = value.partition(" ")
                     if not nick:
                         raise GCGError(i, f"#player{k} needs a nickname")
+                    fault = name_fault(nick) or (full.strip() and name_fault(full.strip(), nick=False))
+                    if fault:
+                        raise GCGError(i, f"#player{k}: the name {(nick if name_fault(nick) else full.strip())!r} "
+                                          f"{fault}")
                     if nick in players:
                         raise GCGError(i, f"nickname {nick!r} used twice")
                     players.append(nick)

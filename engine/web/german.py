@@ -59,6 +59,8 @@ _PLAY_WANT = {"1": "1", "0 or 1": "0 oder 1", "a whole number": "eine ganze Zahl
               "an object": "ein Objekt", "a time (seconds since 1970)": "eine Zeit (Sekunden seit 1970)"}
 _PLAY_DAMAGE: list[tuple[str, object]] = [  # (pattern, re.Match.expand template or a function of the match)
     (r"^not a JSON object$", "kein JSON-Objekt"),
+    (r"^it holds text that is not UTF-8 \(a lone surrogate\)$",
+     "sie enthält Text, der kein UTF-8 ist (ein einzelnes Surrogat)"),
     (r"^it is a symbolic link, not a file$", "ein symbolischer Link, keine Datei"),
     (r"^it is not a regular file$", "keine gewöhnliche Datei"),
     (r"^field '(\w+)' is missing$", r"das Feld '\1' fehlt"),

@@ -145,11 +145,13 @@
       ? `<span class="blank-letter">${escapeHtml(ch.toUpperCase())}</span>` : escapeHtml(ch))).join("");
   }
   const num = (x, digits = 1) => I18N.num(x, digits);
-  async function call(method, url, body) {
+  // `timeout` (ms, optional): a request unanswered that long is given up (answered as "the server does not answer")
+  async function call(method, url, body, timeout) {
     let r;
     try {
       r = await fetch(url, { method, headers: Object.assign({ "X-Lang": I18N.lang },
-        body ? { "Content-Type": "application/json" } : {}), body: body ? JSON.stringify(body) : undefined });
+        body ? { "Content-Type": "application/json" } : {}), body: body ? JSON.stringify(body) : undefined,
+        signal: timeout ? AbortSignal.timeout(timeout) : undefined });
     } catch (e) {
       return { error: I18N.server("the server does not answer – is 'python -m engine web' still running?"), status: 0 };
     }
@@ -329,10 +331,12 @@
     if (!text || !state) return;
     const my = ++checkNo;
     // SDeV: the preview must not tell whether a word is valid (the computer challenges a phony once it is played)
-    const ans = await call("POST", "/api/score", { cgp: state.cgp, move: text, words: state.rules !== "tournament" });
+    const ans = await call("POST", "/api/score", { cgp: state.cgp, move: text, words: state.rules !== "tournament" },
+      20000);
     if (my !== checkNo || text !== notation()) return;
     if (ans.status === 429 || ans.status === 503) { clearTimeout(checkTimer); checkTimer = setTimeout(check, 1000); return; }
-    if (ans.status === 0) {   // the server does not answer: that says nothing about the move; asked again
+    if (ans.error && ans.status !== 400 && ans.status !== 422) {
+      // no verdict on the move (the server does not answer, dropped the request or failed): shown, asked again
       $("#preview").innerHTML = `<span class="warn">${escapeHtml(ans.error)}</span>`;
       clearTimeout(checkTimer); checkTimer = setTimeout(check, 3000);
       return;
