@@ -310,11 +310,11 @@ def test_sdev_lets_the_player_play_a_phony_which_is_challenged_off(browser, serv
             pg.wait_for_function("window.SPIEL.state && !window.SPIEL.busy")
             _type_move(pg, f"8H {phony}")
             if rules == "home":
-                expect(pg.locator("#preview")).to_contain_text(f"{phony} steht nicht in der Wortliste", timeout=30_000)
+                expect(pg.locator("#preview")).to_contain_text(f"{phony} steht nicht in der Wortliste", timeout=60_000)
                 expect(pg.locator("#preview .bad")).to_contain_text("ungültig")
                 expect(pg.locator("#play")).to_be_disabled()
                 continue
-            expect(pg.locator("#preview .good")).to_contain_text("Zugwert:", timeout=30_000)
+            expect(pg.locator("#preview .good")).to_contain_text("Zugwert:", timeout=60_000)
             assert "Wortliste" not in pg.inner_text("#preview") and "anfechten" not in pg.inner_text("#preview")
             expect(pg.locator("#play")).to_be_enabled()
             pg.click("#play")
