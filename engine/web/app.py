@@ -92,6 +92,10 @@ class MovesRequest(CGPRequest):
 
 class ScoreRequest(CGPRequest):
     move: StrictStr = Field(max_length=api.MAX_MOVE_CHARS, description="the move, e.g. '8H HA(U)S' or 'H8 HAuS'")
+    words: StrictBool = Field(default=True, description="false: the words are not looked up and the move is not "
+                                                        "ranked (the preview of a game under SDeV tournament rules, "
+                                                        "where a player learns whether a word is valid only by "
+                                                        "playing it)")
 
 
 class DeepRequest(CGPRequest):
@@ -486,7 +490,8 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
     @app.post("/api/score", responses=POST_ERRORS)
     async def score(req: ScoreRequest, request: Request):
         """The word checker (:func:`engine.web.api.score_json`)."""
-        return await engine_call(lambda: api.score_json(api.read_position(req.cgp), lexicon, req.move, table),
+        return await engine_call(lambda: api.score_json(api.read_position(req.cgp), lexicon, req.move, table,
+                                                        words=req.words),
                                  lock=heavy, request=request)
 
     from .deep import DeepWorker

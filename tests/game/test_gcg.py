@@ -718,3 +718,30 @@ def test_non_ascii_digits_are_refused_in_seed_and_move_lines():
         read_gcg(PAD_HAND.replace("#player2", "#seed \u0661\u0662\n#player2"), None)
     with pytest.raises(GCGError, match="cannot read"):
         read_gcg(PAD_HAND.replace("HAUS +10 10", "HAUS +\u0661\u0660 \u0661\u0660"), None)
+
+
+BIG = "1" * 5000  # over Python's 4300-digit limit of int(): its own message named neither the file nor the line
+
+
+@pytest.mark.parametrize("change, line", [
+    (("HAUS +10 10", f"HAUS +{BIG} 10"), 5),                                # a move line's score
+    (("HAUS +10 10", f"HAUS +10 {BIG}"), 5),                                # its total
+    (("+12 12", f"+{BIG} 12"), 6),                                          # a row of points by hand
+    (("NNOTAAB - +0 20", f"NNOTAAB -{BIG[:3]} +0 -{BIG}"), 9),               # a pass or exchange line
+    (("#player2", f"#seed {BIG}\n#player2"), 3),                            # the seed
+])
+def test_a_number_of_thousands_of_digits_is_refused_naming_the_line(change, line):
+    """report-attack26b N4."""
+    with pytest.raises(GCGError) as caught:
+        read_gcg(PAD_HAND.replace(*change), None)
+    assert caught.value.line == line and "5,000 digits" in caught.value.reason and "4300" not in str(caught.value)
+
+
+def test_a_huge_number_in_german(tmp_path, capsys):
+    from engine.cli.main import main
+
+    f = tmp_path / "big.gcg"
+    f.write_text(PAD_HAND.replace("HAUS +10 10", f"HAUS +{BIG} 10"), encoding="utf-8")
+    assert main(["--lang", "de", "gcg", str(f), "--no-words"]) == 2
+    assert capsys.readouterr().err == (f"Fehler: {f}: Zeile 5: die Zahl +11111111111… hat 5.000 Ziffern; Punkte oder "
+                                       f"Stand haben höchstens 100\n")

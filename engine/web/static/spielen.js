@@ -54,7 +54,6 @@
     "s.withdrawn": "angefochten, zurückgenommen", "s.exchanged": "tauscht {0}", "s.passed": "passt",
     "s.starting": "Die Partie wird vorbereitet …",
     "s.starting.slow": "Die Partie wird vorbereitet … Beim ersten Start nach dem Installieren übersetzt der Server seine Rechenkerne (einmalig, kann einige Minuten dauern). Die Partie geht nicht verloren, auch wenn du die Seite neu lädst.",
-    "s.phony": "{0} – der Computer wird anfechten: der Zug wird zurückgenommen, du setzt aus",
     "s.mv.pass": "Passen", "s.mv.exchange": "Tausch {0}",
     "s.puzzle.line.exchange": "Zug {0}: {1} getauscht, Verlust {2}", "s.puzzle.line.pass": "Zug {0}: gepasst, Verlust {1}",
     "s.exchange.rack": "{0} ist nicht auf dem Bänkchen ({1})", "s.exchange.times": "{0} ist nicht {1}-mal auf dem Bänkchen ({2})",
@@ -104,7 +103,6 @@
     "s.withdrawn": "challenged off", "s.exchanged": "exchanges {0}", "s.passed": "passes",
     "s.starting": "Preparing the game …",
     "s.starting.slow": "Preparing the game … On the first start after installing, the server compiles its kernels (once; this can take a few minutes). The game is not lost if you reload the page.",
-    "s.phony": "{0} – the computer will challenge: the play is taken back and you lose your turn",
     "s.mv.pass": "pass", "s.mv.exchange": "exchange {0}",
     "s.puzzle.line.exchange": "Turn {0}: exchanged {1}, lost {2}", "s.puzzle.line.pass": "Turn {0}: passed, lost {1}",
     "s.exchange.rack": "{0} is not on the rack ({1})", "s.exchange.times": "{0} is not on the rack {1} times ({2})",
@@ -332,7 +330,9 @@
     const text = notation();
     if (!text || !state) return;
     const my = ++checkNo;
-    const ans = await call("POST", "/api/score", { cgp: state.cgp, move: text }, 20000);
+    // SDeV: the preview must not tell whether a word is valid (the computer challenges a phony once it is played)
+    const ans = await call("POST", "/api/score", { cgp: state.cgp, move: text, words: state.rules !== "tournament" },
+      20000);
     if (my !== checkNo || text !== notation()) return;
     if (ans.status === 429 || ans.status === 503) { clearTimeout(checkTimer); checkTimer = setTimeout(check, 1000); return; }
     if (ans.error && ans.status !== 400 && ans.status !== 422) {
@@ -349,11 +349,8 @@
     const ans = entry.answer;
     const out = $("#preview");
     if (!ans.legal) {
-      // SDeV: a word not in the list may be played; the computer challenges it (the server withdraws the play)
-      const phony = state.rules === "tournament" && / is not in the word list/.test(ans.reason || "");
-      out.innerHTML = phony ? `<span class="warn">${escapeHtml(T("s.phony", S(ans.reason)))}</span>`
-        : `<span class="bad">${escapeHtml(T("a.illegal", S(ans.reason)))}</span>`;
-      $("#play").disabled = !(phony && myTurn());
+      out.innerHTML = `<span class="bad">${escapeHtml(T("a.illegal", S(ans.reason)))}</span>`;
+      $("#play").disabled = true;
       drawGame();
       return;
     }
