@@ -10,8 +10,8 @@ engine's own "nothing recorded" (the pages add "nichts eingetragen" once).
 
 :func:`play_de` does the same for the refusals of the games against the computer
 (:mod:`engine.web.play`) that the page does not translate itself: a damaged,
-unreadable or too large game file, a full server, too many unfinished games
-from one address.
+unreadable or too large game file, a full server, too many unfinished (or new)
+games from one address, a game no longer on the server.
 """
 
 from __future__ import annotations
@@ -83,6 +83,13 @@ _PLAY_RULES: list[tuple[str, object]] = [
     (r"^too many games on this server \((\d+)\).*$",
      r"Zu viele Partien auf diesem Server (\1); keine laufende Partie wurde gelöscht, um Platz zu schaffen: "
      r"später noch einmal versuchen oder den Betreiber fragen"),
+    (r"^too many new games from your address in 24 hours \((\d+)\).*$",
+     r"Zu viele neue Partien von deiner Adresse in 24 Stunden (\1); keine Partie wurde gelöscht: morgen noch einmal "
+     r"versuchen"),
+    (r"^unknown game: it is not on this server \(any more\); .* for ([\d.]+) days, .* after ([\d.]+) day\(s\)$",
+     lambda m: ("unbekannte Partie: sie ist nicht (mehr) auf diesem Server; ist er voll, löscht er beendete Partien, "
+                f"Partien, in denen {m[1].replace('.', ',')} Tage lang niemand gezogen hat, und Partien, in denen nach "
+                f"{m[2].replace('.', ',')} Tag(en) noch nicht gezogen wurde")),
     (r"^too many unfinished games from your address \((\d+)\).*$",
      r"Zu viele unbeendete Partien von deiner Adresse (\1); keine wurde gelöscht: eine davon zu Ende spielen oder "
      r"später noch einmal versuchen"),
@@ -93,7 +100,8 @@ _PLAY_RULES_C = [(re.compile(p), r) for p, r in _PLAY_RULES]
 
 def play_de(reason: str) -> str:
     """A refusal of the games against the computer (:mod:`engine.web.play`) in German: a damaged, unreadable
-    or too large game file, a full server, too many unfinished games from one address. Other reasons (a
+    or too large game file, a full server, too many unfinished (or new) games from one address, a game no longer
+    on the server. Other reasons (a
     move's, "not your turn") are returned unchanged: the page translates those itself."""
     text = str(reason)
     prefix = "this game file is damaged: "

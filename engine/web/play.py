@@ -15,12 +15,9 @@ each game has an *owner*, the hash of a random token the page keeps in
 ``localStorage`` (``gse.spielen.v1``'s ``owner``) and sends with ``/api/play/new``;
 a client that sends none (an old page, ``curl``) owns by its address. A token,
 not the address, so a phone that changes networks (Wi-Fi to mobile) keeps its
-games. Per owner the newest :data:`KEEP` games stay (on a full server only its
-newest :data:`KEEP` finished ones and its games in progress, see below); an
-older one is deleted only when it is over or has not changed for
-:data:`ACTIVE_DAYS` days, so
-nobody's new games delete another's (or their own) game in progress. Files
-made before owners existed form one group of their own, pruned the same way.
+games. When an owner starts a game, its own games beyond its newest :data:`KEEP`
+are deleted if they are over or idle (see below); nobody's new game deletes
+another's (or their own) game in progress.
 
 One client must not fill the server: each new game also keeps a hash of the
 client's address (``"addr"``, :func:`address_of`; an IPv6 address counts by its
@@ -32,25 +29,33 @@ the player has moved in it, within :data:`UNTOUCHED_DAYS` if not. A game in whic
 the player has never moved (*untouched*: only the engine's first move, or
 nothing) holds no work of anybody's, so it does not protect itself for
 :data:`ACTIVE_DAYS` days: it is what a flood of new games is made of. Files
-without ``"addr"`` (made before) count for no address.
+without ``"addr"`` (made before) count for no address. An address may also start
+at most :data:`MAX_NEW_PER_DAY` games in 24 hours ("too many new games from your
+address"; counted in the server's memory, so a restart forgets it), so that one
+address cannot churn the whole store by finishing games (finished games count
+for no address's :data:`MAX_OPEN`).
 
 At :data:`MAX_GAMES` files the server deletes only as many games as the new one
 needs (usually one), in this order, and refuses ("too many games on this
 server") only when none of them is left:
 
 1. untouched games older than :data:`UNTOUCHED_DAYS`, oldest first;
-2. untouched games, newer: one of the address holding the most of them (its
-   oldest), so a flood from a few addresses pays for itself and a new user's
-   single game, not yet moved in, is the last of them to go;
+2. finished games, oldest first, whoever owns them (the file is kept until
+   then, so the player can still download it as GCG; an owner's newest finished
+   games are *not* protected here: with a fresh owner token per game that would
+   let one address fill the server with finished games for good, report-attack26d B1);
 3. games the player moved in that have not changed for :data:`ACTIVE_DAYS` days,
-   and finished games beyond their owner's newest :data:`KEEP`, oldest first.
+   oldest first.
 
-A game the player moved in within :data:`ACTIVE_DAYS` days, and an owner's newest
-:data:`KEEP` finished games, are never deleted to make room; nor is anything
-deleted wholesale (before, every idle game of every owner went at once: a
-player away for five weeks lost the game they had paused). Only regular files
-named ``<id>.json`` count; symlinks, other files and files that cannot be read
-are never deleted.
+A game the player moved in within :data:`ACTIVE_DAYS` days, and an untouched
+game younger than :data:`UNTOUCHED_DAYS` (a newcomer still thinking about the
+first move), are never deleted to make room: when only such games are left the
+new game is refused, and the refusal goes away as the untouched ones age.
+Nothing is deleted wholesale (before, every idle game of every owner went at
+once: a player away for five weeks lost the game they had paused). Only regular
+files named ``<id>.json`` count; symlinks, other files and files that cannot be
+read are never deleted. A game asked for that is not on the server is refused
+with "unknown game: it is not on this server (any more) ..." naming these rules.
 
 Every read checks the file (:func:`_check_game`): at most :data:`MAX_GAME_BYTES`,
 a JSON object of the shape :meth:`GameStore.new` writes, its ``"id"`` equal to
@@ -95,21 +100,26 @@ from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = ["ACTIVE_DAYS", "BEGINNER_CAP", "BEGINNER_TOP", "GameStore", "KEEP", "LEVELS", "MASTER_SECONDS",
-           "MAX_GAMES", "MAX_GAME_BYTES", "MAX_OPEN", "PlayError", "UNTOUCHED_DAYS", "UnknownGame", "address_of",
+           "MAX_GAMES", "MAX_GAME_BYTES", "MAX_NEW_PER_DAY", "MAX_OPEN", "PlayError", "UNTOUCHED_DAYS", "UnknownGame", "address_of",
            "default_games_dir", "owner_of"]
 
 KEEP = 20
-"""Games kept per owner (the newest by last change); older ones go when over or idle (:data:`ACTIVE_DAYS`)."""
+"""Games kept per owner when it starts a new one (the newest by last change); its older ones go when over or idle.
+A full server does not respect it for finished games (module doc)."""
 ACTIVE_DAYS = 30
 """A game not over, in which the player has moved, that changed in the last this many days is never deleted."""
 UNTOUCHED_DAYS = 1.0
 """A game in which the player has never moved (untouched) and that is older than this many days no longer counts
-toward its address's :data:`MAX_OPEN` and is the first to go when the server is full (module doc)."""
+toward its address's :data:`MAX_OPEN` and is the first to go when the server is full; a younger one is never deleted
+to make room (module doc)."""
 MAX_GAMES = 2000
-"""Game files on the server at most: a new game beyond deletes the fewest games it can, untouched ones first, then
-idle and old finished ones (module doc); when none may go, it is refused."""
+"""Game files on the server at most: a new game beyond deletes the fewest games it can: untouched ones older than
+:data:`UNTOUCHED_DAYS`, then finished ones, then idle ones (module doc); when none may go, it is refused."""
 MAX_OPEN = 40
 """Open games (not over and not idle, module doc) per client address at most: a new one beyond is refused."""
+MAX_NEW_PER_DAY = 200
+"""New games per client address (:func:`address_of`) in 24 hours at most (kept in memory): a new one beyond is
+refused, so that one address cannot replace the whole store with its own finished games."""
 MAX_GAME_BYTES = 1_000_000
 """Largest game file read (a finished game with its review is some 10-100 KB); larger: refused as damaged."""
 LEVELS = ("einsteiger", "stark", "meister")
@@ -271,12 +281,13 @@ class GameStore:
         deep: a :class:`engine.web.deep.DeepWorker` for the Meister level (``None``: Meister plays static equity).
         keep: games kept per owner; active_days: a game not over, moved in, that changed within this many days is
             never deleted; max_games: game files at most; max_open: open games per client address at most;
-            untouched_days: a game never moved in older than this is idle (module doc).
+            untouched_days: a game never moved in older than this is idle (module doc); max_new_per_day: new games
+            per address in 24 hours at most.
     """
 
     def __init__(self, directory: str | Path, lexicon, table, deep=None, keep: int = KEEP,
                  active_days: float = ACTIVE_DAYS, max_games: int = MAX_GAMES, max_open: int = MAX_OPEN,
-                 untouched_days: float = UNTOUCHED_DAYS):
+                 untouched_days: float = UNTOUCHED_DAYS, max_new_per_day: int = MAX_NEW_PER_DAY):
         self.dir = Path(directory)
         self.lexicon = lexicon
         self.table = table
@@ -289,6 +300,8 @@ class GameStore:
         self._guard = threading.Lock()
         self._new_lock = threading.Lock()
         self.untouched_days = untouched_days
+        self.max_new_per_day = max_new_per_day
+        self._made: dict[str, list[float]] = {}  # address -> the times of its new games in the last 24 hours
         self._seen: dict[str, tuple[tuple[int, int, int], str | None, bool, bool, str | None, bool]] = {}
 
     # -- files -------------------------------------------------------------------------
@@ -312,7 +325,7 @@ class GameStore:
         try:
             fd = os.open(p, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
         except FileNotFoundError:
-            raise UnknownGame("unknown game (finished games older than your last 20 are deleted)") from None
+            raise UnknownGame(self.unknown_reason()) from None
         except OSError as exc:
             if os.path.islink(p):
                 raise _damaged("it is a symbolic link, not a file") from None
@@ -331,6 +344,12 @@ class GameStore:
         except (ValueError, RecursionError) as exc:
             raise PlayError(f"the game file cannot be read ({exc})") from None
         return _check_game(data, gid)
+
+    def unknown_reason(self) -> str:
+        """Why a game may be missing (the refusal of a game id with no file; German: :func:`engine.web.german.play_de`)."""
+        return (f"unknown game: it is not on this server (any more); when the server is full it deletes finished "
+                f"games, games nobody moved in for {self.active_days:g} days, and games never moved in after "
+                f"{self.untouched_days:g} day(s)")
 
     def _write(self, gid: str, meta: dict, g=None) -> None:
         """Write ``meta`` to ``gid``'s file (the name read, never ``meta``'s own id) atomically; ``g``: the game
@@ -391,10 +410,12 @@ class GameStore:
         an address with :attr:`max_open` open games (deleting nothing); delete ``owner``'s games beyond its
         newest :attr:`keep` - 1 (the new one makes :attr:`keep`), and those of the files without an owner
         beyond :attr:`keep`, that are over or idle; at :attr:`max_games` files, delete as few other games as
-        make room, in the order of the module doc (:meth:`_room_order`); refuse when none may go.
+        make room, in the order of the module doc (:meth:`_room_order`); refuse when none may go. An address
+        that started :attr:`max_new_per_day` games in the last 24 hours is refused first.
 
         Raises:
-            PlayError: "too many unfinished games from your address (N)" or "too many games on this server (N)".
+            PlayError: "too many new games from your address in 24 hours (N)", "too many unfinished games from
+                your address (N)" or "too many games on this server (N)".
         """
         files = self._scan()
         now = time.time()
@@ -406,6 +427,10 @@ class GameStore:
             return f.mtime < (idle if f.touched else fresh)
 
         if address is not None:
+            made = [t for t in self._made.get(address, ()) if t > now - 86400.0]
+            if len(made) >= self.max_new_per_day:
+                raise PlayError(f"too many new games from your address in 24 hours ({self.max_new_per_day}); "
+                                "no game was deleted: try again tomorrow")
             open_ = sum(1 for f in files if f.addr == address and f.readable and not f.over and not stale(f))
             if open_ >= self.max_open:
                 raise PlayError(f"too many unfinished games from your address ({self.max_open}); no game was "
@@ -425,7 +450,7 @@ class GameStore:
                     gone.add(f.gid)
                     left -= 1
         if left >= self.max_games:  # the server is full: as few of the others' games as make room
-            for f in self._room_order([f for f in files if f.gid not in gone], groups, owner, stale):
+            for f in self._room_order([f for f in files if f.gid not in gone], stale):
                 if left < self.max_games:
                     break
                 if self._delete(f):
@@ -434,41 +459,15 @@ class GameStore:
             raise PlayError(f"too many games on this server ({self.max_games}); no game in progress was "
                             "deleted to make room: try again later, or ask the host")
 
-    def _room_order(self, files: list[_File], groups: dict, owner: str | None, stale):
+    def _room_order(self, files: list[_File], stale):
         """The games that may go to make room on a full server, in the order they go (module doc): untouched
-        and idle ones oldest first; untouched newer ones, each time one of the address holding the most;
-        then games moved in but idle, and finished games beyond their owner's newest :attr:`keep` (``owner``'s:
-        :attr:`keep` - 1), oldest first. A game moved in and not idle, and an owner's newest finished ones,
-        never. Yields :class:`_File`; a file the caller could not delete is passed over."""
+        and idle ones, then finished ones (any owner), then games moved in but idle, each oldest first. A game
+        moved in and not idle, and an untouched one not idle (younger than :attr:`untouched_days`), never.
+        Yields :class:`_File`; a file the caller could not delete is passed over."""
         cands = [f for f in files if f.readable]
-        ids = {f.gid for f in cands}
-        yield from sorted((f for f in cands if not f.touched and not f.over and stale(f)), key=lambda f: f.mtime)
-        by_addr: dict[str, list[_File]] = {}
-        for f in cands:
-            if not f.touched and not f.over and not stale(f):
-                key = f"a{f.addr}" if f.addr is not None else f"o{f.owner}" if f.owner is not None else f"g{f.gid}"
-                by_addr.setdefault(key, []).append(f)
-        for lst in by_addr.values():
-            lst.sort(key=lambda f: f.mtime, reverse=True)  # the oldest last: popped first
-        while by_addr:
-            key = max(by_addr, key=lambda k: (len(by_addr[k]), -by_addr[k][-1].mtime))
-            yield by_addr[key].pop()
-            if not by_addr[key]:
-                del by_addr[key]
-        rest = []
-        for group, lst in groups.items():
-            keep = max(self.keep - 1, 0) if group == owner else self.keep
-            finished = 0
-            for f in lst:  # newest first
-                if f.gid not in ids:
-                    continue
-                if f.over:
-                    finished += 1
-                    if finished > keep:
-                        rest.append(f)
-                elif f.touched and stale(f):
-                    rest.append(f)
-        yield from sorted(rest, key=lambda f: f.mtime)
+        yield from sorted((f for f in cands if not f.over and not f.touched and stale(f)), key=lambda f: f.mtime)
+        yield from sorted((f for f in cands if f.over), key=lambda f: f.mtime)
+        yield from sorted((f for f in cands if not f.over and f.touched and stale(f)), key=lambda f: f.mtime)
 
     def _delete(self, f: _File) -> bool:
         """Delete a game file unless a request holds it or it changed since it was scanned."""
@@ -555,9 +554,18 @@ class GameStore:
                 with self._new_lock:  # one new game at a time: the count below stays true until it is written
                     self._make_room(meta["owner"], meta.get("addr"))
                     self._write(made, meta)
+                    if address is not None:
+                        self._count_new(meta["addr"], meta["created"])
             g = self._replay(meta)
             self._engine_turns(meta, g)
             return self._state(meta, g)
+
+    def _count_new(self, address: str, when: float) -> None:
+        """Count a new game of ``address`` for :attr:`max_new_per_day` (forgetting what is older than 24 hours)."""
+        cut = when - 86400.0
+        self._made[address] = [t for t in self._made.get(address, ()) if t > cut] + [when]
+        if len(self._made) > 10_000:  # many addresses: drop those with nothing in the last 24 hours
+            self._made = {a: ts for a, ts in self._made.items() if ts[-1] > cut}
 
     def state(self, gid: str) -> dict:
         """The game as the player sees it (see :meth:`_state`); the engine moves first if it is its turn."""

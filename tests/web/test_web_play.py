@@ -101,7 +101,9 @@ def test_bad_moves_are_refused_with_the_reason(client):
     r = client.post("/api/play/move", json={"id": gid, "move": "8H QQQQ"})
     assert r.status_code == 400 and r.json()["error"]
     r = client.post("/api/play/move", json={"id": "doesnotexist", "move": "-"})
-    assert r.status_code == 400 and "unknown game" in r.json()["error"]
+    assert r.status_code == 400 and r.json()["error"].startswith("unbekannte Partie: ")
+    r = client.post("/api/play/move", json={"id": "doesnotexist", "move": "-"}, headers={"X-Lang": "en"})
+    assert r.status_code == 400 and r.json()["error"].startswith("unknown game: ")
     r = client.post("/api/play/new", json={"level": "grossmeister"})
     assert r.status_code == 422
 

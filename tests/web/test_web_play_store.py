@@ -160,40 +160,114 @@ def test_a_full_server_deletes_only_the_games_it_needs_oldest_idle_first(golden_
     for gid, days in zip(o4, (400, 300, 35)):  # over: the oldest is beyond its owner's newest 2
         _set_over(games_dir, gid, days)
     new = store.new("stark", owner="t:new")["id"]
-    assert _files(games_dir) == {o1, o2, o3, o4[1], o4[2], new}  # one game made room: the oldest that may go
-    _moved(store, new)  # (a game never moved in would go before any game moved in)
+    assert _files(games_dir) == {o1, o2, o3, o4[1], o4[2], new}  # one game made room: the oldest finished one
+    _moved(store, new)  # (an untouched game younger than a day is never deleted to make room)
     new2 = store.new("stark", owner="t:new")["id"]
-    assert _files(games_dir) == {o2, o3, o4[1], o4[2], new, new2}  # then the next: o1 (idle 40 days)
+    assert _files(games_dir) == {o1, o2, o3, o4[2], new, new2}  # finished games go first, even an owner's newest
+    new3 = store.new("stark", owner="t:new3")["id"]
+    assert _files(games_dir) == {o1, o2, o3, new, new2, new3}
+    new4 = store.new("stark", owner="t:new4")["id"]
+    assert _files(games_dir) == {o2, o3, new, new2, new3, new4}  # then the idle games moved in: o1 (40 days)
     # below the cap nobody else's files are touched
     store.max_games = 100
     _age(games_dir, o3, 100)
-    new3 = store.new("stark", owner="t:new3")["id"]
-    assert _files(games_dir) == {o2, o3, o4[1], o4[2], new, new2, new3}
+    new5 = store.new("stark", owner="t:new5")["id"]
+    assert _files(games_dir) == {o2, o3, new, new2, new3, new4, new5}
 
 
-def test_a_flood_of_untouched_games_does_not_lock_out_a_new_user(golden_lexicon, games_dir):
-    # report-attack26c A1: ~50 addresses (or one IPv6 /48) filled the server with games never moved in, and
-    # every new user was refused for 30 days
+def test_a_flood_of_untouched_games_does_not_delete_a_newcomers_game(golden_lexicon, games_dir):
+    # report-attack26c A1: ~50 addresses (or one IPv6 /48) filled the server with games never moved in;
+    # report-attack26d B2: then each newcomer's game deleted the previous newcomer's before the first move.
+    # An untouched game younger than a day is never deleted to make room: a new game is refused instead, until
+    # the flood is a day old
     store = GameStore(games_dir, golden_lexicon, None, keep=20, max_games=8, max_open=3)
     att = [address_of(a) for a in ("10.0.1.1", "10.0.1.2", "2001:db8:7:1::1")]
-    flood = {a: [store.new("einsteiger", owner=f"t:{k}{i}", address=a)["id"] for i in range((3, 2, 3)[k])]
+    flood = {a: [store.new("einsteiger", owner=f"t:{k}{i}", address=a)["id"] for i in range((3, 2, 2)[k])]
              for k, a in enumerate(att)}
     order = [g for a in att for g in flood[a]]
     for k, gid in enumerate(order):  # made in this order, all within the last day
         _age(games_dir, gid, 0.5 - k / 100)
-    # another /64 of the same /48 is the same address
-    with pytest.raises(PlayError, match=r"^too many unfinished games from your address \(3\)"):
-        store.new("einsteiger", owner="t:x", address=address_of("2001:db8:7:ff00::9"))
-    user = store.new("stark", owner="t:user", address=address_of("10.0.9.9"))["id"]
-    # the server was full: one game went, the oldest of the address holding the most
-    assert _files(games_dir) == set(order) - {flood[att[0]][0]} | {user}
-    again = store.new("einsteiger", owner="t:again", address=att[0])["id"]  # its address holds 2 now
-    assert _files(games_dir) == set(order) - {flood[att[0]][0], flood[att[2]][0]} | {user, again}
+    user = store.new("stark", owner="t:user", address=address_of("10.0.9.9"))["id"]  # the 8th file
+    before = {p.name: p.read_bytes() for p in games_dir.iterdir()}
+    for k in range(3):  # newcomers on the full server: refused, the user's game (not yet moved in) stays
+        with pytest.raises(PlayError, match=r"^too many games on this server \(8\)"):
+            store.new("stark", owner=f"t:n{k}", address=address_of(f"10.0.3.{k}"))
+    assert {p.name: p.read_bytes() for p in games_dir.iterdir()} == before
+    store.state(user)  # the user's game is still there
+    # a day later the flood may go, the oldest first; the user's game (now moved in) stays
     _moved(store, user)
-    # a game moved in is never deleted to make room while a game never moved in can go
-    for k in range(8):
-        store.new("einsteiger", owner=f"t:n{k}", address=address_of(f"10.0.3.{k}"))
-    assert user in _files(games_dir) and len(_files(games_dir)) == 8
+    for gid in order:
+        _age(games_dir, gid, UNTOUCHED_DAYS + 0.5 - order.index(gid) / 100)
+    n1 = store.new("einsteiger", owner="t:n1", address=address_of("10.0.3.1"))["id"]
+    assert _files(games_dir) == set(order) - {order[0]} | {user, n1}
+    for k in range(6):
+        store.new("einsteiger", owner=f"t:m{k}", address=address_of(f"10.0.4.{k}"))
+    assert _files(games_dir).isdisjoint(order) and user in _files(games_dir) and n1 in _files(games_dir)
+    with pytest.raises(PlayError, match=r"^too many games on this server \(8\)"):
+        store.new("stark", owner="t:late", address=address_of("10.0.5.5"))
+
+
+def test_finished_games_with_fresh_owner_tokens_do_not_lock_out_the_server(golden_lexicon, games_dir):
+    # report-attack26d B1: one address finished game after game, each with a new owner token: every finished
+    # game was its owner's newest, so none could go, and every new game was refused for good
+    store = GameStore(games_dir, golden_lexicon, None, keep=20, max_games=6, max_open=3)
+    att = address_of("10.66.0.1")
+    fin = []
+    for k in range(5):
+        gid = store.new("einsteiger", owner=f"t:fresh{k}", address=att)["id"]
+        _set_over(games_dir, gid, 5 - k)  # finished, oldest first
+        fin.append(gid)
+    paused = _moved(store, store.new("stark", owner="t:paused", address=address_of("10.0.0.7"))["id"], 10)
+    # full: a new user gets a game, and the oldest finished game makes room (not the paused game)
+    user = store.new("stark", owner="t:user", address=address_of("10.9.9.40"))["id"]
+    assert _files(games_dir) == set(fin[1:]) | {paused, user}
+    # finished games keep going, oldest first, whoever owns them, even the attacker's newest game
+    for k in range(4):
+        store.new("stark", owner=f"t:u{k}", address=address_of(f"10.9.8.{k}"))
+    assert _files(games_dir).isdisjoint(fin) and {paused, user} <= _files(games_dir)
+
+
+def test_an_address_may_start_only_so_many_games_a_day(client, golden_lexicon, games_dir):
+    # report-attack26d B1: one address churned the whole store (a finished game counts for no address's cap)
+    store = GameStore(games_dir, golden_lexicon, None, max_new_per_day=3)
+    att = address_of("10.66.0.1")
+    for k in range(3):
+        gid = store.new("einsteiger", owner=f"t:c{k}", address=att)["id"]
+        _set_over(games_dir, gid, 0)  # finished at once: the cap of open games does not stop it
+    with pytest.raises(PlayError, match=r"^too many new games from your address in 24 hours \(3\)"):
+        store.new("einsteiger", owner="t:c9", address=att)
+    with pytest.raises(PlayError, match=r"in 24 hours"):  # an IPv4-mapped IPv6 spelling is the same address
+        store.new("einsteiger", owner="t:c9", address=address_of("::ffff:10.66.0.1"))
+    assert len(_files(games_dir)) == 3
+    store.new("einsteiger", owner="t:other", address=address_of("10.66.0.2"))  # another address: fine
+    # 24 hours later the address may start games again
+    store._made[att] = [t - 86401 for t in store._made[att]]
+    store.new("einsteiger", owner="t:c9", address=att)
+    # through the web, in German unless the page asks for English
+    client.app.state.games.max_new_per_day = 1
+    _new(client, TOKEN_A)
+    r = client.post("/api/play/new", json={"level": "stark", "owner": TOKEN_B})
+    assert r.status_code == 400
+    assert r.json()["error"].startswith("Zu viele neue Partien von deiner Adresse in 24 Stunden (1)")
+    r = client.post("/api/play/new", json={"level": "stark", "owner": TOKEN_B}, headers=EN)
+    assert r.json()["error"].startswith("too many new games from your address in 24 hours (1)")
+
+
+def test_a_game_no_longer_on_the_server_says_why_without_blaming_the_last_20(client, games_dir):
+    # report-attack26d B2: "unbekannte Partie (ältere als die letzten 20 werden gelöscht)" for a game that was
+    # neither finished nor old
+    gid = _new(client, TOKEN_A)["id"]
+    (games_dir / f"{gid}.json").unlink()
+    for path in ("/api/play/state", "/api/play/move"):
+        r = client.post(path, json={"id": gid, "move": "-"}, headers=EN)
+        assert r.status_code == 400
+        err = r.json()["error"]
+        assert err.startswith("unknown game: it is not on this server (any more)") and "20" not in err
+        assert "finished games, games nobody moved in for 30 days, and games never moved in after 1 day" in err
+        r = client.post(path, json={"id": gid, "move": "-"})
+        assert r.json()["error"] == ("unbekannte Partie: sie ist nicht (mehr) auf diesem Server; ist er voll, löscht "
+                                     "er beendete Partien, Partien, in denen 30 Tage lang niemand gezogen hat, und "
+                                     "Partien, in denen nach 1 Tag(en) noch nicht gezogen wurde")
 
 
 def test_untouched_games_older_than_a_day_do_not_count_for_the_address(golden_lexicon, games_dir):
