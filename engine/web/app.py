@@ -131,6 +131,10 @@ class PlayIdRequest(BaseModel):
 
 class PlayMoveRequest(PlayIdRequest):
     move: str = Field(max_length=api.MAX_MOVE_CHARS, description="'8H HAUS', '-ABC' (exchange) or '-' (pass)")
+    turn: int | None = Field(default=None, ge=0, le=100_000,
+                             description="the number of turns in the state the page shows: when the game has "
+                                         "another, the move is refused with 409 (another tab moved); none: not "
+                                         "checked")
 
 
 class PlayListRequest(BaseModel):
@@ -156,6 +160,7 @@ class ErrorBody(BaseModel):
 def _errors(*codes: int) -> dict:
     """OpenAPI ``responses`` for the error codes a route answers (all as ``{"error"}``)."""
     what = {400: "malformed or impossible CGP, or a bad value", 404: "no event (start with --event DIR)",
+            409: "the game has moved on since the page's state (another tab): 'turn' is stale",
             413: "body too large", 415: "body not sent as JSON", 431: "request headers too large",
             422: "body not UTF-8 JSON, nested too deeply, or a missing or mistyped field",
             429: "too many requests from this address (Retry-After)",
@@ -512,7 +517,7 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
 
     # -- a game against the computer, the Partieanalyse ----------------------------------
     from .german import play_de
-    from .play import REVIEW_ENDGAME_SECONDS, GameStore, PlayError, address_of, default_games_dir, owner_of
+    from .play import REVIEW_ENDGAME_SECONDS, GameStore, PlayError, StaleTurn, address_of, default_games_dir, owner_of
 
     games = app.state.games = GameStore(games_dir if games_dir is not None else default_games_dir(), lexicon,
                                         table, deep)
@@ -537,8 +542,10 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
         return JSONResponse(out) if isinstance(out, (dict, list)) else out
 
     def play_refusal(request: Request, exc: PlayError) -> JSONResponse:
-        """400 with a game's refusal, in German unless the page asks for English (:func:`engine.web.german.play_de`)."""
-        return _error(400, str(exc) if english(request.headers) else play_de(str(exc)))
+        """400 with a game's refusal (409 for a move sent for a turn the game has left), in German unless the page
+        asks for English (:func:`engine.web.german.play_de`)."""
+        return _error(409 if isinstance(exc, StaleTurn) else 400, str(exc) if english(request.headers)
+                      else play_de(str(exc)))
 
     def level_of(gid: str) -> str | None:
         """The game's level (reads its file: call it in a worker thread, never on the event loop)."""
@@ -559,10 +566,12 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
         """The game as the player sees it (:meth:`engine.web.play.GameStore.state`)."""
         return await play_call(request, games.state, req.id, level=await run_in_threadpool(level_of, req.id))
 
-    @app.post("/api/play/move", responses=POST_ERRORS)
+    @app.post("/api/play/move", responses=_errors(400, 409, 413, 415, 422, 429, 431, 503))
     async def play_move(req: PlayMoveRequest, request: Request):
-        """The player's move and the engine's answer (:meth:`engine.web.play.GameStore.move`)."""
-        return await play_call(request, games.move, req.id, req.move, level=await run_in_threadpool(level_of, req.id))
+        """The player's move and the engine's answer (:meth:`engine.web.play.GameStore.move`; ``turn``: 409 when
+        the game has moved on since the page's state)."""
+        return await play_call(request, games.move, req.id, req.move, req.turn,
+                               level=await run_in_threadpool(level_of, req.id))
 
     @app.post("/api/play/list", responses=POST_ERRORS)
     async def play_list(req: PlayListRequest, request: Request):

@@ -100,7 +100,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = ["ACTIVE_DAYS", "BEGINNER_CAP", "BEGINNER_TOP", "GameStore", "KEEP", "LEVELS", "MASTER_SECONDS",
-           "MAX_GAMES", "MAX_GAME_BYTES", "MAX_NEW_PER_DAY", "MAX_OPEN", "PlayError", "UNTOUCHED_DAYS", "UnknownGame", "address_of",
+           "MAX_GAMES", "MAX_GAME_BYTES", "MAX_NEW_PER_DAY", "MAX_OPEN", "PlayError", "StaleTurn", "UNTOUCHED_DAYS", "UnknownGame", "address_of",
            "default_games_dir", "owner_of"]
 
 KEEP = 20
@@ -142,6 +142,10 @@ class PlayError(ValueError):
 
 class UnknownGame(PlayError):
     """No game file of that id (never made, or deleted)."""
+
+
+class StaleTurn(PlayError):
+    """A move sent for a position the game has left (another tab or window moved, or the same move sent twice)."""
 
 
 def _damaged(detail: str) -> PlayError:
@@ -575,14 +579,17 @@ class GameStore:
             self._engine_turns(meta, g)
             return self._state(meta, g)
 
-    def move(self, gid: str, text: str) -> dict:
+    def move(self, gid: str, text: str, turn: int | None = None) -> dict:
         """The player's move, then the engine's answer; returns :meth:`state` with ``"answer"`` (the
         engine's turn, or ``None``) and ``"challenged"`` (a withdrawn play's invalid words).
 
         ``text``: ``8H WORT`` / ``H8 WO(R)T`` (blank lowercase), ``-ABC`` (exchange A, B, C; ``?`` blank),
-        ``-`` (pass).
+        ``-`` (pass). ``turn``: the number of turns in the state the page shows (``len(state["turns"])``);
+        given and not the game's, the move is refused (``None``: not checked, for old clients), so that a tab
+        left behind, or a move sent twice, is not played as the player's next turn (report-attack26d B8).
 
         Raises:
+            StaleTurn: ``turn`` is not the game's number of turns ("the game has moved on in another tab ...").
             PlayError: unknown game, game over, not the player's turn, an illegal move (the reason).
         """
         from engine.game.game import GameError
@@ -594,6 +601,9 @@ class GameStore:
         with self._lock(gid):
             meta = self._read(gid)
             g = self._replay(meta)
+            if turn is not None and turn != len(g.record().turns):
+                raise StaleTurn(f"the game has moved on in another tab or window (it is at turn "
+                                f"{len(g.record().turns)}, not {turn}); the move was not played")
             if g.over:
                 raise PlayError("the game is over")
             if g.to_move != meta["you"]:

@@ -565,3 +565,29 @@ def test_a_huge_game_file_is_refused_and_read_off_the_event_loop(client, games_d
     assert on_loop == []  # every read of a game file ran in a worker thread
     r = client.post("/api/play/state", json={"id": gid})
     assert r.json()["error"] == "Die Spieldatei ist zu groß (über 1 MB): das kann keine Partie sein"
+
+
+def test_a_move_for_a_turn_the_game_has_left_is_refused(client, games_dir):
+    # report-attack26d B8: a second tab's (or a repeated request's) move was played as the player's next turn
+    st = _new(client, TOKEN_A)
+    gid, n = st["id"], len(st["turns"])
+    r = client.post("/api/play/move", json={"id": gid, "move": "-", "turn": n}, headers=EN)
+    assert r.status_code == 200, r.text
+    after = r.json()
+    assert len(after["turns"]) == n + 2  # the pass and the computer's answer
+    before = (games_dir / f"{gid}.json").read_bytes()
+    r = client.post("/api/play/move", json={"id": gid, "move": "-", "turn": n}, headers=EN)  # the stale tab
+    assert r.status_code == 409
+    assert r.json()["error"] == (f"the game has moved on in another tab or window (it is at turn {n + 2}, not {n}); "
+                                 "the move was not played")
+    r = client.post("/api/play/move", json={"id": gid, "move": "-", "turn": n + 5})
+    assert r.status_code == 409
+    assert r.json()["error"] == (f"Die Partie ist in einem anderen Tab oder Fenster weitergegangen (sie steht bei Zug "
+                                 f"{n + 2}, nicht {n + 5}); der Zug wurde nicht gespielt")
+    assert (games_dir / f"{gid}.json").read_bytes() == before  # nothing played
+    assert client.post("/api/play/move", json={"id": gid, "move": "-", "turn": -1}).status_code == 422
+    # the right turn is played; an old client without "turn" still plays
+    r = client.post("/api/play/move", json={"id": gid, "move": "-", "turn": n + 2}, headers=EN)
+    assert r.status_code == 200 and len(r.json()["turns"]) == n + 4
+    r = client.post("/api/play/move", json={"id": gid, "move": "-"}, headers=EN)
+    assert r.status_code == 200, r.text

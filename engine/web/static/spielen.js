@@ -58,6 +58,7 @@
     "s.puzzle.line.exchange": "Zug {0}: {1} getauscht, Verlust {2}", "s.puzzle.line.pass": "Zug {0}: gepasst, Verlust {1}",
     "s.exchange.rack": "{0} ist nicht auf dem Bänkchen ({1})", "s.exchange.times": "{0} ist nicht {1}-mal auf dem Bänkchen ({2})",
     "s.stale": "Die Partie wurde in einem anderen Fenster weitergespielt; hier ist der neue Stand.",
+    "s.stale.now": "Hier ist der neue Stand.",
   });
   Object.assign(I18N.DICT.en, {
     "nav.play": "Play the computer",
@@ -107,12 +108,13 @@
     "s.puzzle.line.exchange": "Turn {0}: exchanged {1}, lost {2}", "s.puzzle.line.pass": "Turn {0}: passed, lost {1}",
     "s.exchange.rack": "{0} is not on the rack ({1})", "s.exchange.times": "{0} is not on the rack {1} times ({2})",
     "s.stale": "The game went on in another window; this is where it stands now.",
+    "s.stale.now": "This is where it stands now.",
   });
   // the server's messages of this page, in German
   const SERVER_DE = [
     [/^it is not your turn$/, "du bist nicht am Zug"],
     [/^the game is over$/, "die Partie ist beendet"],
-    [/^unknown game.*$/, "unbekannte Partie (ältere als die letzten 20 werden gelöscht)"],
+    [/^unknown game$/, "unbekannte Partie"],
     [/^type a move such as.*$/, "einen Zug eingeben, z. B. 8H HAUS, -ABC (tauschen) oder - (passen)"],
   ];
   const T = I18N.t;
@@ -391,12 +393,13 @@
     busy = true;
     msg(T("s.thinking"));
     renderGame();
-    const r = await callRetry("POST", "/api/play/move", { id: state.id, move });
+    const r = await callRetry("POST", "/api/play/move", { id: state.id, move, turn: state.turns.length });
     busy = false;
     if (r.error) {
       msg(r.error, true);
       renderGame();
-      if (r.status === 400 && await refresh()) msg(`${r.error}. ${T("s.stale")}`, true);
+      if (r.status === 409 && await refresh()) msg(`${r.error}. ${T("s.stale.now")}`, true);   // another tab moved
+      else if (r.status === 400 && await refresh()) msg(`${r.error}. ${T("s.stale")}`, true);
       return;
     }
     state = r;
