@@ -416,6 +416,16 @@ def main(argv=None) -> int:
         _argparse_language()
 
 
+def _refuse_empty_values(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Refuse ``--cgp=--`` and the like (:func:`lexicon_tools.argcheck.empty_value_option`): exit 2 with the
+    usage, as argparse does for a missing value."""
+    from lexicon_tools.argcheck import empty_value_option
+
+    bad = empty_value_option(parser, args)
+    if bad is not None:
+        bad[0].error(tr("argument {opt}: expected one value, not '--'", opt=bad[1]))
+
+
 def _main(argv) -> int:
     import warnings
 
@@ -427,6 +437,7 @@ def _main(argv) -> int:
         return 2
     parser = build_parser(_command_of(argv))
     args = parser.parse_args(argv)
+    _refuse_empty_values(parser, args)
     try:
         with warnings.catch_warnings(), _ctrl_c_stops():
             warnings.showwarning = _show_warning  # `warning: ...` lines, no file/line noise
