@@ -424,7 +424,7 @@ def test_exchanges_and_passes_read_as_words_in_the_review_and_the_puzzles(browse
 
 def test_a_second_tab_catches_up(browser, server, golden_lexicon):
     """D6: a tab left behind (the game went on in another) reloads the game when a move is refused because the
-    board changed, and when it gets the focus back."""
+    game went on (report-attack26d B8: the move carries the page's turn count), and when it gets the focus back."""
     url, app = server
     store = app.state.games
     seed = _seed_where_the_player_starts(golden_lexicon, "home")
@@ -440,7 +440,11 @@ def test_a_second_tab_catches_up(browser, server, golden_lexicon):
         _type_move(pg, best)  # legal on the board this tab still shows
         expect(pg.locator("#play")).to_be_enabled(timeout=30_000)
         pg.click("#play")
-        expect(pg.locator("#msg.bad")).to_contain_text("in einem anderen Fenster weitergespielt")
+        # report-attack26d B8: the page sends its turn count, and the server refuses the stale move (409)
+        n = len(st["turns"])
+        expect(pg.locator("#msg.bad")).to_contain_text(
+            f"in einem anderen Tab oder Fenster weitergegangen (sie steht bei Zug {n + 2}, nicht {n}); der Zug wurde "
+            "nicht gespielt. Hier ist der neue Stand.")
         pg.wait_for_function(f"window.SPIEL.state.turns.length === {len(moved['turns'])}")
         assert pg.evaluate("window.SPIEL.state.board") == moved["board"]
         again = store.move(st["id"], _best(app, moved))
