@@ -83,9 +83,10 @@ _PLAY_RULES: list[tuple[str, object]] = [
     (r"^too many games on this server \((\d+)\).*$",
      r"Zu viele Partien auf diesem Server (\1); keine laufende Partie wurde gelöscht, um Platz zu schaffen: "
      r"später noch einmal versuchen oder den Betreiber fragen"),
-    (r"^the game has moved on in another tab or window \(it is at turn (\d+), not (\d+)\); the move was not played$",
-     r"Die Partie ist in einem anderen Tab oder Fenster weitergegangen (sie steht bei Zug \1, nicht \2); der Zug "
-     r"wurde nicht gespielt"),
+    (r"^the game has moved on in another tab or window \(it has (\d+) turns, this page showed (\d+)\); the move "
+     r"was not played$",
+     r"Die Partie ist in einem anderen Tab oder Fenster weitergegangen (sie hat \1 Züge, diese Seite zeigte \2); "
+     r"der Zug wurde nicht gespielt"),
     (r"^too many new games from your address in 24 hours \((\d+)\).*$",
      r"Zu viele neue Partien von deiner Adresse in 24 Stunden (\1); keine Partie wurde gelöscht: morgen noch einmal "
      r"versuchen"),

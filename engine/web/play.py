@@ -602,8 +602,8 @@ class GameStore:
             meta = self._read(gid)
             g = self._replay(meta)
             if turn is not None and turn != len(g.record().turns):
-                raise StaleTurn(f"the game has moved on in another tab or window (it is at turn "
-                                f"{len(g.record().turns)}, not {turn}); the move was not played")
+                raise StaleTurn(f"the game has moved on in another tab or window (it has {len(g.record().turns)} "
+                                f"turns, this page showed {turn}); the move was not played")
             if g.over:
                 raise PlayError("the game is over")
             if g.to_move != meta["you"]:

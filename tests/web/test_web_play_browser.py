@@ -443,8 +443,8 @@ def test_a_second_tab_catches_up(browser, server, golden_lexicon):
         # report-attack26d B8: the page sends its turn count, and the server refuses the stale move (409)
         n = len(st["turns"])
         expect(pg.locator("#msg.bad")).to_contain_text(
-            f"in einem anderen Tab oder Fenster weitergegangen (sie steht bei Zug {n + 2}, nicht {n}); der Zug wurde "
-            "nicht gespielt. Hier ist der neue Stand.")
+            f"in einem anderen Tab oder Fenster weitergegangen (sie hat {n + 2} Züge, diese Seite zeigte {n}); der "
+            "Zug wurde nicht gespielt. Hier ist der neue Stand.")
         pg.wait_for_function(f"window.SPIEL.state.turns.length === {len(moved['turns'])}")
         assert pg.evaluate("window.SPIEL.state.board") == moved["board"]
         again = store.move(st["id"], _best(app, moved))

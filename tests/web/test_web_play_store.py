@@ -578,12 +578,12 @@ def test_a_move_for_a_turn_the_game_has_left_is_refused(client, games_dir):
     before = (games_dir / f"{gid}.json").read_bytes()
     r = client.post("/api/play/move", json={"id": gid, "move": "-", "turn": n}, headers=EN)  # the stale tab
     assert r.status_code == 409
-    assert r.json()["error"] == (f"the game has moved on in another tab or window (it is at turn {n + 2}, not {n}); "
-                                 "the move was not played")
+    assert r.json()["error"] == (f"the game has moved on in another tab or window (it has {n + 2} turns, this page "
+                                 f"showed {n}); the move was not played")
     r = client.post("/api/play/move", json={"id": gid, "move": "-", "turn": n + 5})
     assert r.status_code == 409
-    assert r.json()["error"] == (f"Die Partie ist in einem anderen Tab oder Fenster weitergegangen (sie steht bei Zug "
-                                 f"{n + 2}, nicht {n + 5}); der Zug wurde nicht gespielt")
+    assert r.json()["error"] == (f"Die Partie ist in einem anderen Tab oder Fenster weitergegangen (sie hat {n + 2} "
+                                 f"Züge, diese Seite zeigte {n + 5}); der Zug wurde nicht gespielt")
     assert (games_dir / f"{gid}.json").read_bytes() == before  # nothing played
     assert client.post("/api/play/move", json={"id": gid, "move": "-", "turn": -1}).status_code == 422
     # the right turn is played; an old client without "turn" still plays
