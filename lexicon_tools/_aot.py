@@ -99,21 +99,22 @@ def toolchain_key(h) -> None:
 
 
 def toolchain_context() -> list:
-    """What :func:`toolchain_key` hashes besides Numba's install, as plain values, plus ``sys.path`` (where
-    Numba is found): a remembered key (:func:`engine.movegen._aot.key`) is trusted only while these are equal
-    and Numba's ``__init__`` has the same file key. Needs no ``platform`` import (``os.uname``)."""
+    """What :func:`toolchain_key` hashes besides Numba's install, as plain values, plus ``sys.prefix`` (the
+    environment Numba is installed in): a remembered key (:func:`remembered_key`) is trusted only while these
+    are equal and Numba's ``__init__`` has the same file key. Needs no ``platform`` import (``os.uname``)."""
     import numpy as np
 
     machine = os.uname().machine if hasattr(os, "uname") else __import__("platform").machine()
     return [project_version(), np.__version__, sys.version, sys.platform, machine,
-            importlib.machinery.EXTENSION_SUFFIXES[0], list(sys.path)]
+            importlib.machinery.EXTENSION_SUFFIXES[0], sys.prefix]
 
 
 def remembered_key(tag: str, files: dict[str, Path], compute: Callable[[], str]) -> str:
     """``compute()`` (a module key hashing ``files`` and :func:`toolchain_key`), remembered until one of
     ``files`` or the toolchain changes.
 
-    The record, ``<cache_dir>/verified/aot-key-<crc of tag>.json``
+    The record, ``<cache_dir>/verified/aot-key-<crc of tag and sys.prefix>.json`` (one per checkout and
+    environment, so that two virtual environments using one checkout do not overwrite each other's)
     (:class:`lexicon_tools._verified.VerifiedState`), holds the key with the file key (device, inode, size,
     modification and status-change times) of each of ``files`` and of Numba's ``__init__``, and
     :func:`toolchain_context` as its context; while all of them are unchanged the key is read from there, so a
@@ -125,9 +126,9 @@ def remembered_key(tag: str, files: dict[str, Path], compute: Callable[[], str])
         files: ``{name: path}`` of every file the key hashes.
         compute: computes the key; its exceptions (``ImportError`` without Numba, ``OSError``) propagate.
     """
-    from ._verified import VerifiedState, _path_tag
+    from ._verified import VerifiedState, _path_tag, settled
 
-    state = VerifiedState(cache_dir() / "verified" / f"aot-key-{_path_tag(tag)}.json",
+    state = VerifiedState(cache_dir() / "verified" / f"aot-key-{_path_tag(tag + chr(0) + sys.prefix)}.json",
                           {"tag": tag, "toolchain": toolchain_context()})
     data = state.read()
     extra = data.get("payload") if data else None
@@ -139,7 +140,7 @@ def remembered_key(tag: str, files: dict[str, Path], compute: Callable[[], str])
     spec = importlib.util.find_spec("numba")  # locates the package without importing it
     keys = state.keys({**files, "numba": Path(spec.origin)}) if spec is not None and spec.origin else None
     k = compute()
-    if keys is not None:
+    if settled(keys):  # a source edited just now is hashed again next time (lexicon_tools._verified.SETTLE_NS)
         state.record(keys, key=k, numba=spec.origin)
     return k
 

@@ -158,6 +158,23 @@ class VerifiedState:
             pass
 
 
+SETTLE_NS = 2_000_000_000
+"""A file changed less than this long ago (ns, by its status-change time) is not remembered yet: file systems
+keep times in coarse ticks (a jiffy; 2 s on FAT), so a second write in the same tick, of the same size, would
+leave the key unchanged ("racy" files, as git calls them). Such a file is simply hashed again next time."""
+
+
+def settled(keys: dict[str, list[int]] | None) -> bool:
+    """True when every file of ``keys`` (:func:`file_key` lists) last changed at least :data:`SETTLE_NS` ago,
+    so that a later change is bound to show in its key; ``False`` for ``None``."""
+    if keys is None:
+        return False
+    import time
+
+    now = time.time_ns()
+    return all(now - max(k[3], k[4]) >= SETTLE_NS for k in keys.values())
+
+
 def _path_tag(real: str) -> str:
     """A short tag of a path for a record's file name (CRC-32; the record itself holds the whole path)."""
     import zlib
@@ -186,5 +203,6 @@ def remembered_sha256(path: str | os.PathLike, record: Path | None = None) -> st
     if got is not None and isinstance(got.get("sha256"), str):
         return got["sha256"]
     digest = sha256_file(real)
-    state.record(keys, sha256=digest)
+    if settled(keys):  # a file changed just now is hashed again next time (see SETTLE_NS)
+        state.record(keys, sha256=digest)
     return digest
