@@ -10,16 +10,31 @@ where the German word is longer).
 
 from __future__ import annotations
 
+from engine.lang import german_number
+
 DE: dict[str, str] = {
     # -- prefixes of stderr lines -------------------------------------------------------------------
     "note: {msg}": "Hinweis: {msg}",
     "warning: {message}": "Warnung: {message}",
     "error: {exc}": "Fehler: {exc}",
     "error: interrupted": "Fehler: abgebrochen",
+    "cannot read": "nicht lesbar",
     "error: {exc}; try again": "Fehler: {exc}; bitte noch einmal",
-    "error: interrupted while compiling ({exc}); the steps done are kept: run `python -m engine warmup` again "
-    "to finish": "Fehler: beim Übersetzen abgebrochen ({exc}); was fertig ist, bleibt: „python -m engine warmup“ "
-                 "noch einmal aufrufen, um den Rest zu übersetzen",
+    "error: interrupted while compiling ({step}); the steps done are kept: run the command again, or "
+    "`python -m engine warmup`, to finish":
+        "Fehler: beim Übersetzen abgebrochen ({step}); was fertig ist, bleibt: den Befehl noch einmal aufrufen "
+        "oder „python -m engine warmup“, um den Rest zu übersetzen",
+    # -- the short usage (engine.cli.main.COMMAND_GROUPS) --------------------------------------------------
+    "COMMAND": "BEFEHL",
+    "a position": "eine Stellung",
+    "games": "Partien",
+    "simultaneous Scrabble": "Simultan-Scrabble",
+    "in the browser": "im Browser",
+    "set-up and tools": "Einrichtung, Werkzeuge",
+    "  (`python -m engine COMMAND --help`: the command's options)":
+        "  („python -m engine BEFEHL --help“: die Optionen des Befehls)",
+    "a GCG file needs #player1 and #player2 lines (one player only with #rules simultan)":
+        "eine GCG-Datei braucht die Zeilen „#player1“ und „#player2“ (nur einen Spieler mit „#rules simultan“)",
     # -- moves, best, score, warmup -------------------------------------------------------------------
     "no legal placement; pass or exchange": "kein gültiges Legen; passen oder tauschen",
     "no legal placement; pass": "kein gültiges Legen; passen",
@@ -67,6 +82,20 @@ DE: dict[str, str] = {
     "starts skip Numba; `python -m engine warmup` compiles every kernel ahead; GSE_AOT=0 turns this off":
         "übersetze den Zuggenerator vorab im Hintergrund (einmal, etwa 20 s CPU), damit spätere Starts ohne Numba "
         "auskommen; „python -m engine warmup“ übersetzt alle Kernel vorab; GSE_AOT=0 schaltet das ab",
+    "the cache directory {dir} cannot be written ({why}): the move generator is not compiled ahead of time, and "
+    "every start uses the JIT kernels (from Numba's cache, else compiled in memory); set GSE_CACHE_DIR to a "
+    "writable directory, or GSE_AOT=0 to go without it":
+        "in den Zwischenspeicher {dir} kann nicht geschrieben werden ({why}): der Zuggenerator wird nicht vorab "
+        "übersetzt, jeder Start nutzt die JIT-Kernel (aus Numbas Zwischenspeicher, sonst im Speicher übersetzt); "
+        "GSE_CACHE_DIR auf ein beschreibbares Verzeichnis setzen oder mit GSE_AOT=0 darauf verzichten",
+    "first run: compiling the kernels this command needs, once ({n} step(s); they are cached for later runs, the "
+    "time limit starts after this; `python -m engine warmup` does all of them ahead)":
+        "erster Aufruf: die Kernel, die dieser Befehl braucht, werden einmal übersetzt ({n} Schritt(e); sie werden "
+        "für spätere Aufrufe gespeichert, die Zeitgrenze beginnt danach; „python -m engine warmup“ übersetzt alle "
+        "vorab)",
+    "compiling {i}/{n} {step}, about {left} of CPU left ": "übersetze {i}/{n} {step}, noch etwa {left} CPU ",
+    "compiling {i}/{n}: {what} (about {left} of CPU left in all)":
+        "übersetze {i}/{n}: {what} (insgesamt noch etwa {left} CPU)",
     "interrupted (Ctrl-C); the figures reached so far follow (not exact where not solved)":
         "abgebrochen (Strg+C); es folgen die bisherigen Zahlen (nicht exakt, wo nicht gelöst)",
     # -- gcg and the score pad ------------------------------------------------------------------------
@@ -586,6 +615,35 @@ ARGPARSE_DE: dict[str, str] = {
 """argparse's own texts (it looks them up through gettext's ``_``) -> German (engine.cli.main)."""
 
 
+OS_ERRORS_DE = {
+    "No such file or directory": "keine solche Datei",
+    "Permission denied": "keine Berechtigung",
+    "Is a directory": "das ist ein Verzeichnis",
+    "Not a directory": "ein Teil des Pfads ist kein Verzeichnis",
+    "File name too long": "Dateiname zu lang",
+    "Too many levels of symbolic links": "zu viele symbolische Links hintereinander",
+    "Read-only file system": "schreibgeschütztes Dateisystem",
+    "No space left on device": "kein Platz mehr auf dem Datenträger",
+    "Disk quota exceeded": "Speicherkontingent erschöpft",
+    "Input/output error": "Ein-/Ausgabefehler",
+    "No such device or address": "kein solches Gerät",
+    "Operation not permitted": "nicht erlaubt",
+}
+"""The operating system's messages (``OSError.strerror``) that a user meets reading or writing a file -> German."""
+
+
+def os_error_de(text: str) -> str:
+    """An operating system's message (``strerror``) in German, else unchanged."""
+    return OS_ERRORS_DE.get(text, text)
+
+
+def _de(text: str) -> str:
+    """``text`` in German by :data:`DE` and :data:`PATTERNS_DE` (engine.lang.tr_in)."""
+    from engine.lang import tr_in
+
+    return tr_in("de", text)
+
+
 def _inner(template: str):
     """A replacement that puts the German of the message's last part (group ``k``) into ``template``."""
     def replace(m):
@@ -621,9 +679,7 @@ PATTERNS_DE: list[tuple[str, object]] = [
      r"contention; (\d+) of (\d+) moves exact$",
      r"Ziehungen aufgezählt (über \1 je Zug eine Stichprobe), gierig zu Ende gespielt, dann exakte Endspiele für "
      r"die Züge in der engeren Wahl; \2 von \3 Zügen exakt"),
-    (r"^cannot read \(No such file or directory\)$", "nicht lesbar (keine solche Datei)"),
-    (r"^cannot read \(Permission denied\)$", "nicht lesbar (keine Berechtigung)"),
-    (r"^cannot read \((.+)\)$", r"nicht lesbar (\1)"),
+    (r"^cannot read \((.+)\)$", lambda m: f"nicht lesbar ({os_error_de(m[1])})"),
     (r"^no such lexicon \(build one with `python -m lexicon_tools build`\)$",
      "keine solche Wortliste (eine bauen: „python -m lexicon_tools build“)"),
     (r"^board has (\d+) rows?, expected 15$", r"das Brett hat \1 Zeilen, nicht 15"),
@@ -650,6 +706,49 @@ PATTERNS_DE: list[tuple[str, object]] = [
     (r"^tile (.+) is not on the rack (\d+) times \(rack (.+) holds (\d+)\)$",
      r"\1 ist nicht \2-mal auf dem Bänkchen (\3 hat \4)"),
     (r"^\? \(blank\)", "? (Joker)"),
+    # the GCG reader (engine.game.gcg): a hand row, a move line, racks against the tile set, the header
+    (r"^cannot read (.+): expected '#note by hand: >nick: RACK \+POINTS TOTAL'( \(RACK '\.\.\.' when unknown\))?$",
+     r"nicht lesbar: \1 – erwartet „#note by hand: >Kürzel: BÄNKCHEN +PUNKTE STAND“ (BÄNKCHEN „...“, wenn "
+     r"unbekannt)"),
+    (r"^cannot read (.+): expected 'RACK SQUARE WORD \+SCORE TOTAL', .*$",
+     r"nicht lesbar: \1 – erwartet „BÄNKCHEN FELD WORT +PUNKTE STAND“, „BÄNKCHEN -STEINE +0 STAND“, „BÄNKCHEN - +0 "
+     r"STAND“, „BÄNKCHEN -- -PUNKTE STAND“, „(challenge)“, „(time)“ oder die Reststeine am Ende (Zeile "
+     r"abgeschnitten?)"),
+    (r"^points by hand ([+-]\d+): a turn scores 0 to (\d+)$",
+     r"Punkte von Hand \1: erlaubt sind ganze Zahlen von 0 bis \2"),
+    (r"^(rack|exchanged tiles|remaining tiles) (.+): (\d+) × (.+) but only (\d+) of the (\d+) are not on the board$",
+     lambda m: f"{ {'rack': 'Bänkchen', 'exchanged tiles': 'getauschte Steine', 'remaining tiles': 'Reststeine'}[m[1]]} "
+               f"{m[2]}: {m[3]} × {'Joker' if m[4] == 'blank' else m[4]}, aber außerhalb des Bretts gibt es nur noch "
+               f"{m[5]} (der Satz hat {m[6]})"),
+    (r"^(\S+ \S+): (\d+) × (.+) but only (\d+) of the (\d+) are not on the board$",
+     lambda m: f"{m[1]}: {m[2]} × {'Joker' if m[3] == 'blank' else m[3]}, aber außerhalb des Bretts gibt es nur noch "
+               f"{m[4]} (der Satz hat {m[5]})"),
+    # a square typed off the board (engine.position.board)
+    (r"^square ('.*') is not on the board \(rows 1-15, columns A-O; 8H across, H8 down\)$",
+     r"das Feld \1 gibt es nicht (Zeilen 1–15, Spalten A–O; 8H waagerecht, H8 senkrecht)"),
+    # endgame and pre-endgame positions (engine.analysis.endgame, engine.analysis.preendgame)
+    (r"^endgame: the bag must be empty \(opcode bag (.+)\)$",
+     r"Endspiel: der Beutel muss leer sein (laut CGP liegen \1 Steine darin)"),
+    (r"^endgame: the bag must be empty, but (\d+) tiles are unseen \(at most (\d+) can be on the opponent's rack\)$",
+     r"Endspiel: der Beutel muss leer sein, aber \1 Steine sind nicht zu sehen (auf dem Bänkchen des Gegners "
+     r"liegen höchstens \2)"),
+    (r"^endgame: the bag must be empty, but (\d+) tiles of the (\w+) set are not on the board or the racks "
+     r"\((.*)\)$", r"Endspiel: der Beutel muss leer sein, aber \1 Steine des Satzes liegen weder auf dem Brett noch "
+                   r"auf den Bänkchen (\3)"),
+    (r"^endgame: a rack is empty, the game is already over$",
+     "Endspiel: ein Bänkchen ist leer, die Partie ist schon zu Ende"),
+    (r"^endgame: (\d+) consecutive passes, the game is already over$",
+     r"Endspiel: \1-mal in Folge gepasst, die Partie ist schon zu Ende"),
+    (r"^endgame: more (.+) tiles on the board and racks than the (\w+) set holds \((\d+)\)$",
+     lambda m: f"Endspiel: mehr {'Joker' if m[1] == 'blank' else m[1]} auf Brett und Bänkchen, als der Satz hat "
+               f"({m[3]})"),
+    (r"^opcode bag (\d+): only (\d+) tiles are not on the board or the racks$",
+     r"Opcode bag \1: nur \2 Steine liegen nicht auf dem Brett oder den Bänkchen"),
+    (r"^opcode bag (\d+): that leaves (\d+) tiles unaccounted for, but the other racks hold at most (\d+)$",
+     r"Opcode bag \1: dann fehlen \2 Steine, aber auf die anderen Bänkchen passen höchstens \3"),
+    (r"^preendgame: the bag must hold 1 to (\d+) tiles, it holds (\d+)$",
+     r"Vor-Endspiel: im Beutel müssen 1 bis \1 Steine liegen, es sind \2"),
+    (r"^--port (.+): expected 1\.\.65535$", r"--port \1: erwartet 1 bis 65535"),
     (r"^cannot read (.+): expected .*$",
      r"nicht lesbar: \1 – erwartet z. B. 8H HAUS (waagerecht) oder H8 HAUS (senkrecht)"),
     (r"^(.+): nested '\(' \(parentheses mark tiles already on the board\)$",
@@ -664,6 +763,10 @@ PATTERNS_DE: list[tuple[str, object]] = [
     (r"^(.+): '\.' at letter (\d+) lies beyond the edge of the board$", r"\1: „.“ bei Buchstabe \2 liegt jenseits des Rands"),
     (r"^(.+): '\.' at letter (\d+) marks an empty square \((\w+)\)$",
      r"\1: „.“ bei Buchstabe \2 steht für ein leeres Feld (\3)"),
+    (r"^the number (\S+) has ([\d,]+) digits; a score or total has at most (\d+)$",
+     lambda m: f"die Zahl {m[1]} hat {german_number(m[2])} Ziffern; Punkte oder Stand haben höchstens {m[3]}"),
+    (r"^#seed (\S+) has ([\d,]+) digits; a seed has at most (\d+)$",
+     lambda m: f"#seed {m[1]} hat {german_number(m[2])} Ziffern; ein Startwert hat höchstens {m[3]}"),
     (r"^(\d+) scoreless turns in a row with the bag empty: the game is over$",
      r"\1 Züge ohne Punkte in Folge bei leerem Beutel: die Partie ist zu Ende"),
     (r"^(\d+) passes in a row \(the bag holds (\d+), too few to exchange\): the game is over$",
@@ -694,6 +797,7 @@ DIRECTOR_DE: list[tuple[str, str]] = [
     (rf"^(.+) left the event in round {_N}", r"\1 hat das Turnier in Runde \2 verlassen"),
     (rf"^(.+) left in round {_N} already", r"\1 ist schon in Runde \2 ausgeschieden"),
     (rf"^(.+) joined in round {_N}, after round {_N}", r"\1 spielt erst ab Runde \2, nach Runde \3"),
+    (r"^unknown player (.+) \(players: none\)$", r"Unbekannter Spieler \1 (noch keine Spieler)"),
     (r"^unknown player (.+) \(players: (.*)\)$", r"Unbekannter Spieler \1 (Spieler: \2)"),
     (r"^player name (.+) is taken by (.+?)( \(left in round (\d+)\))?; choose another name",
      r"Der Name \1 ist schon vergeben (\2); bitte einen anderen wählen"),
@@ -726,6 +830,7 @@ DIRECTOR_DE: list[tuple[str, str]] = [
      r"die Steine zurücklegen und neu ziehen"),
     (r"^rack '(.*)': (\d+) × (.+), but the tile set has only (\d+)",
      r"Buchstaben '\1': \2 × \3, der Satz hat nur \4"),
+    (r"^cannot read ('[^']*'): (.+)$", lambda m: f"Nicht lesbar: {m[1]}: {_de(m[2])}"),
     (r"^cannot read (.*)$", r"Nicht lesbar: \1"),
     (r"^(\S+) is not in the word list", r"\1 steht nicht in der Wortliste"),
     (r"^no move handed in", "kein Zug abgegeben"),
@@ -747,7 +852,8 @@ def director_de(text: str) -> str | None:
     for pat, rep in DIRECTOR_DE:
         m = re.search(pat, text)
         if m:
-            return re.sub(r"\s+", " ", m.expand(rep)).strip()  # a group that did not take part gives ""
+            out = m.expand(rep) if isinstance(rep, str) else rep(m)
+            return re.sub(r"\s+", " ", out).strip()  # a group that did not take part gives ""
     return None
 
 

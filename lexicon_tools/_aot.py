@@ -162,11 +162,39 @@ def unwritable(d: Path | None = None) -> str | None:
 
 
 def compiling(name: str) -> bool:
-    """True while another process compiles the module ``name`` (its lock file is younger than :data:`LOCK_SECONDS`)."""
+    """True while another process compiles the module ``name`` (its lock file is held: :func:`_lock_held`)."""
+    return _lock_held(aot_dir() / f"{name}.lock")
+
+
+def _lock_owner() -> str:
+    """What a lock file holds: ``<pid> <host name>`` of the compiling process."""
+    return f"{os.getpid()} {platform.node()}"
+
+
+def _lock_held(lock: Path) -> bool:
+    """True when the lock file ``lock`` exists, is younger than :data:`LOCK_SECONDS`, and does not name a
+    process of this machine that is gone.
+
+    A build stopped by Ctrl-C during a first run (its process killed: :mod:`engine.analysis.warmup`),
+    ``kill -9`` or a crash leaves its lock behind; without the owner's pid every later build would see
+    "another process is compiling it" for 15 minutes. A lock without a readable owner (just created,
+    or written by an older version) or from another machine (a shared cache directory) counts by its
+    age alone. Never raises."""
     try:
-        return time.time() - (aot_dir() / f"{name}.lock").stat().st_mtime < LOCK_SECONDS
+        if time.time() - lock.stat().st_mtime >= LOCK_SECONDS:
+            return False
+        text = lock.read_text(encoding="utf-8", errors="replace").split()
     except OSError:
         return False
+    if len(text) != 2 or not text[0].isdigit() or text[1] != platform.node():
+        return True
+    try:
+        os.kill(int(text[0]), 0)
+    except ProcessLookupError:
+        return False  # its compiler was killed
+    except (PermissionError, OverflowError, ValueError):
+        return True  # alive under another user (or not a pid at all: keep to the age rule)
+    return True
 
 
 def module_paths(name: str) -> tuple[Path, Path]:
@@ -371,18 +399,32 @@ def compile_module(name: str, prefix: str, export: Callable, *, progress: Callab
         return False
     lock = d / f"{name}.lock"
     try:
-        os.close(os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644))
+        fd = os.open(lock, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o644)
     except FileExistsError:
+        if _lock_held(lock):
+            return False  # another process is compiling it
         try:
-            if time.time() - lock.stat().st_mtime < LOCK_SECONDS:
-                return False  # another process is compiling it
-            lock.unlink()
+            lock.unlink()  # stale: its build was killed (Ctrl-C in a first run, kill -9) or is long gone
+        except FileNotFoundError:
+            pass
         except OSError:
             return False
         return compile_module(name, prefix, export, progress=progress, announce=announce,
                               retry_hint=retry_hint, extra=extra)
     except OSError:
         return False
+    try:
+        os.write(fd, _lock_owner().encode("utf-8"))  # who compiles: a lock of a killed build is seen as stale
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+    for left in d.glob(f".{name}.*"):  # work folders of killed builds of this module (old enough to be nobody's)
+        try:
+            if time.time() - left.stat().st_mtime >= LOCK_SECONDS:
+                shutil.rmtree(left, ignore_errors=True)
+        except OSError:
+            pass
     tmp = None
     try:
         if progress and announce:

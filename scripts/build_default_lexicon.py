@@ -41,7 +41,8 @@ Method (documented so the list can be rebuilt and audited):
    ("weiblicher Vorname", "Stadt in ...", "römischer Gott des Krieges",
    "achter Planet unseres Sonnensystems", "japanischer Fahrzeughersteller")
    or an abbreviation (written in capitals, "Abkürzung ...", with their
-   genitive in -S) -- unless the word is also a common noun in german-nouns, a
+   genitive in -S; the genitive in -S of a german-nouns name that is not in
+   the list either: BELGIENS, STALINS) -- unless the word is also a common noun in german-nouns, a
    non-name Wiktionary lemma, a lowercase wngerman entry or Wiktionary form
    page, a generated verb form, or listed in ``scripts/default_not_names.txt``
    (for gods, heavenly bodies, brands, companies and dated persons a plain
@@ -221,8 +222,9 @@ EXTRA_STEPS = """\
 - proper names and abbreviations tagged in Wiktionary removed unless also a
   common noun or a lowercase word (german-nouns tags Toponym, Vorname,
   Nachname, Straßenname, Abkürzung, Eigenname; glosses naming a place, a
-  person, a god, a heavenly body, a brand or a company; curated exceptions
-  in scripts/default_not_names.txt) ({removed_names} words of 4+ letters);
+  person, a god, a heavenly body, a brand or a company; with the genitive
+  in -S of such a name; curated exceptions in scripts/default_not_names.txt)
+  ({removed_names} words of 4+ letters);
 - capitalised words that no dictionary source attests and that are no
   compound of attested words removed as names ({removed_unattested} words:
   DÜRER, MITTERRAND, INFINEON);
@@ -426,6 +428,21 @@ def wiktionary_glosses() -> tuple[set[str], set[str], set[str], set[str]]:
             else:
                 other.add(word)
     return names, abbrevs, other, proper - other  # a homograph with a common sense (Mark) is no proper name
+
+
+def orphan_name_genitives(words: set[str], names: set[str], keep: set[str]) -> set[str]:
+    """Genitives in -S of names that are not words themselves, to be removed with them (issue 24).
+
+    frami and Wikidata Lexemes both carry genitives such as BELGIENS, LUXEMBURGS
+    and STALINS, so they enter the list by agreement although the name itself
+    (a german-nouns ``Toponym``/``Vorname``/... lemma) is removed. Returns the
+    words ``N + "S"`` of ``words`` for every ``N`` of ``names`` (3+ letters, not
+    ending in S) that is not in ``words``, unless ``N + "S"`` is in ``keep``
+    (common-noun forms, lowercase words, non-name Wiktionary lemmas: JUDAS).
+    A name that stays a word keeps its genitive (UNGARN, pl. of Ungar: UNGARNS).
+    """
+    genitives = {n + "S" for n in names if len(n) >= 3 and not n.endswith("S") and n not in words}
+    return {w for w in words & genitives if w not in keep}
 
 
 _LINKS = ("", "S", "ES", "N", "EN", "ER", "E")
@@ -688,6 +705,8 @@ def main(argv: list[str] | None = None) -> int:
         strong_keep = lower | wk_forms | generated | not_names | {w + "S" for w in not_names}
         proper = wk_proper | {w + "S" for w in wk_proper if not w.endswith("S")}
         removed_names |= {w for w in words & proper if w not in strong_keep and len(w) >= 4}
+        # a removed name takes its genitive in -S along (BELGIENS, STALINS)
+        removed_names |= orphan_name_genitives(words - removed_names, gn_names, keep | wk_other)
         stats["removed_names"] = len(removed_names)
         words -= removed_names
         # (3b) capitalised words no dictionary source knows as a common word and that are no compound

@@ -42,7 +42,8 @@ DEFAULT_SAMPLES = {
                   DATA / "wordlist_precision_sample_2.tsv"],
     "recall": [DATA / "wordlist_recall_forms.tsv", DATA / "wordlist_recall_forms_2.tsv"],
     "names": [DATA / "wordlist_names_heldout.tsv", DATA / "wordlist_names_fresh.tsv",
-              DATA / "wordlist_names_fresh3.tsv"],
+              DATA / "wordlist_names_fresh3.tsv", DATA / "wordlist_names_fresh4.tsv",
+              DATA / "wordlist_names_fresh5.tsv"],
     "lookalikes": [DATA / "wordlist_name_lookalikes.tsv"],
 }
 

@@ -318,6 +318,8 @@ def run_steps(steps: Sequence[Step], argv_of: Callable[[Step], list[str]], *, ou
     """
     from tqdm import tqdm
 
+    from engine.lang import tr
+
     out = out or sys.stderr
     total = sum(s.cpu_s for s in steps)
     done_ref = 0.0
@@ -336,10 +338,11 @@ def run_steps(steps: Sequence[Step], argv_of: Callable[[Step], list[str]], *, ou
             # step found partly in the cache looks fast, and an estimate that runs out early is worse)
             scale = min(4.0, max(0.75, seen_cpu / seen_ref)) if seen_ref else 1.0
             left = scale * (total - done_ref)
-            bar.set_description(f"compiling {i + 1}/{len(steps)} {step.name}, about {_mmss(left)} of CPU left ")
+            bar.set_description(tr("compiling {i}/{n} {step}, about {left} of CPU left ", i=i + 1, n=len(steps),
+                                   step=step.name, left=_mmss(left)))
             if bar.disable:
-                print(f"compiling {i + 1}/{len(steps)}: {step.what} (about {_mmss(left)} of CPU left in all)",
-                      file=out, flush=True)
+                print(tr("compiling {i}/{n}: {what} (about {left} of CPU left in all)", i=i + 1, n=len(steps),
+                         what=tr(step.what), left=_mmss(left)), file=out, flush=True)
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             proc = None
             errf = tempfile.TemporaryFile()  # not a pipe: a chatty child must never block on a full one
@@ -450,8 +453,10 @@ def warm_if_cold(lexicon, note: Callable[[str], None], command: str = "analyze",
     steps = pending(lexicon, COMMAND_STEPS.get(command, COMMAND_STEPS["analyze"]))
     if not steps:
         return False
-    note(f"first run: compiling the kernels this command needs, once ({len(steps)} step(s); they are cached for "
-         f"later runs, the time limit starts after this; `python -m engine warmup` does all of them ahead)")
+    from engine.lang import tr
+
+    note(tr("first run: compiling the kernels this command needs, once ({n} step(s); they are cached for later runs, "
+            "the time limit starts after this; `python -m engine warmup` does all of them ahead)", n=len(steps)))
     path = lexicon_path if lexicon_path is not None else _path_of(lexicon)
     run_steps(steps, lambda s: _child_argv(s, path))
     return True

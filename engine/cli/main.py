@@ -18,6 +18,7 @@ import neither FastAPI nor the plug-ins (check with ``python -X importtime``).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
 import os
@@ -55,6 +56,25 @@ only when one of its subcommands is asked for (every module for ``--help`` or
 an unknown command, so that argparse can list them all)."""
 
 CORE_COMMANDS = ("moves", "best", "score", "warmup")
+
+COMMAND_GROUPS = (
+    ("a position", ("best", "moves", "score", "analyze", "simulate", "endgame", "preendgame", "infer")),
+    ("games", ("practice", "review", "gcg", "selfplay")),
+    ("simultaneous Scrabble", ("simultan",)),
+    ("in the browser", ("web",)),
+    ("set-up and tools", ("warmup", "tiles", "compare", "baselines")),
+)
+"""Every subcommand by what it is for: the short usage lists them all (an error message shows it, and a
+command of the core imports no plug-in, so argparse itself would list only the core's)."""
+
+
+def _usage() -> str:
+    """The usage line and one line per group of :data:`COMMAND_GROUPS`, in this run's language."""
+    lines = [f"%(prog)s [-h] [--lang {{de,en}}] {tr('COMMAND')} ..."]
+    width = max(len(tr(g)) for g, _ in COMMAND_GROUPS) + 1
+    lines += [f"  {tr(g) + ':':<{width}} {', '.join(cmds)}" for g, cmds in COMMAND_GROUPS]
+    lines.append(tr("  (`python -m engine COMMAND --help`: the command's options)"))
+    return "\n".join(lines)
 
 
 def _lexicon(args):
@@ -116,6 +136,9 @@ def cmd_moves(args, top: int | None = None) -> int:
 def _aot_in_background(lexicon_path: str | None) -> None:
     """Start the ahead-of-time build of the move generator in a detached process and return at once.
 
+    With a cache directory that cannot be written (read-only) nothing starts: one note says so (the
+    build would spend its 20 s of CPU on every run and never be kept).
+
     The answer is printed already; the build (about 20 s of CPU, once per version of the kernel
     sources; :mod:`engine.movegen._aot`) then runs on its own (``python -m engine.analysis.warmup aot``,
     its own session, so Ctrl-C in the terminal does not reach it, output discarded), and the next
@@ -124,6 +147,15 @@ def _aot_in_background(lexicon_path: str | None) -> None:
     """
     import subprocess
 
+    from lexicon_tools import _aot as shared
+
+    why = shared.unwritable()  # a read-only cache: the build could never be written (report-attack26c A5)
+    if why is not None:
+        _note(tr("the cache directory {dir} cannot be written ({why}): the move generator is not compiled ahead of "
+                 "time, and every start uses the JIT kernels (from Numba's cache, else compiled in memory); set "
+                 "GSE_CACHE_DIR to a writable directory, or GSE_AOT=0 to go without it", dir=shared.aot_dir(),
+                 why=why))
+        return
     argv = [sys.executable, "-m", "engine.analysis.warmup", "aot"] + (["--lexicon", lexicon_path] if lexicon_path else [])
     try:
         subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
@@ -218,10 +250,6 @@ def cmd_warmup(args) -> int:
     lex = _lexicon(args)  # builds the default lexicon on first use (with its own progress)
     try:
         done = warmup.warm_up_all(lex, args.lexicon, names=args.steps or None, force=args.force)
-    except warmup.WarmupInterrupted as exc:
-        print(tr("error: interrupted while compiling ({exc}); the steps done are kept: run "
-                 "`python -m engine warmup` again to finish", exc=exc), file=sys.stderr)
-        return 130
     except RuntimeError as exc:
         print(tr("error: {exc}", exc=exc), file=sys.stderr)
         return 2
@@ -303,7 +331,8 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     p.add_argument("--lang", choices=LANGS, help="language of the text output (default: GSE_LANG, else German "
                                                  "when the locale (LC_ALL, LC_MESSAGES, LANG) is German, else "
                                                  "English); anywhere on the command line; JSON is the same in both")
-    sub = p.add_subparsers(dest="command", required=True)
+    sub = p.add_subparsers(dest="command", required=True, metavar=tr("COMMAND"))
+    p.usage = _usage()  # after add_subparsers: the subcommands' own usage starts with the plain prog
 
     def common(sp):
         sp.add_argument("--cgp", required=True, help="position in CGP notation (quote it)")
@@ -348,6 +377,33 @@ def _silence_stdout() -> None:
         sys.stdout = open(os.devnull, "w")
 
 
+@contextlib.contextmanager
+def _ctrl_c_stops():
+    """Within the block Ctrl-C raises :class:`KeyboardInterrupt`, also when the process started with it ignored.
+
+    A shell running ``command &`` from a script (no job control) starts the command with SIGINT
+    ignored, and Python then never raises :class:`KeyboardInterrupt`. The searches took Ctrl-C
+    anyway (:func:`engine.interrupt.on_ctrl_c` installs its own handler), so such a command ignored
+    Ctrl-C while it compiled its kernels (minutes on a first run, :mod:`engine.analysis.warmup`)
+    and obeyed it a minute later (report-attack26c A3). Every command now obeys it throughout, as
+    the exit code 130 is documented for every command. The handler before is restored on leaving
+    (``main`` may be called in a process that ignores Ctrl-C on purpose); outside the main thread
+    nothing changes (no signal arrives there).
+    """
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread() \
+            or signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def main(argv=None) -> int:
     """Run the CLI; returns the exit code (0 ok, 1 illegal move, 2 error, 130 Ctrl-C, 141 reader closed the pipe).
 
@@ -373,7 +429,7 @@ def _main(argv) -> int:
     parser = build_parser(_command_of(argv))
     args = parser.parse_args(argv)
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), _ctrl_c_stops():
             warnings.showwarning = _show_warning  # `warning: ...` lines, no file/line noise
             try:
                 return args.func(args)
@@ -386,8 +442,13 @@ def _main(argv) -> int:
     except (CGPError, LexiconError, ValueError, OSError) as exc:
         print(tr("error: {exc}", exc=tr(str(exc))), file=sys.stderr)
         return 2
-    except KeyboardInterrupt:  # Ctrl-C: the shell's convention, 128 + SIGINT
-        print(tr("error: interrupted"), file=sys.stderr)
+    except KeyboardInterrupt as exc:  # Ctrl-C: the shell's convention, 128 + SIGINT
+        warmup = sys.modules.get("engine.analysis.warmup")
+        if warmup is not None and isinstance(exc, warmup.WarmupInterrupted):  # the first run's compile
+            print(tr("error: interrupted while compiling ({step}); the steps done are kept: run the command again, "
+                     "or `python -m engine warmup`, to finish", step=str(exc)), file=sys.stderr)
+        else:
+            print(tr("error: interrupted"), file=sys.stderr)
         return 130
     except SystemError as exc:  # Ctrl-C inside a Numba kernel surfaces as "returned a result with an exception set"
         if isinstance(exc.__context__, KeyboardInterrupt) or isinstance(exc.__cause__, KeyboardInterrupt):

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import math
 import random
+import unicodedata
 from dataclasses import dataclass, field, replace
 from typing import Iterable, Sequence
 
@@ -58,7 +59,47 @@ __all__ = [
     "rack_value",
     "settle_out",
     "settle_passes",
+    "name_fault",
+    "invisible_char",
 ]
+
+INVISIBLE = ("Cc", "Cf", "Zl", "Zp", "Co", "Cs")
+"""Unicode categories a player's name may not hold: controls (NUL, tab, line breaks), format characters (zero-width
+space, the right-to-left override U+202E, soft hyphen), line and paragraph separators, private use and surrogates
+(a lone surrogate cannot be written as UTF-8). The director's player names refuse the same (engine.director.event)."""
+
+
+def invisible_char(text: str, allow: str = "") -> str | None:
+    """The first character of ``text`` of a category in :data:`INVISIBLE` (not in ``allow``), as ``"U+202E
+    (RIGHT-TO-LEFT OVERRIDE)"`` (``"U+0000"`` for a character without a Unicode name), or ``None``."""
+    bad = next((ch for ch in text if ch not in allow and unicodedata.category(ch) in INVISIBLE), None)
+    if bad is None:
+        return None
+    name = unicodedata.name(bad, "")
+    return f"U+{ord(bad):04X}" + (f" ({name})" if name else "")
+
+
+def name_fault(name, nick: bool = True) -> str | None:
+    """Why ``name`` cannot be a player's name in a game and its GCG record, or ``None`` when it can.
+
+    A nickname (``nick``) is what GCG writes after ``#playerN`` and ``>`` on every move line: not empty, no white
+    space, not starting with ``#`` or ``>`` (the start of a GCG pragma or move line, as in ``#player1`` or
+    ``>Ana:``). Any name (a full name too): no character of the categories :data:`INVISIBLE`, so it encodes as
+    UTF-8 and a GCG file never holds a control or invisible character.
+
+    Returns:
+        the reason in English (``"holds the control or invisible character U+202E (RIGHT-TO-LEFT OVERRIDE)"``).
+    """
+    if not isinstance(name, str) or not name:
+        return "is empty"
+    bad = invisible_char(name)
+    if bad is not None:
+        return f"holds the control or invisible character {bad}"
+    if nick and any(ch.isspace() for ch in name):
+        return "holds a space"
+    if nick and name.startswith(("#", ">")):
+        return "starts with '#' or '>' (the start of a GCG pragma or move line)"
+    return None
 
 
 class GameError(ValueError):
@@ -638,7 +679,7 @@ class Game:
         time_used (seconds per player), over, end_reason, forfeits.
 
     Raises:
-        ValueError: number of players outside the rules' range, duplicate names.
+        ValueError: number of players outside the rules' range, duplicate names, a name :func:`name_fault` refuses.
     """
 
     def __init__(self, players: int | Sequence[str] = 2, lexicon=None, rules: Rules = HOME,
@@ -653,6 +694,10 @@ class Game:
             raise ValueError(f"{rules.name} rules: {rules.min_players} to {rules.max_players} players, got {n}")
         if len(set(names)) != n or any(not p or any(ch.isspace() for ch in p) for p in names):
             raise ValueError(f"player names must be distinct and without spaces: {names}")
+        for p in names:
+            fault = name_fault(p)
+            if fault:
+                raise ValueError(f"player name {p!r} {fault}")
         if lexicon is None:
             from lexicon_tools.bundle import load_lexicon
 

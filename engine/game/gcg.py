@@ -67,7 +67,7 @@ import numpy as np
 from lexicon_tools.alphabet import BLANK, Alphabet, german
 
 from engine.position.board import Board, format_start
-from engine.game.game import RULES, GameRecord, Kind, Rules, Turn, _counts, rack_value
+from engine.game.game import RULES, GameRecord, Kind, Rules, Turn, _counts, invisible_char, name_fault, rack_value
 
 __all__ = ["GCGError", "SIMULTAN", "UNKNOWN_RACK", "HAND_NOTE", "read_gcg", "read_gcg_file", "write_gcg",
            "write_gcg_file"]
@@ -151,7 +151,7 @@ def write_gcg(game) -> str:
         out.append(f"#seed {rec.seed}")
     for k, v in rec.notes.items():
         if k not in _OWN_PRAGMAS:
-            out.append(f"#{k} {v}".rstrip())
+            out.append(f"#{k} {' '.join(str(v).split())}".rstrip())  # a tab in another program's pragma: a space
     for t in rec.turns:
         nick = rec.players[t.player]
         if t.kind in Kind.TURNS and not t.rack:
@@ -178,6 +178,11 @@ def write_gcg(game) -> str:
             out.append(f">{nick}: ({t.rack}) {t.score:+d} {t.total}")
         else:  # pragma: no cover - all kinds handled
             raise ValueError(f"unknown entry kind {t.kind!r}")
+    for k, line in enumerate(out, 1):  # never a control or invisible character (a NUL, U+202E) in a GCG file
+        bad = invisible_char(line)
+        if bad is not None:
+            raise ValueError(f"cannot write GCG line {k} ({line[:40]!r}): it would hold the control or invisible "
+                             f"character {bad}")
     return "\n".join(out) + "\n"
 
 
@@ -203,6 +208,18 @@ def write_gcg_file(path: str | Path, game) -> Path:
 # ---------------------------------------------------------------------------
 _OWN_PRAGMAS = {"character-encoding", "lexicon", "tile-distribution", "rules", "seed"}
 _NUM = r"[+-]?[0-9]+"  # ASCII digits only (int() and \d also take other scripts' digits)
+MAX_DIGITS = 100
+"""At most this many digits in a score or total of a move line; longer numbers are refused naming the line
+(:meth:`_Reader.number`). A real one has at most 4, and a shorter absurd one gets the move's own check (a score
+that does not match, points by hand outside 0..9999); this limit only keeps Python's ``int()`` from refusing a
+number of over 4300 digits with a message that names neither the file nor the line."""
+MAX_SEED_DIGITS = 100
+"""At most this many digits in ``#seed`` (an engine game's 63-bit seed has at most 19)."""
+
+
+def _cut(text: str, n: int = 12) -> str:
+    """``text``, cut to ``n`` characters with ``…`` when longer (a huge number in a message)."""
+    return text if len(text) <= n else text[:n] + "…"
 _RE_HEAD = re.compile(r">(\S+):\s*(.*)$")
 _RE_PLAY = re.compile(rf"(\S+)\s+([0-9A-Oa-o]{{2,3}})\s+(\S+)\s+({_NUM})\s+({_NUM})$")
 _RE_WITHDRAWN = re.compile(rf"(\S+)\s+--\s+({_NUM})\s+({_NUM})$")
@@ -242,6 +259,15 @@ class _Reader:
         return counts
 
     def number(self, text: str, ln: int) -> int:
+        """A score or total of a move line (ASCII digits, :data:`_NUM`).
+
+        Raises:
+            GCGError: more than :data:`MAX_DIGITS` digits, naming the line (report-attack26b N4).
+        """
+        digits = len(text.lstrip("+-"))
+        if digits > MAX_DIGITS:
+            raise GCGError(ln, f"the number {_cut(text)} has {digits:,} digits; a score or total has at most "
+                               f"{MAX_DIGITS}")
         return int(text)
 
     # -- main ----------------------------------------------------------------
@@ -275,6 +301,9 @@ class _Reader:
                     if s.startswith("#note"):
                         continue  # notes on moves are not kept
                     raise GCGError(i, f"pragma {s.split()[0]} after the first move")
+                bad = invisible_char(s, allow="\t")
+                if bad is not None:  # kept (names, notes) and written again: no NUL, no U+202E, no lone surrogate
+                    raise GCGError(i, f"{s.split()[0][:20]!r} holds the control or invisible character {bad}")
                 name, _, value = s[1:].partition(" ")
                 value = value.strip()
                 m = re.fullmatch(r"player([1-4])", name)
@@ -285,6 +314,10 @@ class _Reader:
                     nick, _, full = value.partition(" ")
                     if not nick:
                         raise GCGError(i, f"#player{k} needs a nickname")
+                    fault = name_fault(nick) or (full.strip() and name_fault(full.strip(), nick=False))
+                    if fault:
+                        raise GCGError(i, f"#player{k}: the name {(nick if name_fault(nick) else full.strip())!r} "
+                                          f"{fault}")
                     if nick in players:
                         raise GCGError(i, f"nickname {nick!r} used twice")
                     players.append(nick)
@@ -293,7 +326,10 @@ class _Reader:
                     lexicon_name = value
                 elif name == "seed":
                     if not re.fullmatch(r"-?[0-9]+", value):
-                        raise GCGError(i, f"#seed {value!r} is not a number")
+                        raise GCGError(i, f"#seed {value[:30]!r} is not a number")
+                    if len(value.lstrip("-")) > MAX_SEED_DIGITS:
+                        raise GCGError(i, f"#seed {_cut(value)} has {len(value.lstrip('-')):,} digits; a seed has "
+                                          f"at most {MAX_SEED_DIGITS}")
                     seed = int(value)
                 elif name == "rules":
                     rules_name = value
@@ -595,33 +631,33 @@ class _Reader:
             if not m:
                 raise GCGError(ln, f"cannot read {body[len(_HAND):]!r}: expected '{HAND_NOTE}>nick: RACK "
                                    f"+POINTS TOTAL' (RACK '...' when unknown)")
-            return Kind.HAND, (m.group(1), int(m.group(2)), int(m.group(3)))
+            return Kind.HAND, (m.group(1), self.number(m.group(2), ln), self.number(m.group(3), ln))
         # '(challenge)' and '(time)' first: with an empty rack they also fit the out pattern
         m = _RE_SPECIAL.fullmatch(body)
         if m:
             kind = Kind.CHALLENGE if m.group(2) == "challenge" else Kind.TIME
-            return kind, (m.group(1), int(m.group(3)), int(m.group(4)))
+            return kind, (m.group(1), self.number(m.group(3), ln), self.number(m.group(4), ln))
         m = _RE_OUT.fullmatch(body)
         if m:
-            return Kind.OUT, (m.group(1), int(m.group(2)), int(m.group(3)))
+            return Kind.OUT, (m.group(1), self.number(m.group(2), ln), self.number(m.group(3), ln))
         m = _RE_RACK.fullmatch(body)
         if m:
             if m.group(1) != m.group(2) and self.tiles(m.group(1), ln, "rack").tolist() != \
                     self.tiles(m.group(2), ln, "remaining tiles").tolist():
                 raise GCGError(ln, f"rack {m.group(1)} and remaining tiles ({m.group(2)}) differ")
-            return Kind.RACK, (m.group(1), m.group(2), int(m.group(3)), int(m.group(4)))
+            return Kind.RACK, (m.group(1), m.group(2), self.number(m.group(3), ln), self.number(m.group(4), ln))
         m = _RE_WITHDRAWN.fullmatch(body)
         if m:
-            return "withdraw-line", (m.group(1), int(m.group(2)), int(m.group(3)))
+            return "withdraw-line", (m.group(1), self.number(m.group(2), ln), self.number(m.group(3), ln))
         m = _RE_PASS.fullmatch(body)
         if m:
-            return Kind.PASS, (m.group(1), int(m.group(2)), int(m.group(3)))
+            return Kind.PASS, (m.group(1), self.number(m.group(2), ln), self.number(m.group(3), ln))
         m = _RE_EXCHANGE.fullmatch(body)
         if m:
-            return Kind.EXCHANGE, (m.group(1), m.group(2), int(m.group(3)), int(m.group(4)))
+            return Kind.EXCHANGE, (m.group(1), m.group(2), self.number(m.group(3), ln), self.number(m.group(4), ln))
         m = _RE_PLAY.fullmatch(body)
         if m:
-            return Kind.PLAY, (m.group(1), m.group(2), m.group(3), int(m.group(4)), int(m.group(5)))
+            return Kind.PLAY, (m.group(1), m.group(2), m.group(3), self.number(m.group(4), ln), self.number(m.group(5), ln))
         raise GCGError(ln, f"cannot read {body!r}: expected 'RACK SQUARE WORD +SCORE TOTAL', 'RACK -TILES +0 TOTAL', "
                            f"'RACK - +0 TOTAL', 'RACK -- -SCORE TOTAL', '(challenge)', '(time)' or an "
                            f"end-of-game rack entry (truncated line?)")

@@ -303,7 +303,7 @@ def _tile_problem(pos: Position, scored) -> str:
     return ""
 
 
-def score_json(pos: Position, lexicon, text: str, table=None) -> dict:
+def score_json(pos: Position, lexicon, text: str, table=None, *, words: bool = True) -> dict:
     """The word checker: read, check and score a move typed in notation.
 
     With a rack on the position, the rack is checked too, and a legal move is
@@ -314,6 +314,9 @@ def score_json(pos: Position, lexicon, text: str, table=None) -> dict:
         lexicon: the word list.
         text: the move, e.g. ``"8H HA(U)S"`` or ``"H8 HAuS"`` (blank lowercase).
         table: leave table for the equity (default: the packaged German table).
+        words: False: the words formed are not looked up in ``lexicon`` and the move is not ranked (a
+            preview under SDeV tournament rules must not tell the player whether a word is valid: the
+            computer challenges a phony after it is played; report-attack26b N8).
 
     Returns:
         ``{"legal": false, "reason"}``, or ``{"legal": true, "move"`` (the notation
@@ -333,7 +336,7 @@ def score_json(pos: Position, lexicon, text: str, table=None) -> dict:
         raise BadRequest(f"move: {len(text)} characters, at most {MAX_MOVE_CHARS} accepted")
     has_rack = bool(pos.rack.any())
     try:
-        scored = check_move(pos.board, text, lexicon, rack=pos.rack if has_rack else None)
+        scored = check_move(pos.board, text, lexicon if words else None, rack=pos.rack if has_rack else None)
     except IllegalMove as exc:
         return {"legal": False, "reason": exc.reason}
     if not has_rack:  # no rack to check against: at most a rack's worth, and tiles left in the set
@@ -343,7 +346,7 @@ def score_json(pos: Position, lexicon, text: str, table=None) -> dict:
     out = {"legal": True, "move": scored.move.notation, "score": scored.score,
            "tiles": [[r, c, ch, bool(b)] for r, c, ch, b in scored.tiles],
            "words": [[w, s] for w, s in scored.words], "bingo": scored.bingo}
-    if has_rack:
+    if has_rack and words:
         ml = generate_moves(pos.board, pos.rack, lexicon)
         eq, _ = list_equity(pos, ml, table)
         key = sorted([r, c, ch, bool(b)] for r, c, ch, b in scored.tiles)

@@ -92,6 +92,10 @@ class MovesRequest(CGPRequest):
 
 class ScoreRequest(CGPRequest):
     move: StrictStr = Field(max_length=api.MAX_MOVE_CHARS, description="the move, e.g. '8H HA(U)S' or 'H8 HAuS'")
+    words: StrictBool = Field(default=True, description="false: the words are not looked up and the move is not "
+                                                        "ranked (the preview of a game under SDeV tournament rules, "
+                                                        "where a player learns whether a word is valid only by "
+                                                        "playing it)")
 
 
 class DeepRequest(CGPRequest):
@@ -378,8 +382,8 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
         return _error(exc.status_code, str(exc.detail), headers or None)
 
     @app.exception_handler(Busy)
-    async def busy(_request: Request, exc: Busy):
-        return _error(503, str(exc), {"Retry-After": "1"})
+    async def busy(request: Request, exc: Busy):
+        return _error(503, exc.text(english(request.headers)), {"Retry-After": "1"})
 
     @app.exception_handler(ValueError)
     async def bad_value(_request: Request, exc: ValueError):
@@ -404,8 +408,7 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
             if lock is None:
                 return func(*args, **kwargs)
             if not lock.acquire(timeout=wait):
-                raise StarletteHTTPException(503, "busy: another request is reading the event; try again",
-                                             headers={"Retry-After": "1"})
+                raise Busy("busy_event")
             try:
                 return func(*args, **kwargs)
             finally:
@@ -487,7 +490,8 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
     @app.post("/api/score", responses=POST_ERRORS)
     async def score(req: ScoreRequest, request: Request):
         """The word checker (:func:`engine.web.api.score_json`)."""
-        return await engine_call(lambda: api.score_json(api.read_position(req.cgp), lexicon, req.move, table),
+        return await engine_call(lambda: api.score_json(api.read_position(req.cgp), lexicon, req.move, table,
+                                                        words=req.words),
                                  lock=heavy, request=request)
 
     from .deep import DeepWorker
@@ -638,7 +642,7 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
 
         try:  # one read at a time; the others get the last answer at once instead of waiting
             out = await engine_call(state, path, lexicon, lock=director_lock, wait=0.2)
-        except StarletteHTTPException:
+        except Busy:
             if last_state:
                 return JSONResponse({**last_state[0], "now": time.time()})  # the page sets its clock by "now"
             raise
@@ -655,8 +659,8 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
 
         try:
             return HTMLResponse(await engine_call(page, event_dir, lexicon, lock=director_lock, wait=1.0))
-        except (ValueError, StarletteHTTPException) as exc:  # a projector shows a page, not JSON, and tries again by itself
-            reason = exc.detail if isinstance(exc, StarletteHTTPException) else str(exc)
+        except (ValueError, Busy) as exc:  # a projector shows a page, not JSON, and tries again by itself
+            reason = exc.text(False) if isinstance(exc, Busy) else str(exc)
             return HTMLResponse(_message_page("Die Partie kann gerade nicht gelesen werden", str(reason)),
                                 status_code=400)
 

@@ -144,7 +144,7 @@ class DeepWorker:
                 :data:`DEEP_WAITING` clients wait already.
             engine.web.server.Gone: ``gone`` was set (nothing is answered).
         """
-        return self._call(client, gone, float(seconds) + 300.0, "the deep analysis took far longer than its budget",
+        return self._call(client, gone, float(seconds) + 300.0, "busy_deep_long",
                           _task, cgp, float(seconds), list(include or []), last_move)
 
     def review(self, gcg: str, endgame_seconds: float = 2.0, client: str = "?",
@@ -156,7 +156,7 @@ class DeepWorker:
             engine.web.server.Busy: as :meth:`run`; engine.web.server.Gone: ``gone`` was set.
             ValueError: the GCG cannot be read (the reader's message).
         """
-        return self._call(client, gone, timeout, "the review took far longer than expected", _review_task, gcg,
+        return self._call(client, gone, timeout, "busy_review_long", _review_task, gcg,
                           float(endgame_seconds))
 
     def _call(self, client: str, gone: threading.Event | None, limit: float, too_long: str, func, *args):
@@ -180,10 +180,10 @@ class DeepWorker:
                             raise Gone("the client went away; its deep analysis was stopped") from None
                         if limit <= 0:
                             self._kill()
-                            raise Busy(f"busy: {too_long}; try again later") from None
+                            raise Busy(too_long) from None
             except BrokenProcessPool:
                 self._reset()
-                raise Busy("busy: the analysis worker stopped; it is restarted on the next request") from None
+                raise Busy("busy_worker") from None
         finally:
             with self._slot:
                 self._running = None
@@ -195,10 +195,10 @@ class DeepWorker:
 
         with self._slot:
             if client == self._running or client in self._waiting:
-                raise Busy("busy: your deep analysis is still running; wait for its answer")
+                raise Busy("busy_deep_own")
             if self._running is not None or self._waiting:
                 if len(self._waiting) >= DEEP_WAITING:
-                    raise Busy("busy: another deep analysis is running and others are waiting; try again in a moment")
+                    raise Busy("busy_deep_others")
                 self._tick += 1
                 self._waiting[client] = self._tick
                 try:

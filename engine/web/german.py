@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import re
 
-from engine.lang_de import director_de
+from engine.lang import tr_in
+from engine.lang_de import director_de, os_error_de
 
 __all__ = ["reason_de", "journal_de", "play_de"]
 
@@ -56,8 +57,10 @@ _PLAY_WANT = {"1": "1", "0 or 1": "0 oder 1", "a whole number": "eine ganze Zahl
                   "zwei verschiedene Namen aus Buchstaben, Ziffern, '-' oder '_'",
               "a list": "eine Liste", "a text": "ein Text", "true or false": "true oder false",
               "an object": "ein Objekt", "a time (seconds since 1970)": "eine Zeit (Sekunden seit 1970)"}
-_PLAY_DAMAGE: list[tuple[str, str]] = [
+_PLAY_DAMAGE: list[tuple[str, object]] = [  # (pattern, re.Match.expand template or a function of the match)
     (r"^not a JSON object$", "kein JSON-Objekt"),
+    (r"^it holds text that is not UTF-8 \(a lone surrogate\)$",
+     "sie enthält Text, der kein UTF-8 ist (ein einzelnes Surrogat)"),
     (r"^it is a symbolic link, not a file$", "ein symbolischer Link, keine Datei"),
     (r"^it is not a regular file$", "keine gewöhnliche Datei"),
     (r"^field '(\w+)' is missing$", r"das Feld '\1' fehlt"),
@@ -71,10 +74,10 @@ _PLAY_DAMAGE: list[tuple[str, str]] = [
     (r"^action (\d+): the game was over before it$", r"Aktion \1: die Partie war davor schon beendet"),
     (r"^action (\d+): player (\d) is not the player to move \((\d)\)$",
      r"Aktion \1: Spieler \2 ist nicht am Zug (sondern \3)"),
-    (r"^action (\d+) \((.*?)\): (.*)$", r"Aktion \1 (\2) geht nicht: \3"),
+    (r"^action (\d+) \((.*?)\): (.*)$", lambda m: f"Aktion {m[1]} ({m[2]}) geht nicht: {tr_in('de', m[3])}"),
 ]
-_PLAY_RULES: list[tuple[str, str]] = [
-    (r"^the game file cannot be read \((.*)\)$", r"Die Spieldatei ist nicht lesbar (\1)"),
+_PLAY_RULES: list[tuple[str, object]] = [
+    (r"^the game file cannot be read \((.*)\)$", lambda m: f"Die Spieldatei ist nicht lesbar ({os_error_de(m[1])})"),
     (r"^the game file is too large \(over (\d+) MB\).*$",
      r"Die Spieldatei ist zu groß (über \1 MB): das kann keine Partie sein"),
     (r"^too many games on this server \((\d+)\).*$",
@@ -102,10 +105,10 @@ def play_de(reason: str) -> str:
         for pat, rep in _PLAY_DAMAGE_C:
             m = pat.fullmatch(detail)
             if m:
-                return "Diese Spieldatei ist beschädigt: " + m.expand(rep)
+                return "Diese Spieldatei ist beschädigt: " + (m.expand(rep) if isinstance(rep, str) else rep(m))
         return "Diese Spieldatei ist beschädigt: " + detail
     for pat, rep in _PLAY_RULES_C:
         m = pat.fullmatch(text)
         if m:
-            return m.expand(rep)
+            return m.expand(rep) if isinstance(rep, str) else rep(m)
     return text

@@ -24,19 +24,33 @@ made before owners existed form one group of their own, pruned the same way.
 
 One client must not fill the server: each new game also keeps a hash of the
 client's address (``"addr"``, :func:`address_of`; an IPv6 address counts by its
-/64 network), and an address that already has :data:`MAX_OPEN` games not over
-that changed within :data:`ACTIVE_DAYS` days is refused ("too many unfinished
-games from your address"); none of them is deleted, since an address can be
-shared (a club's Wi-Fi). Files without ``"addr"`` (made before) count for no
-address. At :data:`MAX_GAMES` files, before refusing, every owner's games are
-pruned: a game not over that has not changed for :data:`ACTIVE_DAYS` days,
-and a game over beyond its owner's newest :data:`KEEP` (so an owner who never
-comes back does not block the server for good). Only if that leaves
-:data:`MAX_GAMES` files does the server refuse new games ("too many games on
-this server"); a game in progress that changed within :data:`ACTIVE_DAYS` days,
-and an owner's newest :data:`KEEP` finished games, are never deleted. Only
-regular files named ``<id>.json`` count; symlinks, other files and files that
-cannot be read are never deleted.
+/48 network, the largest block an ISP gives one customer), and an address that
+already has :data:`MAX_OPEN` games *open* is refused ("too many unfinished games
+from your address"); none of them is deleted, since an address can be shared (a
+club's Wi-Fi). Open: not over, and changed within :data:`ACTIVE_DAYS` days if
+the player has moved in it, within :data:`UNTOUCHED_DAYS` if not. A game in which
+the player has never moved (*untouched*: only the engine's first move, or
+nothing) holds no work of anybody's, so it does not protect itself for
+:data:`ACTIVE_DAYS` days: it is what a flood of new games is made of. Files
+without ``"addr"`` (made before) count for no address.
+
+At :data:`MAX_GAMES` files the server deletes only as many games as the new one
+needs (usually one), in this order, and refuses ("too many games on this
+server") only when none of them is left:
+
+1. untouched games older than :data:`UNTOUCHED_DAYS`, oldest first;
+2. untouched games, newer: one of the address holding the most of them (its
+   oldest), so a flood from a few addresses pays for itself and a new user's
+   single game, not yet moved in, is the last of them to go;
+3. games the player moved in that have not changed for :data:`ACTIVE_DAYS` days,
+   and finished games beyond their owner's newest :data:`KEEP`, oldest first.
+
+A game the player moved in within :data:`ACTIVE_DAYS` days, and an owner's newest
+:data:`KEEP` finished games, are never deleted to make room; nor is anything
+deleted wholesale (before, every idle game of every owner went at once: a
+player away for five weeks lost the game they had paused). Only regular files
+named ``<id>.json`` count; symlinks, other files and files that cannot be read
+are never deleted.
 
 Every read checks the file (:func:`_check_game`): at most :data:`MAX_GAME_BYTES`,
 a JSON object of the shape :meth:`GameStore.new` writes, its ``"id"`` equal to
@@ -81,18 +95,21 @@ from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = ["ACTIVE_DAYS", "BEGINNER_CAP", "BEGINNER_TOP", "GameStore", "KEEP", "LEVELS", "MASTER_SECONDS",
-           "MAX_GAMES", "MAX_GAME_BYTES", "MAX_OPEN", "PlayError", "UnknownGame", "address_of", "default_games_dir",
-           "owner_of"]
+           "MAX_GAMES", "MAX_GAME_BYTES", "MAX_OPEN", "PlayError", "UNTOUCHED_DAYS", "UnknownGame", "address_of",
+           "default_games_dir", "owner_of"]
 
 KEEP = 20
 """Games kept per owner (the newest by last change); older ones go when over or idle (:data:`ACTIVE_DAYS`)."""
 ACTIVE_DAYS = 30
-"""A game not over that changed in the last this many days is never deleted."""
+"""A game not over, in which the player has moved, that changed in the last this many days is never deleted."""
+UNTOUCHED_DAYS = 1.0
+"""A game in which the player has never moved (untouched) and that is older than this many days no longer counts
+toward its address's :data:`MAX_OPEN` and is the first to go when the server is full (module doc)."""
 MAX_GAMES = 2000
-"""Game files on the server at most: beyond, every owner's idle and old finished games are pruned, then a new game
-is refused (a game in progress, or an owner's newest :data:`KEEP` finished ones, are never deleted to make room)."""
+"""Game files on the server at most: a new game beyond deletes the fewest games it can, untouched ones first, then
+idle and old finished ones (module doc); when none may go, it is refused."""
 MAX_OPEN = 40
-"""Games not over (changed within :data:`ACTIVE_DAYS` days) per client address at most: a new one beyond is refused."""
+"""Open games (not over and not idle, module doc) per client address at most: a new one beyond is refused."""
 MAX_GAME_BYTES = 1_000_000
 """Largest game file read (a finished game with its review is some 10-100 KB); larger: refused as damaged."""
 LEVELS = ("einsteiger", "stark", "meister")
@@ -131,8 +148,12 @@ def owner_of(token: str | None, address: str | None) -> str:
 
 def address_of(address: str | None) -> str:
     """The address key of a new game (``"addr"`` in its file; :data:`MAX_OPEN`): a hash of the client's IPv4
-    address, of an IPv6 address's /64 network (one household or LAN holds a whole /64), or of the text as given
-    when it is not an IP address."""
+    address, of an IPv6 address's /48 network, or of the text as given when it is not an IP address.
+
+    Why /48: an ISP gives one customer a /64 at least, commonly a /56 (256 /64s) or a /48 (65,536 /64s; RIPE-690
+    and RFC 6177 recommend /56 to /48 for an end site), so counting by /64 let one home line fill the server
+    (report-attack26c A1). A /48 is the largest block one customer gets; the price is that a large organisation
+    behind one /48 shares one :data:`MAX_OPEN`, as a club behind one IPv4 address does."""
     text = address or "?"
     try:
         ip = ipaddress.ip_address(text)
@@ -142,7 +163,7 @@ def address_of(address: str | None) -> str:
         if ip.version == 6 and ip.ipv4_mapped is not None:
             text = str(ip.ipv4_mapped)
         elif ip.version == 6:
-            text = str(ipaddress.ip_network(f"{ip}/64", strict=False))
+            text = str(ipaddress.ip_network(f"{ip}/48", strict=False))
         else:
             text = str(ip)
     return owner_of(None, text)
@@ -156,6 +177,10 @@ def _check_game(data, gid: str) -> dict:
     """
     if not isinstance(data, dict):
         raise _damaged("not a JSON object")
+    try:  # JSON may escape a lone surrogate ("\\ud800"): valid JSON, but no answer holding it can be sent
+        json.dumps(data, ensure_ascii=False).encode("utf-8")
+    except (UnicodeEncodeError, RecursionError, ValueError):
+        raise _damaged("it holds text that is not UTF-8 (a lone surrogate)") from None
     for key in ("version", "id", "created", "level", "rules", "names", "you", "seed", "actions"):
         if key not in data:
             raise _damaged(f"field '{key}' is missing")
@@ -184,7 +209,8 @@ def _check_game(data, gid: str) -> dict:
     names = data["names"]
     if not (isinstance(names, list) and len(names) == 2
             and all(isinstance(n, str) and re.fullmatch(r"[\w-]{1,40}", n) for n in names)
-            and names[0] != names[1]):  # as new() makes them: no space, control, format or lone surrogate
+            and names[0] != names[1]):  # as new() makes them: no space, control (NUL), format (U+202E, U+200B),
+        # lone surrogate, '#' or '>' (a GCG line's start): what engine.game.game.name_fault refuses, and more
         raise bad("names", "two different names of letters, digits, '-' or '_'")
     if not whole(data["you"]) or data["you"] not in (0, 1):
         raise bad("you", "0 or 1")
@@ -224,6 +250,7 @@ class _File:
     over: bool
     readable: bool
     addr: str | None = None  # None: made before addresses were kept, or unreadable
+    touched: bool = True  # the player has moved in it (False: only the engine's moves, or none)
 
 
 def default_games_dir() -> Path:
@@ -242,13 +269,14 @@ class GameStore:
         directory: where the game files live (created on the first game).
         lexicon: the word list; table: the leave table (static equity).
         deep: a :class:`engine.web.deep.DeepWorker` for the Meister level (``None``: Meister plays static equity).
-        keep: games kept per owner; active_days: a game not over that changed within this many days is never
-            deleted; max_games: game files at most; max_open: games not over per client address at most
-            (module doc).
+        keep: games kept per owner; active_days: a game not over, moved in, that changed within this many days is
+            never deleted; max_games: game files at most; max_open: open games per client address at most;
+            untouched_days: a game never moved in older than this is idle (module doc).
     """
 
     def __init__(self, directory: str | Path, lexicon, table, deep=None, keep: int = KEEP,
-                 active_days: float = ACTIVE_DAYS, max_games: int = MAX_GAMES, max_open: int = MAX_OPEN):
+                 active_days: float = ACTIVE_DAYS, max_games: int = MAX_GAMES, max_open: int = MAX_OPEN,
+                 untouched_days: float = UNTOUCHED_DAYS):
         self.dir = Path(directory)
         self.lexicon = lexicon
         self.table = table
@@ -260,7 +288,8 @@ class GameStore:
         self._locks: dict[str, threading.Lock] = {}
         self._guard = threading.Lock()
         self._new_lock = threading.Lock()
-        self._seen: dict[str, tuple[tuple[int, int, int], str | None, bool, bool, str | None]] = {}
+        self.untouched_days = untouched_days
+        self._seen: dict[str, tuple[tuple[int, int, int], str | None, bool, bool, str | None, bool]] = {}
 
     # -- files -------------------------------------------------------------------------
     def _path(self, gid: str) -> Path:
@@ -337,7 +366,7 @@ class GameStore:
                 sig = (st.st_ino, st.st_size, st.st_mtime_ns)
                 known = self._seen.get(gid)
                 if known is None or known[0] != sig:
-                    owner, over, readable, addr = None, False, False, None
+                    owner, over, readable, addr, touched = None, False, False, None, True
                     if st.st_size <= MAX_GAME_BYTES:
                         try:
                             data = json.loads(Path(e.path).read_bytes().decode("utf-8"))
@@ -346,9 +375,12 @@ class GameStore:
                                 owner = data.get("owner") if isinstance(data.get("owner"), str) else None
                                 over = data.get("over") is True
                                 addr = data.get("addr") if isinstance(data.get("addr"), str) else None
+                                acts = data.get("actions")
+                                touched = not isinstance(acts, list) or any(
+                                    isinstance(a, dict) and a.get("p") == data.get("you") for a in acts)
                         except (OSError, ValueError, RecursionError):
                             pass
-                    known = (sig, owner, over, readable, addr)
+                    known = (sig, owner, over, readable, addr, touched)
                 seen[gid] = known
                 out.append(_File(gid, st.st_mtime, st.st_mtime_ns, *known[1:]))
         self._seen = seen
@@ -356,19 +388,25 @@ class GameStore:
 
     def _make_room(self, owner: str, address: str | None) -> None:
         """Before a new game of ``owner`` from ``address`` (:func:`address_of`; ``None``: not counted): refuse
-        an address with :attr:`max_open` games not over that changed within :attr:`active_days` (deleting
-        nothing); delete ``owner``'s games beyond its newest :attr:`keep` - 1 (the new one makes :attr:`keep`),
-        and those of the files without an owner beyond :attr:`keep`, that are over or idle for
-        :attr:`active_days`; at :attr:`max_games` files, every owner's idle games and finished games beyond its
-        newest :attr:`keep` too; refuse when that leaves :attr:`max_games` files.
+        an address with :attr:`max_open` open games (deleting nothing); delete ``owner``'s games beyond its
+        newest :attr:`keep` - 1 (the new one makes :attr:`keep`), and those of the files without an owner
+        beyond :attr:`keep`, that are over or idle; at :attr:`max_games` files, delete as few other games as
+        make room, in the order of the module doc (:meth:`_room_order`); refuse when none may go.
 
         Raises:
             PlayError: "too many unfinished games from your address (N)" or "too many games on this server (N)".
         """
         files = self._scan()
-        idle = time.time() - self.active_days * 86400.0
+        now = time.time()
+        idle = now - self.active_days * 86400.0
+        fresh = now - self.untouched_days * 86400.0
+
+        def stale(f: _File) -> bool:
+            """Idle: unchanged for :attr:`active_days` (moved in) or :attr:`untouched_days` (untouched)."""
+            return f.mtime < (idle if f.touched else fresh)
+
         if address is not None:
-            open_ = sum(1 for f in files if f.addr == address and f.readable and not f.over and f.mtime >= idle)
+            open_ = sum(1 for f in files if f.addr == address and f.readable and not f.over and not stale(f))
             if open_ >= self.max_open:
                 raise PlayError(f"too many unfinished games from your address ({self.max_open}); no game was "
                                 "deleted: finish one of them, or try again later")
@@ -378,29 +416,59 @@ class GameStore:
         for group in groups.values():
             group.sort(key=lambda f: f.mtime, reverse=True)
         left = len(files)
-
         gone: set[str] = set()
-
-        def prune(group: str | None, keep: int, full: bool) -> None:
-            """Delete ``group``'s games beyond its newest ``keep`` that are over or idle; ``full``: and its idle
-            games not over, whatever their rank."""
-            nonlocal left
-            for rank, f in enumerate(groups.get(group, [])):
-                stale = f.mtime < idle
-                if (f.readable and f.gid not in gone and ((rank >= keep and (f.over or stale))
-                                                          or (full and stale and not f.over)) and self._delete(f)):
+        for group, keep in ((owner, max(self.keep - 1, 0)), (None, self.keep)):
+            if group is None and owner is None:
+                continue
+            for f in groups.get(group, [])[keep:]:
+                if f.readable and (f.over or stale(f)) and self._delete(f):
                     gone.add(f.gid)
                     left -= 1
-
-        prune(owner, max(self.keep - 1, 0), False)
-        if owner is not None:
-            prune(None, self.keep, False)
-        if left >= self.max_games:  # the server is full: every owner's idle and old finished games
-            for group in list(groups):
-                prune(group, max(self.keep - 1, 0) if group == owner else self.keep, True)
+        if left >= self.max_games:  # the server is full: as few of the others' games as make room
+            for f in self._room_order([f for f in files if f.gid not in gone], groups, owner, stale):
+                if left < self.max_games:
+                    break
+                if self._delete(f):
+                    left -= 1
         if left >= self.max_games:
             raise PlayError(f"too many games on this server ({self.max_games}); no game in progress was "
                             "deleted to make room: try again later, or ask the host")
+
+    def _room_order(self, files: list[_File], groups: dict, owner: str | None, stale):
+        """The games that may go to make room on a full server, in the order they go (module doc): untouched
+        and idle ones oldest first; untouched newer ones, each time one of the address holding the most;
+        then games moved in but idle, and finished games beyond their owner's newest :attr:`keep` (``owner``'s:
+        :attr:`keep` - 1), oldest first. A game moved in and not idle, and an owner's newest finished ones,
+        never. Yields :class:`_File`; a file the caller could not delete is passed over."""
+        cands = [f for f in files if f.readable]
+        ids = {f.gid for f in cands}
+        yield from sorted((f for f in cands if not f.touched and not f.over and stale(f)), key=lambda f: f.mtime)
+        by_addr: dict[str, list[_File]] = {}
+        for f in cands:
+            if not f.touched and not f.over and not stale(f):
+                key = f"a{f.addr}" if f.addr is not None else f"o{f.owner}" if f.owner is not None else f"g{f.gid}"
+                by_addr.setdefault(key, []).append(f)
+        for lst in by_addr.values():
+            lst.sort(key=lambda f: f.mtime, reverse=True)  # the oldest last: popped first
+        while by_addr:
+            key = max(by_addr, key=lambda k: (len(by_addr[k]), -by_addr[k][-1].mtime))
+            yield by_addr[key].pop()
+            if not by_addr[key]:
+                del by_addr[key]
+        rest = []
+        for group, lst in groups.items():
+            keep = max(self.keep - 1, 0) if group == owner else self.keep
+            finished = 0
+            for f in lst:  # newest first
+                if f.gid not in ids:
+                    continue
+                if f.over:
+                    finished += 1
+                    if finished > keep:
+                        rest.append(f)
+                elif f.touched and stale(f):
+                    rest.append(f)
+        yield from sorted(rest, key=lambda f: f.mtime)
 
     def _delete(self, f: _File) -> bool:
         """Delete a game file unless a request holds it or it changed since it was scanned."""

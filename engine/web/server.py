@@ -63,6 +63,28 @@ MESSAGES = {
     "method": ("Diese Methode ist hier nicht erlaubt", "Method Not Allowed"),
     "internal": ("Interner Fehler ({name}); der Server arbeitet weiter",
                  "internal error ({name}); the server goes on serving"),
+    # Busy (503 with Retry-After): the English ones begin "busy:" (the pages' i18n.js and scripts look for it)
+    "busy_queue": ("Der Server rechnet gerade viel (Analysen, die laufen oder warten: {n}): gleich noch einmal "
+                   "versuchen",
+                   "busy: {n} analyses are running or waiting; try again in a moment"),
+    "busy_share": ("Deine Analysen laufen oder warten schon (höchstens {n} auf einmal, der Anteil eines Nutzers): "
+                   "erst ihre Antworten abwarten",
+                   "busy: {n} of your analyses are running or waiting already (the share of one client); try again "
+                   "when they are done"),
+    "busy_deep_own": ("Deine genaue Analyse läuft noch: ihre Antwort abwarten",
+                      "busy: your deep analysis is still running; wait for its answer"),
+    "busy_deep_others": ("Eine andere genaue Analyse läuft gerade, und weitere warten: gleich noch einmal versuchen",
+                         "busy: another deep analysis is running and others are waiting; try again in a moment"),
+    "busy_deep_long": ("Die genaue Analyse hat viel länger als ihr Zeitbudget gebraucht und wurde abgebrochen: "
+                       "später noch einmal versuchen",
+                       "busy: the deep analysis took far longer than its budget; try again later"),
+    "busy_review_long": ("Die Partieanalyse hat viel länger als erwartet gebraucht und wurde abgebrochen: später "
+                         "noch einmal versuchen",
+                         "busy: the review took far longer than expected; try again later"),
+    "busy_worker": ("Der Rechenprozess ist abgebrochen; die nächste Anfrage startet ihn neu",
+                    "busy: the analysis worker stopped; it is restarted on the next request"),
+    "busy_event": ("Eine andere Anfrage liest gerade das Turnier: gleich noch einmal versuchen",
+                   "busy: another request is reading the event; try again"),
 }
 """The server's own refusals in German and English: ``{key: (german, english)}``."""
 
@@ -87,7 +109,20 @@ def message(key: str, en: bool = False, **values) -> str:
 
 
 class Busy(Exception):
-    """The analysis queue is full (answered 503 with ``Retry-After``)."""
+    """The analysis queue is full, or the work took too long (answered 503 with ``Retry-After``).
+
+    Args:
+        key: the message's key in :data:`MESSAGES` (``busy_*``); values: its fields. ``str(exc)`` is the English
+            text (logs, scripts); :meth:`text` the one a request asked for (the 503 answer, German by default).
+    """
+
+    def __init__(self, key: str, **values):
+        self.key, self.values = key, values
+        super().__init__(message(key, True, **values))
+
+    def text(self, en: bool) -> str:
+        """The message in English when ``en``, else in German."""
+        return message(self.key, en, **self.values)
 
 
 class Gone(Exception):
@@ -151,10 +186,9 @@ class HeavyPool:
     def _admit(self, client: str) -> None:
         with self._lock:
             if self._admitted >= self.queue:
-                raise Busy(f"busy: {self._admitted} analyses are running or waiting; try again in a moment")
+                raise Busy("busy_queue", n=self._admitted)
             if self._by_client.get(client, 0) >= self.per_client:
-                raise Busy(f"busy: {self.per_client} of your analyses are running or waiting already (the "
-                           f"share of one client); try again when they are done")
+                raise Busy("busy_share", n=self.per_client)
             self._admitted += 1
             self._by_client[client] = self._by_client.get(client, 0) + 1
 

@@ -70,3 +70,25 @@ def test_practice_piped_bad_move_still_exits_2(golden_lexicon, capsys, monkeypat
     monkeypatch.setattr("sys.stdin", io.StringIO("XYZ\n"))
     rc = main(["practice", "--seed", "7", "--turns", "6", "--lexicon", str(golden_lexicon.path), "--static"])
     assert rc == 2 and capsys.readouterr().err.startswith("error:")
+
+
+def test_the_short_usage_lists_every_command_by_group(capsys):
+    """report-attack26b N9: an error in a command of the fast path (which imports no plug-in) printed a usage
+    listing 5 of the 18 commands."""
+    import pytest
+
+    from engine.cli import main as cli
+
+    every = set(cli.CORE_COMMANDS) | {c for cmds in cli.PLUGINS.values() for c in cmds}
+    grouped = [c for _, cmds in cli.COMMAND_GROUPS for c in cmds]
+    assert len(every) == 18 and sorted(grouped) == sorted(every)  # each command in exactly one group
+    for argv, heading in ((["tiles", "--json", "--bogus"], "usage:"), (["--lang", "de", "best", "--cgp", "x", "--bogus"], "Aufruf:"),
+                          (["infer", "--bogus"], "usage:"), ([], "usage:")):
+        with pytest.raises(SystemExit) as e:
+            main(argv)
+        err = capsys.readouterr().err
+        assert e.value.code == 2 and err.startswith(heading), err
+        groups = err.split("\n  (")[0].splitlines()[1:]  # one line per group, before the hint and the error
+        assert len(groups) == len(cli.COMMAND_GROUPS), err
+        listed = {w for line in groups for w in line.split(":", 1)[1].replace(",", " ").split()}
+        assert listed == every, (listed ^ every, err)

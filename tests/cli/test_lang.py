@@ -234,6 +234,74 @@ def test_no_english_word_in_german_mode(tiny_lex, tmp_path, capsys, monkeypatch)
         assert not found, (argv, found, cap.out + cap.err)
 
 
+HAND_PAD = """#character-encoding UTF-8
+#player1 Ana Ana
+#player2 Ben Ben
+#rules home
+>Ana: AHSUERT 8H HAUS +10 10
+#note by hand: >Ben: ... -5 -5
+"""
+NO_TILES = "/".join(["15"] * 15) + " AEHSU/ 0/0 0"
+N5 = [  # report-attack26b N5: (argv with {gcg} for the record file, the German line expected)
+    (["gcg", "{gcg}"], HAND_PAD, "Fehler: {gcg}: Zeile 6: Punkte von Hand -5: erlaubt sind ganze Zahlen von 0 bis 9999"),
+    (["gcg", "{gcg}"], HAND_PAD.replace("-5 -5", "+5 5 trailing words"),
+     "Fehler: {gcg}: Zeile 6: nicht lesbar: '... +5 5 trailing words' – erwartet „#note by hand: >Kürzel: BÄNKCHEN "
+     "+PUNKTE STAND“ (BÄNKCHEN „...“, wenn unbekannt)"),
+    (["gcg", "{gcg}"], HAND_PAD.replace("... -5 -5", "QQ +5 5"),
+     "Fehler: {gcg}: Zeile 6: Bänkchen QQ: 2 × Q, aber außerhalb des Bretts gibt es nur noch 1 (der Satz hat 1)"),
+    (["gcg", "{gcg}"], HAND_PAD.replace("HAUS +10 10", "HAUS +10"),
+     "Fehler: {gcg}: Zeile 5: nicht lesbar: 'AHSUERT 8H HAUS +10' – erwartet „BÄNKCHEN FELD WORT +PUNKTE STAND“, "
+     "„BÄNKCHEN -STEINE +0 STAND“, „BÄNKCHEN - +0 STAND“, „BÄNKCHEN -- -PUNKTE STAND“, „(challenge)“, „(time)“ oder "
+     "die Reststeine am Ende (Zeile abgeschnitten?)"),
+    (["gcg", "{gcg}"], "", "Fehler: {gcg}: eine GCG-Datei braucht die Zeilen „#player1“ und „#player2“ (nur einen "
+                           "Spieler mit „#rules simultan“)"),
+    (["gcg", "{dir}"], None, "Fehler: {dir}: nicht lesbar (das ist ein Verzeichnis)"),
+    (["review", "{dir}"], None, "Fehler: {dir}: nicht lesbar (das ist ein Verzeichnis)"),
+    (["score", "--cgp", NO_TILES, "Z99 HAUS"], None,
+     "ungültig: das Feld 'Z99' gibt es nicht (Zeilen 1–15, Spalten A–O; 8H waagerecht, H8 senkrecht)"),
+    (["endgame", "--cgp", NO_TILES], None,
+     "Fehler: Endspiel: der Beutel muss leer sein, aber 97 Steine sind nicht zu sehen (auf dem Bänkchen des Gegners "
+     "liegen höchstens 7)"),
+    (["endgame", "--cgp", NO_TILES.replace("AEHSU/", "AEHSU/EEEEEEE") + " bag 81;"], None,
+     "Fehler: Endspiel: der Beutel muss leer sein (laut CGP liegen 81 Steine darin)"),
+    (["endgame", "--cgp", NO_TILES + " bag 66;"], None,
+     "Fehler: Opcode bag 66: dann fehlen 31 Steine, aber auf die anderen Bänkchen passen höchstens 21"),
+    (["preendgame", "--cgp", NO_TILES], None,
+     "Fehler: Vor-Endspiel: im Beutel müssen 1 bis 3 Steine liegen, es sind 90"),
+    (["web", "--port", "99999"], None, "Fehler: --port 99999: erwartet 1 bis 65535"),
+]
+
+
+@pytest.mark.parametrize("argv, record, want", N5, ids=[f"{a[0]}-{i}" for i, (a, _r, _w) in enumerate(N5)])
+def test_the_english_left_in_german_mode_is_german(tmp_path, capsys, argv, record, want):
+    gcg = tmp_path / "game.gcg"
+    if record is not None:
+        gcg.write_text(record, encoding="utf-8")
+    fill = {"gcg": str(gcg), "dir": str(tmp_path)}
+    rc = main(["--lang", "de"] + [a.format(**fill) if a.startswith("{") else a for a in argv])
+    cap = capsys.readouterr()
+    assert rc == (1 if argv[0] == "score" else 2)
+    assert (cap.out + cap.err).strip() == want.format(**fill)
+
+
+def test_the_web_and_director_refusals_in_german():
+    """report-attack26b N5: the server's refusals of a damaged game file, and `simultan leave` on an event
+    without players."""
+    from engine.lang_de import director_de
+    from engine.web.german import play_de
+
+    assert play_de("this game file is damaged: action 1 (8H): cannot read") == \
+        "Diese Spieldatei ist beschädigt: Aktion 1 (8H) geht nicht: nicht lesbar"
+    assert play_de("this game file is damaged: action 2 (8H ZA): tile Z is not on the rack (rack AEHSU)") == \
+        "Diese Spieldatei ist beschädigt: Aktion 2 (8H ZA) geht nicht: Z ist nicht auf dem Bänkchen (AEHSU)"
+    assert play_de("the game file cannot be read (Is a directory)") == \
+        "Die Spieldatei ist nicht lesbar (das ist ein Verzeichnis)"
+    assert director_de("unknown player 'Nobody' (players: none)") == "Unbekannter Spieler 'Nobody' (noch keine Spieler)"
+    assert director_de("cannot read 'Z99 X': square 'Z99' is not on the board (rows 1-15, columns A-O; 8H across, "
+                       "H8 down)") == \
+        "Nicht lesbar: 'Z99 X': das Feld 'Z99' gibt es nicht (Zeilen 1–15, Spalten A–O; 8H waagerecht, H8 senkrecht)"
+
+
 def test_argparse_errors_in_german(capsys):
     with pytest.raises(SystemExit) as exc:
         main(["--lang", "de", "gcg"])

@@ -3,6 +3,8 @@ end-of-game adjustments, round trips, CGP of any position, and clear errors for 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -195,6 +197,41 @@ def test_header_errors(small_lex):
         read_gcg("#player1 a A\n#player2 b B\n#rules blitz\n", small_lex)
     with pytest.raises(GCGError, match="line 3: cannot read"):
         read_gcg("#player1 a A\n#player2 b B\nhello\n", small_lex)
+
+
+# report-attack26c A2: names that were accepted and written into a GCG file as they were
+BAD_NAMES = {"A\x00": "U+0000", "\u202eAna": "U+202E (RIGHT-TO-LEFT OVERRIDE)",
+             "A\u200bB": "U+200B (ZERO WIDTH SPACE)", "\ud800x": "U+D800", "A\tB": "U+0009",
+             "#player1": "starts with '#' or '>'", ">Ana:": "starts with '#' or '>'"}
+
+
+@pytest.mark.parametrize("name", list(BAD_NAMES))
+def test_a_name_with_a_control_character_or_a_gcg_line_start_is_refused(name):
+    want = re.escape(BAD_NAMES[name].split(" (")[0])
+    with pytest.raises(ValueError, match="without spaces" if "\t" in name else f"^player name .* {want}"):
+        Game([name, "Computer"], None)
+    if "\t" not in name:  # (a tab ends the nickname in a GCG line: it is the full name's below)
+        with pytest.raises(GCGError, match=f"^line 2: .*{want}"):
+            read_gcg(f"#player1 a A\n#player2 {name} B\n", None)
+    if not name.startswith(("#", ">")):  # a full name holds no control character either
+        with pytest.raises(GCGError, match=f"^line 1: .*{want}"):
+            read_gcg(f"#player1 a Ana{name}\n#player2 b B\n", None)
+    # a record built by hand: refused on writing, never written with the character
+    rec = read_gcg("#player1 a A\n#player2 b B\n", None)
+    rec.names = ["Ana" + name, "B"]
+    if name.startswith(("#", ">")):
+        assert f"#player1 a Ana{name}\n" in write_gcg(rec)  # inside a full name they are harmless
+    else:
+        with pytest.raises(ValueError, match=f"^cannot write GCG line 2 .*{want}"):
+            write_gcg(rec)
+
+
+def test_a_note_pragma_is_read_and_written_without_control_characters():
+    rec = read_gcg("#player1 a A\n#player2 b B\n#description eins\tzwei\n", None)
+    assert rec.notes["description"] == "eins\tzwei"
+    assert "#description eins zwei\n" in write_gcg(rec)
+    with pytest.raises(GCGError, match=r"^line 3: '#description' holds the control or invisible character U\+0000$"):
+        read_gcg("#player1 a A\n#player2 b B\n#description eins\x00zwei\n", None)
 
 
 def test_file_io_and_latin1(tmp_path, small_lex):
@@ -681,3 +718,30 @@ def test_non_ascii_digits_are_refused_in_seed_and_move_lines():
         read_gcg(PAD_HAND.replace("#player2", "#seed \u0661\u0662\n#player2"), None)
     with pytest.raises(GCGError, match="cannot read"):
         read_gcg(PAD_HAND.replace("HAUS +10 10", "HAUS +\u0661\u0660 \u0661\u0660"), None)
+
+
+BIG = "1" * 5000  # over Python's 4300-digit limit of int(): its own message named neither the file nor the line
+
+
+@pytest.mark.parametrize("change, line", [
+    (("HAUS +10 10", f"HAUS +{BIG} 10"), 5),                                # a move line's score
+    (("HAUS +10 10", f"HAUS +10 {BIG}"), 5),                                # its total
+    (("+12 12", f"+{BIG} 12"), 6),                                          # a row of points by hand
+    (("NNOTAAB - +0 20", f"NNOTAAB -{BIG[:3]} +0 -{BIG}"), 9),               # a pass or exchange line
+    (("#player2", f"#seed {BIG}\n#player2"), 3),                            # the seed
+])
+def test_a_number_of_thousands_of_digits_is_refused_naming_the_line(change, line):
+    """report-attack26b N4."""
+    with pytest.raises(GCGError) as caught:
+        read_gcg(PAD_HAND.replace(*change), None)
+    assert caught.value.line == line and "5,000 digits" in caught.value.reason and "4300" not in str(caught.value)
+
+
+def test_a_huge_number_in_german(tmp_path, capsys):
+    from engine.cli.main import main
+
+    f = tmp_path / "big.gcg"
+    f.write_text(PAD_HAND.replace("HAUS +10 10", f"HAUS +{BIG} 10"), encoding="utf-8")
+    assert main(["--lang", "de", "gcg", str(f), "--no-words"]) == 2
+    assert capsys.readouterr().err == (f"Fehler: {f}: Zeile 5: die Zahl +11111111111… hat 5.000 Ziffern; Punkte oder "
+                                       f"Stand haben höchstens 100\n")

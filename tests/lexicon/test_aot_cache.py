@@ -92,6 +92,48 @@ def test_compiling_follows_a_fresh_lock(cache):
     assert not _aot.compiling("gse_kernels_v0_2_0_x")  # a stale lock (a killed build) does not count
 
 
+def test_a_lock_left_by_a_killed_build_is_stale_at_once(cache):
+    """Ctrl-C during a first run kills the warm-up's child (engine.analysis.warmup) in the middle of a build: its
+    lock must not make every later build wait 15 minutes ("another process is compiling it")."""
+    import platform
+    import subprocess
+    import sys
+
+    lock = cache / "gse_kernels_v0_2_0_y.lock"
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    lock.write_text(f"{dead.pid} {platform.node()}")
+    assert not _aot.compiling("gse_kernels_v0_2_0_y")  # its owner is gone
+    lock.write_text(f"{os.getpid()} {platform.node()}")
+    assert _aot.compiling("gse_kernels_v0_2_0_y")  # its owner is alive
+    lock.write_text(f"{dead.pid} another-machine")
+    assert _aot.compiling("gse_kernels_v0_2_0_y")  # another machine's process: only the age counts
+
+
+def test_compile_module_takes_over_a_killed_builds_lock(cache, monkeypatch):
+    import platform
+    import subprocess
+    import sys
+
+    name = "gse_kernels_v0_2_0_z"
+    dead = subprocess.Popen([sys.executable, "-c", "pass"])
+    dead.wait()
+    (cache / f"{name}.lock").write_text(f"{dead.pid} {platform.node()}")
+    work = cache / f".{name}.abc"  # the killed build's work folder
+    work.mkdir()
+    old = time.time() - _aot.LOCK_SECONDS - 5
+    os.utime(work, (old, old))
+    seen = []
+
+    def export(cc):
+        seen.append((cache / f"{name}.lock").read_text())
+        raise RuntimeError("no compiler in this test")
+
+    assert _aot.compile_module(name, "gse_kernels_", export) is False
+    assert seen == [f"{os.getpid()} {platform.node()}"]  # it took the lock and wrote its owner
+    assert not (cache / f"{name}.lock").exists() and not work.exists()
+
+
 def _fake_module(cache, monkeypatch, data=b"\x7fELF" + bytes(range(256)) * 40):
     """The move generator's module files for the current key: a fake shared object with its recorded check."""
     monkeypatch.setenv("GSE_AOT", "1")

@@ -193,6 +193,27 @@ def test_remembered_failure_is_not_retried(tmp_path, monkeypatch):
     assert not _aot.needs_build() and _aot.load() is None
 
 
+@pytest.mark.parametrize("lang, said", [("en", "cannot be written"), ("de", "kann nicht geschrieben werden")])
+def test_a_read_only_cache_is_said_once_and_no_build_starts(golden_lexicon, tmp_path, monkeypatch, capsys, lang, said):
+    """report-attack26c A5: with a read-only cache every `best` promised a background build (20 s of CPU each
+    time) that could never be written."""
+    from engine.cli.main import main
+
+    monkeypatch.setenv("GSE_AOT", "1")
+    monkeypatch.setenv("GSE_CACHE_DIR", str(tmp_path))
+    (tmp_path / "aot").write_text("")  # its aot folder cannot be made (as read-only; root ignores file modes)
+    assert _aot.needs_build()
+    started = []
+    monkeypatch.setattr(subprocess, "Popen", lambda *a, **k: started.append(a))
+    assert main(["--lang", lang, "best", "--cgp", README_CGP, "--lexicon", str(golden_lexicon.path)]) == 0
+    out, err = capsys.readouterr()
+    assert out.split()[:3] == ["13I", "SANIERT", "77"]
+    assert started == []  # no build started
+    notes = err.strip().splitlines()
+    assert len(notes) == 1 and said in notes[0] and str(tmp_path / "aot") in notes[0], err
+    assert "background" not in err and "Hintergrund" not in err
+
+
 def test_a_truncated_module_falls_back_to_the_jit_with_a_note(aot_cache, golden_lexicon, tmp_path, monkeypatch):
     """Attack 26 item 8: a truncated module in the cache made every `best` die with "Bus error" (rc 135)."""
     import shutil

@@ -92,7 +92,10 @@ def test_one_deep_analysis_at_a_time_and_the_server_stays_responsive(app, client
         assert deep._running is not None
         r = client.post("/api/deep", json={"cgp": MIDGAME, "seconds": 1})
         # the same client (address) asking again: its own analysis runs; another one would wait its turn
-        assert r.status_code == 503 and r.headers["Retry-After"] == "1" and "your deep analysis" in r.json()["error"]
+        assert r.status_code == 503 and r.headers["Retry-After"] == "1"
+        assert r.json()["error"] == "Deine genaue Analyse läuft noch: ihre Antwort abwarten"  # German by default
+        r = client.post("/api/deep", json={"cgp": MIDGAME, "seconds": 1}, headers={"X-Lang": "en"})
+        assert r.status_code == 503 and r.json()["error"].startswith("busy: your deep analysis is still running")
         r = client.post("/api/position", json={"cgp": MIDGAME})
         assert r.status_code == 200
         assert t.is_alive()  # answered while the deep analysis was still running
@@ -187,7 +190,8 @@ def test_a_dead_worker_is_a_503_and_restarts(app, client):
     for pid in list(deep._ex._processes):       # the worker this test's requests started
         os.kill(pid, signal.SIGKILL)
     r = client.post("/api/deep", json={"cgp": MIDGAME, "seconds": 0.5})
-    assert r.status_code == 503 and "worker stopped" in r.json()["error"]
+    assert r.status_code == 503 and r.json()["error"] == ("Der Rechenprozess ist abgebrochen; die nächste Anfrage "
+                                                          "startet ihn neu")
     r = client.post("/api/deep", json={"cgp": MIDGAME, "seconds": 0.5})
     assert r.status_code == 200 and r.json()["phase"] == "simulation"
 

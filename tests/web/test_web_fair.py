@@ -224,6 +224,40 @@ def test_closing_the_tab_stops_the_deep_analysis_and_drops_waiting_move_lists(go
     assert ran == ["AEINRST", "AEILNRS"]
 
 
+def test_busy_answers_speak_the_language_of_the_request(golden_lexicon, monkeypatch):
+    """report-attack26c A1: "busy: ... analyses are running" reached German users in English. A 503 is German
+    unless the request asks for English (X-Lang: en), like the server's other messages."""
+    from fastapi.testclient import TestClient
+
+    app = create_app(golden_lexicon, rate="1000/second", heavy_workers=1, heavy_queue=4)  # a client's share: 1
+    release, started = threading.Event(), threading.Event()
+    real = api.moves_json
+
+    def slow_moves(*a, **k):
+        started.set()
+        release.wait(60)
+        return real(*a, **k)
+
+    monkeypatch.setattr(api, "moves_json", slow_moves)
+    body = {"cgp": POSITION, "top": 1}
+    with TestClient(app) as client:
+        first = threading.Thread(target=lambda: client.post("/api/moves", json=body))
+        first.start()
+        try:
+            assert started.wait(60)
+            r = client.post("/api/moves", json=body)
+            assert r.status_code == 503 and r.headers["Retry-After"] == "1"
+            assert r.json()["error"] == ("Deine Analysen laufen oder warten schon (höchstens 1 auf einmal, der "
+                                         "Anteil eines Nutzers): erst ihre Antworten abwarten")
+            r = client.post("/api/moves", json=body, headers={"X-Lang": "en"})
+            assert r.status_code == 503 and r.json()["error"] == (
+                "busy: 1 of your analyses are running or waiting already (the share of one client); try again when "
+                "they are done")
+        finally:
+            release.set()
+            first.join(60)
+
+
 def test_full_list_is_answered_a_page_at_a_time(golden_lexicon):
     """p011 has 12,842 moves: the first answer holds MAX_PAGE of them and says where the rest starts;
     a top above the cap is refused naming the field."""

@@ -264,7 +264,47 @@ BAD_HAND_ROWS = [
     (("... +12 12", "QQ +12 12"), "Zeile 4: Bank QQ: 2 × Q, aber nur 1 nicht auf dem Brett"),
     (("... +12 12", "Aß +12 12"), "Zeile 4: Bank: „ß“ ist kein Stein (Buchstaben, ? für einen Joker)"),
     (("... +12 12", "ABCDEFGH +12 12"), "Zeile 4: Bank: 8 Steine – auf der Bank liegen höchstens 7"),
+    # report-attack26c A4: pragmas are read case-sensitively, as engine/game/gcg.py does: "#NOTE BY HAND:" is no
+    # row by hand and, after the first move, no note either (the pad dropped it without a word)
+    (("#note by hand: >Ben: ... +12 12", "#NOTE BY HAND: >Ben: ... +12 12"),
+     "Zeile 4: #NOTE nach dem ersten Zug – dort sind nur Notizen (#note …) erlaubt"),
+    (("#note by hand: >Ben: ... +7 19", "#Note by hand: >Ben: ... +7 19"), "Zeile 6: #Note nach dem ersten Zug"),
+    (("#player2 Ben Ben", "#player3 Ben Ben"), "Zeile 2: #player3 außer der Reihe (erwartet #player2)"),
+    (("#player2 Ben Ben", "#player2 Ana Ben"), "Zeile 2: das Kürzel „Ana“ steht zweimal da"),
+    # report-attack26c A2: no control or invisible character in a name, no nickname starting a GCG line
+    (("#player2 Ben Ben", "#player2 Ben Ben\u202e"), "Zeile 2: #player2 enthält das Steuer- oder unsichtbare Zeichen "
+                                                     "U+202E"),
+    (("#player2 Ben Ben", "#player2 Ben B\u200bn"), "Zeile 2: #player2 enthält das Steuer- oder unsichtbare Zeichen "
+                                                    "U+200B"),
+    (("#player2 Ben Ben", "#player2 >Ben Ben"), "Zeile 2: #player2: das Kürzel „>Ben“ beginnt mit # oder >"),
 ]
+
+
+def test_a_name_with_an_invisible_character_is_refused_and_never_exported(page, tmp_path):
+    """report-attack26c A2: a name pasted with a right-to-left override or a zero-width space is refused at the
+    start; a game kept from before (in localStorage) exports its names without them."""
+    from engine.game.gcg import read_gcg
+
+    pg = page
+    if not pg.locator("#setup").is_visible():
+        pg.click("#new")
+    pg.check("input[name=mode][value=classic]")
+    for k, name in enumerate(["Ana\u202e", "Ben", "", ""], 1):
+        pg.fill(f"#name{k}", name)
+    pg.click("#start")
+    expect(pg.locator("#setup-msg")).to_have_text("ein Name enthält das unsichtbare oder Steuerzeichen U+202E: bitte "
+                                                  "den Namen ohne dieses Zeichen eintippen")
+    expect(pg.locator("#game")).to_be_hidden()
+    start_game(pg, ["Ana", "Ben"])
+    pg.evaluate("""() => { const s = JSON.parse(localStorage.getItem('gse.punkte.v1'));
+                           s.games[0].players = ['A\\u200bna\\u202e', 'B\\u0000en'];
+                           localStorage.setItem('gse.punkte.v1', JSON.stringify(s)); }""")
+    pg.reload()
+    pg.click("#export")
+    text = pg.locator("#gcg-out").input_value()
+    assert text.startswith("#character-encoding UTF-8\n#player1 Ana Ana\n#player2 Ben Ben\n"), text
+    assert not any(ch in text for ch in "\u200b\u0000\u202e")
+    read_gcg(text, None)  # the CLI reads it
 
 
 def test_a_row_by_hand_is_imported_exactly_or_the_file_is_refused(page, tmp_path):
@@ -275,7 +315,7 @@ def test_a_row_by_hand_is_imported_exactly_or_the_file_is_refused(page, tmp_path
     pg.fill("#points", "7")
     pg.click("#save-points")
     for k, (change, message) in enumerate(BAD_HAND_ROWS):
-        text = HAND_FILE.replace(*change)
+        text = HAND_FILE.replace(*change, 1)
         assert text != HAND_FILE
         line = message.split(":")[0].split()[1]
         with pytest.raises(GCGError, match=f"^line {line}: "):       # the CLI refuses the same line

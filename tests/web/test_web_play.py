@@ -258,3 +258,22 @@ def test_meister_answers_with_the_phase_search(client):
         assert st["turns"][before + 1] == answer
         if answer["kind"] == "play":
             assert answer["score"] > 0 and answer["words"]
+
+
+def test_the_sdev_preview_does_not_tell_whether_a_word_is_valid(client, golden_lexicon):
+    """report-attack26b N8: under SDeV rules the page's preview said "QX steht nicht in der Wortliste" before the
+    move, so a player learnt which words are valid for free. The page asks /api/score with "words": false then:
+    the placement is checked and scored (Q 10 on the star H8, X 8 on I8, double word: (10 + 8) × 2 = 36),
+    the words are not looked up, and nothing ranks the move (a rank would tell a phony from a word)."""
+    assert "QX" not in golden_lexicon and "AB" in golden_lexicon
+    cgp = "/".join(["15"] * 15) + " ABEIQRX/ 0/0 0"
+    checked = client.post("/api/score", json={"cgp": cgp, "move": "8H QX"}).json()
+    assert checked == {"legal": False, "reason": "QX is not in the word list"}
+    blind = client.post("/api/score", json={"cgp": cgp, "move": "8H QX", "words": False}).json()
+    assert blind["legal"] is True and blind["score"] == 36 and blind["words"] == [["QX", 36]]
+    word = client.post("/api/score", json={"cgp": cgp, "move": "8H AB", "words": False}).json()
+    assert set(blind) == set(word) == {"legal", "move", "score", "tiles", "words", "bingo"}  # the same fields
+    # the placement and the rack are still checked
+    off_rack = client.post("/api/score", json={"cgp": cgp, "move": "8H QQ", "words": False}).json()
+    assert off_rack["legal"] is False and "not on the rack" in off_rack["reason"]
+    assert client.post("/api/score", json={"cgp": cgp, "move": "8H QX", "words": "no"}).status_code == 422

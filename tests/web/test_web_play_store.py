@@ -15,7 +15,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from engine.web.app import create_app
-from engine.web.play import MAX_GAME_BYTES, GameStore, PlayError, address_of, owner_of
+from engine.web.play import MAX_GAME_BYTES, UNTOUCHED_DAYS, GameStore, PlayError, address_of, owner_of
 
 EN = {"X-Lang": "en"}
 TOKEN_A = "a" * 16 + "ownerA"
@@ -52,6 +52,13 @@ def _new(client, token=None, **kw) -> dict:
 def _age(d, gid: str, days: float) -> None:
     t = time.time() - days * 86400
     os.utime(d / f"{gid}.json", (t, t))
+
+
+def _moved(store, gid: str, days: float = 0) -> str:
+    """The player passes in ``gid`` (the game is no longer untouched), then it is aged ``days``."""
+    store.move(gid, "-")
+    _age(store.dir, gid, days)
+    return gid
 
 
 # -- 1. pruning per owner ------------------------------------------------------------------------------------
@@ -114,8 +121,8 @@ def test_a_full_server_refuses_a_new_game_and_deletes_nothing(client, golden_lex
     store = client.app.state.games
     store.max_games = 3
     ids = [_new(client, tok)["id"] for tok in (TOKEN_A, TOKEN_B, "c" * 20)]
-    for gid in ids:
-        _age(games_dir, gid, 29)  # idle, but not for 30 days: never deleted (at 30 days, see below)
+    for gid in ids:  # moved in, idle, but not for 30 days: never deleted (at 30 days, see below)
+        _moved(store, gid, 29)
     before = {p.name: p.read_bytes() for p in games_dir.iterdir()}
     r = client.post("/api/play/new", json={"level": "stark", "owner": "d" * 20}, headers=EN)
     assert r.status_code == 400 and r.json()["error"].startswith("too many games on this server (3)")
@@ -140,23 +147,70 @@ def _set_over(d, gid: str, days: float) -> None:
     _age(d, gid, days)
 
 
-def test_a_full_server_prunes_every_owners_idle_games_before_refusing(golden_lexicon, games_dir):
+def test_a_full_server_deletes_only_the_games_it_needs_oldest_idle_first(golden_lexicon, games_dir):
     # report-attack26b N1: before, only the requesting owner's files were pruned, so owners who never came back
-    # (or one flood of games) kept the server full for good
+    # (or one flood of games) kept the server full for good; report-attack26c A1: then every idle game of every
+    # owner went at once (a player away for five weeks lost the game they had paused)
     store = GameStore(games_dir, golden_lexicon, None, keep=2, max_games=6)
-    o1, o2, o3 = (store.new("stark", owner=f"t:o{k}")["id"] for k in (1, 2, 3))
+    o1, o2, o3 = (_moved(store, store.new("stark", owner=f"t:o{k}")["id"]) for k in (1, 2, 3))
     o4 = [store.new("stark", owner="t:o4")["id"] for _ in range(3)]
-    _age(games_dir, o1, 40)  # in progress, idle 40 days: goes, though it is its owner's only game
+    _age(games_dir, o1, 40)  # moved in, idle 40 days
     _age(games_dir, o2, 31)  # the same at 31 days
-    _age(games_dir, o3, 29)  # in progress, changed 29 days ago: stays
-    for gid, days in zip(o4, (400, 300, 200)):  # over: the oldest is beyond its owner's newest 2 and goes
+    _age(games_dir, o3, 29)  # moved in, changed 29 days ago: never goes
+    for gid, days in zip(o4, (400, 300, 35)):  # over: the oldest is beyond its owner's newest 2
         _set_over(games_dir, gid, days)
     new = store.new("stark", owner="t:new")["id"]
-    assert _files(games_dir) == {o3, o4[1], o4[2], new}
-    # below the cap nobody else's files are touched
-    _age(games_dir, o3, 100)
+    assert _files(games_dir) == {o1, o2, o3, o4[1], o4[2], new}  # one game made room: the oldest that may go
+    _moved(store, new)  # (a game never moved in would go before any game moved in)
     new2 = store.new("stark", owner="t:new")["id"]
-    assert _files(games_dir) == {o3, o4[1], o4[2], new, new2}
+    assert _files(games_dir) == {o2, o3, o4[1], o4[2], new, new2}  # then the next: o1 (idle 40 days)
+    # below the cap nobody else's files are touched
+    store.max_games = 100
+    _age(games_dir, o3, 100)
+    new3 = store.new("stark", owner="t:new3")["id"]
+    assert _files(games_dir) == {o2, o3, o4[1], o4[2], new, new2, new3}
+
+
+def test_a_flood_of_untouched_games_does_not_lock_out_a_new_user(golden_lexicon, games_dir):
+    # report-attack26c A1: ~50 addresses (or one IPv6 /48) filled the server with games never moved in, and
+    # every new user was refused for 30 days
+    store = GameStore(games_dir, golden_lexicon, None, keep=20, max_games=8, max_open=3)
+    att = [address_of(a) for a in ("10.0.1.1", "10.0.1.2", "2001:db8:7:1::1")]
+    flood = {a: [store.new("einsteiger", owner=f"t:{k}{i}", address=a)["id"] for i in range((3, 2, 3)[k])]
+             for k, a in enumerate(att)}
+    order = [g for a in att for g in flood[a]]
+    for k, gid in enumerate(order):  # made in this order, all within the last day
+        _age(games_dir, gid, 0.5 - k / 100)
+    # another /64 of the same /48 is the same address
+    with pytest.raises(PlayError, match=r"^too many unfinished games from your address \(3\)"):
+        store.new("einsteiger", owner="t:x", address=address_of("2001:db8:7:ff00::9"))
+    user = store.new("stark", owner="t:user", address=address_of("10.0.9.9"))["id"]
+    # the server was full: one game went, the oldest of the address holding the most
+    assert _files(games_dir) == set(order) - {flood[att[0]][0]} | {user}
+    again = store.new("einsteiger", owner="t:again", address=att[0])["id"]  # its address holds 2 now
+    assert _files(games_dir) == set(order) - {flood[att[0]][0], flood[att[2]][0]} | {user, again}
+    _moved(store, user)
+    # a game moved in is never deleted to make room while a game never moved in can go
+    for k in range(8):
+        store.new("einsteiger", owner=f"t:n{k}", address=address_of(f"10.0.3.{k}"))
+    assert user in _files(games_dir) and len(_files(games_dir)) == 8
+
+
+def test_untouched_games_older_than_a_day_do_not_count_for_the_address(golden_lexicon, games_dir):
+    store = GameStore(games_dir, golden_lexicon, None, keep=20, max_open=2)
+    addr = address_of("10.0.1.1")
+    gids = [store.new("einsteiger", owner=f"t:{k}", address=addr)["id"] for k in range(2)]
+    with pytest.raises(PlayError, match=r"^too many unfinished games from your address \(2\)"):
+        store.new("einsteiger", owner="t:x", address=addr)
+    for gid in gids:
+        _age(games_dir, gid, UNTOUCHED_DAYS + 0.5)
+    third = store.new("einsteiger", owner="t:x", address=addr)["id"]
+    # a game moved in counts for ACTIVE_DAYS
+    _moved(store, third, UNTOUCHED_DAYS + 0.5)
+    fourth = store.new("einsteiger", owner="t:y", address=addr)["id"]
+    with pytest.raises(PlayError, match=r"^too many unfinished games from your address \(2\)"):
+        store.new("einsteiger", owner="t:z", address=addr)
+    assert _files(games_dir) == set(gids) | {third, fourth}  # nothing deleted below the cap
 
 
 def test_many_games_from_one_address_do_not_lock_out_another(golden_lexicon, games_dir):
@@ -184,10 +238,12 @@ def test_many_games_from_one_address_do_not_lock_out_another(golden_lexicon, gam
     store.new("einsteiger", owner="t:att", address=attacker)
 
 
-def test_an_address_key_is_a_hash_and_ipv6_counts_by_its_64_network():
+def test_an_address_key_is_a_hash_and_ipv6_counts_by_its_48_network():
     assert address_of("10.0.1.1") == owner_of(None, "10.0.1.1") != address_of("10.0.1.2")
     assert address_of("::ffff:10.0.1.1") == address_of("10.0.1.1")
-    assert address_of("2001:db8:1:2::1") == address_of("2001:db8:1:2:ffff::7") != address_of("2001:db8:1:3::1")
+    # one customer's /48 (or /56) is one address (report-attack26c A1: 48 /64s of one /48 filled the server)
+    assert address_of("2001:db8:1:2::1") == address_of("2001:db8:1:2:ffff::7") == address_of("2001:db8:1:3::1")
+    assert address_of("2001:db8:1:ff00::1") == address_of("2001:db8:1::1") != address_of("2001:db8:2::1")
     assert "10.0.1.1" not in address_of("10.0.1.1")
 
 
@@ -272,6 +328,15 @@ def _damage(name):
         "names space": change(names=["A B", "Computer"]),
         "names newline": change(names=["A\n#player1 x", "Computer"]),
         "names surrogate": change(names=["\ud800x", "Computer"]),  # report-attack26c A2: valid JSON, not UTF-8
+        # report-attack26c A2: accepted before 9495c61 and written into the GCG as they were
+        "names NUL": change(names=["A\x00", "Computer"]),
+        "names RTL": change(names=["\u202eA", "Computer"]),
+        "names ZWSP": change(names=["A\u200bB", "Computer"]),
+        "names pragma": change(names=["#player1", "Computer"]),
+        "names move": change(names=[">Ana:", "Computer"]),
+        # a lone surrogate anywhere in the file (valid JSON): no answer holding it could be sent
+        "review surrogate": change(review={"note": "\ud800"}),
+        "owner surrogate": change(owner="t:\udfff"),
         "seed": change(seed=-1),
         "turn order": act(lambda m: _first(m, "play").update(p=1 - _first(m, "play")["p"])),
         "move letter": act(lambda m: _first(m, "play").update(move=_first(m, "play")["move"][:-1] + "Q")),
@@ -280,9 +345,9 @@ def _damage(name):
 
 
 DAMAGES = ["list", "null", "keys missing", "play as exchange", "unknown kind", "actions text", "created text",
-           "level", "you 9", "you true", "names", "names equal", "names space", "names newline", "names surrogate", "seed",
-           "turn order",
-           "move letter", "review"]
+           "level", "you 9", "you true", "names", "names equal", "names space", "names newline", "names surrogate",
+           "names NUL", "names RTL", "names ZWSP", "names pragma", "names move", "review surrogate", "owner surrogate",
+           "seed", "turn order", "move letter", "review"]
 
 
 @pytest.mark.parametrize("damage", DAMAGES)
@@ -313,7 +378,8 @@ def test_damage_messages_in_german(client, games_dir):
     meta = _game_with_actions(client)
     cases = {"you 9": "das Feld 'you' muss 0 oder 1 sein", "keys missing": "das Feld 'id' fehlt",
              "level": "das Feld 'level' muss eins von einsteiger, stark, meister sein",
-             "null": "kein JSON-Objekt", "unknown kind": "die Art muss eins von play, withdrawn, exchange, pass sein"}
+             "null": "kein JSON-Objekt", "unknown kind": "die Art muss eins von play, withdrawn, exchange, pass sein",
+             "review surrogate": "sie enthält Text, der kein UTF-8 ist (ein einzelnes Surrogat)"}
     for k, (damage, want) in enumerate(cases.items()):
         gid = f"german{k}xxxxxxxx"
         (games_dir / f"{gid}.json").write_text(_damage(damage)({**meta, "id": gid}), encoding="utf-8")

@@ -728,10 +728,17 @@
 
   // ---- GCG (engine/game/gcg.py's dialect: racks unknown as "...", #agreed words, rows of points by hand as
   // "#note by hand: >nick: RACK +POINTS TOTAL", which other GCG readers keep as a note) ------------------------
+  // control and invisible characters (NUL, tab, U+202E, zero-width space, lone surrogates): never in a GCG file,
+  // refused in names as engine/game/game.py's name_fault refuses them
+  const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cs}]/u, INVISIBLE_ALL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cs}]/gu;
+  function invisibleChar(text, allow = "") {   // "U+202E" of the first such character, or null
+    const ch = Array.from(text).find((c) => !allow.includes(c) && INVISIBLE.test(c));
+    return ch === undefined ? null : "U+" + ch.codePointAt(0).toString(16).toUpperCase().padStart(4, "0");
+  }
   function nicks() {
     const out = [];
     game.players.forEach((name, p) => {
-      let n = name.trim().replace(/[\s:#>()]+/g, "_") || `p${p + 1}`;
+      let n = name.replace(INVISIBLE_ALL, "").trim().replace(/[\s:#>()]+/g, "_") || `p${p + 1}`;
       while (out.includes(n)) n += p + 1;
       out.push(n);
     });
@@ -745,7 +752,7 @@
     }
     const nk = nicks();
     const lines = ["#character-encoding UTF-8"];
-    game.players.forEach((name, p) => lines.push(`#player${p + 1} ${nk[p]} ${name.trim() || nk[p]}`));
+    game.players.forEach((name, p) => lines.push(`#player${p + 1} ${nk[p]} ${name.replace(INVISIBLE_ALL, "").trim() || nk[p]}`));
     // the name engine/game/gcg.py resolves ("default" for the packaged list), not the list's source name
     if (rules.lexicon && rules.lexicon.gcg) lines.push(`#lexicon ${rules.lexicon.gcg}`);
     lines.push("#tile-distribution german", "#rules home");
@@ -864,8 +871,6 @@
     for (let i = 0; i < lines.length; i++) {
       const s = lines[i].trim();
       if (!s) continue;
-      let m = /^#player([1-4])\s+(\S+)\s*(.*)$/.exec(s);
-      if (m) { nk.push(m[2]); players.push(m[3].trim() || m[2]); continue; }
       if (s.startsWith("#note by hand:")) {     // points by hand: imported exactly or refused (engine/game/gcg.py)
         const h = handRow(s, i + 1, nk, run, b);
         run[h.p] = h.total;
@@ -875,8 +880,31 @@
         n++;
         continue;
       }
-      if (s.startsWith("#")) continue;
-      m = /^>(\S+):\s*(.*)$/.exec(s);
+      if (s.startsWith("#")) {                  // a pragma, read as engine/game/gcg.py reads it (case-sensitive)
+        if (n) {                                // after the first move only notes ("#note ..."); "#NOTE BY HAND:"
+          if (s.startsWith("#note")) continue;  // is no note: refused, as `python -m engine gcg` refuses it
+          throw new Error(T("p.import.pragma", i + 1, s.split(/\s/)[0]));
+        }
+        const bad = invisibleChar(s, "\t");
+        if (bad) throw new Error(T("p.import.invisible", i + 1, s.split(/\s/)[0].slice(0, 20), bad));
+        const sp = s.indexOf(" ");
+        const name = sp < 0 ? s.slice(1) : s.slice(1, sp), value = sp < 0 ? "" : s.slice(sp + 1).trim();
+        const pl = /^player([1-4])$/.exec(name);
+        if (pl) {
+          if (+pl[1] !== nk.length + 1) throw new Error(T("p.import.player.order", i + 1, pl[1], nk.length + 1));
+          const q = value.indexOf(" ");
+          const nick = q < 0 ? value : value.slice(0, q), full = q < 0 ? "" : value.slice(q + 1).trim();
+          if (!nick) throw new Error(T("p.import.player.nick", i + 1, pl[1]));
+          const tab = invisibleChar(nick + full);
+          if (tab) throw new Error(T("p.import.invisible", i + 1, `#player${pl[1]}`, tab));
+          if (/^[#>]/.test(nick)) throw new Error(T("p.import.player.start", i + 1, pl[1], nick));
+          if (nk.includes(nick)) throw new Error(T("p.import.player.twice", i + 1, nick));
+          nk.push(nick);
+          players.push(full || nick);
+        }
+        continue;                               // other pragmas: nothing the pad keeps
+      }
+      let m = /^>(\S+):\s*(.*)$/.exec(s);
       if (!m || !nk.includes(m[1])) throw new Error(`line ${i + 1}: ${s.slice(0, 40)}`);
       const p = nk.indexOf(m[1]);
       const body = m[2].trim();
@@ -1138,6 +1166,8 @@
     const mode = document.querySelector("input[name=mode]:checked").value;
     if (mode === "classic" && names.length < 2) { $("#setup-msg").textContent = T("p.need2"); return; }
     if (new Set(names.map((s) => s.toLowerCase())).size !== names.length) { $("#setup-msg").textContent = T("p.names.unique"); return; }
+    const hidden = names.map((s) => invisibleChar(s)).find((c) => c);
+    if (hidden) { $("#setup-msg").textContent = T("p.names.invisible", hidden); return; }
     $("#setup-msg").textContent = "";
     game = newGame(mode, names.length ? names : [T("tg.team")]);
     store.games.unshift(game);

@@ -20,7 +20,7 @@
     "s.rules": "Regeln", "s.rules.home": "Hausregeln", "s.rules.home.help": "ein Wort, das nicht in der Wortliste steht, wird mit Grund abgelehnt",
     "s.rules.sdev": "SDeV-Turnier", "s.rules.sdev.help": "der Computer prüft jedes Wort: ein falsches wird angefochten, der Zug zurückgenommen, du setzt aus",
     "s.name": "Dein Name", "s.start": "Partie beginnen", "s.newgame": "Neue Partie", "s.analyse": "Partieanalyse",
-    "s.play": "Zug legen", "s.pass": "Passen", "s.exchange": "Tauschen", "s.exchange.ph": "Steine zum Tauschen, z. B. QY", "s.exchange.short": "Steine, z. B. QY",
+    "s.play": "Zug legen", "s.pass": "Passen", "s.pass.sure": "Wirklich passen?", "s.exchange": "Tauschen", "s.exchange.ph": "Steine zum Tauschen, z. B. QY", "s.exchange.short": "Steine, z. B. QY",
     "s.bag": "Beutel", "s.bag.count": "{0} Steine", "s.unseen": "Ungesehene Steine",
     "s.unseen.help": "(Beutel und Bänkchen des Computers)",
     "s.saved": "Auf dem Server gespeichert: die Partie übersteht ein Neuladen und einen Neustart; die letzten 20 Partien bleiben.",
@@ -54,7 +54,6 @@
     "s.withdrawn": "angefochten, zurückgenommen", "s.exchanged": "tauscht {0}", "s.passed": "passt",
     "s.starting": "Die Partie wird vorbereitet …",
     "s.starting.slow": "Die Partie wird vorbereitet … Beim ersten Start nach dem Installieren übersetzt der Server seine Rechenkerne (einmalig, kann einige Minuten dauern). Die Partie geht nicht verloren, auch wenn du die Seite neu lädst.",
-    "s.phony": "{0} – der Computer wird anfechten: der Zug wird zurückgenommen, du setzt aus",
     "s.mv.pass": "Passen", "s.mv.exchange": "Tausch {0}",
     "s.puzzle.line.exchange": "Zug {0}: {1} getauscht, Verlust {2}", "s.puzzle.line.pass": "Zug {0}: gepasst, Verlust {1}",
     "s.exchange.rack": "{0} ist nicht auf dem Bänkchen ({1})", "s.exchange.times": "{0} ist nicht {1}-mal auf dem Bänkchen ({2})",
@@ -70,7 +69,7 @@
     "s.rules": "Rules", "s.rules.home": "Home rules", "s.rules.home.help": "a word not in the word list is refused with the reason",
     "s.rules.sdev": "SDeV tournament", "s.rules.sdev.help": "the computer checks every word: a phony is challenged off and you lose your turn",
     "s.name": "Your name", "s.start": "Start the game", "s.newgame": "New game", "s.analyse": "Game review",
-    "s.play": "Play move", "s.pass": "Pass", "s.exchange": "Exchange", "s.exchange.ph": "tiles to exchange, e.g. QY", "s.exchange.short": "tiles, e.g. QY",
+    "s.play": "Play move", "s.pass": "Pass", "s.pass.sure": "Really pass?", "s.exchange": "Exchange", "s.exchange.ph": "tiles to exchange, e.g. QY", "s.exchange.short": "tiles, e.g. QY",
     "s.bag": "Bag", "s.bag.count": "{0} tiles", "s.unseen": "Unseen tiles",
     "s.unseen.help": "(the bag and the computer's rack)",
     "s.saved": "Saved on the server: the game survives a reload and a restart; the last 20 games are kept.",
@@ -104,7 +103,6 @@
     "s.withdrawn": "challenged off", "s.exchanged": "exchanges {0}", "s.passed": "passes",
     "s.starting": "Preparing the game …",
     "s.starting.slow": "Preparing the game … On the first start after installing, the server compiles its kernels (once; this can take a few minutes). The game is not lost if you reload the page.",
-    "s.phony": "{0} – the computer will challenge: the play is taken back and you lose your turn",
     "s.mv.pass": "pass", "s.mv.exchange": "exchange {0}",
     "s.puzzle.line.exchange": "Turn {0}: exchanged {1}, lost {2}", "s.puzzle.line.pass": "Turn {0}: passed, lost {1}",
     "s.exchange.rack": "{0} is not on the rack ({1})", "s.exchange.times": "{0} is not on the rack {1} times ({2})",
@@ -147,11 +145,13 @@
       ? `<span class="blank-letter">${escapeHtml(ch.toUpperCase())}</span>` : escapeHtml(ch))).join("");
   }
   const num = (x, digits = 1) => I18N.num(x, digits);
-  async function call(method, url, body) {
+  // `timeout` (ms, optional): a request unanswered that long is given up (answered as "the server does not answer")
+  async function call(method, url, body, timeout) {
     let r;
     try {
       r = await fetch(url, { method, headers: Object.assign({ "X-Lang": I18N.lang },
-        body ? { "Content-Type": "application/json" } : {}), body: body ? JSON.stringify(body) : undefined });
+        body ? { "Content-Type": "application/json" } : {}), body: body ? JSON.stringify(body) : undefined,
+        signal: timeout ? AbortSignal.timeout(timeout) : undefined });
     } catch (e) {
       return { error: I18N.server("the server does not answer – is 'python -m engine web' still running?"), status: 0 };
     }
@@ -330,10 +330,13 @@
     const text = notation();
     if (!text || !state) return;
     const my = ++checkNo;
-    const ans = await call("POST", "/api/score", { cgp: state.cgp, move: text });
+    // SDeV: the preview must not tell whether a word is valid (the computer challenges a phony once it is played)
+    const ans = await call("POST", "/api/score", { cgp: state.cgp, move: text, words: state.rules !== "tournament" },
+      20000);
     if (my !== checkNo || text !== notation()) return;
     if (ans.status === 429 || ans.status === 503) { clearTimeout(checkTimer); checkTimer = setTimeout(check, 1000); return; }
-    if (ans.status === 0) {   // the server does not answer: that says nothing about the move; asked again
+    if (ans.error && ans.status !== 400 && ans.status !== 422) {
+      // no verdict on the move (the server does not answer, dropped the request or failed): shown, asked again
       $("#preview").innerHTML = `<span class="warn">${escapeHtml(ans.error)}</span>`;
       clearTimeout(checkTimer); checkTimer = setTimeout(check, 3000);
       return;
@@ -346,11 +349,8 @@
     const ans = entry.answer;
     const out = $("#preview");
     if (!ans.legal) {
-      // SDeV: a word not in the list may be played; the computer challenges it (the server withdraws the play)
-      const phony = state.rules === "tournament" && / is not in the word list/.test(ans.reason || "");
-      out.innerHTML = phony ? `<span class="warn">${escapeHtml(T("s.phony", S(ans.reason)))}</span>`
-        : `<span class="bad">${escapeHtml(T("a.illegal", S(ans.reason)))}</span>`;
-      $("#play").disabled = !(phony && myTurn());
+      out.innerHTML = `<span class="bad">${escapeHtml(T("a.illegal", S(ans.reason)))}</span>`;
+      $("#play").disabled = true;
       drawGame();
       return;
     }
@@ -818,7 +818,19 @@
       });
     });
     $("#play").addEventListener("click", () => send(notation()));
-    $("#pass").addEventListener("click", () => send("-"));
+    // a pass cannot be taken back: the first tap asks ("Wirklich passen?"), a second tap within 4 s passes
+    let passArmed = null;
+    const disarmPass = () => { clearTimeout(passArmed); passArmed = null; $("#pass").textContent = T("s.pass"); $("#pass").classList.remove("sure"); };
+    $("#pass").addEventListener("click", () => {
+      if (passArmed === null) {
+        $("#pass").textContent = T("s.pass.sure");
+        $("#pass").classList.add("sure");
+        passArmed = setTimeout(disarmPass, 4000);
+        return;
+      }
+      disarmPass();
+      send("-");
+    });
     $("#exchange").addEventListener("click", () => {
       const tiles = $("#exchange-tiles").value.trim().toUpperCase().replace(/\*/g, "?").replace(/\s+/g, "");
       if (!tiles) { msg(T("s.exchange.ph"), true); $("#exchange-tiles").focus(); return; }
