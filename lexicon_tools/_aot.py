@@ -35,6 +35,7 @@ import importlib.machinery
 import importlib.util
 import json
 import os
+import platform  # NumPy imports it anyway
 import sys
 import time
 from pathlib import Path
@@ -83,8 +84,6 @@ def toolchain_key(h) -> None:
     modification time), NumPy's and Python's versions, the platform, the machine type and the extension
     suffix. Raises ``ImportError`` when Numba is not installed (it is found without importing it).
     """
-    import platform
-
     import numpy as np
 
     h.update(f"version {project_version()}\0".encode())
@@ -101,10 +100,10 @@ def toolchain_key(h) -> None:
 def toolchain_context() -> list:
     """What :func:`toolchain_key` hashes besides Numba's install, as plain values, plus ``sys.prefix`` (the
     environment Numba is installed in): a remembered key (:func:`remembered_key`) is trusted only while these
-    are equal and Numba's ``__init__`` has the same file key. Needs no ``platform`` import (``os.uname``)."""
+    are equal and Numba's ``__init__`` has the same file key."""
     import numpy as np
 
-    machine = os.uname().machine if hasattr(os, "uname") else __import__("platform").machine()
+    machine = platform.machine()
     return [project_version(), np.__version__, sys.version, sys.platform, machine,
             importlib.machinery.EXTENSION_SUFFIXES[0], sys.prefix]
 
