@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from conftest import count_hashing
 from lexicon_tools import _aot, _verified
 
 
@@ -30,15 +31,7 @@ def later(monkeypatch):
 
 
 def _counting(monkeypatch):
-    calls = []
-    real = _verified.sha256_file
-
-    def counting(path):
-        calls.append(os.path.basename(path))
-        return real(path)
-
-    monkeypatch.setattr(_verified, "sha256_file", counting)
-    return calls
+    return count_hashing(monkeypatch, _verified)
 
 
 def test_a_digest_is_computed_once_per_change(cache, tmp_path, monkeypatch, later):
