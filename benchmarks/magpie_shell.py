@@ -19,12 +19,16 @@ DEFAULT_BINARY = "/tmp/peers/MAGPIE/bin/magpie"
 DEFAULT_DATA = "/tmp/peers/magpie-gse-data"
 
 
-def run_dir(data: str = DEFAULT_DATA, threads: int = 1) -> str:
-    """A new folder with ``data`` -> ``data`` and the settings (our lexicon and leaves, sync mode, no saving)."""
+def run_dir(data: str = DEFAULT_DATA, threads: int = 1, lex: str = "RDDEF", leaves: str = "RDDEF") -> str:
+    """A new folder with ``data`` -> ``data`` and the settings (sync mode, no saving).
+
+    ``lex`` and ``leaves`` name ``data/lexica/<lex>.kwg`` and ``data/lexica/<leaves>.klv2``
+    (RDDEF: the KWG and leave table /tmp/peers/HOWTO.md put there).
+    """
     d = tempfile.mkdtemp(prefix="magpie-run-")
     os.symlink(os.path.abspath(data), os.path.join(d, "data"))
     with open(os.path.join(d, "settings.txt"), "w", encoding="utf-8") as f:
-        f.write(f"set -lex RDDEF -ld german -leaves RDDEF -threads {threads} -wmp false -savesettings false "
+        f.write(f"set -lex {lex} -ld german -leaves {leaves} -threads {threads} -wmp false -savesettings false "
                 f"-mode sync -ttfraction 0.01\n")
     return d
 

@@ -43,7 +43,7 @@ DEFAULT_SAMPLES = {
     "recall": [DATA / "wordlist_recall_forms.tsv", DATA / "wordlist_recall_forms_2.tsv"],
     "names": [DATA / "wordlist_names_heldout.tsv", DATA / "wordlist_names_fresh.tsv",
               DATA / "wordlist_names_fresh3.tsv", DATA / "wordlist_names_fresh4.tsv",
-              DATA / "wordlist_names_fresh5.tsv"],
+              DATA / "wordlist_names_fresh5.tsv", DATA / "wordlist_names_fresh6.tsv"],
     "lookalikes": [DATA / "wordlist_name_lookalikes.tsv"],
 }
 

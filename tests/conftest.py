@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import lzma
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -18,6 +19,11 @@ os.environ.setdefault("GSE_AOT", "0")
 # The command line speaks the locale's language (engine.lang): the tests expect English unless they
 # ask for German (`--lang de`, tests/cli/test_lang.py), whatever the machine's locale.
 os.environ["GSE_LANG"] = "en"
+
+# A suite started as a background job of a script (`./run &`, nohup) inherits SIGINT ignored; the Ctrl-C tests
+# send SIGINT to this process or its children and would wait for ever. The tests want Ctrl-C as a user has it.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def golden_words() -> list[str]:

@@ -116,24 +116,29 @@ def test_fresh_recall_forms_as_published(words):
 
 # measured 2026-12-03 on the 540,589-word list (README "The default lexicon"); BRECHT (ihr brecht),
 # KLAUS, HUBER, KALI, VORWERK, KRUPP and CICERO turned out to be Duden words too: errors of the samples.
-# Since the curated names of scripts/default_exclude.txt (issue 24, names24; 540,088-word list) the
+# Since the curated names of scripts/default_exclude.txt (issue 24, names24; 540,081-word list) the
 # hits left are the sample errors and names kept in doubt as common nouns (EINSTEIN: Genie; SPRITE:
 # EDV; KNORR: a Wiktionary form page; FABER: Schmied; NISSAN: Nisan), STRESEMANN (Anzug), ZUGSPITZE
 # (Spitze eines Zuges), JÄGERMEISTER (Amtstitel), RAVENSBURGER (demonym), WEICHSEL (Sauerkirsche)
-HELD_OUT_IN_LIST = "EINSTEIN BRECHT KLAUS HUBER".split()
+HELD_OUT_IN_LIST = "BRECHT KLAUS HUBER".split()
 FRESH_IN_LIST = "KALI KRUPP VORWERK".split()
-FRESH3_IN_LIST = "SPRITE KNORR FABER NISSAN CICERO".split()
-FRESH4_IN_LIST = "STRESEMANN ZUGSPITZE".split()  # 8/100 before the curated names (seen while writing them)
+FRESH3_IN_LIST = "SPRITE KNORR FABER CICERO".split()
+FRESH4_IN_LIST = "STRESEMANN".split()  # 8/100 before the curated names (seen while writing them)
 FRESH5_IN_LIST = "JÄGERMEISTER RAVENSBURGER WEICHSEL".split()  # held out: scored only after them
+# written by an independent helper, scored once before its hits were excluded: 5/100 (BRECHT FRANZISKA EINSTEIN
+# VOLKSWAGEN ZUGSPITZE); EINSTEIN, VOLKSWAGEN and ZUGSPITZE (and NISSAN) were then excluded
+FRESH6_IN_LIST = "BRECHT FRANZISKA".split()
 
 
 def test_names_samples_as_published(words):
     """Proper names of the hand-written samples still in the list (README "Names")."""
     samples = [{r[0] for r in _rows(DATA / f"wordlist_names_{name}.tsv")}
-               for name in ("heldout", "fresh", "fresh3", "fresh4", "fresh5")]
-    assert [len(s) for s in samples] == [100] * 5
-    assert sum(len(s) for s in samples) == len(set().union(*samples)), "the samples overlap"
-    expected = [HELD_OUT_IN_LIST, FRESH_IN_LIST, FRESH3_IN_LIST, FRESH4_IN_LIST, FRESH5_IN_LIST]
+               for name in ("heldout", "fresh", "fresh3", "fresh4", "fresh5", "fresh6")]
+    assert [len(s) for s in samples] == [100] * 6
+    # the first five were written by one hand, each avoiding the others; the sixth by an independent helper
+    # that saw none of them (it shares 67 names with them, ZEUS, ADIDAS, ...)
+    assert sum(len(s) for s in samples[:5]) == len(set().union(*samples[:5])), "the samples overlap"
+    expected = [HELD_OUT_IN_LIST, FRESH_IN_LIST, FRESH3_IN_LIST, FRESH4_IN_LIST, FRESH5_IN_LIST, FRESH6_IN_LIST]
     assert [sorted(s & words) for s in samples] == [sorted(e) for e in expected]
 
 

@@ -18,7 +18,7 @@ from lexicon_tools import kwg as K
 from lexicon_tools.bundle import WIDE_FILE, Lexicon, LexiconError, build_bundle
 from lexicon_tools.cli import main
 
-from conftest import golden_moves, golden_positions
+from conftest import DATA, golden_moves, golden_positions
 
 WORDS = ["AB", "AUS", "HAUS", "HAUSE", "HAUSTÜR", "SAU", "ÜBER", "ZUHAUSE"]
 
@@ -132,8 +132,9 @@ def test_kernel_self_play_on_a_wide_graph(wide_golden, golden_lexicon):
 def test_endgame_solver_on_a_wide_graph(wide_golden, golden_lexicon):
     """The endgame search (its own kernels over the move generator) gives the same value and line."""
     from engine.analysis.endgame import solve
-    from test_endgame import POS
 
+    POS = dict(line.split("\t")[::2] for line in (DATA / "endgames_small.tsv").read_text(encoding="utf-8").splitlines()
+               if line.strip())  # id -> CGP (as tests/analysis/test_endgame.py reads them)
     for pid in ("s11_1", "s21_0"):
         a, b = solve(POS[pid], wide_golden), solve(POS[pid], golden_lexicon)
         assert (a.value, [str(m) for m in a.pv]) == (b.value, [str(m) for m in b.pv]), pid
