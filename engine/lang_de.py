@@ -25,6 +25,7 @@ DE: dict[str, str] = {
         "Fehler: beim Übersetzen abgebrochen ({step}); was fertig ist, bleibt: den Befehl noch einmal aufrufen "
         "oder „python -m engine warmup“, um den Rest zu übersetzen",
     # -- the short usage (engine.cli.main.COMMAND_GROUPS) --------------------------------------------------
+    "argument {opt}: expected one value, not '--'": "Argument {opt}: ein Wert erwartet, nicht „--“",
     "COMMAND": "BEFEHL",
     "a position": "eine Stellung",
     "games": "Partien",

@@ -35,6 +35,7 @@ if "numpy" not in sys.modules:
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 from . import __version__
+from .argcheck import empty_value_option
 from .alphabet import Alphabet
 from .bundle import (
     DEFAULT_WORDS,
@@ -591,6 +592,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
+        bad = empty_value_option(parser, args)
+        if bad is not None:
+            bad[0].error(f"argument {bad[1]}: expected one value, not '--'")
     except SystemExit as exc:  # --help, --version, usage errors (argparse prints them)
         return exc.code if isinstance(exc.code, int) else EXIT_ERROR
     try:

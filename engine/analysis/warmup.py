@@ -493,12 +493,18 @@ def cold() -> bool:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """The child's entry: run one step (``STEP [--lexicon PATH]``), then stamp it done."""
+    """The child's entry: run one step (``STEP [--lexicon PATH]``), then stamp it done.
+
+    The child ignores Ctrl-C (the command kills it) and exits when the command that started it is
+    gone (:func:`engine.interrupt.worker_process`): a compile never goes on alone for minutes."""
     ap = argparse.ArgumentParser(prog="python -m engine.analysis.warmup")
     ap.add_argument("step", choices=[s.name for s in STEPS])
     ap.add_argument("--lexicon")
     ap.add_argument("--force", action="store_true", help="build again what exists (the aot step)")
     args = ap.parse_args(argv)
+    from engine.interrupt import worker_process
+
+    worker_process()  # the command that started this step may be killed (TERM, KILL, a closed terminal): then stop too
     from lexicon_tools.bundle import load_lexicon
 
     lexicon = load_lexicon(args.lexicon)

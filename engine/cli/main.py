@@ -182,7 +182,8 @@ def _moves(args, top, lex, best_move_list, exchanges, generate_moves) -> int:
     ml = best_move_list(pos.board, pos.rack, lex, n) if n else generate_moves(pos.board, pos.rack, lex)
     elapsed = time.perf_counter() - t0
     moves = ml.top(n) if n else ml.sorted()
-    exch = exchanges(pos.rack, pos.alphabet, pos.bag_count)
+    # the exchanges are listed in JSON and counted by `moves`; a text `best` that found a placement needs none
+    exch = exchanges(pos.rack, pos.alphabet, pos.bag_count) if args.json or not n or not moves else []
     if args.json:
         out = {"moves": [_move_json(_scored(pos, m, lex)) for m in moves], "exchanges": exch, "pass": True,
                "time_ms": round(elapsed * 1000, 4)}
@@ -416,6 +417,16 @@ def main(argv=None) -> int:
         _argparse_language()
 
 
+def _refuse_empty_values(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Refuse ``--cgp=--`` and the like (:func:`lexicon_tools.argcheck.empty_value_option`): exit 2 with the
+    usage, as argparse does for a missing value."""
+    from lexicon_tools.argcheck import empty_value_option
+
+    bad = empty_value_option(parser, args)
+    if bad is not None:
+        bad[0].error(tr("argument {opt}: expected one value, not '--'", opt=bad[1]))
+
+
 def _main(argv) -> int:
     import warnings
 
@@ -427,6 +438,7 @@ def _main(argv) -> int:
         return 2
     parser = build_parser(_command_of(argv))
     args = parser.parse_args(argv)
+    _refuse_empty_values(parser, args)
     try:
         with warnings.catch_warnings(), _ctrl_c_stops():
             warnings.showwarning = _show_warning  # `warning: ...` lines, no file/line noise

@@ -167,3 +167,46 @@ def test_a_step_that_cannot_do_its_work_does_not_stop_the_others(tmp_path):
     with pytest.raises(RuntimeError) as e:
         warmup.run_steps(steps, lambda s: [sys.executable, "-c", code[s.name]], poll=0.05)
     assert str(e.value) == "not written into /x" and mark.exists()
+
+
+def test_a_step_child_stops_when_its_command_is_gone():
+    """Attack 26d B6: a step's child kept compiling for minutes after its command was killed (TERM, KILL, a
+    closed terminal). The child's entry point starts the orphan watch before any work: a real child whose
+    parent is SIGKILLed exits. (Its lexicon load is replaced by a slow fake that says "ready" first: the
+    watch is running by then.)"""
+    import textwrap
+    import time
+
+    code = textwrap.dedent("""
+        import subprocess, sys, time
+        child = subprocess.Popen([sys.executable, "-c",
+            "import sys, time, lexicon_tools.bundle as b; "
+            "b.load_lexicon = lambda p: (print('ready', flush=True), time.sleep(300)); "
+            "from engine.analysis import warmup; warmup.main(['movegen'])"],
+            start_new_session=True)
+        print(child.pid, flush=True)
+        time.sleep(300)
+    """)
+    parent = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    child_pid = int(parent.stdout.readline())
+    try:
+        assert parent.stdout.readline().strip() == "ready"
+        parent.kill()
+        parent.wait()
+        for _ in range(600):  # the watch polls every second; generous under load
+            try:
+                os.kill(child_pid, 0)
+            except ProcessLookupError:
+                return
+            try:
+                if Path(f"/proc/{child_pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z":
+                    return  # gone, not yet reaped by init
+            except (OSError, IndexError):
+                return
+            time.sleep(0.1)
+        raise AssertionError("the step's child went on after its command was killed")
+    finally:
+        try:
+            os.kill(child_pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass

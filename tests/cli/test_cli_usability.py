@@ -7,6 +7,8 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from engine.game import equity as E
 from engine.position.cgp import parse_cgp
 from engine.cli.main import main
@@ -92,3 +94,30 @@ def test_the_short_usage_lists_every_command_by_group(capsys):
         assert len(groups) == len(cli.COMMAND_GROUPS), err
         listed = {w for line in groups for w in line.split(":", 1)[1].replace(",", " ").split()}
         assert listed == every, (listed ^ every, err)
+
+
+@pytest.mark.parametrize("argv, option", [
+    (["best", "--cgp=--"], "--cgp"),
+    (["practice", "--seed", "3", "--move=--"], "--move"),
+    (["analyze", "--cgp=--"], "--cgp"),
+    (["web", "--games=--"], "--games"),
+    (["best", "--lexicon=--", "--cgp", "15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 ABCDEFG/ 0/0 0"], "--lexicon"),
+])
+def test_an_option_given_as_dashdash_is_a_usage_error(argv, option, capsys):
+    """``--cgp=--``: Python 3.11's argparse stores ``[]``, which the commands once used as a value (a
+    TypeError traceback, attack 26d B5). Now argparse's own usage error, exit 2, in both languages."""
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument {option}: expected one value, not '--'" in err and "Traceback" not in err
+    with pytest.raises(SystemExit):
+        main(["--lang", "de", *argv])
+    assert f"Argument {option}: ein Wert erwartet, nicht „--“" in capsys.readouterr().err
+
+
+def test_lexicon_tools_refuses_an_option_given_as_dashdash(capsys):
+    from lexicon_tools.cli import main as lexicon_main
+
+    assert lexicon_main(["check", "--lexicon=--", "HAUS"]) == 2
+    assert "argument --lexicon/-l: expected one value, not '--'" in capsys.readouterr().err
