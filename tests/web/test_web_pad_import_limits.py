@@ -14,8 +14,6 @@ Skipped when Chromium or Playwright is missing, except under CI (``CI`` set).
 from __future__ import annotations
 
 import json
-import os
-from pathlib import Path
 
 import pytest
 from browser_support import require_chromium
@@ -24,6 +22,7 @@ require_chromium()
 
 from playwright.sync_api import expect  # noqa: E402
 from test_web_pad import PHONE, ctx, page, server, start_game, totals  # noqa: E402,F401  (fixtures)
+from test_web_pad_gcg import rows, shot  # noqa: E402
 
 KEY = "gse.punkte.v1"
 QUOTA = 20_000  # characters of the stored JSON the simulated storage takes
@@ -48,16 +47,6 @@ GOOD = """#player1 Ana Ana
 """
 
 
-def rows(pg):
-    return pg.locator("#rows tr.turn")
-
-
-def shot(pg, name):
-    shots = os.environ.get("GSE_SHOTS")
-    if shots:
-        pg.screenshot(path=str(Path(shots) / name), full_page=True)
-
-
 def passes(n: int) -> str:
     """A GCG of ``n`` passes, Ana and Ben in turn (totals 0)."""
     body = "".join(f">{'Ana' if k % 2 == 0 else 'Ben'}: ... - +0 0\n" for k in range(n))
@@ -65,16 +54,12 @@ def passes(n: int) -> str:
 
 
 @pytest.fixture
-def qpage(ctx, server):
-    ctx.add_init_script(QUOTA_SCRIPT)
-    pg = ctx.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    pg.goto(server + "/punkte")
-    expect(pg.locator("#setup")).to_be_visible()
-    yield pg
-    assert not errors, f"JavaScript errors: {errors}"
+def qpage(page):
+    """The pad page with the simulated quota (an init script runs again on every load)."""
+    page.add_init_script(QUOTA_SCRIPT)
+    page.reload()
+    expect(page.locator("#setup")).to_be_visible()
+    return page
 
 
 def stored(pg) -> dict:
