@@ -31,19 +31,17 @@ Each builder keeps what differs: which kernels, which signatures, and how a call
 
 from __future__ import annotations
 
-import hashlib
 import importlib.machinery
 import importlib.util
 import json
 import os
-import platform
-import shutil
+import platform  # NumPy imports it anyway
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Callable
 
+from ._verified import remembered_sha256
 from .paths import cache_dir
 
 LOCK_SECONDS = 900
@@ -99,9 +97,58 @@ def toolchain_key(h) -> None:
         h.update(part.encode() + b"\0")
 
 
+def toolchain_context() -> list:
+    """What :func:`toolchain_key` hashes besides Numba's install, as plain values, plus ``sys.prefix`` (the
+    environment Numba is installed in): a remembered key (:func:`remembered_key`) is trusted only while these
+    are equal and Numba's ``__init__`` has the same file key."""
+    import numpy as np
+
+    machine = platform.machine()
+    return [project_version(), np.__version__, sys.version, sys.platform, machine,
+            importlib.machinery.EXTENSION_SUFFIXES[0], sys.prefix]
+
+
+def remembered_key(tag: str, files: dict[str, Path], compute: Callable[[], str]) -> str:
+    """``compute()`` (a module key hashing ``files`` and :func:`toolchain_key`), remembered until one of
+    ``files`` or the toolchain changes.
+
+    The record, ``<cache_dir>/verified/aot-key-<crc of tag and sys.prefix>.json`` (one per checkout and
+    environment, so that two virtual environments using one checkout do not overwrite each other's)
+    (:class:`lexicon_tools._verified.VerifiedState`), holds the key with the file key (device, inode, size,
+    modification and status-change times) of each of ``files`` and of Numba's ``__init__``, and
+    :func:`toolchain_context` as its context; while all of them are unchanged the key is read from there, so a
+    start neither reads and hashes the sources nor imports ``hashlib``. The file keys are taken before
+    ``compute()`` reads the files, so a file changed meanwhile is hashed again next time.
+
+    Args:
+        tag: names the record (e.g. the builder's prefix and the checkout's root).
+        files: ``{name: path}`` of every file the key hashes.
+        compute: computes the key; its exceptions (``ImportError`` without Numba, ``OSError``) propagate.
+    """
+    from ._verified import VerifiedState, _path_tag, settled
+
+    state = VerifiedState(cache_dir() / "verified" / f"aot-key-{_path_tag(tag + chr(0) + sys.prefix)}.json",
+                          {"tag": tag, "toolchain": toolchain_context()})
+    data = state.read()
+    extra = data.get("payload") if data else None
+    numba = extra.get("numba") if isinstance(extra, dict) else None
+    if isinstance(numba, str):
+        found = state.payload(state.keys({**files, "numba": Path(numba)}), data)
+        if found is not None and isinstance(found.get("key"), str):
+            return found["key"]
+    spec = importlib.util.find_spec("numba")  # locates the package without importing it
+    keys = state.keys({**files, "numba": Path(spec.origin)}) if spec is not None and spec.origin else None
+    k = compute()
+    if settled(keys):  # a source edited just now is hashed again next time (lexicon_tools._verified.SETTLE_NS)
+        state.record(keys, key=k, numba=spec.origin)
+    return k
+
+
 def unwritable(d: Path | None = None) -> str | None:
     """Why nothing can be written into the directory ``d`` (default :func:`aot_dir`; created when missing), or
     ``None`` when a file can be created there (a probe file, removed at once). Never raises."""
+    import tempfile
+
     d = aot_dir() if d is None else d
     try:
         d.mkdir(parents=True, exist_ok=True)
@@ -226,6 +273,8 @@ def check_path(so: Path) -> Path:
 
 def file_check(path: Path) -> dict:
     """``{"size": bytes, "sha256": hex digest}`` of the file ``path`` (raises ``OSError``)."""
+    import hashlib
+
     h = hashlib.sha256()
     size = 0
     with open(path, "rb") as f:
@@ -243,11 +292,19 @@ def write_check(so: Path, check: dict) -> None:
     write_atomic(check_path(so), json.dumps(check))
 
 
+def verified_path(so: Path) -> Path:
+    """``<name>.verified`` beside the module file ``so``: its checksum as last computed, keyed by the file's
+    device, inode, size and times (:func:`lexicon_tools._verified.remembered_sha256`); removed with the module."""
+    return so.parent / (so.name.split(".", 1)[0] + ".verified")
+
+
 def problem(so: Path) -> str | None:
     """Why the module file ``so`` must not be loaded, or ``None`` when it matches its :func:`check_path` record.
 
     ``"missing"`` when there is no file; otherwise a short reason (no record, another size, another
-    checksum). Reads the whole file once (about 1 MB: a millisecond). Never raises.
+    checksum). The file is hashed once per change of it (about 1 MB; :func:`verified_path` remembers the
+    digest by the file's key, which any write, truncation, copy or ``touch`` changes), not at every start.
+    Never raises.
     """
     try:
         if not so.is_file():
@@ -259,10 +316,10 @@ def problem(so: Path) -> str | None:
             return "no record of its size and checksum"
         except (ValueError, KeyError, TypeError):
             return "its record of size and checksum is damaged"
-        got = file_check(so)
-        if got["size"] != size:
-            return f"{got['size']:,} bytes instead of {size:,}"
-        if got["sha256"] != digest:
+        got_size = so.stat().st_size
+        if got_size != size:
+            return f"{got_size:,} bytes instead of {size:,}"
+        if remembered_sha256(so, verified_path(so)) != digest:
             return "its checksum differs from the one recorded when it was built"
         return None
     except OSError as exc:
@@ -330,6 +387,9 @@ def compile_module(name: str, prefix: str, export: Callable, *, progress: Callab
         True when the module was written; False when it exists, another process is compiling it, the
         directory cannot be written, it was interrupted (Ctrl-C) or it failed (then remembered).
     """
+    import shutil
+    import tempfile
+
     so, failed = module_paths(name)
     d = so.parent
     try:

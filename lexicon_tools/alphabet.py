@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -70,7 +69,7 @@ class Alphabet:
                 text = path.read_text(encoding="utf-8")
                 where = str(path)
             else:
-                ref = resources.files("lexicon_tools") / "data" / f"{name_or_path}.json"
+                ref = Path(__file__).parent / "data" / f"{name_or_path}.json"  # no importlib.resources at start-up
                 text = ref.read_text(encoding="utf-8")
                 where = str(ref)
         except (OSError, FileNotFoundError) as exc:

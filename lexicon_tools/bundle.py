@@ -29,21 +29,16 @@ info --verify``) ignores the cached state and checks everything.
 from __future__ import annotations
 
 import bisect
-import datetime as _dt
 import errno
-import hashlib
 import itertools
 import json
 import operator
 import os
 import re
-import shutil
 import sys
-import tempfile
 import time
 from dataclasses import dataclass, field
 from functools import cached_property
-from importlib import resources
 from pathlib import Path
 from typing import Iterable, Sequence
 
@@ -51,6 +46,7 @@ import marisa_trie
 import numpy as np
 
 from .alphabet import Alphabet, german
+from ._verified import VERIFIER, VerifiedState, _umask, _write_json_atomic, file_key, remembered_sha256, sha256_file  # noqa: F401
 from .paths import cache_dir  # noqa: F401  (re-exported: where built lexicons are kept)
 
 FORMAT = "german-scrabble-lexicon"
@@ -63,8 +59,6 @@ TRIE_FILE = "words.marisa"
 META_FILE = "meta.json"
 DEFAULT_WORDS = "default_words.txt.xz"
 STATE_FILE = ".verified.json"
-VERIFIER = 2
-"""Version of the load-time checks; a state written by other checks is not trusted."""
 
 
 def _kwg():
@@ -78,112 +72,10 @@ class LexiconError(ValueError):
     """A lexicon bundle or graph file that cannot be used; the message names the file."""
 
 
-def sha256_file(path: Path) -> str:
-    """Hex SHA-256 of a file, read in 1 MiB chunks."""
-    h = hashlib.sha256()
-    with open(path, "rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
-def file_key(path: Path) -> list[int]:
-    """``[device, inode, size, mtime_ns, ctime_ns]`` of a file: changes whenever its content can have changed.
-
-    ``ctime`` (status change) is set by the kernel on every write, ``utime``,
-    ``chmod`` and rename and cannot be set back by a user, so restoring the
-    modification time after an edit still changes the key.
-    """
-    st = os.stat(path)
-    return [int(st.st_dev), int(st.st_ino), int(st.st_size), int(st.st_mtime_ns), int(st.st_ctime_ns)]
-
-
-def _write_json_atomic(path: Path, data: dict) -> bool:
-    """Write ``data`` atomically (temp file, fsync, rename); ``False`` (and nothing left behind) on failure."""
-    tmp = None
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            json.dump(data, f)
-            f.flush()
-            os.fsync(f.fileno())
-        os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, path)
-        return True
-    except OSError:
-        if tmp is not None:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-        return False
-
-
-def _umask() -> int:
-    """The process umask (from /proc on Linux, so that no other thread sees it changed)."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as f:
-            for line in f:
-                if line.startswith("Umask:"):
-                    return int(line.split()[1], 8)
-    except (OSError, ValueError, IndexError):
-        pass
-    m = os.umask(0o022)
-    os.umask(m)
-    return m
-
-
-class VerifiedState:
-    """The remembered result of a full check of some files (see the module docstring).
-
-    ``files`` maps a name to ``(path, expected_sha256 or None)``; the state is
-    valid when it was written by the same :data:`VERIFIER` for the same
-    ``context`` and every file still has the :func:`file_key` it had then.
-    """
-
-    def __init__(self, state_path: Path, context: dict):
-        self.path = state_path
-        self.context = context
-
-    @staticmethod
-    def keys(files: dict[str, Path]) -> dict[str, list[int]] | None:
-        """The current :func:`file_key` of each file (``None`` if one cannot be read).
-
-        Take them *before* the full check and :meth:`record` those: a file
-        changed during the check then no longer matches its recorded key.
-        """
-        try:
-            return {n: file_key(p) for n, p in files.items()}
-        except OSError:
-            return None
-
-    def valid(self, keys: dict[str, list[int]] | None) -> bool:
-        """True when files with these keys were verified by this :data:`VERIFIER` (any error: ``False``)."""
-        if keys is None:
-            return False
-        try:
-            with open(self.path, encoding="utf-8") as f:
-                data = json.load(f)
-            return (data.get("verifier") == VERIFIER and data.get("context") == self.context
-                    and data["files"] == keys)
-        except (OSError, ValueError, KeyError, TypeError, AttributeError):
-            return False
-
-    def record(self, keys: dict[str, list[int]] | None) -> bool:
-        """Remember that the files with ``keys`` passed the full check; ``False`` when not written."""
-        if keys is None:
-            return False
-        return _write_json_atomic(self.path, {"verifier": VERIFIER, "context": self.context, "files": keys})
-
-    def forget(self) -> None:
-        try:
-            self.path.unlink()
-        except OSError:
-            pass
-
-
 def _bare_state(path: Path, alphabet: Alphabet) -> VerifiedState:
     """Where the verified state of a bare ``.kwg`` lives: the cache directory, keyed by its real path."""
+    import hashlib
+
     real = os.path.realpath(path)
     name = hashlib.sha256(real.encode("utf-8", "surrogateescape")).hexdigest()[:24]
     return VerifiedState(cache_dir() / "verified" / f"kwg-{name}.json",
@@ -449,6 +341,10 @@ def build_bundle(words: Sequence[str], out: str | os.PathLike, *, source_name: s
         lexicon_tools.kwg.GraphError: the graph fails validation or verification.
         LexiconError: the output location cannot be written.
     """
+    import datetime as _dt
+    import shutil
+    import tempfile
+
     alphabet = alphabet or german()
     step = progress or (lambda name: None)
     if max_nodes is None:
@@ -587,6 +483,9 @@ def _exchange(a: Path, b: Path) -> bool:
 
 def _swap_into_place(tmp: Path, out: Path, parent: Path) -> None:
     """Put the finished bundle ``tmp`` at ``out`` (see :func:`build_bundle` for the guarantees)."""
+    import shutil
+    import tempfile
+
     if not out.exists():
         os.replace(tmp, out)
     elif _exchange(tmp, out):
@@ -627,6 +526,8 @@ def clean_stale_builds(out: str | os.PathLike) -> list[Path]:
     Returns:
         the paths removed or restored.
     """
+    import shutil
+
     out = Path(out)
     parent = out.parent if str(out.parent) else Path(".")
     done: list[Path] = []
@@ -686,8 +587,10 @@ def _non_word_samples(words: Sequence[str], alphabet: Alphabet, n: int = 200) ->
 # The default lexicon
 # ---------------------------------------------------------------------------
 def default_words_path() -> Path:
-    """Path of the packaged default word list (xz-compressed, one word per line)."""
-    return Path(str(resources.files("lexicon_tools") / "data" / DEFAULT_WORDS))
+    """Path of the packaged default word list (xz-compressed, one word per line): ``lexicon_tools/data/``
+    beside this module (what ``importlib.resources.files("lexicon_tools")`` gives for the installed
+    package, without importing its readers at every start)."""
+    return Path(__file__).parent / "data" / DEFAULT_WORDS
 
 
 def read_packaged_words(path: Path | None = None) -> list[str]:
@@ -764,10 +667,12 @@ def default_lexicon(progress=None, verify: bool = False, stage=None) -> Lexicon:
     Raises:
         LexiconError: the packaged list is missing or the cache is unwritable.
     """
+    import shutil
+
     src = default_words_path()
     if not src.is_file():
         raise LexiconError(f"{src}: the packaged default word list is missing (broken installation)")
-    sha = sha256_file(src)
+    sha = remembered_sha256(src)  # hashed once per change of the packaged list, not at every start
     key = sha[:12]
     if key in _DEFAULT and not verify:
         return _DEFAULT[key]

@@ -32,6 +32,20 @@ def golden_words() -> list[str]:
         return f.read().split()
 
 
+def count_hashing(monkeypatch, module) -> list[str]:
+    """Replace ``module.sha256_file`` by a wrapper that records the base name of every file it hashes;
+    returns that list (the lexicon's and the remembered checksums' tests count how often files are read)."""
+    calls: list[str] = []
+    real = module.sha256_file
+
+    def counting(path):
+        calls.append(os.path.basename(path))
+        return real(path)
+
+    monkeypatch.setattr(module, "sha256_file", counting)
+    return calls
+
+
 def golden_positions() -> list[tuple[str, str]]:
     """``[(id, cgp), ...]`` from tests/data/positions.tsv."""
     out = []

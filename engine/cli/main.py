@@ -182,7 +182,8 @@ def _moves(args, top, lex, best_move_list, exchanges, generate_moves) -> int:
     ml = best_move_list(pos.board, pos.rack, lex, n) if n else generate_moves(pos.board, pos.rack, lex)
     elapsed = time.perf_counter() - t0
     moves = ml.top(n) if n else ml.sorted()
-    exch = exchanges(pos.rack, pos.alphabet, pos.bag_count)
+    # the exchanges are listed in JSON and counted by `moves`; a text `best` that found a placement needs none
+    exch = exchanges(pos.rack, pos.alphabet, pos.bag_count) if args.json or not n or not moves else []
     if args.json:
         out = {"moves": [_move_json(_scored(pos, m, lex)) for m in moves], "exchanges": exch, "pass": True,
                "time_ms": round(elapsed * 1000, 4)}

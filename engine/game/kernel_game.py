@@ -134,19 +134,26 @@ class KernelPlayers:
             self.stuck[p] = ep.stuck_penalty
             if t is not None:
                 self.eqp[p] = (ep.bag_ramp, ep.bag_floor, ep.stuck_penalty, ep.seven)
-        if not used:
-            self.values = np.zeros((n, 1), dtype=np.float32)
-        elif all(t is used[0] for t in used):
+        if used and all(t is used[0] for t in used):
             self.values = np.broadcast_to(np.asarray(used[0].values, dtype=np.float32), (n, index.size))
         else:
-            self.values = np.zeros((n, index.size), dtype=np.float32)
+            self.values = _strided_values(n, index.size if used else 1)
             for p, t in enumerate(tables):
                 if t is not None:
                     self.values[p] = t.values
+            self.values.flags.writeable = False
         self.H = index.H
         self.cap = index.cap
         self.P = KG.rank_prefix(index.H, index.cap)
         self.tile_values = index.tile_values
+
+
+def _strided_values(n: int, size: int) -> np.ndarray:
+    """A zeroed float32 (n, size) array whose rows are not contiguous (one spare column), so that the kernel sees
+    the same array type (Numba layout ``A``, read-only once filled) as for the shared table, a broadcast view:
+    :func:`engine.game._kgame.play_game` is then compiled once, not once per layout (about 20 s of CPU saved
+    in ``python -m engine warmup``, issue 27 part 5)."""
+    return np.zeros((n, size + 1), dtype=np.float32)[:, :size]
 
 
 class KernelGame:

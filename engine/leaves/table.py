@@ -31,7 +31,6 @@ import struct
 import tempfile
 from dataclasses import dataclass, field
 from functools import cached_property
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -572,7 +571,7 @@ def _check_values(p: Path, values: np.ndarray, ranks: np.ndarray, index: LeaveIn
 # ---------------------------------------------------------------------------
 def data_path(name: str = DEFAULT_NAME) -> Path:
     """Path of a packaged table: ``engine/data/<name>.klv2.xz``."""
-    return Path(str(resources.files("engine") / "data" / f"{name}.klv2.xz"))
+    return Path(__file__).parents[1] / "data" / f"{name}.klv2.xz"
 
 
 _DEFAULT: dict[tuple, tuple[LeaveTable, tuple | None]] = {}

@@ -26,7 +26,6 @@ argument with the compiled signature and calls the JIT kernel when one differs.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from pathlib import Path
@@ -52,14 +51,25 @@ PREFIX = "gse_kernels_"
 
 def key() -> str:
     """Hash of everything the compiled module depends on (24 hex digits): :data:`_SOURCES` and the
-    toolchain (:func:`lexicon_tools._aot.toolchain_key`)."""
-    h = hashlib.sha256()
+    toolchain (:func:`lexicon_tools._aot.toolchain_key`).
+
+    Computed once per change of those files or of the toolchain and remembered
+    (:func:`lexicon_tools._aot.remembered_key`): a later start reads it instead of reading and hashing
+    the sources again.
+    """
     root = Path(__file__).resolve().parents[2]
-    for rel in _SOURCES:
-        h.update(f"{rel}\0".encode())
-        h.update((root / rel).read_bytes())
-    _shared.toolchain_key(h)
-    return h.hexdigest()[:24]
+
+    def compute() -> str:
+        import hashlib
+
+        h = hashlib.sha256()
+        for rel in _SOURCES:
+            h.update(f"{rel}\0".encode())
+            h.update((root / rel).read_bytes())
+        _shared.toolchain_key(h)
+        return h.hexdigest()[:24]
+
+    return _shared.remembered_key(f"{PREFIX}{root}", {rel: root / rel for rel in _SOURCES}, compute)
 
 
 def _paths(k: str) -> tuple[str, Path, Path, Path]:

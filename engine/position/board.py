@@ -9,7 +9,6 @@ written row first for across moves (``8H``) and column first for down moves
 from __future__ import annotations
 
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +19,9 @@ N = 15
 COLUMNS = "ABCDEFGHIJKLMNO"
 ACROSS, DOWN = 0, 1
 CENTER = (7, 7)
+_DATA = Path(__file__).parents[1] / "data"
+"""``engine/data``: the packaged layouts (``importlib.resources.files("engine")`` for the installed package,
+without importing ``importlib.resources`` at every start)."""
 
 
 @dataclass(frozen=True)
@@ -48,7 +50,7 @@ class Layout:
             if path.exists():
                 text = path.read_text(encoding="utf-8")
             else:
-                text = (resources.files("engine") / "data" / f"{name_or_path}.txt").read_text(encoding="utf-8")
+                text = (_DATA / f"{name_or_path}.txt").read_text(encoding="utf-8")
         except OSError as exc:
             raise ValueError(f"board layout {name_or_path!r}: cannot read ({exc})") from None
         rows = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]

@@ -156,14 +156,15 @@ def test_the_word_checkers_reasons_in_german(tiny_lex, capsys, move, german):
     assert capsys.readouterr().out.splitlines() == [german]
 
 
-def test_an_error_in_a_record_in_german(tmp_path, capsys):
+def test_an_error_in_a_record_in_german(tmp_path, capsys, tiny_lex):
     f = tmp_path / "bad.gcg"
     f.write_text("#player1 a a\n#player2 b b\n>a: ABC 8H XX +3 3\n", encoding="utf-8")
-    assert main(["--lang", "de", "gcg", str(f), "--no-words"]) == 2
+    lex = ["--lexicon", str(tiny_lex.path)]  # not the default list: on a fresh cache its first build would speak too
+    assert main(["--lang", "de", "gcg", str(f), "--no-words", *lex]) == 2
     assert capsys.readouterr().err == f"Fehler: {f}: Zeile 3: ungültiger Zug 8H XX: X ist nicht auf dem Bänkchen (ABC)\n"
     assert main(["--lang", "de", "gcg", str(tmp_path / "none.gcg")]) == 2
     assert capsys.readouterr().err == f"Fehler: {tmp_path / 'none.gcg'}: nicht lesbar (keine solche Datei)\n"
-    assert main(["--lang", "en", "gcg", str(f), "--no-words"]) == 2
+    assert main(["--lang", "en", "gcg", str(f), "--no-words", *lex]) == 2
     assert capsys.readouterr().err == f"error: {f}: line 3: illegal move 8H XX: tile X is not on the rack (rack ABC)\n"
 
 

@@ -266,3 +266,25 @@ def test_cli_selfplay_equity(golden_lexicon, tmp_path, capsys):
     assert "equity players" in text and f"#seed {game_seed(3, 1)}" in text
     ref = play_equity_game(golden_lexicon, game_seed(3, 1), (default_table(), default_table()), kernel=False)
     assert f"{ref.scores[0]}" in text.splitlines()[-1] or f"{ref.scores[1]}" in text.splitlines()[-1]
+
+
+def test_every_seat_mix_gives_the_game_kernel_one_type(table):
+    """Issue 27 part 5: score players (zeros), one shared table (a broadcast view) and different tables per seat
+    passed three array layouts, so `play_game` was compiled twice by the warm-up (about 20 s of CPU). Now the
+    leave values always reach the kernel as one type, and each equity seat's row is its table's values."""
+    import numba
+
+    from dataclasses import replace
+
+    other = replace(table, values=(np.asarray(table.values) * 0.5).astype(np.float32))
+    mixes = [(None, None), (table, table), (table, None), (None, table), (table, table, table), (None,) * 4,
+             (table, other), (other, None, table)]
+    types = set()
+    for seats in mixes:
+        kp = KernelPlayers(seats)
+        types.add(numba.typeof(kp.values))
+        assert kp.values.shape[0] == len(seats) and not kp.values.flags.writeable
+        for p, t in enumerate(seats):  # a score seat's row is not read (kinds); an equity seat's is its table
+            if t is not None:
+                assert np.array_equal(kp.values[p], np.asarray(t.values, dtype=np.float32))
+    assert len(types) == 1, types

@@ -19,6 +19,7 @@ from lexicon_tools import kwg as kwg_mod
 from lexicon_tools.alphabet import german
 from lexicon_tools.bundle import KWG_FILE, STATE_FILE, Lexicon, LexiconError, build_bundle
 from lexicon_tools.cli import main as lt_main
+from conftest import count_hashing
 from reference_generator import reference_moves
 
 WORDS = ["AB", "ABER", "BAD", "BADE", "BAU", "BAUER", "DA", "DAS", "EBBE", "HAUS", "HAUSE", "RAD", "RADE",
@@ -195,15 +196,7 @@ def bundle_dir(tmp_path):
 
 
 def _count_hashes(monkeypatch):
-    calls = []
-    real = B.sha256_file
-
-    def counting(path):
-        calls.append(os.path.basename(path))
-        return real(path)
-
-    monkeypatch.setattr(B, "sha256_file", counting)
-    return calls
+    return count_hashing(monkeypatch, B)
 
 
 def test_verified_state_skips_hashing_until_a_file_changes(bundle_dir, monkeypatch):

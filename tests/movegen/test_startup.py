@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -230,3 +231,60 @@ def test_a_truncated_module_falls_back_to_the_jit_with_a_note(aot_cache, golden_
     assert r.returncode == 0 and r.stdout.split()[:3] == ["13I", "SANIERT", "77"], (r.returncode, r.stderr[-2000:])
     assert f"the compiled move generator {so} (10,000 bytes instead of" in r.stderr and "is damaged" in r.stderr
     assert _aot.needs_build() and _aot.load() is None
+
+
+LAZY = ("numba", "llvmlite", "hashlib", "_hashlib", "tempfile", "importlib.resources", "importlib.readers",
+        "lexicon_tools.kwg", "lexicon_tools.cli", "lexicon_tools._build_aot", "engine.analysis", "engine.leaves",
+        "tqdm", "rich")
+"""What a second ``best`` with the ahead-of-time kernels leaves unimported: Numba, the checksums of files that did
+not change (OpenSSL's hashing), the writers' tempfile, importlib.resources, the lexicon builder, the analysis
+and leave modules, the progress bars (issue 27 part 6)."""
+
+
+def _modules_of(argv, env_extra) -> tuple[subprocess.CompletedProcess, set[str]]:
+    """Run ``python -m engine argv`` in a child (through runpy, as ``-m`` does) and return it with the names in
+    its ``sys.modules`` at the end."""
+    code = ("import json, runpy, sys\n"
+            "sys.argv = ['engine', *json.loads(sys.argv[1])]\n"
+            "try:\n    runpy.run_module('engine', run_name='__main__', alter_sys=True)\n"
+            "except SystemExit as e:\n    rc = e.code\n"
+            "sys.stderr.write('\\nMODULES ' + json.dumps(sorted(sys.modules)) + '\\n')\n"
+            "sys.exit(rc)\n")
+    env = {**os.environ, **env_extra}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    r = subprocess.run([sys.executable, "-c", code, __import__("json").dumps(argv)], capture_output=True, text=True,
+                       env=env, cwd=ROOT, timeout=600)
+    line = [ln for ln in r.stderr.splitlines() if ln.startswith("MODULES ")]
+    return r, set(__import__("json").loads(line[-1][8:])) if line else set()
+
+
+def test_a_second_best_imports_only_what_it_needs(aot_cache, golden_lexicon, tmp_path):
+    """Issue 27 part 6: the second `best` reads remembered checksums and keys instead of hashing files again, and
+    imports none of the modules made lazy (:data:`LAZY`) nor a plug-in (:data:`HEAVY`)."""
+    import shutil
+
+    cache = tmp_path / "cache"
+    shutil.copytree(aot_cache, cache)
+    env = {"GSE_AOT": "1", "GSE_CACHE_DIR": str(cache), "GSE_LANG": "en"}
+    argv = ["best", "--cgp", README_CGP, "--lexicon", str(golden_lexicon.path)]
+    for _ in range(50):  # a file changed in the last 2 s is hashed every time (lexicon_tools._verified.SETTLE_NS)
+        if _settled_module(cache):
+            break
+        time.sleep(0.1)
+    first, _ = _modules_of(argv, env)  # hashes the copied module once and remembers its checksum
+    assert first.returncode == 0 and first.stdout.split()[:3] == ["13I", "SANIERT", "77"], first.stderr[-2000:]
+    r, mods = _modules_of(argv, env)
+    assert r.returncode == 0 and r.stdout == first.stdout, r.stderr[-2000:]
+    assert "engine.movegen._aot" in mods and "lexicon_tools.bundle" in mods  # what it does use
+    lazy = set(LAZY)
+    assert not {m for m in mods if m in lazy or m.startswith(tuple(x + "." for x in LAZY))}, sorted(mods & lazy)
+    assert not {m for m in mods if m.startswith(HEAVY)}
+    r, mods = _modules_of(["moves", "--cgp", README_CGP, "--lexicon", str(golden_lexicon.path), "--top", "3"], env)
+    assert r.returncode == 0 and len(r.stdout.splitlines()) == 3
+    assert not {m for m in mods if m in lazy}
+
+
+def _settled_module(cache) -> bool:
+    from lexicon_tools._verified import file_key, settled
+
+    return all(settled({"f": file_key(p)}) for p in (cache / "aot").glob("*.so"))

@@ -90,12 +90,25 @@
     } catch (e) { store = { current: null, games: [] }; }
     game = store.games.find((g) => g.id === store.current) || null;
   }
-  function save() {
+  // true when the store reached localStorage; false when the browser refused it (over its quota, storage
+  // blocked): then a warning stays on the page until a save succeeds (the rows shown are not saved)
+  function save(quiet) {
     if (game) game.updated = Date.now();
     store.current = game ? game.id : null;
     store.games.sort((a, b) => b.updated - a.updated);
     store.games = store.games.slice(0, KEEP);
-    try { localStorage.setItem(KEY, JSON.stringify(store)); } catch (e) { msg(String(e), true); }
+    let ok = true;
+    try { localStorage.setItem(KEY, JSON.stringify(store)); } catch (e) { ok = false; }
+    saveFailed = !ok;
+    showSaveWarn();
+    if (!ok && !quiet) msg(T("p.save.failed"), true);
+    return ok;
+  }
+  let saveFailed = false;
+  function showSaveWarn() {
+    const el = $("#save-warn");
+    el.hidden = !saveFailed;
+    el.textContent = saveFailed ? T("p.save.failed") : "";
   }
   function newGame(mode, players) {
     const now = Date.now();
@@ -745,6 +758,10 @@
     return out;
   }
   function gcgText() {
+    // plain integers only (a score of 1e23 was written as "+1e+23", which no reader takes back)
+    const rowsBad = game.turns.findIndex((t) => !Number.isSafeInteger(t.score) || Math.abs(t.score) > SCORE_MAX);
+    if (rowsBad >= 0) return { error: T("p.export.number", rowsBad + 1, game.turns[rowsBad].score, SCORE_MAX) };
+    if (game.end && !adjustments().every((a) => Number.isSafeInteger(a.score))) return { error: T("p.export.number", "–", "?", SCORE_MAX) };
     for (let i = 0; i < game.turns.length; i++) {       // a rack that an earlier row's correction made impossible
       const t = game.turns[i];
       const bad = t.rack ? rackProblem(t.rack, i, t, t.p) : null;
@@ -861,18 +878,45 @@
     }
     return { p, score, total: +m[4], rack };
   }
+  // limits of an import, checked before the file is read (a 200,000-pass file froze the page for a minute):
+  // the file's size, the move lines (">nick:", "#note by hand:") of one game
+  const IMPORT_BYTES = 1024 * 1024, IMPORT_TURNS = 2000;
+  const fmtMB = (bytes) => (bytes / 1024 / 1024).toFixed(1).replace(".", I18N.lang === "de" ? "," : ".");
+  // a score of a move line: ASCII digits (the regex), at most SCORE_MAX either way: a real one has at most 4 digits
+  // and engine/game/gcg.py re-scores the move, so a larger one is refused there too (10^400 was read as Infinity)
+  const SCORE_MAX = 9999, TOTAL_DIGITS = 9;
+  const cutNum = (text) => (text.length <= 12 ? text : text.slice(0, 12) + "…");
   function importGCG(text) {
     const players = [], nk = [], run = [];
     const g = newGame("classic", []);
     const b = Array.from({ length: N }, () => Array(N).fill(""));
     const rest = [], time = [];
-    let out = null, n = 0;
+    let out = null, n = 0, lastTurn = null;
     const lines = text.split(/\r?\n/);
+    const moveLines = lines.filter((l) => /^\s*(>|#note by hand:)/.test(l)).length;
+    if (moveLines > IMPORT_TURNS) throw new Error(T("p.import.lines", moveLines, IMPORT_TURNS));
+    const fail = (i, key, ...a) => new Error(T(key, i + 1, ...a));
+    // the turns (plays, passes, exchanges, rows by hand) go round in the order of #player1..: engine/game/gcg.py
+    const inTurn = (i, p) => {
+      if (lastTurn !== null && p !== (lastTurn + 1) % nk.length) {
+        throw fail(i, "p.import.turn", nk[p], nk[(lastTurn + 1) % nk.length]);
+      }
+      lastTurn = p;
+    };
+    // a word's letters: the German set only (HAU5, ß refused as engine/game/gcg.py refuses them)
+    const letterOk = (i, ch, blank) => {     // blank: "?" allowed (remaining tiles)
+      const up = ch === "?" ? "?" : ch.toUpperCase();
+      if (up === "?" ? !blank : !(Array.from(up).length === 1 && letters.has(up))) {
+        throw fail(i, ch === "ß" ? "p.import.eszett" : "p.import.letter", ch);
+      }
+      return up;
+    };
     for (let i = 0; i < lines.length; i++) {
       const s = lines[i].trim();
       if (!s) continue;
       if (s.startsWith("#note by hand:")) {     // points by hand: imported exactly or refused (engine/game/gcg.py)
         const h = handRow(s, i + 1, nk, run, b);
+        inTurn(i, h.p);
         run[h.p] = h.total;
         const t = { p: h.p, kind: "points", score: h.score };
         if (h.rack) t.rack = h.rack;
@@ -905,43 +949,58 @@
         continue;                               // other pragmas: nothing the pad keeps
       }
       let m = /^>(\S+):\s*(.*)$/.exec(s);
-      if (!m || !nk.includes(m[1])) throw new Error(`line ${i + 1}: ${s.slice(0, 40)}`);
+      if (!m) throw fail(i, "p.import.line", s.slice(0, 40));
+      if (!nk.includes(m[1])) throw fail(i, "p.import.hand.nick", m[1]);
       const p = nk.indexOf(m[1]);
       const body = m[2].trim();
-      const tot = /\s([+-]?[0-9]+)$/.exec(body);    // the running total, for a later row by hand
-      if (tot) run[p] = +tot[1];
+      // every move line ends in its score and the player's running total (engine/game/gcg.py checks both)
+      const nums = /(?:^|\s)([+-]?[0-9]+)\s+([+-]?[0-9]+)$/.exec(body);
+      if (!nums) throw fail(i, "p.import.line", body.slice(0, 40));
+      const digits = nums[1].replace(/^[+-]/, "").replace(/^0+(?=.)/, "");
+      if (digits.length > 4) throw fail(i, "p.import.number", cutNum(nums[1]), SCORE_MAX);
+      const score = nums[1].startsWith("-") && +digits ? -digits : +digits;
+      const prev = run[p] || 0;
+      if (nums[2].replace(/^[+-]/, "").replace(/^0+(?=.)/, "").length > TOTAL_DIGITS || +nums[2] !== prev + score) {
+        throw fail(i, "p.import.total", cutNum(nums[2]), m[1], prev, (score < 0 ? "−" : "+") + Math.abs(score), prev + score);
+      }
+      run[p] = prev + score;
       const NUM = "([+-]?\\d+)";
       let k;
       if ((k = new RegExp(`^(\\S*)\\s*\\((time|challenge)\\)\\s+${NUM}\\s+${NUM}$`).exec(body))) {
-        if (k[2] === "time") time[p] = -(+k[3]);
-        else g.turns.push({ p, kind: "points", score: +k[3] });
+        if (k[2] === "time") time[p] = -score;
+        else g.turns.push({ p, kind: "points", score });
       } else if ((k = new RegExp(`^\\((\\S+)\\)\\s+${NUM}\\s+${NUM}$`).exec(body))) {
+        Array.from(k[1]).forEach((ch) => letterOk(i, ch, true));
         out = p;
       } else if ((k = new RegExp(`^(\\S+)\\s+\\((\\S+)\\)\\s+${NUM}\\s+${NUM}$`).exec(body))) {
-        rest[p] = { text: k[2].toUpperCase(), value: -(+k[3]) };
+        rest[p] = { text: Array.from(k[2]).map((ch) => letterOk(i, ch, true)).join(""), value: -score };
       } else if ((k = new RegExp(`^(\\S+)\\s+--\\s+${NUM}\\s+${NUM}$`).exec(body))) {
         const last = g.turns[g.turns.length - 1];
-        if (last && last.kind === "play") {
-          for (const [r, c] of last.tiles) b[r][c] = "";
-          g.turns[g.turns.length - 1] = { p: last.p, kind: "pass", score: 0, withdrawn: last.move, rack: last.rack };
-        }
+        if (!last || last.kind !== "play" || last.p !== p || last.withdrawn) throw fail(i, "p.import.withdraw");
+        for (const [r, c] of last.tiles) b[r][c] = "";
+        g.turns[g.turns.length - 1] = { p: last.p, kind: "pass", score: 0, withdrawn: last.move, rack: last.rack };
       } else if ((k = new RegExp(`^(\\S+)\\s+-\\s+${NUM}\\s+${NUM}$`).exec(body))) {
+        inTurn(i, p);
         g.turns.push({ p, kind: "pass", score: 0, rack: rackField(k[1]) });
       } else if ((k = new RegExp(`^(\\S+)\\s+-(\\S+)\\s+${NUM}\\s+${NUM}$`).exec(body))) {
+        inTurn(i, p);
         g.turns.push({ p, kind: "exchange", score: 0, n: /^\d+$/.test(k[2]) ? +k[2] : Array.from(k[2]).length,
           rack: rackField(k[1]) });
       } else if ((k = new RegExp(`^(\\S+)\\s+([0-9A-Oa-o]{2,3})\\s+(\\S+)\\s+${NUM}\\s+${NUM}$`).exec(body))) {
+        inTurn(i, p);
         const st = k[2].toUpperCase();
         const across = /^\d/.test(st);
         const mm = across ? /^(\d+)([A-O])$/.exec(st) : /^([A-O])(\d+)$/.exec(st);
-        if (!mm) throw new Error(`line ${i + 1}: ${st}`);
+        if (!mm) throw fail(i, "p.import.square", st);
         let r = across ? +mm[1] - 1 : +mm[2] - 1, c = across ? COLS.indexOf(mm[2]) : COLS.indexOf(mm[1]);
+        if (r >= N) throw fail(i, "p.import.square", st);
         const tiles = [];
         let written = "", inParens = false;
         for (const ch of Array.from(k[3].normalize("NFC"))) {
           if (ch === "(") { inParens = true; written += "("; continue; }
           if (ch === ")") { inParens = false; written += ")"; continue; }
-          if (r >= N || c >= N) throw new Error(`line ${i + 1}: ${k[3]}`);
+          if (r >= N || c >= N) throw fail(i, "p.import.offboard", k[3]);
+          if (ch !== ".") letterOk(i, ch);
           if (ch === "." || inParens || b[r][c]) {
             const on = b[r][c] || ch;
             written += inParens ? on : `(${on})`;
@@ -953,13 +1012,13 @@
           if (across) c++; else r++;
         }
         for (const [tr, tc, L, bl] of tiles) b[tr][tc] = bl ? L.toLowerCase() : L;
-        g.turns.push({ p, kind: "play", move: `${st} ${written.replace(/\)\(/g, "")}`, tiles, words: [], score: +k[4],
+        g.turns.push({ p, kind: "play", move: `${st} ${written.replace(/\)\(/g, "")}`, tiles, words: [], score,
           rack: rackField(k[1]),
           bingo: tiles.length === 7, agreed: false, unknown: [] });
-      } else throw new Error(`line ${i + 1}: ${body.slice(0, 40)}`);
+      } else throw fail(i, "p.import.line", body.slice(0, 40));
       n++;
     }
-    if (players.length < 2) throw new Error("#player1, #player2");
+    if (players.length < 2) throw new Error(T("p.import.players"));
     g.players = players;
     g.clock = freshClock("off", players.length);
     if (rest.length || out !== null || time.length) {
@@ -971,6 +1030,7 @@
 
   // ---- drawing the pad ----------------------------------------------------------------------------------
   function render() {
+    showSaveWarn();
     const has = !!game;
     $("#game").hidden = !has;
     if (!has) { $("#setup").hidden = false; renderHistory(); return; }
@@ -1245,20 +1305,26 @@
     $("#import-file").addEventListener("change", async (e) => {
       const f = e.target.files[0];
       if (!f) return;
-      try {
-        const r = importGCG(await f.text());
-        game = r.game;
-        store.games.unshift(game);
-        clearEntry();
-        save();
-        render();
-        $("#io-msg").textContent = T("p.import.done", r.entries);
-        $("#io-msg").className = "";
-      } catch (err) {
-        $("#io-msg").textContent = T("p.import.bad", err.message);
-        $("#io-msg").className = "bad";
-      }
       e.target.value = "";
+      const say = (text, bad) => { $("#io-msg").textContent = text; $("#io-msg").className = bad ? "bad" : ""; };
+      if (f.size > IMPORT_BYTES) { say(T("p.import.bad", T("p.import.size", fmtMB(f.size), fmtMB(IMPORT_BYTES))), true); return; }
+      let r;
+      try { r = importGCG(await f.text()); } catch (err) { say(T("p.import.bad", err.message), true); return; }
+      // kept only once it is saved: a game over the browser's quota is taken back, the saved state stays
+      const before = { games: store.games.slice(), game };
+      game = r.game;
+      store.games.unshift(game);
+      if (!save(true)) {
+        store.games = before.games;
+        game = before.game;
+        save(true);            // the state before the import (saved already; a failure stays shown)
+        render();
+        say(T("p.import.quota"), true);
+        return;
+      }
+      clearEntry();
+      render();
+      say(T("p.import.done", r.entries), false);
     });
     $("#tm-mode").addEventListener("change", () => {
       const mode = $("#tm-mode").value;
