@@ -350,3 +350,28 @@ def test_a_row_by_hand_is_imported_exactly_or_the_file_is_refused(page, tmp_path
     expect(rows(pg).nth(3)).to_contain_text("von Hand")
     expect(rows(pg).nth(3)).to_contain_text("Bank EEILNRS")
     assert totals(pg) == [20, 19]
+
+
+def test_a_wrong_challenge_goes_out_as_it_came_in(page, tmp_path):
+    """A "(challenge) -5" line (a wrong challenge's penalty) was imported as a row by hand and exported as
+    "#note by hand: ... +-5", which neither the pad nor the CLI reads back (report-fix26pad2). It goes out as the
+    same "(challenge) -5" line, which both read."""
+    from engine.game.gcg import read_gcg
+
+    text = ("#character-encoding UTF-8\n#player1 Ida Ida\n#player2 Jo Jo\n#rules home\n"
+            ">Ida: ... 8H HAUS +10 10\n>Jo: (challenge) -5 -5\n>Jo: ... - +0 -5\n")
+    assert read_gcg(text, None).scores == [10, -5]   # the CLI reads the file
+    pg = page
+    f = tmp_path / "challenge.gcg"
+    f.write_text(text, encoding="utf-8")
+    pg.set_input_files("#import-file", str(f))
+    expect(pg.locator("#io-msg")).to_have_text("GCG gelesen: 3 Einträge")
+    assert totals(pg) == [10, -5]
+    out = pg.evaluate("PAD.gcgText()")["text"]
+    assert ">Jo: (challenge) -5 -5" in out and "+-" not in out, out
+    assert read_gcg(out, None).scores == [10, -5]    # and the CLI reads what the pad wrote
+    f2 = tmp_path / "again.gcg"
+    f2.write_text(out, encoding="utf-8")
+    pg.set_input_files("#import-file", str(f2))
+    expect(pg.locator("#io-msg")).to_have_text("GCG gelesen: 3 Einträge")
+    assert totals(pg) == [10, -5]
