@@ -307,8 +307,22 @@ def test_a_name_with_an_invisible_character_is_refused_and_never_exported(page, 
     read_gcg(text, None)  # the CLI reads it
 
 
-def test_a_row_by_hand_is_imported_exactly_or_the_file_is_refused(page, tmp_path):
+def refused_like_the_cli(pg, path: Path, text: str, line, message: str) -> None:
+    """``text`` is refused by the CLI's reader at ``line`` and by the pad's import with ``message`` (German), in
+    red; nothing replaced: the page still lists one game."""
     from engine.game.gcg import GCGError, read_gcg
+
+    with pytest.raises(GCGError, match=f"^line {line}: "):
+        read_gcg(text, None)
+    path.write_text(text, encoding="utf-8")
+    pg.set_input_files("#import-file", str(path))
+    expect(pg.locator("#io-msg")).to_contain_text("GCG nicht gelesen: " + message)
+    expect(pg.locator("#io-msg")).to_have_class("bad")
+    expect(pg.locator("#games li")).to_have_count(1)
+
+
+def test_a_row_by_hand_is_imported_exactly_or_the_file_is_refused(page, tmp_path):
+    from engine.game.gcg import read_gcg
 
     pg = page
     start_game(pg, ["Ida", "Jo"])
@@ -317,16 +331,7 @@ def test_a_row_by_hand_is_imported_exactly_or_the_file_is_refused(page, tmp_path
     for k, (change, message) in enumerate(BAD_HAND_ROWS):
         text = HAND_FILE.replace(*change, 1)
         assert text != HAND_FILE
-        line = message.split(":")[0].split()[1]
-        with pytest.raises(GCGError, match=f"^line {line}: "):       # the CLI refuses the same line
-            read_gcg(text, None)
-        f = tmp_path / f"bad{k}.gcg"
-        f.write_text(text, encoding="utf-8")
-        pg.set_input_files("#import-file", str(f))
-        expect(pg.locator("#io-msg")).to_contain_text("GCG nicht gelesen: " + message)
-        expect(pg.locator("#io-msg")).to_have_class("bad")
-        # nothing replaced: the open game and the list of games are as before
-        expect(pg.locator("#games li")).to_have_count(1)
+        refused_like_the_cli(pg, tmp_path / f"bad{k}.gcg", text, message.split(":")[0].split()[1], message)
         expect(rows(pg)).to_have_count(1)
         assert totals(pg) == [7, 0]
         if k in (3, 6):                                                # the longest and a short message
