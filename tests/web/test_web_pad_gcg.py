@@ -321,6 +321,15 @@ def refused_like_the_cli(pg, path: Path, text: str, line, message: str) -> None:
     expect(pg.locator("#games li")).to_have_count(1)
 
 
+def refused_in_english(pg, path: Path, text: str, message: str) -> None:
+    """On the English page, the import of ``text`` is refused with ``message``; the page is German again after."""
+    pg.click("#lang")
+    path.write_text(text, encoding="utf-8")
+    pg.set_input_files("#import-file", str(path))
+    expect(pg.locator("#io-msg")).to_have_text(message)
+    pg.click("#lang")
+
+
 def test_a_row_by_hand_is_imported_exactly_or_the_file_is_refused(page, tmp_path):
     from engine.game.gcg import read_gcg
 
@@ -338,12 +347,8 @@ def test_a_row_by_hand_is_imported_exactly_or_the_file_is_refused(page, tmp_path
             pg.locator("#io-msg").scroll_into_view_if_needed()
             shot(pg, f"pad-import-refused-{k}.png")
     # English page: the same refusal in English
-    pg.click("#lang")
-    f = tmp_path / "bad-en.gcg"
-    f.write_text(HAND_FILE.replace("+12 12", "+12 13"), encoding="utf-8")
-    pg.set_input_files("#import-file", str(f))
-    expect(pg.locator("#io-msg")).to_have_text("GCG not read: line 4: total 13 for Ben does not match: 0 + 12 = 12")
-    pg.click("#lang")
+    refused_in_english(pg, tmp_path / "bad-en.gcg", HAND_FILE.replace("+12 12", "+12 13"),
+                       "GCG not read: line 4: total 13 for Ben does not match: 0 + 12 = 12")
     # the good file: both rows by hand come in, with the file's totals
     assert read_gcg(HAND_FILE, None).scores == [20, 19]
     f = tmp_path / "good.gcg"
