@@ -307,8 +307,31 @@ def test_a_name_with_an_invisible_character_is_refused_and_never_exported(page, 
     read_gcg(text, None)  # the CLI reads it
 
 
-def test_a_row_by_hand_is_imported_exactly_or_the_file_is_refused(page, tmp_path):
+def refused_like_the_cli(pg, path: Path, text: str, line, message: str) -> None:
+    """``text`` is refused by the CLI's reader at ``line`` and by the pad's import with ``message`` (German), in
+    red; nothing replaced: the page still lists one game."""
     from engine.game.gcg import GCGError, read_gcg
+
+    with pytest.raises(GCGError, match=f"^line {line}: "):
+        read_gcg(text, None)
+    path.write_text(text, encoding="utf-8")
+    pg.set_input_files("#import-file", str(path))
+    expect(pg.locator("#io-msg")).to_contain_text("GCG nicht gelesen: " + message)
+    expect(pg.locator("#io-msg")).to_have_class("bad")
+    expect(pg.locator("#games li")).to_have_count(1)
+
+
+def refused_in_english(pg, path: Path, text: str, message: str) -> None:
+    """On the English page, the import of ``text`` is refused with ``message``; the page is German again after."""
+    pg.click("#lang")
+    path.write_text(text, encoding="utf-8")
+    pg.set_input_files("#import-file", str(path))
+    expect(pg.locator("#io-msg")).to_have_text(message)
+    pg.click("#lang")
+
+
+def test_a_row_by_hand_is_imported_exactly_or_the_file_is_refused(page, tmp_path):
+    from engine.game.gcg import read_gcg
 
     pg = page
     start_game(pg, ["Ida", "Jo"])
@@ -317,28 +340,15 @@ def test_a_row_by_hand_is_imported_exactly_or_the_file_is_refused(page, tmp_path
     for k, (change, message) in enumerate(BAD_HAND_ROWS):
         text = HAND_FILE.replace(*change, 1)
         assert text != HAND_FILE
-        line = message.split(":")[0].split()[1]
-        with pytest.raises(GCGError, match=f"^line {line}: "):       # the CLI refuses the same line
-            read_gcg(text, None)
-        f = tmp_path / f"bad{k}.gcg"
-        f.write_text(text, encoding="utf-8")
-        pg.set_input_files("#import-file", str(f))
-        expect(pg.locator("#io-msg")).to_contain_text("GCG nicht gelesen: " + message)
-        expect(pg.locator("#io-msg")).to_have_class("bad")
-        # nothing replaced: the open game and the list of games are as before
-        expect(pg.locator("#games li")).to_have_count(1)
+        refused_like_the_cli(pg, tmp_path / f"bad{k}.gcg", text, message.split(":")[0].split()[1], message)
         expect(rows(pg)).to_have_count(1)
         assert totals(pg) == [7, 0]
         if k in (3, 6):                                                # the longest and a short message
             pg.locator("#io-msg").scroll_into_view_if_needed()
             shot(pg, f"pad-import-refused-{k}.png")
     # English page: the same refusal in English
-    pg.click("#lang")
-    f = tmp_path / "bad-en.gcg"
-    f.write_text(HAND_FILE.replace("+12 12", "+12 13"), encoding="utf-8")
-    pg.set_input_files("#import-file", str(f))
-    expect(pg.locator("#io-msg")).to_have_text("GCG not read: line 4: total 13 for Ben does not match: 0 + 12 = 12")
-    pg.click("#lang")
+    refused_in_english(pg, tmp_path / "bad-en.gcg", HAND_FILE.replace("+12 12", "+12 13"),
+                       "GCG not read: line 4: total 13 for Ben does not match: 0 + 12 = 12")
     # the good file: both rows by hand come in, with the file's totals
     assert read_gcg(HAND_FILE, None).scores == [20, 19]
     f = tmp_path / "good.gcg"
@@ -350,3 +360,28 @@ def test_a_row_by_hand_is_imported_exactly_or_the_file_is_refused(page, tmp_path
     expect(rows(pg).nth(3)).to_contain_text("von Hand")
     expect(rows(pg).nth(3)).to_contain_text("Bank EEILNRS")
     assert totals(pg) == [20, 19]
+
+
+def test_a_wrong_challenge_goes_out_as_it_came_in(page, tmp_path):
+    """A "(challenge) -5" line (a wrong challenge's penalty) was imported as a row by hand and exported as
+    "#note by hand: ... +-5", which neither the pad nor the CLI reads back (report-fix26pad2). It goes out as the
+    same "(challenge) -5" line, which both read."""
+    from engine.game.gcg import read_gcg
+
+    text = ("#character-encoding UTF-8\n#player1 Ida Ida\n#player2 Jo Jo\n#rules home\n"
+            ">Ida: ... 8H HAUS +10 10\n>Jo: (challenge) -5 -5\n>Jo: ... - +0 -5\n")
+    assert read_gcg(text, None).scores == [10, -5]   # the CLI reads the file
+    pg = page
+    f = tmp_path / "challenge.gcg"
+    f.write_text(text, encoding="utf-8")
+    pg.set_input_files("#import-file", str(f))
+    expect(pg.locator("#io-msg")).to_have_text("GCG gelesen: 3 Einträge")
+    assert totals(pg) == [10, -5]
+    out = pg.evaluate("PAD.gcgText()")["text"]
+    assert ">Jo: (challenge) -5 -5" in out and "+-" not in out, out
+    assert read_gcg(out, None).scores == [10, -5]    # and the CLI reads what the pad wrote
+    f2 = tmp_path / "again.gcg"
+    f2.write_text(out, encoding="utf-8")
+    pg.set_input_files("#import-file", str(f2))
+    expect(pg.locator("#io-msg")).to_have_text("GCG gelesen: 3 Einträge")
+    assert totals(pg) == [10, -5]

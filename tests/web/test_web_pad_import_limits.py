@@ -22,7 +22,7 @@ require_chromium()
 
 from playwright.sync_api import expect  # noqa: E402
 from test_web_pad import PHONE, ctx, page, server, start_game, totals  # noqa: E402,F401  (fixtures)
-from test_web_pad_gcg import rows, shot  # noqa: E402
+from test_web_pad_gcg import refused_in_english, refused_like_the_cli, rows, shot  # noqa: E402
 
 KEY = "gse.punkte.v1"
 QUOTA = 20_000  # characters of the stored JSON the simulated storage takes
@@ -162,8 +162,6 @@ BAD = [   # (line replaced, its new text, the page's message) – the CLI refuse
 
 
 def test_numbers_letters_and_turns_are_refused_naming_the_line_in_german(page, tmp_path):
-    from engine.game.gcg import GCGError, read_gcg
-
     pg = page
     start_game(pg, ["Ida", "Jo"])
     pg.fill("#points", "7")
@@ -174,23 +172,13 @@ def test_numbers_letters_and_turns_are_refused_naming_the_line_in_german(page, t
             lines[line - 1] = new
         else:
             lines.append(new)
-        text = "\n".join(lines) + "\n"
-        with pytest.raises(GCGError, match=f"^line {line}: "):          # the CLI refuses the same line
-            read_gcg(text, None)
-        f = tmp_path / f"bad{k}.gcg"
-        f.write_text(text, encoding="utf-8")
-        pg.set_input_files("#import-file", str(f))
+        refused_like_the_cli(pg, tmp_path / f"bad{k}.gcg", "\n".join(lines) + "\n", line, message)
         expect(pg.locator("#io-msg")).to_have_text("GCG nicht gelesen: " + message)
-        expect(pg.locator("#games li")).to_have_count(1)                 # nothing replaced
         assert totals(pg) == [7, 0]
     pg.locator("#io-msg").scroll_into_view_if_needed()
     shot(pg, "pad-import-number-390.png")
-    pg.click("#lang")
-    f = tmp_path / "en.gcg"
-    f.write_text(GOOD.replace("8H HAUS", "8H HAU5"), encoding="utf-8")
-    pg.set_input_files("#import-file", str(f))
-    expect(pg.locator("#io-msg")).to_have_text("GCG not read: line 3: “5” is not a letter of the German tile set")
-    pg.click("#lang")
+    refused_in_english(pg, tmp_path / "en.gcg", GOOD.replace("8H HAUS", "8H HAU5"),
+                       "GCG not read: line 3: “5” is not a letter of the German tile set")
     # the good file with Ben's remaining tiles holding a blank ("?" is a tile there): read
     f = tmp_path / "good.gcg"
     f.write_text(GOOD + ">Ben: E? (E?) -1 -1\n", encoding="utf-8")

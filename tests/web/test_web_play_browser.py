@@ -285,6 +285,20 @@ def _seed_where_the_player_starts(lexicon, rules):
     raise AssertionError("no seed where the player starts")  # pragma: no cover
 
 
+
+def _stark_game(app, lexicon) -> dict:
+    """A new home-rules game against Stark for "Ana", in which Ana moves first (its state)."""
+    return app.state.games.new("stark", "home", "Ana", seed=_seed_where_the_player_starts(lexicon, "home"))
+
+
+def _open_game(browser, url: str, gid: str):
+    """A German phone page (context, page) on /spielen showing the game ``gid``, ready for input."""
+    ctx = _page(browser, game=gid)
+    pg = ctx.new_page()
+    pg.goto(url + "/spielen")
+    pg.wait_for_function("window.SPIEL.state && !window.SPIEL.busy")
+    return ctx, pg
+
 def _phony_from(rack: str, lexicon) -> str:
     """Three tiles of ``rack`` in an order that is not a word (across through the centre star)."""
     import itertools
@@ -333,13 +347,9 @@ def test_exchange_errors_and_cross_words_in_german(browser, server, golden_lexic
     """D4: an exchange of tiles not on the rack is refused on the page in German; the server's English reasons
     (cross-words, exchanges, a GCG file's line) come out in German, a GCG error in red."""
     url, app = server
-    seed = _seed_where_the_player_starts(golden_lexicon, "home")
-    st = app.state.games.new("stark", "home", "Ana", seed=seed)
-    ctx = _page(browser, game=st["id"])
-    pg = ctx.new_page()
+    st = _stark_game(app, golden_lexicon)
+    ctx, pg = _open_game(browser, url, st["id"])
     try:
-        pg.goto(url + "/spielen")
-        pg.wait_for_function("window.SPIEL.state && !window.SPIEL.busy")
         absent = next(ch for ch in "QXYJVÖÜÄ" if ch not in st["rack"])
         pg.fill("#exchange-tiles", absent)
         pg.click("#exchange")
@@ -427,13 +437,9 @@ def test_a_second_tab_catches_up(browser, server, golden_lexicon):
     game went on (report-attack26d B8: the move carries the page's turn count), and when it gets the focus back."""
     url, app = server
     store = app.state.games
-    seed = _seed_where_the_player_starts(golden_lexicon, "home")
-    st = store.new("stark", "home", "Ana", seed=seed)
-    ctx = _page(browser, game=st["id"])
-    pg = ctx.new_page()
+    st = _stark_game(app, golden_lexicon)
+    ctx, pg = _open_game(browser, url, st["id"])
     try:
-        pg.goto(url + "/spielen")
-        pg.wait_for_function("window.SPIEL.state && !window.SPIEL.busy")
         best = _best(app, st)
         assert not best.startswith("-")
         moved = store.move(st["id"], best)  # "the other tab" plays
@@ -480,7 +486,7 @@ def test_the_rack_is_on_a_laptop_screen_and_the_labels_fit_a_phone(browser, serv
     """D9: at 1366×768 the rack under the board is on screen without scrolling (the scores sit beside the
     board); at 390 px the tab labels are not clipped and the radio buttons keep their size."""
     url, app = server
-    st = app.state.games.new("stark", "home", "Ana", seed=_seed_where_the_player_starts(golden_lexicon, "home"))
+    st = _stark_game(app, golden_lexicon)
     for width, height in ((1366, 768), (390, 844)):
         ctx = _page(browser, game=st["id"], width=width)
         pg = ctx.new_page()
@@ -509,8 +515,7 @@ def test_a_preview_the_server_did_not_judge_is_asked_again(browser, server, gold
     warning, never as an illegal move, and the preview is asked again until the server judges it: then the
     move can be played. (The whole-game test once stayed at a disabled 'Zug legen' for 30 s.)"""
     url, app = server
-    seed = _seed_where_the_player_starts(golden_lexicon, "home")
-    st = app.state.games.new("stark", "home", "Ana", seed=seed)
+    st = _stark_game(app, golden_lexicon)
     move = _best(app, st)
     assert not move.startswith("-")
     ctx = _page(browser, game=st["id"])
@@ -544,13 +549,9 @@ def test_a_pass_asks_first(browser, server, golden_lexicon):
     """A pass cannot be taken back: the first tap on "Passen" only asks "Wirklich passen?" and sends nothing; left
     alone, the button goes back to "Passen"; two taps pass (the turn is the player's pass on the server)."""
     url, app = server
-    seed = _seed_where_the_player_starts(golden_lexicon, "home")
-    st = app.state.games.new("stark", "home", "Ana", seed=seed)
-    ctx = _page(browser, game=st["id"])
-    pg = ctx.new_page()
+    st = _stark_game(app, golden_lexicon)
+    ctx, pg = _open_game(browser, url, st["id"])
     try:
-        pg.goto(url + "/spielen")
-        pg.wait_for_function("window.SPIEL.state && !window.SPIEL.busy")
         pg.click("#pass")
         expect(pg.locator("#pass")).to_have_text("Wirklich passen?")
         expect(pg.locator("#pass")).to_have_text("Passen", timeout=10_000)

@@ -787,6 +787,8 @@
       else if (t.kind === "exchange") {     // the whole rack exchanged: its tiles are known
         const all = t.rack && Array.from(t.rack).length === (t.n || 7);
         lines.push(`${head} -${all ? t.rack : t.n || 7} +0 ${tot[t.p]}`);
+      } else if (t.kind === "points" && t.challenge) {   // a wrong challenge's penalty, as it was read (signed)
+        lines.push(`>${nk[t.p]}: ${t.rack ? `${t.rack} ` : ""}(challenge) ${t.score < 0 ? "" : "+"}${t.score} ${tot[t.p]}`);
       } else if (t.kind === "points") lines.push(`#note by hand: ${head} +${t.score} ${tot[t.p]}`);
     }
     if (game.end) {
@@ -968,7 +970,7 @@
       let k;
       if ((k = new RegExp(`^(\\S*)\\s*\\((time|challenge)\\)\\s+${NUM}\\s+${NUM}$`).exec(body))) {
         if (k[2] === "time") time[p] = -score;
-        else g.turns.push({ p, kind: "points", score });
+        else g.turns.push({ p, kind: "points", score, challenge: true });   // exported as "(challenge)" again
       } else if ((k = new RegExp(`^\\((\\S+)\\)\\s+${NUM}\\s+${NUM}$`).exec(body))) {
         Array.from(k[1]).forEach((ch) => letterOk(i, ch, true));
         out = p;
