@@ -63,10 +63,15 @@ def _type_move(pg, move: str) -> None:
     pg.click("#dir-down" if down else "#dir-across")
     letters = word.replace("(", "").replace(")", "")
     pg.fill("#word", letters.upper())
-    for k, ch in enumerate(letters):
-        if ch != ch.upper():  # a blank: tap the typed letter
-            r, c = (row + k, col) if down else (row, col + k)
+    k, on_board = 0, False
+    for ch in word:
+        if ch in "()":
+            on_board = ch == "("
+            continue
+        if ch != ch.upper() and not on_board:  # a blank played now: tap the typed letter (a blank on the board
+            r, c = (row + k, col) if down else (row, col + k)  # is not tapped: that would move the start there)
             pg.click(f'#board [data-square="{COLS[c]}{r + 1}"]')
+        k += 1
 
 
 def test_a_whole_game_against_stark_on_a_phone(browser, server):
