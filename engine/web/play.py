@@ -45,9 +45,16 @@ server") only when none of them is left:
    games are *not* protected here: with a fresh owner token per game that would
    let one address fill the server with finished games for good, report-attack26d B1);
 3. games the player moved in that have not changed for :data:`ACTIVE_DAYS` days,
-   oldest first.
+   oldest first;
+4. games in progress of the address holding the most of them, the one changed
+   longest ago, while that address holds more than :data:`FAIR_SHARE`: one move
+   a month in each of a few thousand games, from one address over weeks or from
+   fifty at once, would otherwise keep every newcomer out for good
+   (report-attack26e E1, E2); a player with a few games in progress is never
+   touched.
 
-A game the player moved in within :data:`ACTIVE_DAYS` days, and an untouched
+A game the player moved in within :data:`ACTIVE_DAYS` days (of an address holding
+at most :data:`FAIR_SHARE` of them), and an untouched
 game younger than :data:`UNTOUCHED_DAYS` (a newcomer still thinking about the
 first move), are never deleted to make room: when only such games are left the
 new game is refused, and the refusal goes away as the untouched ones age.
@@ -100,7 +107,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = ["ACTIVE_DAYS", "BEGINNER_CAP", "BEGINNER_TOP", "GameStore", "KEEP", "LEVELS", "MASTER_SECONDS",
-           "MAX_GAMES", "MAX_GAME_BYTES", "MAX_NEW_PER_DAY", "MAX_OPEN", "PlayError", "StaleTurn", "UNTOUCHED_DAYS", "UnknownGame", "address_of",
+           "FAIR_SHARE", "MAX_GAMES", "MAX_GAME_BYTES", "MAX_NEW_PER_DAY", "MAX_OPEN", "PlayError", "StaleTurn", "UNTOUCHED_DAYS", "UnknownGame", "address_of",
            "default_games_dir", "owner_of"]
 
 KEEP = 20
@@ -117,6 +124,9 @@ MAX_GAMES = 2000
 :data:`UNTOUCHED_DAYS`, then finished ones, then idle ones (module doc); when none may go, it is refused."""
 MAX_OPEN = 40
 """Open games (not over and not idle, module doc) per client address at most: a new one beyond is refused."""
+FAIR_SHARE = 5
+"""Games in progress (moved in, not idle) an address keeps on a full server with nothing else to delete: beyond
+it, the address holding the most loses its game changed longest ago (module doc, step 4)."""
 MAX_NEW_PER_DAY = 200
 """New games per client address (:func:`address_of`) in 24 hours at most (kept in memory): a new one beyond is
 refused, so that one address cannot replace the whole store with its own finished games."""
@@ -286,12 +296,13 @@ class GameStore:
         keep: games kept per owner; active_days: a game not over, moved in, that changed within this many days is
             never deleted; max_games: game files at most; max_open: open games per client address at most;
             untouched_days: a game never moved in older than this is idle (module doc); max_new_per_day: new games
-            per address in 24 hours at most.
+            per address in 24 hours at most; fair_share: games in progress an address keeps on a full server.
     """
 
     def __init__(self, directory: str | Path, lexicon, table, deep=None, keep: int = KEEP,
                  active_days: float = ACTIVE_DAYS, max_games: int = MAX_GAMES, max_open: int = MAX_OPEN,
-                 untouched_days: float = UNTOUCHED_DAYS, max_new_per_day: int = MAX_NEW_PER_DAY):
+                 untouched_days: float = UNTOUCHED_DAYS, max_new_per_day: int = MAX_NEW_PER_DAY,
+                 fair_share: int = FAIR_SHARE):
         self.dir = Path(directory)
         self.lexicon = lexicon
         self.table = table
@@ -305,6 +316,7 @@ class GameStore:
         self._new_lock = threading.Lock()
         self.untouched_days = untouched_days
         self.max_new_per_day = max_new_per_day
+        self.fair_share = fair_share
         self._made: dict[str, list[float]] = {}  # address -> the times of its new games in the last 24 hours
         self._seen: dict[str, tuple[tuple[int, int, int], str | None, bool, bool, str | None, bool]] = {}
 
@@ -465,13 +477,25 @@ class GameStore:
 
     def _room_order(self, files: list[_File], stale):
         """The games that may go to make room on a full server, in the order they go (module doc): untouched
-        and idle ones, then finished ones (any owner), then games moved in but idle, each oldest first. A game
-        moved in and not idle, and an untouched one not idle (younger than :attr:`untouched_days`), never.
+        and idle ones, then finished ones (any owner), then games moved in but idle, each oldest first, then
+        games in progress of the address holding the most while it holds more than :attr:`fair_share`. Any
+        other game moved in and not idle, and an untouched one not idle (younger than :attr:`untouched_days`), never.
         Yields :class:`_File`; a file the caller could not delete is passed over."""
         cands = [f for f in files if f.readable]
         yield from sorted((f for f in cands if not f.over and not f.touched and stale(f)), key=lambda f: f.mtime)
         yield from sorted((f for f in cands if f.over), key=lambda f: f.mtime)
         yield from sorted((f for f in cands if not f.over and f.touched and stale(f)), key=lambda f: f.mtime)
+        held: dict[str, list[_File]] = {}  # step 4: games in progress by address, the one changed longest ago last
+        for f in cands:
+            if not f.over and f.touched and not stale(f) and f.addr is not None:
+                held.setdefault(f.addr, []).append(f)
+        for games in held.values():
+            games.sort(key=lambda f: f.mtime, reverse=True)
+        while held:
+            addr = max(held, key=lambda a: (len(held[a]), -held[a][-1].mtime))
+            if len(held[addr]) <= self.fair_share:
+                return
+            yield held[addr].pop()
 
     def _delete(self, f: _File) -> bool:
         """Delete a game file unless a request holds it or it changed since it was scanned."""

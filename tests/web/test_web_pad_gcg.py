@@ -385,3 +385,29 @@ def test_a_wrong_challenge_goes_out_as_it_came_in(page, tmp_path):
     pg.set_input_files("#import-file", str(f2))
     expect(pg.locator("#io-msg")).to_have_text("GCG gelesen: 3 Einträge")
     assert totals(pg) == [10, -5]
+
+
+def test_after_a_wrong_challenge_it_is_still_the_challengers_turn(page, tmp_path):
+    """report-attack26e E3: a file ending in the challenger's penalty ("(challenge) -5") made the pad give the
+    next turn to the player whose play was challenged; the pad's own export then failed its own import."""
+    from engine.game.gcg import read_gcg
+
+    text = ("#character-encoding UTF-8\n#player1 Ida Ida\n#player2 Jo Jo\n#rules home\n"
+            ">Ida: ... 8H HAUS +10 10\n>Jo: (challenge) -5 -5\n")
+    assert read_gcg(text, None).scores == [10, -5]
+    pg = page
+    f = tmp_path / "challenge-last.gcg"
+    f.write_text(text, encoding="utf-8")
+    pg.set_input_files("#import-file", str(f))
+    expect(pg.locator("#io-msg")).to_have_text("GCG gelesen: 2 Einträge")
+    assert pg.evaluate("PAD.nextPlayer()") == 1        # Jo, who challenged, still has the turn
+    pg.fill("#points", "7")
+    pg.click("#save-points")                            # Jo's row by hand
+    assert totals(pg) == [10, 2]
+    out = pg.evaluate("PAD.gcgText()")["text"]
+    assert out.endswith(">Jo: (challenge) -5 -5\n#note by hand: >Jo: ... +7 2\n"), out
+    f2 = tmp_path / "again.gcg"
+    f2.write_text(out, encoding="utf-8")
+    pg.set_input_files("#import-file", str(f2))
+    expect(pg.locator("#io-msg")).to_have_text("GCG gelesen: 3 Einträge")
+    assert totals(pg) == [10, 2]

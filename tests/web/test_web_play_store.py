@@ -207,6 +207,33 @@ def test_a_flood_of_untouched_games_does_not_delete_a_newcomers_game(golden_lexi
         store.new("stark", owner="t:late", address=address_of("10.0.5.5"))
 
 
+def test_games_in_progress_beyond_an_addresss_fair_share_go_before_a_newcomer_is_refused(golden_lexicon, games_dir):
+    # report-attack26e E2 (and E1, one address over weeks): four addresses start three games each and move once
+    # in each, so every file is a game in progress moved in within 30 days: nothing could go, and every newcomer
+    # was refused for good (renewed by one move a month). Beyond an address's fair share (2 here) the address
+    # holding the most loses its game changed longest ago; a user with one game in progress keeps it.
+    store = GameStore(games_dir, golden_lexicon, None, keep=20, max_games=12, max_open=3, fair_share=2)
+    user = _moved(store, store.new("stark", owner="t:user", address=address_of("10.0.9.9"))["id"], 29)  # oldest
+    att = [address_of(a) for a in ("10.7.0.1", "10.7.0.2", "10.7.0.3", "2001:db8:9::1")]
+    games = {}
+    for k, a in enumerate(att):
+        games[a] = [_moved(store, store.new("einsteiger", owner=f"t:a{k}{i}", address=a)["id"],
+                           20 - k - i / 10) for i in range(3 if k < 3 else 2)]
+    assert len(_files(games_dir)) == 12  # full: the user's game and eleven of the attackers', all in progress
+    first = store.new("stark", owner="t:n0", address=address_of("10.0.3.1"))["id"]
+    oldest_of_biggest = games[att[0]][0]  # 3 games: the biggest holders are att[0..2]; att[0]'s is oldest
+    assert _files(games_dir) == {user, first} | {g for gs in games.values() for g in gs} - {oldest_of_biggest}
+    for k in range(2):
+        store.new("stark", owner=f"t:n{k + 1}", address=address_of(f"10.0.3.{k + 2}"))
+    left = _files(games_dir)
+    assert user in left and first in left
+    assert all(len([g for g in games[a] if g in left]) <= 2 for a in att)  # each attacker down to the share
+    # every address at its fair share or below, the rest untouched newcomers younger than a day: refused
+    with pytest.raises(PlayError, match=r"^too many games on this server \(12\)"):
+        store.new("stark", owner="t:late", address=address_of("10.0.5.5"))
+    assert user in _files(games_dir)
+
+
 def test_finished_games_with_fresh_owner_tokens_do_not_lock_out_the_server(golden_lexicon, games_dir):
     # report-attack26d B1: one address finished game after game, each with a new owner token: every finished
     # game was its owner's newest, so none could go, and every new game was refused for good

@@ -118,9 +118,12 @@
 
   // ---- the game's arithmetic ------------------------------------------------------------------
   const together = () => game && game.mode === "together";
+  // the player after the last turn; a wrong challenge's penalty row ("(challenge)") is not a turn (engine/game/gcg.py)
   function nextPlayer() {
-    if (!game.turns.length) return 0;
-    return (game.turns[game.turns.length - 1].p + 1) % game.players.length;
+    for (let i = game.turns.length - 1; i >= 0; i--) {
+      if (!game.turns[i].challenge) return (game.turns[i].p + 1) % game.players.length;
+    }
+    return 0;
   }
   // the board of the plays before row `upto` (default: all), without row `except` (the row being edited)
   function boardOf(except, upto) {
@@ -1353,6 +1356,7 @@
   }
 
   // for tests and the console: the pad's data (read only)
-  window.PAD = { get game() { return game; }, get store() { return store; }, totals: () => (game ? totals() : null), gcgText: () => gcgText() };
+  window.PAD = { get game() { return game; }, get store() { return store; }, totals: () => (game ? totals() : null), gcgText: () => gcgText(),
+    nextPlayer: () => (game ? nextPlayer() : null) };
   document.addEventListener("DOMContentLoaded", start);
 })();
