@@ -250,6 +250,5 @@ def add_parser(subparsers) -> None:
     sp.add_argument("--games", metavar="DIR", default=None,
                     help="where the games against the computer (/spielen) are kept (default: $GSE_GAMES_DIR, else "
                          "~/.local/share/german-scrabble-engine/spiele); a game in progress played in the last 30 "
-                         "days is kept (up to 5 per address); a full server (2000 games) deletes finished and idle "
-                         "ones first")
+                         "days is never deleted; a full server (2000 games) deletes finished and idle ones first")
     sp.set_defaults(func=cmd_web)

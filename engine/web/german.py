@@ -94,6 +94,10 @@ _PLAY_RULES: list[tuple[str, object]] = [
      lambda m: ("unbekannte Partie: sie ist nicht (mehr) auf diesem Server; ist er voll, löscht er beendete Partien, "
                 f"Partien, in denen {m[1].replace('.', ',')} Tage lang niemand gezogen hat, und Partien, in denen nach "
                 f"{m[2].replace('.', ',')} Tag(en) noch nicht gezogen wurde")),
+    (r"^too many unfinished games from your address \((\d+)\); this game waited more than ([\d.]+) day\(s\).*$",
+     lambda m: (f"Zu viele unbeendete Partien von deiner Adresse ({m[1]}); diese Partie hat mehr als "
+                f"{m[2].replace('.', ',')} Tag(e) auf deinen ersten Zug gewartet und wird nicht weitergespielt: eine "
+                "der anderen zu Ende spielen oder später eine neue beginnen")),
     (r"^too many unfinished games from your address \((\d+)\).*$",
      r"Zu viele unbeendete Partien von deiner Adresse (\1); keine wurde gelöscht: eine davon zu Ende spielen oder "
      r"später noch einmal versuchen"),

@@ -33,7 +33,11 @@ without ``"addr"`` (made before) count for no address. An address may also start
 at most :data:`MAX_NEW_PER_DAY` games in 24 hours ("too many new games from your
 address"; counted in the server's memory, so a restart forgets it), so that one
 address cannot churn the whole store by finishing games (finished games count
-for no address's :data:`MAX_OPEN`).
+for no address's :data:`MAX_OPEN`). The first move in an untouched game older
+than :data:`UNTOUCHED_DAYS` would make it open again: it is refused while the
+address holds :data:`MAX_OPEN` open games, so that an address cannot start games
+every day, let them age out of its count and then revive them all with one move
+each (report-attack26e E1).
 
 At :data:`MAX_GAMES` files the server deletes only as many games as the new one
 needs (usually one), in this order, and refuses ("too many games on this
@@ -45,16 +49,9 @@ server") only when none of them is left:
    games are *not* protected here: with a fresh owner token per game that would
    let one address fill the server with finished games for good, report-attack26d B1);
 3. games the player moved in that have not changed for :data:`ACTIVE_DAYS` days,
-   oldest first;
-4. games in progress of the address holding the most of them, the one changed
-   longest ago, while that address holds more than :data:`FAIR_SHARE`: one move
-   a month in each of a few thousand games, from one address over weeks or from
-   fifty at once, would otherwise keep every newcomer out for good
-   (report-attack26e E1, E2); a player with a few games in progress is never
-   touched.
+   oldest first.
 
-A game the player moved in within :data:`ACTIVE_DAYS` days (of an address holding
-at most :data:`FAIR_SHARE` of them), and an untouched
+A game the player moved in within :data:`ACTIVE_DAYS` days, and an untouched
 game younger than :data:`UNTOUCHED_DAYS` (a newcomer still thinking about the
 first move), are never deleted to make room: when only such games are left the
 new game is refused, and the refusal goes away as the untouched ones age.
@@ -107,7 +104,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = ["ACTIVE_DAYS", "BEGINNER_CAP", "BEGINNER_TOP", "GameStore", "KEEP", "LEVELS", "MASTER_SECONDS",
-           "FAIR_SHARE", "MAX_GAMES", "MAX_GAME_BYTES", "MAX_NEW_PER_DAY", "MAX_OPEN", "PlayError", "StaleTurn", "UNTOUCHED_DAYS", "UnknownGame", "address_of",
+           "MAX_GAMES", "MAX_GAME_BYTES", "MAX_NEW_PER_DAY", "MAX_OPEN", "PlayError", "StaleTurn", "UNTOUCHED_DAYS", "UnknownGame", "address_of",
            "default_games_dir", "owner_of"]
 
 KEEP = 20
@@ -124,9 +121,6 @@ MAX_GAMES = 2000
 :data:`UNTOUCHED_DAYS`, then finished ones, then idle ones (module doc); when none may go, it is refused."""
 MAX_OPEN = 40
 """Open games (not over and not idle, module doc) per client address at most: a new one beyond is refused."""
-FAIR_SHARE = 5
-"""Games in progress (moved in, not idle) an address keeps on a full server with nothing else to delete: beyond
-it, the address holding the most loses its game changed longest ago (module doc, step 4)."""
 MAX_NEW_PER_DAY = 200
 """New games per client address (:func:`address_of`) in 24 hours at most (kept in memory): a new one beyond is
 refused, so that one address cannot replace the whole store with its own finished games."""
@@ -296,13 +290,12 @@ class GameStore:
         keep: games kept per owner; active_days: a game not over, moved in, that changed within this many days is
             never deleted; max_games: game files at most; max_open: open games per client address at most;
             untouched_days: a game never moved in older than this is idle (module doc); max_new_per_day: new games
-            per address in 24 hours at most; fair_share: games in progress an address keeps on a full server.
+            per address in 24 hours at most.
     """
 
     def __init__(self, directory: str | Path, lexicon, table, deep=None, keep: int = KEEP,
                  active_days: float = ACTIVE_DAYS, max_games: int = MAX_GAMES, max_open: int = MAX_OPEN,
-                 untouched_days: float = UNTOUCHED_DAYS, max_new_per_day: int = MAX_NEW_PER_DAY,
-                 fair_share: int = FAIR_SHARE):
+                 untouched_days: float = UNTOUCHED_DAYS, max_new_per_day: int = MAX_NEW_PER_DAY):
         self.dir = Path(directory)
         self.lexicon = lexicon
         self.table = table
@@ -316,7 +309,6 @@ class GameStore:
         self._new_lock = threading.Lock()
         self.untouched_days = untouched_days
         self.max_new_per_day = max_new_per_day
-        self.fair_share = fair_share
         self._made: dict[str, list[float]] = {}  # address -> the times of its new games in the last 24 hours
         self._seen: dict[str, tuple[tuple[int, int, int], str | None, bool, bool, str | None, bool]] = {}
 
@@ -435,20 +427,14 @@ class GameStore:
         """
         files = self._scan()
         now = time.time()
-        idle = now - self.active_days * 86400.0
-        fresh = now - self.untouched_days * 86400.0
-
-        def stale(f: _File) -> bool:
-            """Idle: unchanged for :attr:`active_days` (moved in) or :attr:`untouched_days` (untouched)."""
-            return f.mtime < (idle if f.touched else fresh)
+        stale = self._stale_test(now)
 
         if address is not None:
             made = [t for t in self._made.get(address, ()) if t > now - 86400.0]
             if len(made) >= self.max_new_per_day:
                 raise PlayError(f"too many new games from your address in 24 hours ({self.max_new_per_day}); "
                                 "no game was deleted: try again tomorrow")
-            open_ = sum(1 for f in files if f.addr == address and f.readable and not f.over and not stale(f))
-            if open_ >= self.max_open:
+            if self._open_count(files, address, now) >= self.max_open:
                 raise PlayError(f"too many unfinished games from your address ({self.max_open}); no game was "
                                 "deleted: finish one of them, or try again later")
         groups: dict[str | None, list[_File]] = {}
@@ -475,27 +461,27 @@ class GameStore:
             raise PlayError(f"too many games on this server ({self.max_games}); no game in progress was "
                             "deleted to make room: try again later, or ask the host")
 
+    def _stale_test(self, now: float):
+        """``stale(f)``: the game is idle, unchanged for :attr:`active_days` (moved in) or :attr:`untouched_days`
+        (untouched) before ``now``."""
+        idle = now - self.active_days * 86400.0
+        fresh = now - self.untouched_days * 86400.0
+        return lambda f: f.mtime < (idle if f.touched else fresh)
+
+    def _open_count(self, files: list[_File], address: str, now: float) -> int:
+        """Open games of ``address`` among ``files``: not over and not idle (:meth:`_stale_test`)."""
+        stale = self._stale_test(now)
+        return sum(1 for f in files if f.addr == address and f.readable and not f.over and not stale(f))
+
     def _room_order(self, files: list[_File], stale):
         """The games that may go to make room on a full server, in the order they go (module doc): untouched
-        and idle ones, then finished ones (any owner), then games moved in but idle, each oldest first, then
-        games in progress of the address holding the most while it holds more than :attr:`fair_share`. Any
-        other game moved in and not idle, and an untouched one not idle (younger than :attr:`untouched_days`), never.
+        and idle ones, then finished ones (any owner), then games moved in but idle, each oldest first. A game
+        moved in and not idle, and an untouched one not idle (younger than :attr:`untouched_days`), never.
         Yields :class:`_File`; a file the caller could not delete is passed over."""
         cands = [f for f in files if f.readable]
         yield from sorted((f for f in cands if not f.over and not f.touched and stale(f)), key=lambda f: f.mtime)
         yield from sorted((f for f in cands if f.over), key=lambda f: f.mtime)
         yield from sorted((f for f in cands if not f.over and f.touched and stale(f)), key=lambda f: f.mtime)
-        held: dict[str, list[_File]] = {}  # step 4: games in progress by address, the one changed longest ago last
-        for f in cands:
-            if not f.over and f.touched and not stale(f) and f.addr is not None:
-                held.setdefault(f.addr, []).append(f)
-        for games in held.values():
-            games.sort(key=lambda f: f.mtime, reverse=True)
-        while held:
-            addr = max(held, key=lambda a: (len(held[a]), -held[a][-1].mtime))
-            if len(held[addr]) <= self.fair_share:
-                return
-            yield held[addr].pop()
 
     def _delete(self, f: _File) -> bool:
         """Delete a game file unless a request holds it or it changed since it was scanned."""
@@ -603,6 +589,29 @@ class GameStore:
             self._engine_turns(meta, g)
             return self._state(meta, g)
 
+    def _check_revival(self, gid: str, meta: dict) -> None:
+        """The first move in an untouched game older than :attr:`untouched_days` (no longer open, module doc)
+        makes it open again: refused while its address already holds :attr:`max_open` open games. Else one
+        address could start games every day, let them age out of its count, then move once in each and hold
+        thousands of games in progress that no full server may delete (report-attack26e E1).
+
+        Raises:
+            PlayError: "too many unfinished games from your address (N) ...".
+        """
+        addr = meta.get("addr")
+        if not isinstance(addr, str) or any(a.get("p") == meta.get("you") for a in meta.get("actions", [])):
+            return
+        now = time.time()
+        try:
+            if os.stat(self._path(gid)).st_mtime >= now - self.untouched_days * 86400.0:
+                return
+        except OSError:
+            return
+        if self._open_count(self._scan(), addr, now) >= self.max_open:
+            raise PlayError(f"too many unfinished games from your address ({self.max_open}); this game waited "
+                            f"more than {self.untouched_days:g} day(s) for your first move and is not played on: "
+                            "finish one of the others, or start a new game later")
+
     def move(self, gid: str, text: str, turn: int | None = None) -> dict:
         """The player's move, then the engine's answer; returns :meth:`state` with ``"answer"`` (the
         engine's turn, or ``None``) and ``"challenged"`` (a withdrawn play's invalid words).
@@ -624,6 +633,7 @@ class GameStore:
         text = text.strip()
         with self._lock(gid):
             meta = self._read(gid)
+            self._check_revival(gid, meta)
             g = self._replay(meta)
             if turn is not None and turn != len(g.record().turns):
                 raise StaleTurn(f"the game has moved on in another tab or window (it has {len(g.record().turns)} "

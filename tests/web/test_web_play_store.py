@@ -207,31 +207,32 @@ def test_a_flood_of_untouched_games_does_not_delete_a_newcomers_game(golden_lexi
         store.new("stark", owner="t:late", address=address_of("10.0.5.5"))
 
 
-def test_games_in_progress_beyond_an_addresss_fair_share_go_before_a_newcomer_is_refused(golden_lexicon, games_dir):
-    # report-attack26e E2 (and E1, one address over weeks): four addresses start three games each and move once
-    # in each, so every file is a game in progress moved in within 30 days: nothing could go, and every newcomer
-    # was refused for good (renewed by one move a month). Beyond an address's fair share (2 here) the address
-    # holding the most loses its game changed longest ago; a user with one game in progress keeps it.
-    store = GameStore(games_dir, golden_lexicon, None, keep=20, max_games=12, max_open=3, fair_share=2)
-    user = _moved(store, store.new("stark", owner="t:user", address=address_of("10.0.9.9"))["id"], 29)  # oldest
-    att = [address_of(a) for a in ("10.7.0.1", "10.7.0.2", "10.7.0.3", "2001:db8:9::1")]
-    games = {}
-    for k, a in enumerate(att):
-        games[a] = [_moved(store, store.new("einsteiger", owner=f"t:a{k}{i}", address=a)["id"],
-                           20 - k - i / 10) for i in range(3 if k < 3 else 2)]
-    assert len(_files(games_dir)) == 12  # full: the user's game and eleven of the attackers', all in progress
-    first = store.new("stark", owner="t:n0", address=address_of("10.0.3.1"))["id"]
-    oldest_of_biggest = games[att[0]][0]  # 3 games: the biggest holders are att[0..2]; att[0]'s is oldest
-    assert _files(games_dir) == {user, first} | {g for gs in games.values() for g in gs} - {oldest_of_biggest}
-    for k in range(2):
-        store.new("stark", owner=f"t:n{k + 1}", address=address_of(f"10.0.3.{k + 2}"))
-    left = _files(games_dir)
-    assert user in left and first in left
-    assert all(len([g for g in games[a] if g in left]) <= 2 for a in att)  # each attacker down to the share
-    # every address at its fair share or below, the rest untouched newcomers younger than a day: refused
-    with pytest.raises(PlayError, match=r"^too many games on this server \(12\)"):
-        store.new("stark", owner="t:late", address=address_of("10.0.5.5"))
-    assert user in _files(games_dir)
+def test_an_idle_untouched_game_is_not_revived_beyond_the_addresss_open_games(golden_lexicon, games_dir):
+    # report-attack26e E1: one address started games every day, let them age out of its count of open games
+    # (untouched, older than a day), then moved once in each: thousands of games in progress, none of which a
+    # full server may delete. The first move in such a game is refused while the address holds max_open open
+    # games; below that, and in a young game, it is played.
+    from engine.web.german import play_de
+
+    store = GameStore(games_dir, golden_lexicon, None, keep=20, max_open=2)
+    att = address_of("10.8.0.1")
+    old = [store.new("einsteiger", owner=f"t:o{k}", address=att)["id"] for k in range(2)]
+    for gid in old:
+        _age(games_dir, gid, UNTOUCHED_DAYS + 0.5)          # no longer open: the address may start more
+    new = [store.new("einsteiger", owner=f"t:n{k}", address=att)["id"] for k in range(2)]  # 2 open: the cap
+    before = store.state(old[0])["turns"]
+    with pytest.raises(PlayError, match=r"^too many unfinished games from your address \(2\); this game waited"
+                                        ) as exc:
+        store.move(old[0], "-")
+    assert play_de(str(exc.value)).startswith("Zu viele unbeendete Partien von deiner Adresse (2); diese Partie hat "
+                                              "mehr als 1 Tag(e) auf deinen ersten Zug gewartet")
+    assert store.state(old[0])["turns"] == before          # nothing played
+    _moved(store, new[0])                                   # a young game: played
+    store.state(new[1])
+    _set_over(games_dir, new[1], 0)                         # one finished: 1 open left, so one old game may go on
+    _moved(store, old[0])
+    with pytest.raises(PlayError, match="this game waited"):
+        store.move(old[1], "-")
 
 
 def test_finished_games_with_fresh_owner_tokens_do_not_lock_out_the_server(golden_lexicon, games_dir):
