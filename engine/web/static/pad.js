@@ -96,13 +96,28 @@
     if (game) game.updated = Date.now();
     store.current = game ? game.id : null;
     store.games.sort((a, b) => b.updated - a.updated);
-    store.games = store.games.slice(0, KEEP);
     let ok = true;
     try { localStorage.setItem(KEY, JSON.stringify(store)); } catch (e) { ok = false; }
     saveFailed = !ok;
     showSaveWarn();
     if (!ok && !quiet) msg(T("p.save.failed"), true);
     return ok;
+  }
+  // room for one more game within KEEP: the least recently changed games without rows go first, then finished
+  // ones (settled, or Together won); an unfinished game with rows is never dropped (report-attack26f F6).
+  // true when there is room; false: nothing was dropped, and the caller says so (p.full.new, p.full.import)
+  function makeRoom() {
+    const g0 = game;
+    const fin = (g) => { game = g; const done = !!g.end || (g.mode === "together" && goals() >= GOALS); game = g0; return done; };
+    const over = store.games.length + 1 - KEEP;
+    if (over <= 0) return true;
+    const byAge = store.games.slice().sort((a, b) => a.updated - b.updated);
+    const drop = [...byAge.filter((g) => !g.turns.length && !g.end), ...byAge.filter((g) => g.turns.length && fin(g))];
+    if (drop.length < over) return false;
+    const gone = new Set(drop.slice(0, over));
+    store.games = store.games.filter((g) => !gone.has(g));
+    if (gone.has(game)) game = null;
+    return true;
   }
   let saveFailed = false;
   function showSaveWarn() {
@@ -158,7 +173,8 @@
     const out = [];
     const e = game.end;
     if (!e) return out;
-    e.rest.forEach((r, p) => { if (p !== e.out && r.value) out.push({ kind: "rest", p, score: -r.value, text: r.text }); });
+    // a rest of letters worth 0 (a blank) is a row too: the export writes it, so the end survives (report-attack26e E4)
+    e.rest.forEach((r, p) => { if (p !== e.out && (r.value || r.text)) out.push({ kind: "rest", p, score: -r.value, text: r.text }); });
     if (e.out !== null && e.out !== undefined) {
       const sum = e.rest.reduce((s, r, p) => s + (p === e.out ? 0 : r.value), 0);
       const tiles = e.rest.map((r, p) => (p === e.out ? "" : r.text)).join("");
@@ -359,6 +375,7 @@
     entry.blanks = new Set();
     $("#word").value = "";
     $("#points").value = "";
+    $("#points").min = 0;
     $("#rack").value = "";
     showRackMsg("");
     $("#goal").checked = false;
@@ -376,6 +393,10 @@
     }
     if (entry.editing !== null) {
       const old = game.turns[entry.editing];
+      if (old.challenge) {                   // a wrong challenge's row stays one (it is no turn: report-attack26f F5)
+        if (turn.kind !== "points") { msg(T("p.row.challenge.only"), true); return; }
+        turn.challenge = true;
+      }
       turn.p = old.p;
       turn.corrected = true;
       game.turns[entry.editing] = turn;
@@ -403,7 +424,9 @@
   function savePoints() {
     const text = $("#points").value.trim();
     const v = text === "" ? 0 : Number(text);
-    if (!Number.isInteger(v) || v < 0 || v > 999) { msg(T("p.points.ph") + ": 0–999", true); return; }
+    // a wrong challenge's row (edited) may be negative: its penalty (−5, −10)
+    const low = entry.editing !== null && game.turns[entry.editing].challenge ? -999 : 0;
+    if (!Number.isInteger(v) || v < low || v > 999) { msg(T("p.points.ph") + `: ${low ? "−999" : "0"}–999`, true); return; }
     commit({ kind: "points", score: v });
   }
   function wonTogether() { return together() && goals() >= GOALS; }
@@ -519,22 +542,53 @@
       $("#word").value = entry.word;
       if (together()) { $("#goal").checked = !!t.goal; $("#hint").checked = !!t.hint; }
     } else if (t.kind === "points") $("#points").value = t.score;
+    $("#points").min = t.challenge ? -999 : 0;
     $("#rack").value = t.rack || "";
     render();
     typedChanged();
     $("#entry").scrollIntoView({ block: "nearest" });
   }
   function removeRow(i, btn) {
+    const middle = !game.turns[i].challenge && game.turns.slice(i + 1).some((x) => !x.challenge);
     if (btn.dataset.armed !== "1") {           // a second tap removes: no dialog on a phone
       btn.dataset.armed = "1";
-      btn.textContent = T("p.row.remove") + "?";
+      btn.textContent = T(middle ? "p.row.to_pass" : "p.row.remove") + "?";
       btn.classList.add("armed");
       return;
     }
-    game.turns.splice(i, 1);
+    const t = game.turns[i];
+    // a turn with later turns after it becomes a pass of the same player: every later row keeps its player and
+    // the turns still go round (the export imports again; report-attack26f F4). A wrong challenge's row is no
+    // turn, and the last turn simply goes.
+    if (!middle) game.turns.splice(i, 1);
+    else if (t.kind === "pass" && !t.withdrawn) { render(); msg(T("p.row.remove.pass", i + 1)); return; }
+    else {
+      const on = t.kind === "play" ? laterPlayOn(i) : -1;
+      if (on >= 0) { render(); msg(T("p.row.remove.built", i + 1, on + 1), true); return; }
+      game.turns[i] = { p: t.p, kind: "pass", score: 0, corrected: true };
+      msg(T("p.row.removed.pass", i + 1, game.players[t.p]));
+    }
     clearEntry();
     save();
     render();
+  }
+  // the first later play whose word lies on a tile of play row i (-1: none); such a row cannot go
+  function laterPlayOn(i) {
+    const mine = new Set(game.turns[i].tiles.map(([r, c]) => r * N + c));
+    for (let j = i + 1; j < game.turns.length; j++) {
+      const t = game.turns[j];
+      if (t.kind !== "play") continue;
+      const [start, w] = t.move.split(" ");
+      const across = /^\d/.test(start);
+      const m = across ? /^(\d+)([A-O])$/.exec(start) : /^([A-O])(\d+)$/.exec(start);
+      let r = across ? +m[1] - 1 : +m[2] - 1, c = across ? COLS.indexOf(m[2]) : COLS.indexOf(m[1]);
+      for (const ch of Array.from(w)) {
+        if (ch === "(" || ch === ")") continue;
+        if (mine.has(r * N + c)) return j;
+        if (across) c++; else r++;
+      }
+    }
+    return -1;
   }
 
   // ---- end of game -----------------------------------------------------------------------------------
@@ -683,7 +737,9 @@
   }
   function clockPassed() { clockSwitch(nextPlayer()); }
   function clockNext() { clockSwitch((game.clock.slot + 1) % game.players.length); save(); renderClock(); }
-  // SPEC "Challenges and time": 10 points per started minute over, more than 5 minutes over loses
+  // SPEC "Challenges and time": 10 points per started minute over, more than 5 minutes over loses (a penalty
+  // over LOST_OVER points: how an import knows the game was lost on time)
+  const LOST_OVER = 50;
   function clockPenalties() {
     return game.players.map((_n, p) => {
       if (!perPlayer()) return { points: 0, lost: false, over: 0 };
@@ -775,7 +831,7 @@
     game.players.forEach((name, p) => lines.push(`#player${p + 1} ${nk[p]} ${name.replace(INVISIBLE_ALL, "").trim() || nk[p]}`));
     // the name engine/game/gcg.py resolves ("default" for the packaged list), not the list's source name
     if (rules.lexicon && rules.lexicon.gcg) lines.push(`#lexicon ${rules.lexicon.gcg}`);
-    lines.push("#tile-distribution german", "#rules home");
+    lines.push("#tile-distribution german", `#rules ${game.rules || "home"}`);   // an imported game's own rules (E5)
     const agreed = [...new Set(game.turns.flatMap((t) => (t.kind === "play" && t.agreed ? t.unknown : [])))];
     if (agreed.length) lines.push(`#agreed ${agreed.join(" ")}`);
     const tot = game.players.map(() => 0);
@@ -786,6 +842,11 @@
         const [start, w] = t.move.split(" ");
         const gw = w.replace(/\(([^)]*)\)/g, (_m, inner) => ".".repeat(Array.from(inner).length));
         lines.push(`${head} ${start} ${gw} +${t.score} ${tot[t.p]}`);
+      } else if (t.kind === "pass" && t.withdrawn && Number.isSafeInteger(t.withdrawnScore)) {
+        // a play challenged off: the play and its "--" line, as GCG writes it (report-attack26e E5)
+        const [start, w] = t.withdrawn.split(" ");
+        const gw = w.replace(/\(([^)]*)\)/g, (_m, inner) => ".".repeat(Array.from(inner).length));
+        lines.push(`${head} ${start} ${gw} +${t.withdrawnScore} ${tot[t.p] + t.withdrawnScore}`, `${head} -- -${t.withdrawnScore} ${tot[t.p]}`);
       } else if (t.kind === "pass") lines.push(`${head} - +0 ${tot[t.p]}`);
       else if (t.kind === "exchange") {     // the whole rack exchanged: its tiles are known
         const all = t.rack && Array.from(t.rack).length === (t.n || 7);
@@ -800,15 +861,25 @@
       const adj = adjustments();
       const needLetters = adj.filter((a) => (a.kind === "rest" || a.kind === "out") && a.score && !a.text);
       if (needLetters.length) return { error: T("p.export.no_rest", needLetters.map((a) => game.players[a.p]).join(", ")) };
+      // every line even at 0 points ("-0" for a blank, "+0" for going out against a blank): the end is kept
+      // (report-attack26e E4); when no line can hold it (nothing left anywhere), END_NOTE says it is over
+      const before = lines.length;
       for (const a of adj) {
         tot[a.p] += a.score;
-        if (a.kind === "rest") lines.push(`>${nk[a.p]}: ${a.text} (${a.text}) ${a.score} ${tot[a.p]}`);
-        else if (a.kind === "out") { if (a.score) lines.push(`>${nk[a.p]}: (${a.text}) +${a.score} ${tot[a.p]}`); }
+        if (a.kind === "rest") lines.push(`>${nk[a.p]}: ${a.text} (${a.text}) -${-a.score} ${tot[a.p]}`);
+        else if (a.kind === "out") { if (a.text) lines.push(`>${nk[a.p]}: (${a.text}) +${a.score} ${tot[a.p]}`); }
         else lines.push(`>${nk[a.p]}: (time) ${a.score} ${tot[a.p]}`);
+      }
+      const outLine = game.end.out !== null && game.end.out !== undefined && adj.some((a) => a.kind === "out" && a.text);
+      if (lines.length === before || (game.end.out !== null && game.end.out !== undefined && !outLine)) {
+        lines.push(game.end.out !== null && game.end.out !== undefined ? `${END_NOTE}, out: ${nk[game.end.out]}` : END_NOTE);
       }
     }
     return { text: lines.join("\n") + "\n" };
   }
+  // the end of a game settled with nothing to write (no remaining tiles, nobody's tiles to gain, no time
+  // penalty): a note, which `python -m engine gcg` skips and the pad's import reads as the end
+  const END_NOTE = "#note end of game";
   // a game ended by passes (every player passed twice in a row, nobody went out): a player's remaining tiles are
   // the rack of their last pass when it was typed (engine/game/gcg.py refuses the file otherwise)
   function passesRestProblem() {
@@ -896,7 +967,7 @@
     const g = newGame("classic", []);
     const b = Array.from({ length: N }, () => Array(N).fill(""));
     const rest = [], time = [];
-    let out = null, n = 0, lastTurn = null;
+    let out = null, n = 0, lastTurn = null, ended = false;
     const lines = text.split(/\r?\n/);
     const moveLines = lines.filter((l) => /^\s*(>|#note by hand:)/.test(l)).length;
     if (moveLines > IMPORT_TURNS) throw new Error(T("p.import.lines", moveLines, IMPORT_TURNS));
@@ -929,6 +1000,12 @@
         n++;
         continue;
       }
+      const endNote = s.startsWith(END_NOTE) ? /^#note end of game(?:, out: (\S+))?$/.exec(s) : null;
+      if (endNote) {                            // the end of a game settled with nothing to write (gcgText)
+        ended = true;
+        if (endNote[1] !== undefined && nk.includes(endNote[1])) out = nk.indexOf(endNote[1]);
+        continue;
+      }
       if (s.startsWith("#")) {                  // a pragma, read as engine/game/gcg.py reads it (case-sensitive)
         if (n) {                                // after the first move only notes ("#note ..."); "#NOTE BY HAND:"
           if (s.startsWith("#note")) continue;  // is no note: refused, as `python -m engine gcg` refuses it
@@ -950,7 +1027,7 @@
           if (nk.includes(nick)) throw new Error(T("p.import.player.twice", i + 1, nick));
           nk.push(nick);
           players.push(full || nick);
-        }
+        } else if (name === "rules" && /^[a-z0-9_-]{1,30}$/i.test(value)) g.rules = value;   // exported again (E5)
         continue;                               // other pragmas: nothing the pad keeps
       }
       let m = /^>(\S+):\s*(.*)$/.exec(s);
@@ -983,7 +1060,8 @@
         const last = g.turns[g.turns.length - 1];
         if (!last || last.kind !== "play" || last.p !== p || last.withdrawn) throw fail(i, "p.import.withdraw");
         for (const [r, c] of last.tiles) b[r][c] = "";
-        g.turns[g.turns.length - 1] = { p: last.p, kind: "pass", score: 0, withdrawn: last.move, rack: last.rack };
+        g.turns[g.turns.length - 1] = { p: last.p, kind: "pass", score: 0, withdrawn: last.move, withdrawnScore: last.score,
+          rack: last.rack };
       } else if ((k = new RegExp(`^(\\S+)\\s+-\\s+${NUM}\\s+${NUM}$`).exec(body))) {
         inTurn(i, p);
         g.turns.push({ p, kind: "pass", score: 0, rack: rackField(k[1]) });
@@ -1026,9 +1104,10 @@
     if (players.length < 2) throw new Error(T("p.import.players"));
     g.players = players;
     g.clock = freshClock("off", players.length);
-    if (rest.length || out !== null || time.length) {
+    if (rest.length || out !== null || time.length || ended) {
+      // lost on time: more than 5 minutes over, i.e. a penalty over 5 × 10 points (clockPenalties; E4)
       g.end = { rest: players.map((_x, p) => rest[p] || { text: "", value: 0 }), out,
-        time: players.map((_x, p) => time[p] || 0), lost: players.map(() => false) };
+        time: players.map((_x, p) => time[p] || 0), lost: players.map((_x, p) => (time[p] || 0) > LOST_OVER) };
     }
     return { game: g, entries: n };
   }
@@ -1059,7 +1138,7 @@
     const editing = entry.editing !== null;
     $("#edit-banner").hidden = !editing;
     $("#edit-cancel").hidden = !editing;
-    if (editing) $("#edit-banner").textContent = T("p.row.editing", entry.editing + 1);
+    if (editing) $("#edit-banner").textContent = T(game.turns[entry.editing].challenge ? "p.row.editing.challenge" : "p.row.editing", entry.editing + 1);
     $("#entry").hidden = !!game.end;
     $("#together-marks").hidden = !tg;
     $("#other-row").hidden = tg;
@@ -1233,6 +1312,7 @@
     if (new Set(names.map((s) => s.toLowerCase())).size !== names.length) { $("#setup-msg").textContent = T("p.names.unique"); return; }
     const hidden = names.map((s) => invisibleChar(s)).find((c) => c);
     if (hidden) { $("#setup-msg").textContent = T("p.names.invisible", hidden); return; }
+    if (!makeRoom()) { $("#setup-msg").textContent = T("p.full.new", KEEP); return; }
     $("#setup-msg").textContent = "";
     game = newGame(mode, names.length ? names : [T("tg.team")]);
     store.games.unshift(game);
@@ -1317,6 +1397,7 @@
       try { r = importGCG(await f.text()); } catch (err) { say(T("p.import.bad", err.message), true); return; }
       // kept only once it is saved: a game over the browser's quota is taken back, the saved state stays
       const before = { games: store.games.slice(), game };
+      if (!makeRoom()) { say(T("p.full.import", KEEP), true); return; }
       game = r.game;
       store.games.unshift(game);
       if (!save(true)) {
