@@ -831,7 +831,8 @@
     game.players.forEach((name, p) => lines.push(`#player${p + 1} ${nk[p]} ${name.replace(INVISIBLE_ALL, "").trim() || nk[p]}`));
     // the name engine/game/gcg.py resolves ("default" for the packaged list), not the list's source name
     if (rules.lexicon && rules.lexicon.gcg) lines.push(`#lexicon ${rules.lexicon.gcg}`);
-    lines.push("#tile-distribution german", `#rules ${game.rules || "home"}`);   // an imported game's own rules (E5)
+    // an imported game's own rules (report-attack26e E5); a stored value that is no such name: home
+    lines.push("#tile-distribution german", `#rules ${/^[a-z0-9_-]{1,30}$/i.test(game.rules || "") ? game.rules : "home"}`);
     const agreed = [...new Set(game.turns.flatMap((t) => (t.kind === "play" && t.agreed ? t.unknown : [])))];
     if (agreed.length) lines.push(`#agreed ${agreed.join(" ")}`);
     const tot = game.players.map(() => 0);
@@ -842,7 +843,8 @@
         const [start, w] = t.move.split(" ");
         const gw = w.replace(/\(([^)]*)\)/g, (_m, inner) => ".".repeat(Array.from(inner).length));
         lines.push(`${head} ${start} ${gw} +${t.score} ${tot[t.p]}`);
-      } else if (t.kind === "pass" && t.withdrawn && Number.isSafeInteger(t.withdrawnScore)) {
+      } else if (t.kind === "pass" && typeof t.withdrawn === "string" && / \S/.test(t.withdrawn) &&
+          Number.isSafeInteger(t.withdrawnScore) && t.withdrawnScore >= 0 && t.withdrawnScore <= SCORE_MAX) {
         // a play challenged off: the play and its "--" line, as GCG writes it (report-attack26e E5)
         const [start, w] = t.withdrawn.split(" ");
         const gw = w.replace(/\(([^)]*)\)/g, (_m, inner) => ".".repeat(Array.from(inner).length));
@@ -1171,7 +1173,7 @@
     if (t.kind === "play") what = `<span class="mv">${showWord(t.move)}</span>`;
     else if (t.kind === "pass") what = escapeHtml(T("p.row.pass")) + (t.withdrawn ? ` (${escapeHtml(t.withdrawn)})` : "");
     else if (t.kind === "exchange") what = `${escapeHtml(T("p.row.exchange"))} ${t.n || ""}`;
-    else what = escapeHtml(T("p.row.points"));
+    else what = escapeHtml(T(t.challenge ? "p.row.challenge" : "p.row.points"));
     if (t.rack && !together()) what += ` <span class="rk">${escapeHtml(T("p.row.rack", t.rack))}</span>`;
     return what + " " + tags.join(" ");
   }
@@ -1317,6 +1319,7 @@
     game = newGame(mode, names.length ? names : [T("tg.team")]);
     store.games.unshift(game);
     clearEntry();
+    msg("");
     save();
     $("#setup").hidden = true;
     $("#gcg-out").hidden = true;
@@ -1409,6 +1412,7 @@
         return;
       }
       clearEntry();
+      msg("");                 // a message about the game shown before
       render();
       say(T("p.import.done", r.entries), false);
     });
