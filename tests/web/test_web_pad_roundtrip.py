@@ -197,19 +197,21 @@ def test_editing_a_wrong_challenge_row_keeps_it_one(page, tmp_path, golden_lexic
            ).to_contain_text("GCG gelesen: 2 Einträge")
     expect(pg.locator("#turn")).to_have_text("Am Zug: Ben")
     pg.locator("#rows tr.turn").nth(1).locator("button.edit").click()
-    expect(pg.locator("#edit-banner")).to_have_text("Zeile 2 ändern: nur Punkte, auch negativ")
-    expect(pg.locator("#rows tr.turn").nth(1)).to_contain_text("Anfechtung")
     expect(pg.locator("#points")).to_have_value("-10")
-    pg.click("#pass")                               # no turn: refused
-    expect(pg.locator("#msg")).to_contain_text("Eine Anfechtungszeile hat nur Punkte")
-    pg.fill("#points", "-10")
-    pg.click("#save-points")
+    pg.click("#save-points")                        # saved unchanged (main: "Punkte: 0–999")
     expect(pg.locator("#rows tr.turn").nth(1)).to_contain_text("korrigiert")
     assert pg.evaluate("PAD.game.turns[1]")["challenge"] is True
     expect(pg.locator("#turn")).to_have_text("Am Zug: Ben")
     assert totals(pg) == [10, -10]
     text = round_trip(pg, tmp_path, golden_lexicon)
     assert ">Ben: (challenge) -10 -10" in text
+    pg.locator("#rows tr.turn").nth(1).locator("button.edit").click()
+    expect(pg.locator("#edit-banner")).to_have_text("Zeile 2 ändern: nur Punkte, auch negativ")
+    expect(pg.locator("#rows tr.turn").nth(1)).to_contain_text("Anfechtung")
+    pg.click("#pass")                               # no turn: refused
+    expect(pg.locator("#msg")).to_contain_text("Eine Anfechtungszeile hat nur Punkte")
+    assert pg.evaluate("PAD.game.turns[1]")["challenge"] is True
+    pg.click("#edit-cancel")
     pg.locator("#rows tr.turn").nth(1).locator("button.edit").click()
     pg.fill("#points", "-1000")
     pg.wait_for_timeout(450)                        # not a double tap
