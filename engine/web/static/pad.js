@@ -531,10 +531,8 @@
     entry.editing = i;
     if (t.kind === "play") {
       // the whole word from its notation: "8H HA(U)S" -> start 8H across, HAUS, blanks in lowercase
-      const [start, w] = t.move.split(" ");
-      const across = /^\d/.test(start);
-      const m = across ? /^(\d+)([A-O])$/.exec(start) : /^([A-O])(\d+)$/.exec(start);
-      entry.start = across ? { r: +m[1] - 1, c: COLS.indexOf(m[2]) } : { r: +m[2] - 1, c: COLS.indexOf(m[1]) };
+      const { r, c, across, w } = moveStart(t.move);
+      entry.start = { r, c };
       entry.dir = across ? "across" : "down";
       const plain = w.replace(/[()]/g, "");
       entry.word = plain.toUpperCase();
@@ -572,16 +570,21 @@
     save();
     render();
   }
+  // a stored play's notation ("8H HA(U)S"): its start square, direction and word as written
+  function moveStart(move) {
+    const [start, w] = move.split(" ");
+    const across = /^\d/.test(start);
+    const m = across ? /^(\d+)([A-O])$/.exec(start) : /^([A-O])(\d+)$/.exec(start);
+    return { r: across ? +m[1] - 1 : +m[2] - 1, c: COLS.indexOf(across ? m[2] : m[1]), across, w };
+  }
   // the first later play whose word lies on a tile of play row i (-1: none); such a row cannot go
   function laterPlayOn(i) {
     const mine = new Set(game.turns[i].tiles.map(([r, c]) => r * N + c));
     for (let j = i + 1; j < game.turns.length; j++) {
       const t = game.turns[j];
       if (t.kind !== "play") continue;
-      const [start, w] = t.move.split(" ");
-      const across = /^\d/.test(start);
-      const m = across ? /^(\d+)([A-O])$/.exec(start) : /^([A-O])(\d+)$/.exec(start);
-      let r = across ? +m[1] - 1 : +m[2] - 1, c = across ? COLS.indexOf(m[2]) : COLS.indexOf(m[1]);
+      const { across, w, ...at } = moveStart(t.move);
+      let { r, c } = at;
       for (const ch of Array.from(w)) {
         if (ch === "(" || ch === ")") continue;
         if (mine.has(r * N + c)) return j;
@@ -816,6 +819,11 @@
     });
     return out;
   }
+  // "8H HA(U)S" as GCG writes it: "8H HA.S" (a letter already on the board is a dot)
+  function gcgPlay(move) {
+    const [start, w] = move.split(" ");
+    return `${start} ${w.replace(/\(([^)]*)\)/g, (_m, inner) => ".".repeat(Array.from(inner).length))}`;
+  }
   function gcgText() {
     // plain integers only (a score of 1e23 was written as "+1e+23", which no reader takes back)
     const rowsBad = game.turns.findIndex((t) => !Number.isSafeInteger(t.score) || Math.abs(t.score) > SCORE_MAX);
@@ -839,16 +847,11 @@
     for (const t of game.turns) {
       tot[t.p] += t.score;
       const head = `>${nk[t.p]}: ${t.rack || "..."}`;
-      if (t.kind === "play") {
-        const [start, w] = t.move.split(" ");
-        const gw = w.replace(/\(([^)]*)\)/g, (_m, inner) => ".".repeat(Array.from(inner).length));
-        lines.push(`${head} ${start} ${gw} +${t.score} ${tot[t.p]}`);
-      } else if (t.kind === "pass" && typeof t.withdrawn === "string" && / \S/.test(t.withdrawn) &&
+      if (t.kind === "play") lines.push(`${head} ${gcgPlay(t.move)} +${t.score} ${tot[t.p]}`);
+      else if (t.kind === "pass" && typeof t.withdrawn === "string" && / \S/.test(t.withdrawn) &&
           Number.isSafeInteger(t.withdrawnScore) && t.withdrawnScore >= 0 && t.withdrawnScore <= SCORE_MAX) {
         // a play challenged off: the play and its "--" line, as GCG writes it (report-attack26e E5)
-        const [start, w] = t.withdrawn.split(" ");
-        const gw = w.replace(/\(([^)]*)\)/g, (_m, inner) => ".".repeat(Array.from(inner).length));
-        lines.push(`${head} ${start} ${gw} +${t.withdrawnScore} ${tot[t.p] + t.withdrawnScore}`, `${head} -- -${t.withdrawnScore} ${tot[t.p]}`);
+        lines.push(`${head} ${gcgPlay(t.withdrawn)} +${t.withdrawnScore} ${tot[t.p] + t.withdrawnScore}`, `${head} -- -${t.withdrawnScore} ${tot[t.p]}`);
       } else if (t.kind === "pass") lines.push(`${head} - +0 ${tot[t.p]}`);
       else if (t.kind === "exchange") {     // the whole rack exchanged: its tiles are known
         const all = t.rack && Array.from(t.rack).length === (t.n || 7);
