@@ -270,6 +270,7 @@ N5 = [  # report-attack26b N5: (argv with {gcg} for the record file, the German 
     (["preendgame", "--cgp", NO_TILES], None,
      "Fehler: Vor-Endspiel: im Beutel müssen 1 bis 3 Steine liegen, es sind 90"),
     (["web", "--port", "99999"], None, "Fehler: --port 99999: erwartet 1 bis 65535"),
+    (["web", "--max-games", "0"], None, "Fehler: --max-games muss mindestens 1 sein, nicht 0"),
 ]
 
 
