@@ -376,7 +376,7 @@ class GameStore:
         """Why a game may be missing (the refusal of a game id with no file; German: :func:`engine.web.german.play_de`)."""
         return (f"unknown game: it is not on this server (any more); when the server is full it deletes finished "
                 f"games, games nobody moved in for {self.active_days:g} days, and games never moved in after "
-                f"{self.untouched_days:g} day(s)")
+                f"{self.untouched_days:g} day(s) (sooner when one address holds more than {self.untouched_keep})")
 
     def _write(self, gid: str, meta: dict, g=None) -> None:
         """Write ``meta`` to ``gid``'s file (the name read, never ``meta``'s own id) atomically; ``g``: the game

@@ -327,11 +327,13 @@ def test_a_game_no_longer_on_the_server_says_why_without_blaming_the_last_20(cli
         assert r.status_code == 400
         err = r.json()["error"]
         assert err.startswith("unknown game: it is not on this server (any more)") and "20" not in err
-        assert "finished games, games nobody moved in for 30 days, and games never moved in after 1 day" in err
+        assert err.endswith("finished games, games nobody moved in for 30 days, and games never moved in after 1 "
+                            "day(s) (sooner when one address holds more than 3)")
         r = client.post(path, json={"id": gid, "move": "-"})
         assert r.json()["error"] == ("unbekannte Partie: sie ist nicht (mehr) auf diesem Server; ist er voll, löscht "
                                      "er beendete Partien, Partien, in denen 30 Tage lang niemand gezogen hat, und "
-                                     "Partien, in denen nach 1 Tag(en) noch nicht gezogen wurde")
+                                     "Partien, in denen nach 1 Tag(en) noch nicht gezogen wurde (früher, wenn eine "
+                                     "Adresse mehr als 3 davon hat)")
 
 
 def test_untouched_games_older_than_a_day_do_not_count_for_the_address(golden_lexicon, games_dir):
