@@ -397,9 +397,9 @@ def test_review_table_in_german(german):
     rv = NS(turns=turns, unit="equity", summary=lambda: summary)
     assert format_review(rv) == [
         " Zug  Spieler    Bänkchen gespielt               bester Zug              Verl.  Wertung",
-        "   0  ana        BDENRUU  8D BUDEN               8D BUDEN                  0,0  ",
-        "   1  ben        ?        -                      -                           -    (Bänkchen unbekannt)",
-        "   2  ana        EEKNNPS  E5 PEN                 E5 PEN(U)NSE             71,2  Patzer  (Endspiel, nicht "
+        "   1  ana        BDENRUU  8D BUDEN               8D BUDEN                  0,0  ",
+        "   2  ben        ?        -                      -                           -    (Bänkchen unbekannt)",
+        "   3  ana        EEKNNPS  E5 PEN                 E5 PEN(U)NSE             71,2  Patzer  (Endspiel, nicht "
         "exakt; Bingo verpasst)",
         "",
         "Spieler     Züge Ø Verlust   verp. Bingos Endspielverl.  Wertungen",
