@@ -169,6 +169,7 @@ def test_the_page_with_a_rack_at_360_and_1366(browser, server):
                                 is_mobile=width < 800, device_scale_factor=1)
         pg = c.new_page()
         pg.goto(server + "/punkte")
+        expect(pg.locator("#setup")).to_be_visible()   # the page has started (under load: start_game clicked a hidden "Neue Partie")
         start_game(pg, ["Ana", "Ben"])
         pg.fill("#rack", "QQ")
         expect(pg.locator("#rack-msg")).to_contain_text("1 nicht auf dem Brett")
