@@ -648,10 +648,8 @@ def _de(text: str) -> str:
 def _inner(template: str):
     """A replacement that puts the German of the message's last part (group ``k``) into ``template``."""
     def replace(m):
-        from engine.lang import tr
-
         groups = list(m.groups())
-        groups[-1] = tr(groups[-1])
+        groups[-1] = _de(groups[-1])  # German, also when a German text is asked for in an English run (the web)
         return template.format(*groups)
     return replace
 
