@@ -27,7 +27,8 @@ Routes:
   review of any GCG text;
 * ``GET /favicon.ico``.
 
-Errors are JSON ``{"error": "..."}``: 400 bad CGP or value, 404 unknown
+Errors are JSON ``{"error": "..."}``, German unless the request sends ``X-Lang: en`` (docs/web.md
+"Errors"): 400 bad CGP or value, 404 unknown
 route or no event, 405 wrong method (with ``Allow``), 413 body too large, 431 headers too large,
 415 not JSON, 422 a body that is not UTF-8 JSON (or nested too deeply) or a
 missing or mistyped field, 429 too many requests (with ``Retry-After``), 500 a
