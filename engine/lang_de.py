@@ -748,6 +748,7 @@ PATTERNS_DE: list[tuple[str, object]] = [
     (r"^preendgame: the bag must hold 1 to (\d+) tiles, it holds (\d+)$",
      r"Vor-Endspiel: im Beutel müssen 1 bis \1 Steine liegen, es sind \2"),
     (r"^--port (.+): expected 1\.\.65535$", r"--port \1: erwartet 1 bis 65535"),
+    (r"^--max-games must be at least 1, got (.+)$", r"--max-games muss mindestens 1 sein, nicht \1"),
     (r"^cannot read (.+): expected .*$",
      r"nicht lesbar: \1 – erwartet z. B. 8H HAUS (waagerecht) oder H8 HAUS (senkrecht)"),
     (r"^(.+): nested '\(' \(parentheses mark tiles already on the board\)$",

@@ -34,7 +34,8 @@ def _table(path):
 
 
 def format_review(rv) -> list[str]:
-    """The review as text lines: one row per turn, then one per player."""
+    """The review as text lines: one row per turn (numbered from 1, as the Partieanalyse page and the GCG's
+    lines; ``--json`` keeps the 0-based ``turn`` index), then one per player."""
     lines = [f"{tr('turn'):>4}  {tr('player'):<10} {tr('rack'):<8} {tr('played'):<22} {tr('best'):<22} "
              f"{tr('loss'):>6}  {tr('mark')}"]
     for t in rv.turns:
@@ -49,7 +50,7 @@ def format_review(rv) -> list[str]:
         if t.note:
             flag.append(tr(t.note))
         extra = f"  ({'; '.join(flag)})" if flag else ""
-        lines.append(f"{t.turn:>4}  {t.player:<10} {t.rack or '?':<8} {t.played:<22} {t.best or '-':<22} "
+        lines.append(f"{t.turn + 1:>4}  {t.player:<10} {t.rack or '?':<8} {t.played:<22} {t.best or '-':<22} "
                      f"{loss:>6}  {t.mark or ''}{extra}")
     lines.append("")
     lines.append(f"{tr('player'):<10} {tr('turns'):>5} {tr('avg loss'):>9} {tr('missed bingos'):>14} "

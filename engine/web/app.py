@@ -132,7 +132,7 @@ class PlayIdRequest(BaseModel):
 
 class PlayMoveRequest(PlayIdRequest):
     move: str = Field(max_length=api.MAX_MOVE_CHARS, description="'8H HAUS', '-ABC' (exchange) or '-' (pass)")
-    turn: int | None = Field(default=None, ge=0, le=100_000,
+    turn: StrictInt | None = Field(default=None, ge=0, le=100_000,
                              description="the number of turns in the state the page shows: when the game has "
                                          "another, the move is refused with 409 (another tab moved); none: not "
                                          "checked")
@@ -285,7 +285,7 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
                allowed_hosts: list[str] | None = None, heavy_workers: int = HEAVY_WORKERS,
                heavy_queue: int = HEAVY_QUEUE, admin_key: str | None = None, players_submit: bool = False,
                new_player_links: bool = False, link_base: str | None = None,
-               games_dir: str | Path | None = None) -> FastAPI:
+               games_dir: str | Path | None = None, max_games: int | None = None) -> FastAPI:
     """Build the web application.
 
     Args:
@@ -311,6 +311,7 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
             the arbitration screen); default: the address the director's browser used.
         games_dir: where the games against the computer are kept (``/spielen``,
             :mod:`engine.web.play`); default :func:`engine.web.play.default_games_dir`.
+        max_games: games kept there at most (default :data:`engine.web.play.MAX_GAMES`).
 
     Raises:
         ValueError: ``rate`` cannot be read, ``event_dir`` is not an event
@@ -529,7 +530,7 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
     from .play import REVIEW_ENDGAME_SECONDS, GameStore, PlayError, StaleTurn, address_of, default_games_dir, owner_of
 
     games = app.state.games = GameStore(games_dir if games_dir is not None else default_games_dir(), lexicon,
-                                        table, deep)
+                                        table, deep, **({} if max_games is None else {"max_games": max_games}))
 
     @app.api_route("/spielen", methods=["GET", "HEAD"], include_in_schema=False)
     async def play_page():

@@ -149,6 +149,8 @@ def cmd_web(args) -> int:
                                  "network (e.g. 127.0.0.1 or 10.0.0.0/8)") from None
     if args.event is not None:
         check_event_dir(args.event)
+    if args.max_games < 1:
+        raise ValueError(f"--max-games must be at least 1, got {args.max_games}")
     if args.admin and args.event is None:
         raise ValueError("--admin needs --event DIR (the event the director runs)")
     if (args.players_submit or args.new_player_links) and args.event is None:
@@ -184,7 +186,8 @@ def cmd_web(args) -> int:
     app = create_app(lexicon, table=table, event_dir=args.event, rate=args.rate, allowed_hosts=hosts,
                      heavy_queue=args.analysis_queue, admin_key=key,
                      players_submit=args.players_submit or args.new_player_links,
-                     new_player_links=args.new_player_links, link_base=base, games_dir=args.games)
+                     new_player_links=args.new_player_links, link_base=base, games_dir=args.games,
+                     max_games=args.max_games)
     warm_play_kernels(lexicon)
     print(f"serving on http://{shown}:{args.port}/" + (f"  (projection: http://{shown}:{args.port}/director)"
                                                       if args.event else ""), file=sys.stderr)
@@ -218,6 +221,7 @@ def cmd_web(args) -> int:
 def add_parser(subparsers) -> None:
     """Register ``web``."""
     from .app import DEFAULT_RATE
+    from .play import MAX_GAMES, MAX_OPEN
     from .server import HEAVY_QUEUE, REQUEST_TIMEOUT
 
     sp = subparsers.add_parser("web", help="board editor, analysis and projection page in the browser",
@@ -250,5 +254,8 @@ def add_parser(subparsers) -> None:
     sp.add_argument("--games", metavar="DIR", default=None,
                     help="where the games against the computer (/spielen) are kept (default: $GSE_GAMES_DIR, else "
                          "~/.local/share/german-scrabble-engine/spiele); a game in progress played in the last 30 "
-                         "days is never deleted; a full server (2000 games) deletes finished and idle ones first")
+                         "days is never deleted; a full server deletes untouched, finished and idle ones first")
+    sp.add_argument("--max-games", type=int, default=MAX_GAMES, metavar="N",
+                    help=f"games against the computer kept at most (default {MAX_GAMES}; a few KB each, "
+                         f"a reviewed one up to ~100 KB); at most {MAX_OPEN} games in progress per address")
     sp.set_defaults(func=cmd_web)

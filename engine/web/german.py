@@ -117,10 +117,12 @@ _PLAY_RULES: list[tuple[str, object]] = [
     (r"^too many new games from your address in 24 hours \((\d+)\).*$",
      r"Zu viele neue Partien von deiner Adresse in 24 Stunden (\1); keine Partie wurde gelöscht: morgen noch einmal "
      r"versuchen"),
-    (r"^unknown game: it is not on this server \(any more\); .* for ([\d.]+) days, .* after ([\d.]+) day\(s\)$",
+    (r"^unknown game: it is not on this server \(any more\); .* for ([\d.]+) days, .* after ([\d.]+) day\(s\)"
+     r" \(sooner when one address holds more than (\d+)\)$",
      lambda m: ("unbekannte Partie: sie ist nicht (mehr) auf diesem Server; ist er voll, löscht er beendete Partien, "
                 f"Partien, in denen {m[1].replace('.', ',')} Tage lang niemand gezogen hat, und Partien, in denen nach "
-                f"{m[2].replace('.', ',')} Tag(en) noch nicht gezogen wurde")),
+                f"{m[2].replace('.', ',')} Tag(en) noch nicht gezogen wurde (früher, wenn eine Adresse mehr als {m[3]} "
+                "davon hat)")),
     (r"^too many unfinished games from your address \((\d+)\); this game waited more than ([\d.]+) day\(s\).*$",
      lambda m: (f"Zu viele unbeendete Partien von deiner Adresse ({m[1]}); diese Partie hat mehr als "
                 f"{m[2].replace('.', ',')} Tag(e) auf deinen ersten Zug gewartet und wird nicht weitergespielt: eine "

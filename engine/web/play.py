@@ -44,17 +44,24 @@ needs (usually one), in this order, and refuses ("too many games on this
 server") only when none of them is left:
 
 1. untouched games older than :data:`UNTOUCHED_DAYS`, oldest first;
-2. finished games, oldest first, whoever owns them (the file is kept until
+2. an address's untouched games beyond its :data:`UNTOUCHED_KEEP` newest, oldest
+   first (an address that keeps starting games and never moves in them cannot
+   fill the server, report-attack26f F3; they hold nobody's move);
+3. finished games, oldest first, whoever owns them (the file is kept until
    then, so the player can still download it as GCG; an owner's newest finished
    games are *not* protected here: with a fresh owner token per game that would
    let one address fill the server with finished games for good, report-attack26d B1);
-3. games the player moved in that have not changed for :data:`ACTIVE_DAYS` days,
+4. games the player moved in that have not changed for :data:`ACTIVE_DAYS` days,
    oldest first.
 
-A game the player moved in within :data:`ACTIVE_DAYS` days, and an untouched
-game younger than :data:`UNTOUCHED_DAYS` (a newcomer still thinking about the
-first move), are never deleted to make room: when only such games are left the
-new game is refused, and the refusal goes away as the untouched ones age.
+A game the player moved in within :data:`ACTIVE_DAYS` days, and an address's
+:data:`UNTOUCHED_KEEP` newest untouched games younger than :data:`UNTOUCHED_DAYS`
+(a newcomer still thinking about the first move), are never deleted to make
+room: when only such games are left the new game is refused. Filling the server
+with such games takes :data:`MAX_GAMES` / :data:`MAX_OPEN` = 500 addresses, each
+moving in each of its 40 games at least once a month; fewer addresses cannot
+lock a newcomer out. No game in progress is deleted by address: a club's Wi-Fi
+or a carrier's NAT puts many players behind one address (report-attack26f F1).
 Nothing is deleted wholesale (before, every idle game of every owner went at
 once: a player away for five weeks lost the game they had paused). Only regular
 files named ``<id>.json`` count; symlinks, other files and files that cannot be
@@ -104,7 +111,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = ["ACTIVE_DAYS", "BEGINNER_CAP", "BEGINNER_TOP", "GameStore", "KEEP", "LEVELS", "MASTER_SECONDS",
-           "MAX_GAMES", "MAX_GAME_BYTES", "MAX_NEW_PER_DAY", "MAX_OPEN", "PlayError", "StaleTurn", "UNTOUCHED_DAYS", "UnknownGame", "address_of",
+           "MAX_GAMES", "MAX_GAME_BYTES", "MAX_NEW_PER_DAY", "MAX_OPEN", "PlayError", "StaleTurn", "UNTOUCHED_DAYS",
+           "UNTOUCHED_KEEP", "UnknownGame", "address_of",
            "default_games_dir", "owner_of"]
 
 KEEP = 20
@@ -116,9 +124,17 @@ UNTOUCHED_DAYS = 1.0
 """A game in which the player has never moved (untouched) and that is older than this many days no longer counts
 toward its address's :data:`MAX_OPEN` and is the first to go when the server is full; a younger one is never deleted
 to make room (module doc)."""
-MAX_GAMES = 2000
-"""Game files on the server at most: a new game beyond deletes the fewest games it can: untouched ones older than
-:data:`UNTOUCHED_DAYS`, then finished ones, then idle ones (module doc); when none may go, it is refused."""
+MAX_GAMES = 20_000
+"""Game files on the server at most (``engine web --max-games``): a new game beyond deletes the fewest games it can:
+untouched ones older than :data:`UNTOUCHED_DAYS`, an address's untouched ones beyond its :data:`UNTOUCHED_KEEP`
+newest, then finished ones, then idle ones (module doc); when none may go, it is refused. 20,000 files of a few KB
+each (an untouched game ~0.4 KB, a finished one 2-5 KB, with its review up to ~100 KB); a new game scans the
+directory: ~0.2 s of CPU at 20,000 files (docs/web.md). With :data:`MAX_OPEN` = 40, filling it with games that may
+not go takes 500 addresses (IPv4, or IPv6 /48)."""
+UNTOUCHED_KEEP = 3
+"""On a full server an address's untouched games younger than :data:`UNTOUCHED_DAYS` beyond its newest this many
+may go (oldest first), before anybody's finished game: a flood of new games renewed every day cannot fill the server
+(report-attack26f F3), and a newcomer's one new game (or a club's few) stays."""
 MAX_OPEN = 40
 """Open games (not over and not idle, module doc) per client address at most: a new one beyond is refused."""
 MAX_NEW_PER_DAY = 200
@@ -290,12 +306,14 @@ class GameStore:
         keep: games kept per owner; active_days: a game not over, moved in, that changed within this many days is
             never deleted; max_games: game files at most; max_open: open games per client address at most;
             untouched_days: a game never moved in older than this is idle (module doc); max_new_per_day: new games
-            per address in 24 hours at most.
+            per address in 24 hours at most; untouched_keep: an address's untouched games kept on a full server
+            (:data:`UNTOUCHED_KEEP`).
     """
 
     def __init__(self, directory: str | Path, lexicon, table, deep=None, keep: int = KEEP,
                  active_days: float = ACTIVE_DAYS, max_games: int = MAX_GAMES, max_open: int = MAX_OPEN,
-                 untouched_days: float = UNTOUCHED_DAYS, max_new_per_day: int = MAX_NEW_PER_DAY):
+                 untouched_days: float = UNTOUCHED_DAYS, max_new_per_day: int = MAX_NEW_PER_DAY,
+                 untouched_keep: int = UNTOUCHED_KEEP):
         self.dir = Path(directory)
         self.lexicon = lexicon
         self.table = table
@@ -309,6 +327,7 @@ class GameStore:
         self._new_lock = threading.Lock()
         self.untouched_days = untouched_days
         self.max_new_per_day = max_new_per_day
+        self.untouched_keep = untouched_keep
         self._made: dict[str, list[float]] = {}  # address -> the times of its new games in the last 24 hours
         self._seen: dict[str, tuple[tuple[int, int, int], str | None, bool, bool, str | None, bool]] = {}
 
@@ -357,7 +376,7 @@ class GameStore:
         """Why a game may be missing (the refusal of a game id with no file; German: :func:`engine.web.german.play_de`)."""
         return (f"unknown game: it is not on this server (any more); when the server is full it deletes finished "
                 f"games, games nobody moved in for {self.active_days:g} days, and games never moved in after "
-                f"{self.untouched_days:g} day(s)")
+                f"{self.untouched_days:g} day(s) (sooner when one address holds more than {self.untouched_keep})")
 
     def _write(self, gid: str, meta: dict, g=None) -> None:
         """Write ``meta`` to ``gid``'s file (the name read, never ``meta``'s own id) atomically; ``g``: the game
@@ -437,9 +456,10 @@ class GameStore:
             if self._open_count(files, address, now) >= self.max_open:
                 raise PlayError(f"too many unfinished games from your address ({self.max_open}); no game was "
                                 "deleted: finish one of them, or try again later")
-        groups: dict[str | None, list[_File]] = {}
+        groups: dict[str | None, list[_File]] = {owner: [], None: []}  # only these two are pruned here
         for f in files:
-            groups.setdefault(f.owner, []).append(f)
+            if f.owner == owner or f.owner is None:
+                groups[f.owner].append(f)
         for group in groups.values():
             group.sort(key=lambda f: f.mtime, reverse=True)
         left = len(files)
@@ -475,11 +495,19 @@ class GameStore:
 
     def _room_order(self, files: list[_File], stale):
         """The games that may go to make room on a full server, in the order they go (module doc): untouched
-        and idle ones, then finished ones (any owner), then games moved in but idle, each oldest first. A game
-        moved in and not idle, and an untouched one not idle (younger than :attr:`untouched_days`), never.
-        Yields :class:`_File`; a file the caller could not delete is passed over."""
+        and idle ones; an address's untouched ones beyond its :attr:`untouched_keep` newest; finished ones (any
+        owner); games moved in but idle; each oldest first. A game moved in and not idle, and an address's
+        :attr:`untouched_keep` newest untouched ones not idle, never. Yields :class:`_File`; a file the caller
+        could not delete is passed over."""
         cands = [f for f in files if f.readable]
         yield from sorted((f for f in cands if not f.over and not f.touched and stale(f)), key=lambda f: f.mtime)
+        young: dict[str | None, list[_File]] = {}
+        for f in cands:
+            if not f.over and not f.touched and not stale(f):
+                young.setdefault(f.addr, []).append(f)
+        extra = [f for addr, fs in young.items() if addr is not None
+                 for f in sorted(fs, key=lambda f: f.mtime, reverse=True)[self.untouched_keep:]]
+        yield from sorted(extra, key=lambda f: f.mtime)
         yield from sorted((f for f in cands if f.over), key=lambda f: f.mtime)
         yield from sorted((f for f in cands if not f.over and f.touched and stale(f)), key=lambda f: f.mtime)
 

@@ -270,6 +270,7 @@ N5 = [  # report-attack26b N5: (argv with {gcg} for the record file, the German 
     (["preendgame", "--cgp", NO_TILES], None,
      "Fehler: Vor-Endspiel: im Beutel müssen 1 bis 3 Steine liegen, es sind 90"),
     (["web", "--port", "99999"], None, "Fehler: --port 99999: erwartet 1 bis 65535"),
+    (["web", "--max-games", "0"], None, "Fehler: --max-games muss mindestens 1 sein, nicht 0"),
 ]
 
 
@@ -396,9 +397,9 @@ def test_review_table_in_german(german):
     rv = NS(turns=turns, unit="equity", summary=lambda: summary)
     assert format_review(rv) == [
         " Zug  Spieler    Bänkchen gespielt               bester Zug              Verl.  Wertung",
-        "   0  ana        BDENRUU  8D BUDEN               8D BUDEN                  0,0  ",
-        "   1  ben        ?        -                      -                           -    (Bänkchen unbekannt)",
-        "   2  ana        EEKNNPS  E5 PEN                 E5 PEN(U)NSE             71,2  Patzer  (Endspiel, nicht "
+        "   1  ana        BDENRUU  8D BUDEN               8D BUDEN                  0,0  ",
+        "   2  ben        ?        -                      -                           -    (Bänkchen unbekannt)",
+        "   3  ana        EEKNNPS  E5 PEN                 E5 PEN(U)NSE             71,2  Patzer  (Endspiel, nicht "
         "exakt; Bingo verpasst)",
         "",
         "Spieler     Züge Ø Verlust   verp. Bingos Endspielverl.  Wertungen",

@@ -220,6 +220,24 @@ def test_puzzles_from_a_reviewed_game(browser, server, golden_lexicon):
         pg.reload()
         pg.click('.tabs button[data-view="puzzles"]')
         expect(pg.locator("#puzzle-list")).to_contain_text("gelöst")
+        # report-attack26e N1: a full server deletes finished games first; the browser keeps a copy (GCG)
+        pg.wait_for_function(f"window.SPIEL.copies['{gid}'] !== undefined")
+        _name, server_gcg = store.gcg(gid)
+        assert pg.evaluate(f"window.SPIEL.copies['{gid}'].gcg") == server_gcg
+        (store.dir / f"{gid}.json").unlink()  # as a full server does
+        pg.reload()
+        pg.click('.tabs button[data-view="game"]')
+        line = pg.locator("#games li.copy")
+        expect(line).to_contain_text("nur noch in diesem Browser")
+        expect(line).to_contain_text("Ana gegen Computer")
+        with pg.expect_download() as dl:
+            line.locator("button[data-copy-gcg]").click()
+        assert open(dl.value.path(), encoding="utf-8").read() == server_gcg
+        line.locator("button[data-copy-review]").click()
+        pg.wait_for_function("window.SPIEL.review !== null", timeout=240_000)
+        again = pg.evaluate("window.SPIEL.review")
+        assert [t["played"] for t in again["turns"]] == [t["played"] for t in rv["turns"]]
+        assert [t["loss"] for t in again["turns"]] == [t["loss"] for t in rv["turns"]]
     finally:
         ctx.close()
 

@@ -207,6 +207,42 @@ def test_a_flood_of_untouched_games_does_not_delete_a_newcomers_game(golden_lexi
         store.new("stark", owner="t:late", address=address_of("10.0.5.5"))
 
 
+def test_a_flood_of_untouched_games_renewed_daily_does_not_lock_out_newcomers(golden_lexicon, games_dir):
+    # report-attack26f F3: each attacker address kept max_open fresh untouched games, started again every day
+    # as the old ones aged out: a newcomer was refused day after day. On a full server an address's untouched
+    # games beyond its untouched_keep newest go (oldest first), before anybody's finished or active game; a
+    # newcomer's one untouched game stays, however many newcomers follow
+    store = GameStore(games_dir, golden_lexicon, None, keep=20, max_games=12, max_open=3, untouched_keep=1)
+    atts = [address_of(f"10.77.{a}.1") for a in range(4)]
+    active = _moved(store, store.new("stark", owner="t:active", address=address_of("10.5.5.5"))["id"], 3)
+    done = store.new("einsteiger", owner="t:done", address=address_of("10.5.5.6"))["id"]
+    _set_over(games_dir, done, 5)
+    newcomers = []
+    for day in range(4):
+        flood = {}
+        for a in atts:
+            for k in range(3):
+                try:
+                    flood.setdefault(a, []).append(store.new("einsteiger", owner=f"t:d{day}{a}{k}", address=a)["id"])
+                except PlayError as exc:  # the attacker's own games are refused only by its own caps
+                    assert "from your address" in str(exc)
+        newcomers.append(_moved(store, store.new("stark", owner=f"t:new{day}",
+                                                 address=address_of(f"198.51.100.{day}"))["id"]))
+        files = _files(games_dir)
+        assert {active, done} <= files and set(newcomers) <= files  # nobody's game went but the flood's
+        assert all(sum(g in files for g in flood[a]) >= 1 for a in atts)  # each address keeps its newest
+        assert len(files) == 12  # the server is full every day
+        for g in files:  # a day passes
+            _age(games_dir, g, 1.01 + (g == done) * 5)
+    # an address with two untouched games on the full server: its older one goes, its newest stays
+    club = address_of("192.0.2.10")
+    c1 = store.new("einsteiger", owner="t:c1", address=club)["id"]
+    _age(games_dir, c1, 0.01)
+    c2 = store.new("einsteiger", owner="t:c2", address=club)["id"]
+    store.new("einsteiger", owner="t:c3", address=address_of("192.0.2.11"))
+    assert c2 in _files(games_dir) and set(newcomers) | {active, done} <= _files(games_dir)
+
+
 def test_an_idle_untouched_game_is_not_revived_beyond_the_addresss_open_games(golden_lexicon, games_dir):
     # report-attack26e E1: one address started games every day, let them age out of its count of open games
     # (untouched, older than a day), then moved once in each: thousands of games in progress, none of which a
@@ -291,11 +327,13 @@ def test_a_game_no_longer_on_the_server_says_why_without_blaming_the_last_20(cli
         assert r.status_code == 400
         err = r.json()["error"]
         assert err.startswith("unknown game: it is not on this server (any more)") and "20" not in err
-        assert "finished games, games nobody moved in for 30 days, and games never moved in after 1 day" in err
+        assert err.endswith("finished games, games nobody moved in for 30 days, and games never moved in after 1 "
+                            "day(s) (sooner when one address holds more than 3)")
         r = client.post(path, json={"id": gid, "move": "-"})
         assert r.json()["error"] == ("unbekannte Partie: sie ist nicht (mehr) auf diesem Server; ist er voll, löscht "
                                      "er beendete Partien, Partien, in denen 30 Tage lang niemand gezogen hat, und "
-                                     "Partien, in denen nach 1 Tag(en) noch nicht gezogen wurde")
+                                     "Partien, in denen nach 1 Tag(en) noch nicht gezogen wurde (früher, wenn eine "
+                                     "Adresse mehr als 3 davon hat)")
 
 
 def test_untouched_games_older_than_a_day_do_not_count_for_the_address(golden_lexicon, games_dir):
@@ -614,6 +652,9 @@ def test_a_move_for_a_turn_the_game_has_left_is_refused(client, games_dir):
                                  f"Züge, diese Seite zeigte {n + 5}); der Zug wurde nicht gespielt")
     assert (games_dir / f"{gid}.json").read_bytes() == before  # nothing played
     assert client.post("/api/play/move", json={"id": gid, "move": "-", "turn": -1}).status_code == 422
+    for wrong in (True, "4", 4.0):  # report-attack26e E6: not read as a number
+        r = client.post("/api/play/move", json={"id": gid, "move": "-", "turn": wrong}, headers=EN)
+        assert r.status_code == 422 and "turn" in r.text, (wrong, r.text)
     # the right turn is played; an old client without "turn" still plays
     r = client.post("/api/play/move", json={"id": gid, "move": "-", "turn": n + 2}, headers=EN)
     assert r.status_code == 200 and len(r.json()["turns"]) == n + 4

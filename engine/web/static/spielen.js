@@ -7,6 +7,8 @@
   const N = 15;
   const COLS = "ABCDEFGHIJKLMNO";
   const KEY = "gse.spielen.v1";     // localStorage: {current, ids: [...], name, level, rules, owner}
+  const CKEY = "gse.spielen.kopien.v1"; // localStorage: {id: {gcg, names, scores, level, created, kept}}: finished games
+  const COPIES = 30;                   // finished games kept in the browser at most (the newest)
   const PKEY = "gse.aufgaben.v1";   // localStorage: [{key, game, turn, player, board, rack, cgp, best, played, loss, unit, method, tries, solved}]
   const PREMIUM = { "3": ["tw"], "2": ["dw"], "t": ["tl"], "d": ["dl"], "*": ["star"] };  // labels: I18N.premium
 
@@ -23,7 +25,8 @@
     "s.play": "Zug legen", "s.pass": "Passen", "s.pass.sure": "Wirklich passen?", "s.exchange": "Tauschen", "s.exchange.ph": "Steine zum Tauschen, z. B. QY", "s.exchange.short": "Steine, z. B. QY",
     "s.bag": "Beutel", "s.bag.count": "{0} Steine", "s.unseen": "Ungesehene Steine",
     "s.unseen.help": "(Beutel und Bänkchen des Computers)",
-    "s.saved": "Auf dem Server gespeichert: die Partie übersteht ein Neuladen und einen Neustart. Ist der Server voll, werden beendete Partien zuerst gelöscht: als GCG exportieren, um eine zu behalten.",
+    "s.saved": "Auf dem Server gespeichert: die Partie übersteht ein Neuladen und einen Neustart. Ist der Server voll, werden beendete Partien zuerst gelöscht; die letzten 30 beendeten behält auch dieser Browser (als GCG).",
+    "s.copy.line": "{0} · {1} gegen {2} · {3}:{4} · nur noch in diesem Browser", "s.copy.gcg": "GCG", "s.copy.review": "Analysieren",
     "s.yourturn": "Du bist am Zug", "s.thinking": "Der Computer überlegt …", "s.over": "Partie beendet",
     "s.answer": "Computer: {0}", "s.answer.pass": "Computer passt", "s.answer.exchange": "Computer tauscht {0} Steine",
     "s.challenged": "Der Computer ficht an: {0} steht nicht in der Wortliste. Der Zug wird zurückgenommen, du setzt aus.",
@@ -73,7 +76,8 @@
     "s.play": "Play move", "s.pass": "Pass", "s.pass.sure": "Really pass?", "s.exchange": "Exchange", "s.exchange.ph": "tiles to exchange, e.g. QY", "s.exchange.short": "tiles, e.g. QY",
     "s.bag": "Bag", "s.bag.count": "{0} tiles", "s.unseen": "Unseen tiles",
     "s.unseen.help": "(the bag and the computer's rack)",
-    "s.saved": "Saved on the server: the game survives a reload and a restart. When the server is full, finished games are deleted first: export one as GCG to keep it.",
+    "s.saved": "Saved on the server: the game survives a reload and a restart. When the server is full, finished games are deleted first; this browser also keeps the last 30 finished ones (as GCG).",
+    "s.copy.line": "{0} · {1} against {2} · {3}:{4} · only in this browser now", "s.copy.gcg": "GCG", "s.copy.review": "Review",
     "s.yourturn": "Your turn", "s.thinking": "The computer is thinking …", "s.over": "Game over",
     "s.answer": "Computer: {0}", "s.answer.pass": "Computer passes", "s.answer.exchange": "Computer exchanges {0} tiles",
     "s.challenged": "The computer challenges: {0} is not in the word list. The play is taken back and you lose your turn.",
@@ -207,6 +211,46 @@
   }
   function save() {
     try { localStorage.setItem(KEY, JSON.stringify(store)); } catch (e) { /* full or private mode */ }
+  }
+  // the finished games this browser keeps as GCG (the server deletes finished games first when it is full)
+  function loadCopies() {
+    try {
+      const c = JSON.parse(localStorage.getItem(CKEY) || "{}");
+      return c && typeof c === "object" && !Array.isArray(c) ? c : {};
+    } catch (e) { return {}; }
+  }
+  function saveCopies(c) {
+    const ids = Object.keys(c).sort((a, b) => (c[b].kept || 0) - (c[a].kept || 0));
+    for (const id of ids.slice(COPIES)) delete c[id];
+    for (;;) {
+      try { localStorage.setItem(CKEY, JSON.stringify(c)); return true; } catch (e) {
+        const left = Object.keys(c).sort((a, b) => (c[a].kept || 0) - (c[b].kept || 0));
+        if (left.length <= 1) return false;       // full or private mode: the server's copy stays the only one
+        delete c[left[0]];                          // the oldest copy makes room
+      }
+    }
+  }
+  let copying = null;
+  async function keepCopy(st) {
+    if (!st || !st.over || copying === st.id || loadCopies()[st.id]) return;
+    copying = st.id;
+    try {
+      const r = await fetch(`/api/play/gcg/${encodeURIComponent(st.id)}`, { headers: { "X-Lang": I18N.lang } });
+      if (!r.ok) return;
+      const gcg = await r.text();
+      const c = loadCopies();
+      c[st.id] = { gcg, names: st.names, scores: st.result ? st.result.scores : st.scores, level: st.level,
+        created: st.created || null, kept: Date.now() };
+      saveCopies(c);
+    } catch (e) { /* offline: tried again when the game is shown next */ } finally { copying = null; }
+  }
+  function download(name, text) {
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(new Blob([text], { type: "text/plain;charset=utf-8" }));
+    a.download = name;
+    document.body.appendChild(a);
+    a.click();
+    setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
   }
   function savePuzzles() {
     try { localStorage.setItem(PKEY, JSON.stringify(puzzles)); } catch (e) { /* full or private mode */ }
@@ -555,6 +599,7 @@
     $("#rows tbody").innerHTML = rows.reverse().join("");
     $("#gcg").href = `/api/play/gcg/${encodeURIComponent(state.id)}`;
     $("#analyse").disabled = state.turns.length === 0;
+    if (state.over) keepCopy(state);
     renderFinal();
     drawGame();
   }
@@ -578,19 +623,35 @@
   }
   async function renderHistory() {
     const ul = $("#games");
-    if (!store.ids.length) { ul.innerHTML = `<li class="muted">${escapeHtml(T("s.games.none"))}</li>`; return; }
-    const r = await call("POST", "/api/play/list", { ids: store.ids });
+    const copies = loadCopies();
+    if (!store.ids.length && !Object.keys(copies).length) { ul.innerHTML = `<li class="muted">${escapeHtml(T("s.games.none"))}</li>`; return; }
+    const r = store.ids.length ? await call("POST", "/api/play/list", { ids: store.ids }) : { games: [], damaged: [] };
     if (r.error) { ul.innerHTML = `<li class="bad">${escapeHtml(r.error)}</li>`; return; }
     const known = new Set(r.games.concat(r.damaged || []).map((g) => g.id));  // a damaged game's id is kept
     store.ids = store.ids.filter((x) => known.has(x));
     save();
-    ul.innerHTML = r.games.length ? r.games.map((g) => {
-      const when = new Date(g.created * 1000).toLocaleString(I18N.lang === "en" ? "en-GB" : "de-DE",
-        { dateStyle: "short", timeStyle: "short" });
-      return `<li><span class="when">${escapeHtml(when)}</span> ${escapeHtml(T("s.game.line", levelName(g.level), g.names[0], g.names[1],
-        g.scores[0], g.scores[1], g.over ? "" : T("s.game.running")))} <button type="button" data-open="${escapeHtml(g.id)}">${escapeHtml(T("s.open"))}</button></li>`;
-    }).join("") : `<li class="muted">${escapeHtml(T("s.games.none"))}</li>`;
+    const when = (t) => new Date(t).toLocaleString(I18N.lang === "en" ? "en-GB" : "de-DE", { dateStyle: "short", timeStyle: "short" });
+    const lines = r.games.map((g) => `<li><span class="when">${escapeHtml(when(g.created * 1000))}</span> ${escapeHtml(T("s.game.line", levelName(g.level), g.names[0], g.names[1],
+        g.scores[0], g.scores[1], g.over ? "" : T("s.game.running")))} <button type="button" data-open="${escapeHtml(g.id)}">${escapeHtml(T("s.open"))}</button></li>`);
+    // finished games the server no longer has (deleted to make room): this browser's copy, to download or review
+    const gone = Object.keys(copies).filter((id) => !known.has(id)).sort((a, b) => (copies[b].kept || 0) - (copies[a].kept || 0));
+    for (const id of gone) {
+      const c = copies[id], nm = Array.isArray(c.names) ? c.names : ["?", "?"], sc = Array.isArray(c.scores) ? c.scores : ["?", "?"];
+      lines.push(`<li class="copy"><span class="when">${escapeHtml(when(c.created ? c.created * 1000 : c.kept || 0))}</span> ` +
+        `${escapeHtml(T("s.copy.line", levelName(c.level), nm[0], nm[1], sc[0], sc[1]))} ` +
+        `<button type="button" data-copy-gcg="${escapeHtml(id)}">${escapeHtml(T("s.copy.gcg"))}</button> ` +
+        `<button type="button" data-copy-review="${escapeHtml(id)}">${escapeHtml(T("s.copy.review"))}</button></li>`);
+    }
+    ul.innerHTML = lines.length ? lines.join("") : `<li class="muted">${escapeHtml(T("s.games.none"))}</li>`;
     ul.querySelectorAll("button[data-open]").forEach((b) => b.addEventListener("click", () => { view("game"); openGame(b.dataset.open); }));
+    ul.querySelectorAll("button[data-copy-gcg]").forEach((b) => b.addEventListener("click", () => {
+      const c = loadCopies()[b.dataset.copyGcg];
+      if (c) download(`spiel-${b.dataset.copyGcg.slice(0, 8)}.gcg`, c.gcg);
+    }));
+    ul.querySelectorAll("button[data-copy-review]").forEach((b) => b.addEventListener("click", () => {
+      const c = loadCopies()[b.dataset.copyReview];
+      if (c) analyseFile(c.gcg);
+    }));
   }
 
   // ---- Partieanalyse -------------------------------------------------------------------------------------
@@ -866,6 +927,7 @@
 
   // for tests and the console (read only)
   window.SPIEL = { get state() { return state; }, get review() { return review; }, get puzzles() { return puzzles; },
+    get copies() { return loadCopies(); },
     get busy() { return busy; }, message: S };
   document.addEventListener("DOMContentLoaded", start);
 })();
