@@ -468,10 +468,14 @@ HELP_DE: dict[str, str] = {
         "Sekunden, in denen ein Client eine ganze Anfrage senden muss; langsamere werden getrennt (Vorgabe 10)",
     "where the games against the computer (/spielen) are kept (default: $GSE_GAMES_DIR, else "
     "~/.local/share/german-scrabble-engine/spiele); a game in progress played in the last 30 days is never deleted; "
-    "a full server (2000 games) deletes finished and idle ones first":
+    "a full server deletes untouched, finished and idle ones first":
         "wo die Partien gegen den Computer (/spielen) liegen (Vorgabe: $GSE_GAMES_DIR, sonst "
         "~/.local/share/german-scrabble-engine/spiele); eine laufende, in den letzten 30 Tagen gespielte Partie "
-        "wird nie gelöscht; ein voller Server (2000 Partien) löscht zuerst beendete und ruhende",
+        "wird nie gelöscht; ein voller Server löscht zuerst unberührte, beendete und ruhende",
+    "games against the computer kept at most (default 20000; a few KB each, a reviewed one up to ~100 KB); at most "
+    "40 games in progress per address":
+        "höchstens so viele Partien gegen den Computer aufbewahren (Vorgabe 20000; je einige KB, eine analysierte "
+        "bis etwa 100 KB); höchstens 40 laufende Partien je Adresse",
     # engine.cli.review
     "the GCG record": "die GCG-Partie",
     "seconds per turn for a simulation: the loss in win %% (default: static equity, fast)":
