@@ -648,10 +648,8 @@ def _de(text: str) -> str:
 def _inner(template: str):
     """A replacement that puts the German of the message's last part (group ``k``) into ``template``."""
     def replace(m):
-        from engine.lang import tr
-
         groups = list(m.groups())
-        groups[-1] = tr(groups[-1])
+        groups[-1] = _de(groups[-1])  # German, also when a German text is asked for in an English run (the web)
         return template.format(*groups)
     return replace
 
@@ -978,4 +976,80 @@ SIMULTAN_PATTERNS_DE: list[tuple[str, object]] = [
 """``simultan``'s messages with variable parts (engine.director: journal actions, the repair report, a damaged
 journal, notes, refusals with a command hint, the end of an event) -> German; the head of :data:`PATTERNS_DE`."""
 
+
+def _cgp_place(place: str) -> str:
+    """The place of a CGP error in German: ``board row 3``, ``rack 'X'``, ``opponent rack: rack 'X'``."""
+    import re
+
+    m = re.fullmatch(r"board row (\d+)", place)
+    if m:
+        return f"Brettzeile {m[1]}"
+    m = re.fullmatch(r"(opponent rack: )?rack ('.*')", place)
+    return f"{'Bänkchen des Gegners' if m[1] else 'Bänkchen'} {m[2]}"
+
+
+def _impossible_de(m) -> str:
+    import re
+
+    where = {"board": "auf dem Brett", "rack": "auf dem Bänkchen", "opponent's rack": "auf dem Bänkchen des Gegners"}
+    parts = ", ".join(f"{n} {where[w]}" for n, w in re.findall(r"(\d+) on the (board|rack|opponent's rack)", m[3]))
+    tile = "Joker" if m[2] == "blank" else m[2]
+    hint = " (für eine zusammengestellte Aufgabe: --allow-impossible in der Befehlszeile)" if m[5] else ""
+    return (f"unmögliche Stellung: {m[1]} × {tile} ({parts}), der Satz hat {m[4]}: mehr {tile} auf Brett und "
+            f"Bänkchen, als der Satz enthält{hint}")
+
+
+CGP_PATTERNS_DE: list[tuple[str, object]] = [
+    # a rack or a board row: the place in German, then the reason (engine.position.cgp, lexicon_tools.alphabet)
+    (r"^(board row \d+|rack '[^']*'|opponent rack: rack '[^']*'): ('.*' is not a letter of the .*|\d+ tiles, at "
+     r"most \d+|\d+ × .+, but the tile set has only \d+)$",
+     lambda m: f"{_cgp_place(m[1])}: {_de(m[2])}"),
+    (r"^'(.+)' is not a letter of the (?:.+) tile set \(write SS for ß\)$",
+     r"„\1“ ist kein Stein des Satzes (für ß SS schreiben)"),
+    (r"^'(.+)' is not a letter of the (?:.+) tile set$", r"„\1“ ist kein Stein des Satzes"),
+    (r"^(\d+) tiles, at most (\d+)$", r"\1 Steine, höchstens \2"),
+    (r"^(\d+) × (.+), but the tile set has only (\d+)$", r"\1 × \2, der Satz hat nur \3"),
+    (r"^CGP of ([\d,]+) characters: a position is at most ([\d,]+) \(starts (.*)\)$",
+     lambda m: f"CGP mit {german_number(m[1])} Zeichen: eine Stellung hat höchstens {german_number(m[2])} "
+               f"(beginnt mit {m[3]})"),
+    (r"^empty CGP$", "leere CGP"),
+    (r"^CGP needs at least the board and the rack$", "eine CGP braucht mindestens das Brett und das Bänkchen"),
+    (r"^board row (\d+): ('.*') is not a digit 0-9 \(empty squares are counted with 0-9\)$",
+     r"Brettzeile \1: \2 ist keine Ziffer 0–9 (leere Felder werden mit 0–9 gezählt)"),
+    (r"^board row (\d+): more than (\d+) squares$", r"Brettzeile \1: mehr als \2 Felder"),
+    (r"^board row (\d+) \((.*)\): (\d+) squares, expected (\d+)$", r"Brettzeile \1 (\2): \3 Felder statt \4"),
+    (r"^rack field (.*): expected RACK/OPPONENT-RACK \(one '/'\)$",
+     r"Bänkchen-Feld \1: erwartet BÄNKCHEN/BÄNKCHEN-DES-GEGNERS (ein „/“)"),
+    (r"^scores field (.*): expected two numbers like 120/95$", r"Punkte-Feld \1: erwartet zwei Zahlen wie 120/95"),
+    (r"^scoreless-turn field (.*): expected a number \(digits 0-9\)$",
+     r"Feld der Züge ohne Punkte \1: erwartet eine Zahl (Ziffern 0–9)"),
+    (r"^text after the scoreless-turn field: (.*) is not an opcode \(opcodes are 'name value;', ending with ';'\)$",
+     r"Text nach dem Feld der Züge ohne Punkte: \1 ist kein Opcode (ein Opcode ist „name wert;“, mit „;“ am Ende)"),
+    (r"^opcode (.*): (.*) is not an opcode name \(lowercase letters\)$",
+     r"Opcode \1: \2 ist kein Opcode-Name (Kleinbuchstaben)"),
+    (r"^opcode (.*) given twice$", r"Opcode \1 doppelt angegeben"),
+    (r"^opcode bag (.*): expected a number of tiles \(digits 0-9\)$",
+     r"Opcode bag \1: erwartet eine Zahl von Steinen (Ziffern 0–9)"),
+    (r"^(rack|opponent rack) (.*): lowercase (.*): a CGP rack is written in capitals \(a blank is '\?'; lowercase "
+     r"marks a blank only on the board\)$",
+     lambda m: f"{'Bänkchen' if m[1] == 'rack' else 'Bänkchen des Gegners'} {m[2]}: Kleinbuchstabe {m[3]}: in "
+               f"einer CGP steht das Bänkchen in Großbuchstaben (ein Joker ist „?“; klein steht nur auf dem Brett "
+               f"für einen Joker)"),
+    (r"^impossible position: (\d+) × (\S+) \((.+)\), the .+? has (\d+): more \S+ tiles on the board and racks than "
+     r"the set holds( \(for a composed puzzle: --allow-impossible on the command line\))?$", _impossible_de),
+    # a lexicon named by --lexicon (lexicon_tools.bundle.LexiconError: the path first)
+    (r"^(.+?): no such lexicon \(build one with `python -m lexicon_tools build`\)$",
+     r"\1: keine solche Wortliste (eine bauen: „python -m lexicon_tools build“)"),
+    (r"^(.+?): not a lexicon bundle \((\S+) missing\)$", r"\1: keine Lexikon-Datei (\2 fehlt)"),
+    (r"^CGP opcode ('.*') is not one this program knows \((.*)\); it is kept but not used$",
+     r"CGP-Opcode \1 kennt dieses Programm nicht (\2); er bleibt erhalten, wird aber nicht benutzt"),
+    (r"^CGP opcode lex ('.*'): not a known German word list \((.*)\); the position is checked against the lexicon "
+     r"given to the engine$",
+     r"CGP-Opcode lex \1: keine bekannte deutsche Wortliste (\2); die Stellung wird gegen das Lexikon der Engine "
+     r"geprüft"),
+]
+"""The CGP reader's refusals and notes (engine.position.cgp; a rack's letters from lexicon_tools.alphabet) -> German;
+ahead of :data:`PATTERNS_DE`'s general patterns, after ``simultan``'s."""
+
+PATTERNS_DE[:0] = CGP_PATTERNS_DE
 PATTERNS_DE[:0] = SIMULTAN_PATTERNS_DE

@@ -365,7 +365,47 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         wanted = list(PLUGINS)
     for name in wanted:  # every plug-in is part of the package: a missing one is a bug, not an option
         importlib.import_module(name).add_parser(sub)
+    from engine.lang import lang
+
+    if lang() == "de":
+        translate_help(p)
     return p
+
+
+def translate_help(parser: argparse.ArgumentParser) -> None:
+    """Put ``parser``'s help texts and those of its subcommands into German (:mod:`engine.lang_help_de`).
+
+    argparse looks up only its own words through gettext (:func:`_argparse_language`); the texts the code
+    gives it (``description``, ``epilog``, ``help``) and the placeholders of the usage (``LEXICON``, ``DIR``)
+    are replaced here, in the built parser, before it prints anything. Only text changes: the options, their
+    ``dest`` and the parsing stay the same.
+    """
+    from engine.lang_help_de import HELP_DE, METAVAR_DE
+
+    todo = [parser]
+    while todo:
+        p = todo.pop()
+        p.description = HELP_DE.get(p.description, p.description)
+        p.epilog = HELP_DE.get(p.epilog, p.epilog)
+        for group in p._action_groups:  # "options" and "positional arguments" are argparse's (ARGPARSE_DE)
+            group.title = HELP_DE.get(group.title, group.title)
+            group.description = HELP_DE.get(group.description, group.description)
+        for action in p._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for choice in action._choices_actions:
+                    choice.help = HELP_DE.get(choice.help, choice.help)
+                todo.extend(action.choices.values())
+                continue
+            if isinstance(action.help, str):
+                action.help = HELP_DE.get(action.help, action.help)
+            if action.nargs == 0 or action.choices is not None:
+                continue  # a flag has no placeholder; a choice shows its choices
+            if isinstance(action.metavar, str):
+                action.metavar = METAVAR_DE.get(action.metavar, action.metavar)
+            elif action.metavar is None:
+                name = action.dest.upper() if action.option_strings else action.dest
+                if name in METAVAR_DE:
+                    action.metavar = METAVAR_DE[name]
 
 
 def _silence_stdout() -> None:

@@ -27,7 +27,8 @@ Routes:
   review of any GCG text;
 * ``GET /favicon.ico``.
 
-Errors are JSON ``{"error": "..."}``: 400 bad CGP or value, 404 unknown
+Errors are JSON ``{"error": "..."}``, German unless the request sends ``X-Lang: en`` (docs/web.md
+"Errors"): 400 bad CGP or value, 404 unknown
 route or no event, 405 wrong method (with ``Allow``), 413 body too large, 431 headers too large,
 415 not JSON, 422 a body that is not UTF-8 JSON (or nested too deeply) or a
 missing or mistyped field, 429 too many requests (with ``Retry-After``), 500 a
@@ -392,8 +393,16 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
         return _error(503, exc.text(english(request.headers)), {"Retry-After": "1"})
 
     @app.exception_handler(ValueError)
-    async def bad_value(_request: Request, exc: ValueError):
-        return _error(400, str(exc))
+    async def bad_value(request: Request, exc: ValueError):
+        """400 with the reason. The analysis routes' (a bad CGP, GCG record, field value) in German unless the
+        request asks for English (``X-Lang: en``, as every message of the server; :func:`engine.web.german.
+        refusal_de`); the director's and the players' routes keep theirs (their pages translate them)."""
+        from .german import refusal_de
+
+        path = request.url.path
+        if english(request.headers) or path.startswith(("/api/director", "/api/player/")):
+            return _error(400, str(exc))
+        return _error(400, refusal_de(str(exc)))
 
     @app.exception_handler(Exception)
     async def crash(request: Request, exc: Exception):

@@ -21,7 +21,7 @@ import re
 from engine.lang import tr_in
 from engine.lang_de import director_de, os_error_de
 
-__all__ = ["reason_de", "journal_de", "play_de"]
+__all__ = ["reason_de", "journal_de", "play_de", "refusal_de"]
 
 
 def reason_de(reason: str) -> str:
@@ -49,6 +49,33 @@ def journal_de(exc: Exception | None = None) -> str:
     if exc is None:
         return text + "; bitte den Schiedsrichter fragen."
     return f"{text}. Einzelheiten für den Schiedsrichter: {exc}"
+
+
+# a request's refusal by the analysis routes (engine.web.api.BadRequest, a CGP or GCG error: a ValueError, 400)
+_REFUSAL_DE: list[tuple[str, str]] = [
+    (r"^cgp: expected a string$", "cgp: erwartet einen Text"),
+    (r"^(cgp|move|word): (\d+) characters, at most (\d+) accepted$", r"\1: \2 Zeichen, erlaubt sind höchstens \3"),
+    (r"^top: must be a whole number from 1 to (\d+), got (.*)$", r"top: muss eine ganze Zahl von 1 bis \1 sein, nicht \2"),
+    (r"^offset: must be a whole number of at least 0, got (.*)$",
+     r"offset: muss eine ganze Zahl von mindestens 0 sein, nicht \1"),
+    (r"^sort: 'equity' or 'score', got (.*)$", r"sort: 'equity' oder 'score', nicht \1"),
+    (r"^move: type a move such as '8H HAUS' \(across\) or 'H8 HAUS' \(down\)$",
+     "move: einen Zug eingeben, z. B. '8H HAUS' (waagerecht) oder 'H8 HAUS' (senkrecht)"),
+    (r"^word: type a word, e\.g\. 'HAUS'$", "word: ein Wort eingeben, z. B. 'HAUS'"),
+]
+_REFUSAL_DE_C = [(re.compile(p), r) for p, r in _REFUSAL_DE]
+
+
+def refusal_de(reason: str) -> str:
+    """A 400 of the analysis routes (``/api/moves``, ``/api/score``, ``/api/review``, ...) in German: the API's own
+    field checks (:class:`engine.web.api.BadRequest`) here, the rest (a CGP's, a GCG record's, the word checker's
+    reasons) by the command line's catalogue (:func:`engine.lang.tr_in`); a reason neither knows stays English."""
+    text = str(reason)
+    for pat, rep in _REFUSAL_DE_C:
+        m = pat.fullmatch(text)
+        if m:
+            return m.expand(rep)
+    return tr_in("de", text)
 
 
 # the refusals of the games against the computer (engine.web.play) that the page (spielen.js) does not translate

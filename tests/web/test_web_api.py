@@ -170,9 +170,9 @@ def test_checker_scores_ranks_and_explains(client, golden_lexicon):
 # bad input: 4xx with a message, and the server goes on
 # ---------------------------------------------------------------------------
 @pytest.mark.parametrize("body,status,fragment", [
-    ({"cgp": "15/15 AB/ 0/0 0"}, 400, "board has 2 rows"),
-    ({"cgp": f"{EMPTY} ABCDEFGH/ 0/0 0"}, 400, "rack"),
-    ({"cgp": "QQ13/15/15/15/15/15/15/15/15/15/15/15/15/15/15 A/ 0/0 0"}, 400, "more Q tiles"),
+    ({"cgp": "15/15 AB/ 0/0 0"}, 400, "das Brett hat 2 Zeilen"),  # German unless X-Lang: en
+    ({"cgp": f"{EMPTY} ABCDEFGH/ 0/0 0"}, 400, "Bänkchen"),
+    ({"cgp": "QQ13/15/15/15/15/15/15/15/15/15/15/15/15/15/15 A/ 0/0 0"}, 400, "mehr Q auf Brett"),
     ({"cgp": f"{EMPTY} A$/ 0/0 0"}, 400, "$"),
     ({"cgp": "x" * 2000}, 422, "cgp"),
     ({}, 422, "Feld cgp: fehlt"),
@@ -188,7 +188,7 @@ def test_bad_requests_get_a_clear_4xx(client, body, status, fragment):
 
 def test_impossible_golden_study_position_is_refused_by_name(client):
     r = client.post("/api/position", json={"cgp": POSITIONS["p_ref3"]})
-    assert r.status_code == 400 and "more L tiles" in r.json()["error"]
+    assert r.status_code == 400 and "mehr L auf Brett" in r.json()["error"]
     assert "--allow-impossible" not in r.json()["error"]          # the page has no command line
 
 

@@ -68,7 +68,7 @@ def test_deep_simulation_has_intervals(client):
 def test_deep_bad_requests(client):
     assert client.post("/api/deep", json={"cgp": "xx"}).status_code == 400
     r = client.post("/api/deep", json={"cgp": MIDGAME.replace("ABHSUUX/", "/"), "seconds": 1})
-    assert r.status_code == 400 and "no rack" in r.json()["error"]
+    assert r.status_code == 400 and "kein Bänkchen" in r.json()["error"]  # German unless X-Lang: en
     r = client.post("/api/deep", json={"cgp": MIDGAME, "seconds": 21})
     assert r.status_code == 422 and "seconds" in r.json()["error"]
     assert client.post("/api/deep", json={"cgp": MIDGAME, "seconds": 0}).status_code == 422
