@@ -179,7 +179,7 @@ def rack_html(rack: str, alphabet: Alphabet) -> str:
     out = ['<div class="rack">']
     for ch in rack:
         if ch == "?":
-            out.append('<div class="tile blank" title="Blanko"><span class="l"></span></div>')
+            out.append('<div class="tile blank" title="Joker"><span class="l"></span></div>')
         else:
             out.append(f'<div class="tile"><span class="l">{_esc(ch)}</span>'
                        f'<span class="v">{int(alphabet.values[alphabet.code(ch)])}</span></div>')
@@ -497,7 +497,7 @@ def notation_html(notation: str) -> str:
     out = []
     for ch in notation:
         if ch.islower():
-            out.append(f'<span class="bl" title="Blanko">{_esc(ch.upper())}</span>')
+            out.append(f'<span class="bl" title="Joker">{_esc(ch.upper())}</span>')
         else:
             out.append(_esc(ch))
     return "".join(out)
@@ -518,7 +518,7 @@ def _top_html(label: str, notation: str, score: int, words=(), inline: bool = Fa
     w = _words_text(score, words)
     extra = f'<div class="small words">{w}</div>' if words else ""
     if any(ch.islower() for ch in notation):
-        extra += '<div class="small">gestrichelt: Blanko</div>'
+        extra += '<div class="small">gestrichelt: Joker</div>'
     pts = f"{de_number(score)}&nbsp;Punkte"
     if inline:
         # notation and points on one line (the points wrap under the notation when both do not fit)

@@ -82,7 +82,7 @@ def test_end_settlement_refuses_impossible_tiles_and_asks_who_went_out(page):
     cases = [
         ("QQ", "", "Ana: 2 × Q, aber vom Satz (1 × Q) sind nur 1 nicht auf dem Brett"),
         ("EEEEEEEEE", "", "Ana: 9 Reststeine – auf der Bank liegen höchstens 7"),
-        ("???", "", "Ana: 3 × Blanko, aber vom Satz (2 × Blanko) sind nur 2 nicht auf dem Brett"),
+        ("???", "", "Ana: 3 × Joker, aber vom Satz (2 × Joker) sind nur 2 nicht auf dem Brett"),
         ("AAAAA", "", "Ana: 5 × A, aber vom Satz (5 × A) sind nur 4 nicht auf dem Brett"),
         ("AAA", "AA", "Ben: 2 × A, aber vom Satz (5 × A) sind nur 1 nicht auf dem Brett oder bei den anderen "
                       "Reststeinen"),

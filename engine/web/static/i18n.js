@@ -191,7 +191,7 @@
       "p.end.too_many": "{0}: {1} Reststeine – auf der Bank liegen höchstens {2}",
       "p.end.no_tiles": "{0}: {1} × {2}, aber vom Satz ({3} × {2}) sind nur {4} nicht auf dem Brett{5}",
       "p.end.no_tiles.others": " oder bei den anderen Reststeinen",
-      "p.blank": "Blanko",
+      "p.blank": "Joker",
       "p.end.empty": "Noch kein Zug eingetragen. Trotzdem abrechnen? Zum Bestätigen noch einmal „Abrechnen“ tippen.",
       "p.final": "Endstand",
       "p.winner": "Sieg: {0}",
@@ -566,7 +566,7 @@
     [/^board has (\d+) rows?.*$/, (_m, n) => `das Brett hat ${n} ${n === "1" ? "Zeile" : "Zeilen"}, nicht 15`],
     [/^impossible position: (\d+) × (.+?) \((.+)\), the German tile set has (\d+)(?::.*)?$/,
       (_m, n, tile, parts, set) => {
-        const name = tile === "blank" ? "Blanko" : tile;
+        const name = tile === "blank" ? "Joker" : tile;
         const where = parts.replace(/(\d+) on the opponent's rack/, "$1 auf dem Bänkchen des Gegners")
           .replace(/(\d+) on the board/, "$1 auf dem Brett").replace(/(\d+) on the rack/, "$1 auf dem Bänkchen");
         return `unmögliche Stellung: ${n} × ${name} (${where}), der deutsche Satz hat nur ${set}`;
