@@ -320,6 +320,46 @@ def rack_ratio(inference, unseen: np.ndarray, rack_size: int):
     return ratio
 
 
+def preendgame_bag(pos) -> tuple[np.ndarray, np.ndarray | None, np.ndarray | None, int]:
+    """Check that ``pos`` is a pre-endgame (1 to :data:`MAX_BAG` tiles in the bag) and count its tiles; the
+    checks :func:`preendgame` makes first, for a caller that must refuse a position before compiling.
+
+    Returns:
+        ``(unseen, known, bag_pool, bag)``: the unseen counts (int array, one per letter, blank first), the
+        opponent's rack if the CGP gives it (else ``None``), the bag's counts when the opponent's rack is
+        known (else ``None``), and the number of tiles in the bag.
+
+    Raises:
+        ValueError: more tiles of a letter than the set holds; the opponent's rack holds tiles not unseen;
+            opcode ``bag`` disagrees; the game is over; the bag is empty or holds more than :data:`MAX_BAG`.
+    """
+    a = pos.alphabet
+    unseen = pos.unseen()
+    if (unseen < 0).any():
+        c = int(np.nonzero(unseen < 0)[0][0])
+        raise ValueError(f"preendgame: more {a.letter(c) if c else 'blank'} tiles on the board and rack than the "
+                         f"{a.name.capitalize()} set holds ({int(a.counts[c])})")
+    known = pos.opponent_rack
+    if known is not None:
+        bag_pool = unseen - known
+        if (bag_pool < 0).any():
+            raise ValueError("preendgame: the opponent's rack holds tiles that are not unseen")
+        bag = int(bag_pool.sum())
+    else:
+        bag_pool = None
+        bag = int(unseen.sum()) - a.rack_size
+    if "bag" in pos.opcodes and int(pos.opcodes["bag"]) != bag:
+        raise ValueError(f"preendgame: opcode bag {pos.opcodes['bag']} but the tiles leave {bag} in the bag")
+    if bag <= 0 and pos.game_over():
+        raise ValueError(f"preendgame: {pos.game_over()}")
+    if bag <= 0:
+        raise ValueError("preendgame: the bag is empty (the unseen tiles are the opponent's rack): "
+                         "this is an endgame, use `engine endgame`")
+    if bag > MAX_BAG:
+        raise ValueError(f"preendgame: the bag must hold 1 to {MAX_BAG} tiles, it holds {bag}")
+    return unseen, known, bag_pool, bag
+
+
 def preendgame(pos: Position, lexicon: Lexicon, *, top: int = 8, time_limit: float | None = None,
                endgame_depth: int | None = None, table=None, node_limit: int | None = None,
                max_draws: int = MAX_DRAWS, seed: int = 0, opponent=None, passing: bool = True,
@@ -383,29 +423,7 @@ def preendgame(pos: Position, lexicon: Lexicon, *, top: int = 8, time_limit: flo
         raise ValueError(f"node limit must be 0 or more, got {node_limit}")
     if max_draws < 1:
         raise ValueError(f"max_draws must be at least 1, got {max_draws}")
-    unseen = pos.unseen()
-    if (unseen < 0).any():
-        c = int(np.nonzero(unseen < 0)[0][0])
-        raise ValueError(f"preendgame: more {a.letter(c) if c else 'blank'} tiles on the board and rack than the "
-                         f"{a.name.capitalize()} set holds ({int(a.counts[c])})")
-    known = pos.opponent_rack
-    if known is not None:
-        bag_pool = unseen - known
-        if (bag_pool < 0).any():
-            raise ValueError("preendgame: the opponent's rack holds tiles that are not unseen")
-        bag = int(bag_pool.sum())
-    else:
-        bag_pool = None
-        bag = int(unseen.sum()) - a.rack_size
-    if "bag" in pos.opcodes and int(pos.opcodes["bag"]) != bag:
-        raise ValueError(f"preendgame: opcode bag {pos.opcodes['bag']} but the tiles leave {bag} in the bag")
-    if bag <= 0 and pos.game_over():
-        raise ValueError(f"preendgame: {pos.game_over()}")
-    if bag <= 0:
-        raise ValueError("preendgame: the bag is empty (the unseen tiles are the opponent's rack): "
-                         "this is an endgame, use `engine endgame`")
-    if bag > MAX_BAG:
-        raise ValueError(f"preendgame: the bag must hold 1 to {MAX_BAG} tiles, it holds {bag}")
+    unseen, known, bag_pool, bag = preendgame_bag(pos)
     budget = DEFAULT_TIME if time_limit is None else time_limit
     if not budget > 0:
         raise ValueError(f"time limit must be positive, got {budget}")

@@ -144,10 +144,11 @@ def preendgame_lines(res: dict) -> list[str]:
 def cmd_preendgame(args) -> int:
     """``preendgame``: candidates ranked by win rate over the draws (1-3 tiles in the bag)."""
     from engine.position.cgp import parse_cgp
-    from engine.analysis.preendgame import DEFAULT_TIME, preendgame
+    from engine.analysis.preendgame import DEFAULT_TIME, preendgame, preendgame_bag
     from engine.analysis.warmup import warm_if_cold
 
     pos = parse_cgp(args.cgp)
+    preendgame_bag(pos)  # a position that is no pre-endgame is refused before the warm-up's note
     limit = _seconds(args.time)
     if args.top < 1:
         raise ValueError(tr("--top must be at least 1, got {n}", n=args.top))
