@@ -58,6 +58,8 @@ def page(ctx, server):
 
 
 def start_game(pg, names, mode="classic"):
+    # the page has started (under load a test clicked the hidden "Neue Partie" before it had)
+    pg.wait_for_function("!document.querySelector('#setup').hidden || !document.querySelector('#game').hidden")
     if not pg.locator("#setup").is_visible():
         pg.click("#new")
     pg.check(f"input[name=mode][value={mode}]")
