@@ -967,18 +967,41 @@
   // and engine/game/gcg.py re-scores the move, so a larger one is refused there too (10^400 was read as Infinity)
   const SCORE_MAX = 9999, TOTAL_DIGITS = 9;
   const cutNum = (text) => (text.length <= 12 ? text : text.slice(0, 12) + "…");
+  // a GCG file's bytes as text, as engine/game/gcg.py reads them: UTF-8 (a byte-order mark dropped), or
+  // ISO-8859-1 when the first line declares it; bytes that are not valid UTF-8 are refused naming the line
+  // (before, they were read as U+FFFD and the replacement characters kept)
+  function decodeGCG(bytes) {
+    if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
+    let nl = bytes.indexOf(10);
+    const first = new TextDecoder("latin1").decode(bytes.subarray(0, nl < 0 ? bytes.length : nl)).trim().toLowerCase();
+    if (first.startsWith("#character-encoding") && first.includes("8859")) return new TextDecoder("latin1").decode(bytes);
+    try { return new TextDecoder("utf-8", { fatal: true }).decode(bytes); } catch (e) {
+      for (let line = 1, start = 0; start < bytes.length; line++) {
+        nl = bytes.indexOf(10, start);
+        const end = nl < 0 ? bytes.length : nl;
+        try { new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(start, end)); } catch (e2) {
+          throw new Error(T("p.import.encoding", line));
+        }
+        start = end + 1;
+      }
+      throw new Error(T("p.import.encoding", 1));
+    }
+  }
   function importGCG(text) {
     const players = [], nk = [], run = [];
     const g = newGame("classic", []);
     const b = Array.from({ length: N }, () => Array(N).fill(""));
     const rest = [], time = [];
     let out = null, n = 0, lastTurn = null, ended = false;
+    let endLine = null;                       // the first line of the game's end (rest, out, time): no turn after it
+    let incomplete = false;                   // a row by hand placed no tiles: the board lacks them from here on
     const lines = text.split(/\r?\n/);
     const moveLines = lines.filter((l) => /^\s*(>|#note by hand:)/.test(l)).length;
     if (moveLines > IMPORT_TURNS) throw new Error(T("p.import.lines", moveLines, IMPORT_TURNS));
     const fail = (i, key, ...a) => new Error(T(key, i + 1, ...a));
     // the turns (plays, passes, exchanges, rows by hand) go round in the order of #player1..: engine/game/gcg.py
     const inTurn = (i, p) => {
+      if (endLine !== null) throw fail(i, "p.import.after_end", endLine + 1);
       if (lastTurn !== null && p !== (lastTurn + 1) % nk.length) {
         throw fail(i, "p.import.turn", nk[p], nk[(lastTurn + 1) % nk.length]);
       }
@@ -998,6 +1021,7 @@
       if (s.startsWith("#note by hand:")) {     // points by hand: imported exactly or refused (engine/game/gcg.py)
         const h = handRow(s, i + 1, nk, run, b);
         inTurn(i, h.p);
+        incomplete = true;
         run[h.p] = h.total;
         const t = { p: h.p, kind: "points", score: h.score };
         if (h.rack) t.rack = h.rack;
@@ -1008,6 +1032,7 @@
       const endNote = s.startsWith(END_NOTE) ? /^#note end of game(?:, out: (\S+))?$/.exec(s) : null;
       if (endNote) {                            // the end of a game settled with nothing to write (gcgText)
         ended = true;
+        if (endLine === null) endLine = i;
         if (endNote[1] !== undefined && nk.includes(endNote[1])) out = nk.indexOf(endNote[1]);
         continue;
       }
@@ -1054,13 +1079,18 @@
       const NUM = "([+-]?\\d+)";
       let k;
       if ((k = new RegExp(`^(\\S*)\\s*\\((time|challenge)\\)\\s+${NUM}\\s+${NUM}$`).exec(body))) {
-        if (k[2] === "time") time[p] = -score;
-        else g.turns.push({ p, kind: "points", score, challenge: true });   // exported as "(challenge)" again
+        if (k[2] === "time") { time[p] = -score; if (endLine === null) endLine = i; }
+        else {
+          if (endLine !== null) throw fail(i, "p.import.after_end", endLine + 1);
+          g.turns.push({ p, kind: "points", score, challenge: true });   // exported as "(challenge)" again
+        }
       } else if ((k = new RegExp(`^\\((\\S+)\\)\\s+${NUM}\\s+${NUM}$`).exec(body))) {
         Array.from(k[1]).forEach((ch) => letterOk(i, ch, true));
         out = p;
+        if (endLine === null) endLine = i;
       } else if ((k = new RegExp(`^(\\S+)\\s+\\((\\S+)\\)\\s+${NUM}\\s+${NUM}$`).exec(body))) {
         rest[p] = { text: Array.from(k[2]).map((ch) => letterOk(i, ch, true)).join(""), value: -score };
+        if (endLine === null) endLine = i;
       } else if ((k = new RegExp(`^(\\S+)\\s+--\\s+${NUM}\\s+${NUM}$`).exec(body))) {
         const last = g.turns[g.turns.length - 1];
         if (!last || last.kind !== "play" || last.p !== p || last.withdrawn) throw fail(i, "p.import.withdraw");
@@ -1089,6 +1119,14 @@
           if (ch === ")") { inParens = false; written += ")"; continue; }
           if (r >= N || c >= N) throw fail(i, "p.import.offboard", k[3]);
           if (ch !== ".") letterOk(i, ch);
+          const sqName = across ? `${r + 1}${COLS[c]}` : `${COLS[c]}${r + 1}`;
+          // a letter in brackets (or ".") lies on the board already; a letter outside them is laid on an empty
+          // square, or is the letter that lies there (engine/game/gcg.py refuses the rest). After a row by hand
+          // the pad's board lacks that row's tiles: a bracketed letter on an empty square is taken then
+          if ((ch === "." || inParens) && !b[r][c] && !incomplete) throw fail(i, "p.import.through", k[3], sqName);
+          if (ch !== "." && b[r][c] && b[r][c].toUpperCase() !== ch.toUpperCase()) {
+            throw fail(i, "p.import.occupied", k[3], sqName, b[r][c].toUpperCase());
+          }
           if (ch === "." || inParens || b[r][c]) {
             const on = b[r][c] || ch;
             written += inParens ? on : `(${on})`;
@@ -1400,7 +1438,7 @@
       const say = (text, bad) => { $("#io-msg").textContent = text; $("#io-msg").className = bad ? "bad" : ""; };
       if (f.size > IMPORT_BYTES) { say(T("p.import.bad", T("p.import.size", fmtMB(f.size), fmtMB(IMPORT_BYTES))), true); return; }
       let r;
-      try { r = importGCG(await f.text()); } catch (err) { say(T("p.import.bad", err.message), true); return; }
+      try { r = importGCG(decodeGCG(new Uint8Array(await f.arrayBuffer()))); } catch (err) { say(T("p.import.bad", err.message), true); return; }
       // kept only once it is saved: a game over the browser's quota is taken back, the saved state stays
       const before = { games: store.games.slice(), game };
       if (!makeRoom()) { say(T("p.full.import", KEEP), true); return; }
