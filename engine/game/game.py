@@ -804,7 +804,7 @@ class Game:
 
     # -- turns ------------------------------------------------------------------
     def play(self, move, *, challenge: int | None = None, challenged_words: Sequence[str] | None = None,
-             phony_ok: bool = False, seconds: float | None = None) -> Turn:
+             phony_ok: bool = False, seconds: float | None = None, withdrawn: bool | None = None) -> Turn:
         """The player to move places tiles; the engine checks and scores the move.
 
         Args:
@@ -820,6 +820,9 @@ class Game:
             phony_ok: accept words missing from the lexicon when nobody
                 challenges (a phony that stands); otherwise such a move raises.
             seconds: time the player used for this turn (clock).
+            withdrawn: with ``challenge``, the challenge's verdict as a record gives it (``True``: the play
+                was challenged off; ``False``: it stood), instead of the lexicon's: a game replayed under
+                another word list keeps what happened at the table. ``None``: the lexicon decides.
 
         Returns:
             the :class:`Turn` of the move (``play`` or ``withdrawn``).
@@ -865,7 +868,7 @@ class Game:
                 raise GameError(f"challenged word {missing[0] if missing else '(none)'} is not formed by "
                                 f"the move (it forms {', '.join(formed)})")
         self._snapshot()
-        if any(w not in self.lexicon for w in challenged):
+        if withdrawn if withdrawn is not None else any(w not in self.lexicon for w in challenged):
             return self._apply_withdrawn(scored.move, words, seconds)
         turn = self._apply_play(scored.move, words, None, check_end=False)
         per = len(challenged) if self.rules.penalty_per_word else 1

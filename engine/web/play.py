@@ -70,7 +70,9 @@ with "unknown game: it is not on this server (any more) ..." naming these rules.
 
 Every read checks the file (:func:`_check_game`): at most :data:`MAX_GAME_BYTES`,
 a JSON object of the shape :meth:`GameStore.new` writes, its ``"id"`` equal to
-its name, and actions that replay (each by the player to move). A file that
+its name, and actions that replay (each by the player to move; the words of
+its plays and its challenges' verdicts are taken as played, so that a word list
+changed since, an upgrade that dropped a word, keeps the game: report-attack26g B2). A file that
 fails is refused with "this game file is damaged: ..." and never written back.
 Its two names must be different, of letters, digits, "-" or "_" (as new() makes them and
 :class:`engine.game.game.Game` wants them).
@@ -544,10 +546,12 @@ class GameStore:
             if a["p"] != g.to_move:
                 raise _damaged(f"action {i}: player {a['p']} is not the player to move ({g.to_move})")
             try:
+                # the verdicts of the game as it was played stand: a word list changed since (an upgrade that
+                # dropped a word) must not make a game in progress unreadable (report-attack26g B2)
                 if a["kind"] == "play":
-                    g.play(a["move"])
+                    g.play(a["move"], phony_ok=True)
                 elif a["kind"] == "withdrawn":
-                    g.play(a["move"], challenge=1 - g.to_move)
+                    g.play(a["move"], challenge=1 - g.to_move, withdrawn=True)
                 elif a["kind"] == "exchange":
                     g.exchange(a["tiles"])
                 else:

@@ -279,3 +279,52 @@ def test_the_sdev_preview_does_not_tell_whether_a_word_is_valid(client, golden_l
     off_rack = client.post("/api/score", json={"cgp": cgp, "move": "8H QQ", "words": False}).json()
     assert off_rack["legal"] is False and "not on the rack" in off_rack["reason"]
     assert client.post("/api/score", json={"cgp": cgp, "move": "8H QX", "words": "no"}).status_code == 422
+
+
+class _ListWithout:
+    """The lexicon with ``gone`` words taken out and ``added`` put in (for ``in`` only; move generation and the
+    rest are the real lexicon's): a word list changed between two moves of a game."""
+
+    def __init__(self, lexicon, gone=(), added=()):
+        self._lex, self._gone, self._added = lexicon, set(gone), set(added)
+
+    def __contains__(self, word):
+        return word in self._added or (word not in self._gone and word in self._lex)
+
+    def __getattr__(self, name):
+        return getattr(self._lex, name)
+
+
+def test_a_changed_word_list_keeps_the_games_in_progress(client, golden_lexicon):
+    # report-attack26g B2: after an upgrade dropped a word played in a game, the game was "damaged" for good (its
+    # replay checked every play against the new list), and its GCG download failed. The verdicts of the game as
+    # played stand: a play stays, a play challenged off stays withdrawn
+    from engine.game.game import Game, rules_by_name
+
+    for seed in range(40):  # as above: the player starts, with a phony at hand
+        g = Game(["Du", "Computer"], golden_lexicon, rules=rules_by_name("tournament"), seed=seed, keep_undo=False)
+        if g.to_move == 0:
+            ph = _phony({"board": ["." * 15], "rack": g.alphabet.rack_string(g.racks[0])})
+            if ph and ph.split()[1] not in golden_lexicon:
+                break
+    else:  # pragma: no cover
+        pytest.skip("no seed with a phony at hand")
+    store = client.app.state.games
+    home = store.new("stark", "home", "Du", seed=seed)
+    best = client.post("/api/moves", json={"cgp": home["cgp"], "top": 1}).json()["moves"][0]["move"]
+    played = store.move(home["id"], best)
+    words = [w for w, _s in played["turns"][0]["words"]]
+    sdev = store.new("stark", "tournament", "Du", seed=seed)
+    withdrawn = store.move(sdev["id"], ph)
+    try:
+        store.lexicon = _ListWithout(golden_lexicon, gone=words, added=[ph.split()[1]])
+        assert all(w not in store.lexicon for w in words) and ph.split()[1] in store.lexicon
+        again = store.state(home["id"])
+        assert again["turns"] == played["turns"] and again["scores"] == played["scores"]
+        r = client.get(f"/api/play/gcg/{home['id']}")
+        assert r.status_code == 200 and best.split()[0] in r.text
+        assert store.state(sdev["id"])["turns"] == withdrawn["turns"]  # still challenged off, not a play
+        assert store.state(sdev["id"])["turns"][0]["kind"] == "withdrawn"
+        store.move(home["id"], "-")                                      # and the game goes on
+    finally:
+        store.lexicon = golden_lexicon
