@@ -145,8 +145,10 @@ class HeavyPool:
     arrival), so a client with many requests cannot keep another one waiting behind all of
     them: another client waits for at most the jobs running now. A client may have at most
     ``per_client`` requests admitted (running and waiting); more get :class:`Busy` while
-    other clients still have room. A job whose request is cancelled (the client went away)
-    before a worker took it is dropped.
+    other clients still have room. When the queue is full, a client holding at least two fewer
+    admissions than another still gets in: that other client's newest waiting job is turned away
+    with :class:`Busy` (so a few clients filling the queue cannot keep a newcomer out). A job
+    whose request is cancelled (the client went away) before a worker took it is dropped.
 
     Args:
         workers: threads computing at the same time.
@@ -185,12 +187,37 @@ class HeavyPool:
 
     def _admit(self, client: str) -> None:
         with self._lock:
-            if self._admitted >= self.queue:
-                raise Busy("busy_queue", n=self._admitted)
             if self._by_client.get(client, 0) >= self.per_client:
                 raise Busy("busy_share", n=self.per_client)
+            if self._admitted >= self.queue and not self._evict_for(client):
+                raise Busy("busy_queue", n=self._admitted)
             self._admitted += 1
             self._by_client[client] = self._by_client.get(client, 0) + 1
+
+    def _evict_for(self, client: str) -> bool:
+        """The queue is full (under the lock): make room for ``client`` by turning away the newest waiting job of
+        the client holding the most admissions, if that is at least two more than ``client`` holds (so that
+        many clients sharing a full queue each keep a share, and a few clients filling it cannot keep a
+        newcomer out: report-attack26g D1). The job turned away is answered :class:`Busy` ("busy_queue").
+        Returns whether room was made."""
+        mine = self._by_client.get(client, 0)
+        holders = [c for c in self._waiting if self._by_client.get(c, 0) >= mine + 2]
+        if not holders:
+            return False
+        victim = max(holders, key=lambda c: (self._by_client[c], self._arrival[c]))
+        jobs = self._waiting[victim]
+        job = jobs.pop()
+        if not jobs:
+            del self._waiting[victim]
+        job.cancelled = True  # not run; its request gets the 503 below
+        job.loop.call_soon_threadsafe(_settle, job.future, None, Busy("busy_queue", n=self._admitted))
+        self._admitted -= 1
+        n = self._by_client[victim] - 1
+        if n:
+            self._by_client[victim] = n
+        else:
+            self._by_client.pop(victim, None)
+        return True
 
     def _release(self, client: str) -> None:
         with self._lock:

@@ -73,6 +73,50 @@ def test_pool_serves_the_waiting_client_served_longest_ago_first():
     assert admitted == 0
 
 
+def test_a_full_queue_makes_room_for_a_newcomer_from_the_biggest_holder():
+    # report-attack26g D1: a few addresses, each within its share, filled the queue and kept a player out (503)
+    # for as long as they kept sending. A newcomer now turns away the newest waiting job of the client holding
+    # at least two more admissions than it does; clients holding equal shares keep them
+    async def scenario():
+        pool = HeavyPool(workers=1, queue=4, per_client=2)
+        started, gate, order = threading.Event(), threading.Event(), []
+
+        def job(name):
+            if name == "A1":
+                started.set()
+                gate.wait(30)
+            order.append(name)
+            return name
+
+        a1 = asyncio.ensure_future(pool.run(job, "A1", client="A"))
+        while not started.is_set():
+            await asyncio.sleep(0.01)
+        a2 = asyncio.ensure_future(pool.run(job, "A2", client="A"))
+        b = [asyncio.ensure_future(pool.run(job, n, client="B")) for n in ("B1", "B2")]
+        await asyncio.sleep(0)
+        assert pool.admitted == 4                                        # full: A 2 (one running), B 2
+        c1 = asyncio.ensure_future(pool.run(job, "C1", client="C"))       # C gets in: B's newest is turned away
+        await asyncio.sleep(0)
+        with pytest.raises(Busy, match="busy|Der Server rechnet"):
+            await b[1]
+        assert pool.admitted == 4
+        with pytest.raises(Busy):            # C holds 1, A and B 2: nobody holds two more, so no room
+            await pool.run(job, "C2", client="C")
+        d1 = asyncio.ensure_future(pool.run(job, "D1", client="D"))       # D holds 0: A (2, one waiting) gives way
+        await asyncio.sleep(0)
+        gate.set()
+        done = await asyncio.gather(a1, a2, b[0], c1, d1, return_exceptions=True)
+        pool.shutdown()
+        return order, done, pool.admitted
+
+    order, done, admitted = asyncio.run(scenario())
+    assert admitted == 0
+    # D turned away the newest waiting job of the biggest holder with a job waiting (A: A2, B: B1; A came first
+    # with 2 admitted, B has 1 now): A2
+    assert isinstance(done[1], Busy) and done[0] == "A1" and done[2] == "B1" and done[3] == "C1" and done[4] == "D1"
+    assert order == ["A1", "B1", "C1", "D1"]
+
+
 def test_the_default_share_is_a_quarter_of_the_queue():
     assert HeavyPool(1, 8).per_client == 2 and HeavyPool(1, 2).per_client == 1
     with pytest.raises(ValueError, match="per_client"):
