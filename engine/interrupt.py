@@ -121,6 +121,29 @@ def on_ctrl_c(stop: Callable[[], None]) -> Iterator[CtrlC]:
         signal.signal(signal.SIGINT, previous)
 
 
+_pressed = threading.Event()
+
+
+def remembering_handler(signum, frame) -> None:
+    """A SIGINT handler: remember the Ctrl-C (:func:`ctrl_c_pressed`), then raise :class:`KeyboardInterrupt` as
+    Python's default handler does. A :class:`KeyboardInterrupt` raised inside a ctypes callback (llvmlite's,
+    while Numba compiles) is printed as "Exception ignored" and swallowed; the command then went on compiling
+    for minutes (report-attack26g C1). Long steps ask :func:`ctrl_c_pressed` between their parts."""
+    _pressed.set()
+    raise KeyboardInterrupt
+
+
+def ctrl_c_pressed() -> bool:
+    """Whether Ctrl-C arrived since :func:`forget_ctrl_c` (under :func:`remembering_handler`), even if the
+    :class:`KeyboardInterrupt` it raised was swallowed."""
+    return _pressed.is_set()
+
+
+def forget_ctrl_c() -> None:
+    """Start a command afresh: no Ctrl-C remembered."""
+    _pressed.clear()
+
+
 PARENT_POLL_SECONDS = 1.0
 """How often a worker process checks that its parent is alive (:func:`worker_process`)."""
 

@@ -347,7 +347,11 @@ def run_steps(steps: Sequence[Step], argv_of: Callable[[Step], list[str]], *, ou
             proc = None
             errf = tempfile.TemporaryFile()  # not a pipe: a chatty child must never block on a full one
             try:
+                from engine.interrupt import ctrl_c_pressed
                 from engine.lang import lang
+
+                if ctrl_c_pressed():  # a Ctrl-C a compile swallowed ("Exception ignored"): stop all the same
+                    raise KeyboardInterrupt
 
                 proc = subprocess.Popen(argv_of(step), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                         stderr=errf, start_new_session=True,
@@ -355,6 +359,8 @@ def run_steps(steps: Sequence[Step], argv_of: Callable[[Step], list[str]], *, ou
                 t0 = time.monotonic()
                 while proc.poll() is None:
                     time.sleep(poll)
+                    if ctrl_c_pressed():
+                        raise KeyboardInterrupt
                     # the bar moves with wall time inside the step, never past the step's share
                     guess = min(step.cpu_s * 0.95, (time.monotonic() - t0) / max(scale, 0.05))
                     bar.n = round(done_ref + guess)

@@ -433,11 +433,15 @@ def _ctrl_c_stops():
     import signal
     import threading
 
+    from engine.interrupt import forget_ctrl_c, remembering_handler
+
     if threading.current_thread() is not threading.main_thread() \
-            or signal.getsignal(signal.SIGINT) is not signal.SIG_IGN:
+            or signal.getsignal(signal.SIGINT) not in (signal.SIG_IGN, signal.default_int_handler):
         yield
         return
-    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    forget_ctrl_c()
+    # Python's own behaviour, and a Ctrl-C remembered even when a compile swallows it (report-attack26g C1)
+    previous = signal.signal(signal.SIGINT, remembering_handler)
     try:
         yield
     finally:

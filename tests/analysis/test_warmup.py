@@ -76,6 +76,29 @@ def test_ctrl_c_kills_the_running_child_at_once(tmp_path):
         os.kill(child, 0)  # killed and reaped, not left running
 
 
+def test_a_ctrl_c_a_compile_swallowed_still_stops_the_steps(tmp_path):
+    # report-attack26g C1: the KeyboardInterrupt of a Ctrl-C landed in llvmlite's ctypes callback, which printed
+    # "Exception ignored" and went on; the steps then compiled for minutes. The CLI's handler remembers the
+    # Ctrl-C, and the steps stop at the next look
+    from engine.interrupt import ctrl_c_pressed, forget_ctrl_c, remembering_handler
+
+    started = tmp_path / "started"
+    forget_ctrl_c()
+    try:
+        try:
+            remembering_handler(signal.SIGINT, None)  # as the signal arrives inside a callback ...
+        except KeyboardInterrupt:
+            pass                                       # ... which swallows it
+        assert ctrl_c_pressed()
+        with pytest.raises(warmup.WarmupInterrupted):
+            warmup.run_steps([warmup.Step("s", "would compile", 60, None)],
+                             lambda s: [sys.executable, "-c", f"open({str(started)!r}, 'w')"], poll=0.05)
+        assert not started.exists()                    # no step was started
+    finally:
+        forget_ctrl_c()
+    assert not ctrl_c_pressed()
+
+
 def test_stamps_decide_what_is_pending(golden_lexicon, tmp_path, monkeypatch):
     monkeypatch.setattr(warmup, "_stamp_dir", lambda: tmp_path)
     monkeypatch.setattr(warmup, "is_cached", lambda module_file, function: True)
