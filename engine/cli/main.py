@@ -373,14 +373,14 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 
 def translate_help(parser: argparse.ArgumentParser) -> None:
-    """Put ``parser``'s help texts and those of its subcommands into German (:mod:`engine.lang_help_de`).
+    """Put ``parser``'s help texts and those of its subcommands into German (:mod:`engine.cli.help_de`).
 
     argparse looks up only its own words through gettext (:func:`_argparse_language`); the texts the code
     gives it (``description``, ``epilog``, ``help``) and the placeholders of the usage (``LEXICON``, ``DIR``)
     are replaced here, in the built parser, before it prints anything. Only text changes: the options, their
     ``dest`` and the parsing stay the same.
     """
-    from engine.lang_help_de import HELP_DE, METAVAR_DE
+    from engine.cli.help_de import HELP_DE, METAVAR_DE
 
     todo = [parser]
     while todo:

@@ -1,5 +1,5 @@
 """Every subcommand's ``--help`` in one language (issue 26.9): German in German mode (argparse's own words from
-engine.lang_de.ARGPARSE_DE, the code's help texts and placeholders from engine.lang_help_de), English with
+engine.lang_de.ARGPARSE_DE, the code's help texts and placeholders from engine.cli.help_de), English with
 ``--lang en`` or an English locale."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import pytest
 from engine import lang as L
 from engine.cli.main import PLUGINS, CORE_COMMANDS, build_parser, main
 from engine.lang_de import ARGPARSE_DE
-from engine.lang_help_de import HELP_DE, METAVAR_DE
+from engine.cli.help_de import HELP_DE, METAVAR_DE
 
 COMMANDS = list(CORE_COMMANDS) + [c for cmds in PLUGINS.values() for c in cmds]
 
