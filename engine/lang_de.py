@@ -679,6 +679,11 @@ PATTERNS_DE: list[tuple[str, object]] = [
      r"Ziehungen aufgezählt (über \1 je Zug eine Stichprobe), gierig zu Ende gespielt, dann exakte Endspiele für "
      r"die Züge in der engeren Wahl; \2 von \3 Zügen exakt"),
     (r"^cannot read \((.+)\)$", lambda m: f"nicht lesbar ({os_error_de(m[1])})"),
+    (r"^not a regular file$", "keine gewöhnliche Datei"),
+    (r"^over (\d+) MB: not a GCG file$", r"über \1 MB: keine GCG-Datei"),
+    (r"^UTF-16 \(save it as UTF-8\)$", "UTF-16 (bitte als UTF-8 speichern)"),
+    (r"^not valid utf-8 \(declare #character-encoding ISO-8859-1\?\)$",
+     "kein gültiges UTF-8 (#character-encoding ISO-8859-1 angeben?)"),
     (r"^no such lexicon \(build one with `python -m lexicon_tools build`\)$",
      "keine solche Wortliste (eine bauen: „python -m lexicon_tools build“)"),
     (r"^board has (\d+) rows?, expected 15$", r"das Brett hat \1 Zeilen, nicht 15"),
