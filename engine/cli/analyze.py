@@ -50,7 +50,7 @@ def _lexicon(path):
 
     from engine.cli.main import _note
 
-    return load_lexicon(path, progress=_note)
+    return load_lexicon(path, progress=_note, translate=tr)
 
 
 def _table(path):

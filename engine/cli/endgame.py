@@ -30,7 +30,7 @@ from engine.lang import num, tr
 def _lexicon(path):
     from lexicon_tools.bundle import load_lexicon
 
-    return load_lexicon(path, progress=_note)
+    return load_lexicon(path, progress=_note, translate=tr)
 
 
 def _note(msg: str) -> None:
@@ -58,7 +58,7 @@ def cmd_endgame(args) -> int:
     from engine.analysis.endgame import MAX_DEPTH, SearchInterrupted, endgame_position, solve
     from engine.analysis.warmup import warm_if_cold
 
-    pos = endgame_position(parse_cgp(args.cgp))
+    pos = endgame_position(parse_cgp(args.cgp, impossible_hint=False))
     limit = _seconds(args.time)
     if args.max_depth is not None and not 1 <= args.max_depth <= MAX_DEPTH:  # before the warm-up's note
         raise ValueError(tr("max depth must be 1..{max} plies, got {n}", max=MAX_DEPTH, n=args.max_depth))
@@ -147,7 +147,7 @@ def cmd_preendgame(args) -> int:
     from engine.analysis.preendgame import DEFAULT_TIME, preendgame, preendgame_bag
     from engine.analysis.warmup import warm_if_cold
 
-    pos = parse_cgp(args.cgp)
+    pos = parse_cgp(args.cgp, impossible_hint=False)
     preendgame_bag(pos)  # a position that is no pre-endgame is refused before the warm-up's note
     limit = _seconds(args.time)
     if args.top < 1:

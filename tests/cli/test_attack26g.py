@@ -51,3 +51,56 @@ def test_a_utf16_file_is_named_as_such(tmp_path, capsys, tiny_lex):
         2, f"error: {f}: line 2: not valid utf-8 (declare #character-encoding ISO-8859-1?)")
     assert _run(capsys, "de", CMDS[0], f, tiny_lex) == (
         2, f"Fehler: {f}: Zeile 2: kein gültiges UTF-8 (#character-encoding ISO-8859-1 angeben?)")
+
+
+# -- E*: English in German mode ---------------------------------------------------------------------------
+EMPTY = "/".join(["15"] * 15)
+
+
+@pytest.mark.parametrize("lang, want", [
+    ("de", ["Hinweis: baue die Standard-Wortliste (nur beim ersten Mal)", "lese die mitgelieferte Liste",
+            "baue den Graphen (DAWG + GADDAG)", "prüfe den Graphen", "schreibe die Wortliste",
+            "Standard-Wortliste gebaut"]),
+    ("en", ["note: building the default lexicon (first use only)", "reading the packaged list",
+            "building graph (DAWG + GADDAG)", "verifying graph", "writing bundle", "default lexicon built"]),
+])
+def test_the_first_use_build_of_the_word_list_speaks_the_users_language(tmp_path, monkeypatch, capsys, lang, want):
+    from lexicon_tools import bundle as bundle_mod
+
+    monkeypatch.setenv("GSE_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(bundle_mod, "_DEFAULT", {})
+    monkeypatch.setattr(bundle_mod, "read_packaged_words", lambda src: ["HAUS", "HAUSE", "SAU", "AUS"])
+    assert main(["--lang", lang, "score", "--cgp", EMPTY + " AEHSU/ 0/0 0", "8H HAUS"]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert [ln.split("] ", 1)[-1] for ln in err] == want
+
+
+def test_preendgame_on_an_empty_bag_in_german(capsys):
+    cgp = ("7C7/2HUSAREN6/2E4N7/VORN1LITaUERN2/2G4S7/1GEJUXT4F3/2B4NASDAQ2/2EINÖLET2U3/4E3Y2L3/4R3PO1I1M1/4Z3IM1G1A1/"
+        "1WÜTE2HEI1E1T1/2BUND1O1S1MuCK/7H5H1/ERMASSEN5T1 ÄDEFKNU/DEEIRS 407/311 0")
+    assert main(["--lang", "de", "preendgame", "--cgp", cgp]) == 2
+    assert capsys.readouterr().err.strip() == (
+        "Fehler: Vor-Endspiel: der Beutel ist leer (die ungesehenen Steine sind das Bänkchen des Gegners): das ist "
+        "ein Endspiel, dafür „python -m engine endgame“ aufrufen")
+
+
+IMPOSSIBLE = "/".join(["15"] * 7 + ["7X7"] + ["15"] * 7) + " AEX/ 0/0 0"  # two X: the set has one
+
+
+@pytest.mark.parametrize("cmd, hint", [(["endgame"], False), (["preendgame"], False), (["infer", "--move", "8H AX"], False),
+                                       (["moves"], True), (["analyze"], True)])
+def test_the_impossible_position_hint_names_allow_impossible_only_where_the_command_has_it(capsys, cmd, hint):
+    for lang, tail in (("en", " (for a composed puzzle: --allow-impossible on the command line)"),
+                       ("de", " (für eine zusammengestellte Aufgabe: --allow-impossible in der Befehlszeile)")):
+        rc = main(["--lang", lang, cmd[0], "--cgp", IMPOSSIBLE, *cmd[1:]])
+        err = capsys.readouterr().err.strip()
+        assert rc == 2, err
+        assert err.startswith(("error: impossible position: 2 × X", "Fehler: unmögliche Stellung: 2 × X")), err
+        assert err.endswith(tail) == hint, err
+
+
+def test_the_leave_tables_first_use_note_in_german():
+    from engine.lang import tr_in
+
+    assert tr_in("de", "unpacking the default leave table (first use)") == \
+        "entpacke die Standard-Restwerttabelle (erste Nutzung)"
