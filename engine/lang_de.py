@@ -302,9 +302,9 @@ DE: dict[str, str] = {
     "  your move {move} is not the solver's best": "  Ihr Zug {move} ist nicht der beste des Lösers",
     "partly approximated": "teils genähert",
     "pre-endgame ({state}, {s:.1f} s): {method}": "Vor-Endspiel ({state}, {s:.1f} s): {method}",
-    "--time {text!r}: expected seconds, e.g. 10 or 10s": "--time {text!r}: Sekunden erwartet, z. B. 10 oder 10s",
-    "--time must be positive, got {text!r}": "--time muss positiv sein, nicht {text!r}",
-    "--time must be a finite number of seconds, got {text!r}": "--time muss eine endliche Zahl Sekunden sein, "
+    "{option} {text!r}: expected seconds, e.g. 10 or 10s": "{option} {text!r}: Sekunden erwartet, z. B. 10 oder 10s",
+    "{option} must be positive, got {text!r}": "{option} muss positiv sein, nicht {text!r}",
+    "{option} must be a finite number of seconds, got {text!r}": "{option} muss eine endliche Zahl Sekunden sein, "
                                                                "nicht {text!r}",
     "max depth must be 1..{max} plies, got {n}": "die Tiefe muss 1..{max} Halbzüge sein, nicht {n}",
     "--nodes must be at least 1, got {n}": "--nodes muss mindestens 1 sein, nicht {n}",

@@ -37,18 +37,19 @@ def _note(msg: str) -> None:
     print(tr("note: {msg}", msg=tr(msg)), file=sys.stderr, flush=True)
 
 
-def _seconds(text: str | None) -> float | None:
+def _seconds(text: str | None, option: str = "--time") -> float | None:
+    """``text`` (``10``, ``10s``) as seconds; None for None. ``option`` is named in the refusal."""
     if text is None:
         return None
     t = text.strip().lower().removesuffix("s")
     try:
         v = float(t)
     except ValueError:
-        raise ValueError(tr("--time {text!r}: expected seconds, e.g. 10 or 10s", text=text)) from None
+        raise ValueError(tr("{option} {text!r}: expected seconds, e.g. 10 or 10s", option=option, text=text)) from None
     if not v > 0:
-        raise ValueError(tr("--time must be positive, got {text!r}", text=text))
+        raise ValueError(tr("{option} must be positive, got {text!r}", option=option, text=text))
     if not math.isfinite(v):
-        raise ValueError(tr("--time must be a finite number of seconds, got {text!r}", text=text))
+        raise ValueError(tr("{option} must be a finite number of seconds, got {text!r}", option=option, text=text))
     return v
 
 

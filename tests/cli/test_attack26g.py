@@ -104,3 +104,33 @@ def test_the_leave_tables_first_use_note_in_german():
 
     assert tr_in("de", "unpacking the default leave table (first use)") == \
         "entpacke die Standard-Restwerttabelle (erste Nutzung)"
+
+
+# -- analyze's exit code after Ctrl-C, review --endgame-time's message -------------------------------------
+def test_analyze_stopped_by_ctrl_c_exits_130_with_the_figures_so_far(golden_lexicon, monkeypatch, capsys):
+    import signal
+    import threading
+
+    from engine.analysis import simulation
+
+    real = simulation.simulate
+
+    def simulate_then_ctrl_c(*a, **k):  # Ctrl-C while the simulation runs, as a user presses it
+        threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT)).start()
+        return real(*a, **k)
+
+    monkeypatch.setattr(simulation, "simulate", simulate_then_ctrl_c)
+    midgame = "15/15/15/15/15/15/4H3F6/3WALZER6/4U1U1E6/4S1G1U6/8N6/5KIND6/5Ü9/5H9/5L9 AEINRST/ 0/0 0"
+    rc = main(["--lang", "en", "analyze", "--cgp", midgame, "--time", "60", "--lexicon", str(golden_lexicon.path)])
+    out = capsys.readouterr().out
+    assert rc == 130
+    assert "stopped: interrupted" in out and "win" in out
+
+
+@pytest.mark.parametrize("lang, want", [("en", "error: --endgame-time must be positive, got 'nan'"),
+                                        ("de", "Fehler: --endgame-time muss positiv sein, nicht 'nan'")])
+def test_review_endgame_time_nan_names_its_option(tmp_path, capsys, tiny_lex, lang, want):
+    f = tmp_path / "g.gcg"
+    f.write_text("#player1 a a\n#player2 b b\n", encoding="utf-8")
+    rc = main(["--lang", lang, "review", str(f), "--endgame-time", "nan", "--lexicon", str(tiny_lex.path)])
+    assert (rc, capsys.readouterr().err.strip()) == (2, want)
