@@ -688,6 +688,7 @@ PATTERNS_DE: list[tuple[str, object]] = [
      r"die Züge in der engeren Wahl; \2 von \3 Zügen exakt"),
     (r"^cannot read \((.+)\)$", lambda m: f"nicht lesbar ({os_error_de(m[1])})"),
     (r"^not a regular file$", "keine gewöhnliche Datei"),
+    (r"^(\d+) bytes is not a KLV file \(truncated\?\)$", r"\1 Bytes sind keine KLV-Datei (abgeschnitten?)"),
     (r"^building the default lexicon \(first use only\)$", "baue die Standard-Wortliste (nur beim ersten Mal)"),
     (r"^building the default lexicon \(the cached copy is unusable: (.+)\)$",
      lambda m: f"baue die Standard-Wortliste (die gespeicherte Kopie ist unbrauchbar: {_de(m[1])})"),

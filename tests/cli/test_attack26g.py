@@ -99,7 +99,7 @@ def test_the_impossible_position_hint_names_allow_impossible_only_where_the_comm
         assert err.endswith(tail) == hint, err
 
 
-def test_the_leave_tables_first_use_note_in_german():
+def test_the_leave_tables_first_use_note_in_german(capsys):
     from engine.lang import tr_in
 
     assert tr_in("de", "unpacking the default leave table (first use)") == \
@@ -134,3 +134,6 @@ def test_review_endgame_time_nan_names_its_option(tmp_path, capsys, tiny_lex, la
     f.write_text("#player1 a a\n#player2 b b\n", encoding="utf-8")
     rc = main(["--lang", lang, "review", str(f), "--endgame-time", "nan", "--lexicon", str(tiny_lex.path)])
     assert (rc, capsys.readouterr().err.strip()) == (2, want)
+
+    rc = main(["--lang", "de", "analyze", "--cgp", EMPTY + " AEHSU/ 0/0 0", "--leaves", "/dev/zero", "--static"])
+    assert (rc, capsys.readouterr().err.strip()) == (2, "Fehler: /dev/zero: 0 Bytes sind keine KLV-Datei (abgeschnitten?)")
