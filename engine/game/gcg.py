@@ -724,9 +724,12 @@ def read_gcg(text: str, lexicon=None, *, rules: Rules | None = None, alphabet: A
 def header_lexicon(path: str | Path) -> str:
     """The ``#lexicon`` pragma of a GCG file (``""`` when it has none or cannot be read).
 
-    Only the pragma lines before the first move are looked at.
+    Only the pragma lines before the first move are looked at. A path that is not a regular file (a FIFO
+    would block the open, a device never end) gives ``""``; the reader then refuses it with the reason.
     """
     try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return ""
         with open(path, "rb") as f:
             head = f.read(1 << 16)
     except OSError:
@@ -793,7 +796,8 @@ def read_gcg_file(path: str | Path, lexicon=None, **kwargs) -> GameRecord:
     """
     path = Path(path)
     try:
-        with path.open("rb") as f:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))  # a FIFO without a writer: no wait
+        with os.fdopen(fd, "rb") as f:
             if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):  # /dev/zero, a pipe, a FIFO: never ends
                 raise GCGError(0, "not a regular file", str(path))
             data = f.read(MAX_GCG_BYTES + 1)

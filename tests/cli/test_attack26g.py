@@ -41,6 +41,19 @@ def test_dev_zero_is_not_a_regular_file(capsys, tiny_lex, cmd):
     assert _run(capsys, "de", cmd, "/dev/zero", tiny_lex) == (2, "Fehler: /dev/zero: keine gewöhnliche Datei")
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="no FIFOs")
+def test_a_fifo_without_a_writer_is_refused_not_waited_on(tmp_path):
+    # the header look-up for '#lexicon' and the reader opened it, and an open of a FIFO waits for a writer
+    import subprocess
+    import sys
+
+    fifo = tmp_path / "game.gcg"
+    os.mkfifo(fifo)
+    r = subprocess.run([sys.executable, "-m", "engine", "--lang", "de", "gcg", str(fifo)], capture_output=True,
+                       text=True, timeout=300)
+    assert (r.returncode, r.stderr.strip()) == (2, f"Fehler: {fifo}: keine gewöhnliche Datei")
+
+
 def test_a_utf16_file_is_named_as_such(tmp_path, capsys, tiny_lex):
     f = tmp_path / "u16.gcg"
     f.write_bytes("#player1 a a\n#player2 b b\n".encode("utf-16"))
