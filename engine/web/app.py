@@ -139,7 +139,7 @@ class PlayMoveRequest(PlayIdRequest):
 
 
 class PlayListRequest(BaseModel):
-    ids: list[Annotated[str, Field(max_length=40)]] = Field(max_length=40, description="game ids the page knows")
+    ids: list[Annotated[str, Field(max_length=40)]] = Field(max_length=200, description="game ids the page knows (at most 200)")
 
 
 class ReviewRequest(BaseModel):

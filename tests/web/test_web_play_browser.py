@@ -587,3 +587,60 @@ def test_a_pass_asks_first(browser, server, golden_lexicon):
         expect(pg.locator("#pass")).to_have_text("Passen")
     finally:
         ctx.close()
+
+
+def test_game_ids_the_server_does_not_know_are_kept_until_removed_by_hand(browser, server, golden_lexicon):
+    """B1 of attack 26g: a server started once on the wrong games folder answers "unknown game" for every id;
+    the page keeps the ids (listed as not found on this server, with a button to remove them), a damaged game
+    stays listed as damaged, and the games are back when the server is right again."""
+    url, app = server
+    st = _stark_game(app, golden_lexicon)
+    lost, bad = "U" * 20, "D" * 20
+    (app.state.games.dir / f"{bad}.json").write_text("{}", encoding="utf-8")
+    for lang, word in (("de", "nicht auf diesem Server gefunden"), ("en", "not found on this server")):
+        ctx = browser.new_context(viewport={"width": 390, "height": 844})
+        ctx.add_init_script(f"localStorage.setItem('gse.lang', '{lang}');"
+                            f"if (!localStorage.getItem('gse.spielen.v1')) localStorage.setItem('gse.spielen.v1', "
+                            f"JSON.stringify({{current: '{lost}', ids: ['{lost}', '{st['id']}', '{bad}']}}));")
+        pg = ctx.new_page()
+        try:
+            pg.goto(url + "/spielen")
+            expect(pg.locator("#games li.unknown")).to_have_count(1)
+            expect(pg.locator("#games li.unknown")).to_contain_text(word)
+            expect(pg.locator("#games li.damaged")).to_have_count(1)
+            expect(pg.locator("button[data-open]")).to_have_count(1)
+            ids = pg.evaluate("JSON.parse(localStorage.getItem('gse.spielen.v1')).ids")
+            assert ids == [lost, st["id"], bad]
+            pg.reload()
+            expect(pg.locator("#games li.unknown")).to_have_count(1)
+            pg.click("#games li.unknown button[data-forget]")
+            expect(pg.locator("#games li.unknown")).to_have_count(0)
+            ids = pg.evaluate("JSON.parse(localStorage.getItem('gse.spielen.v1')).ids")
+            assert ids == [st["id"], bad]
+            assert pg.evaluate("document.documentElement.scrollWidth") <= 390
+        finally:
+            ctx.close()
+
+
+def test_starting_many_games_never_forgets_a_game_in_progress(browser, server, golden_lexicon):
+    """B3 of attack 26g: the page kept only 20 ids, so 20 new games forgot a paused one. Now ids of finished
+    games go first (beyond 200), and the id of a game not known to be over stays."""
+    url, app = server
+    paused = _stark_game(app, golden_lexicon)["id"]
+    done = [f"F{k:019d}" for k in range(205)]
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    ctx.add_init_script("localStorage.setItem('gse.lang', 'de');"
+                        "if (!localStorage.getItem('gse.spielen.v1')) localStorage.setItem('gse.spielen.v1', "
+                        f"JSON.stringify({{current: null, ids: {done + [paused]}, done: {done}}}));")
+    pg = ctx.new_page()
+    try:
+        pg.goto(url + "/spielen")
+        pg.wait_for_load_state("networkidle")
+        pg.check("input[name=level][value=einsteiger]")
+        pg.click("#start")
+        pg.wait_for_function("window.SPIEL.state && !window.SPIEL.busy")
+        ids = pg.evaluate("JSON.parse(localStorage.getItem('gse.spielen.v1')).ids")
+        assert paused in ids and ids[0] == pg.evaluate("window.SPIEL.state.id")
+        assert len(ids) == 200 and done[0] in ids and done[-1] not in ids
+    finally:
+        ctx.close()

@@ -570,7 +570,9 @@
     [/^rack '(.*)': (\d+) × (.+), but the tile set has only (\d+)$/, "Bänkchen '$1': $2 × $3, der Satz hat nur $4"],
     [/^more (.+) tiles on the board and racks than the German set holds \((\d+)\)$/,
       "mehr $1 auf Brett und Bänkchen, als der deutsche Satz hat ($2)"],
-    [/^the server does not answer.*$/, "der Server antwortet nicht – läuft „python -m engine web“ noch?"],
+    [/^the server is not reachable.*$/, "der Server ist nicht erreichbar – bitte gleich noch einmal versuchen"],
+    [/^a GCG file needs #player1 and #player2 lines.*$/,
+      "eine GCG-Datei braucht die Zeilen #player1 und #player2 (nur einen Spieler nur mit #rules simultan)"],
     [/^board has (\d+) rows?.*$/, (_m, n) => `das Brett hat ${n} ${n === "1" ? "Zeile" : "Zeilen"}, nicht 15`],
     [/^impossible position: (\d+) × (.+?) \((.+)\), the German tile set has (\d+)(?::.*)?$/,
       (_m, n, tile, parts, set) => {
