@@ -98,6 +98,7 @@ The end of the game and its settlement are :class:`engine.game.game.Game`'s.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import ipaddress
 import json
@@ -621,25 +622,28 @@ class GameStore:
             self._engine_turns(meta, g)
             return self._state(meta, g)
 
-    def _check_revival(self, gid: str, meta: dict) -> None:
-        """The first move in an untouched game older than :attr:`untouched_days` (no longer open, module doc)
-        makes it open again: refused while its address already holds :attr:`max_open` open games. Else one
-        address could start games every day, let them age out of its count, then move once in each and hold
-        thousands of games in progress that no full server may delete (report-attack26e E1).
+    def _revival(self, gid: str, meta: dict) -> bool:
+        """Whether a move now is the first move in an untouched game older than :attr:`untouched_days` (no
+        longer open, module doc): it makes the game open again (:meth:`_check_revival`)."""
+        addr = meta.get("addr")
+        if not isinstance(addr, str) or any(a.get("p") == meta.get("you") for a in meta.get("actions", [])):
+            return False
+        try:
+            return os.stat(self._path(gid)).st_mtime < time.time() - self.untouched_days * 86400.0
+        except OSError:
+            return False
+
+    def _check_revival(self, meta: dict) -> None:
+        """The first move in an untouched game older than :attr:`untouched_days` (:meth:`_revival`) makes it open
+        again: refused while its address already holds :attr:`max_open` open games. Else one address could
+        start games every day, let them age out of its count, then move once in each and hold thousands of
+        games in progress that no full server may delete (report-attack26e E1). The caller holds ``_new_lock``
+        until the move is written, so that parallel first moves cannot all pass the count (report-attack26g R1).
 
         Raises:
             PlayError: "too many unfinished games from your address (N) ...".
         """
-        addr = meta.get("addr")
-        if not isinstance(addr, str) or any(a.get("p") == meta.get("you") for a in meta.get("actions", [])):
-            return
-        now = time.time()
-        try:
-            if os.stat(self._path(gid)).st_mtime >= now - self.untouched_days * 86400.0:
-                return
-        except OSError:
-            return
-        if self._open_count(self._scan(), addr, now) >= self.max_open:
+        if self._open_count(self._scan(), meta["addr"], time.time()) >= self.max_open:
             raise PlayError(f"too many unfinished games from your address ({self.max_open}); this game waited "
                             f"more than {self.untouched_days:g} day(s) for your first move and is not played on: "
                             "finish one of the others, or start a new game later")
@@ -663,9 +667,11 @@ class GameStore:
         if not isinstance(text, str) or not text.strip() or len(text) > 40:
             raise PlayError("type a move such as '8H HAUS', '-ABC' (exchange) or '-' (pass)")
         text = text.strip()
-        with self._lock(gid):
+        with self._lock(gid), contextlib.ExitStack() as revived:
             meta = self._read(gid)
-            self._check_revival(gid, meta)
+            if self._revival(gid, meta):  # the count and the write under one lock (game lock, then _new_lock,
+                revived.enter_context(self._new_lock)  # as in new(); _delete never waits for a game lock)
+                self._check_revival(meta)
             g = self._replay(meta)
             if turn is not None and turn != len(g.record().turns):
                 raise StaleTurn(f"the game has moved on in another tab or window (it has {len(g.record().turns)} "
@@ -699,6 +705,7 @@ class GameStore:
             meta["actions"].append(act)
             meta.pop("review", None)
             self._write(gid, meta, g)
+            revived.close()  # the game is open now: the next count sees it
             answer = self._engine_turns(meta, g)
             out = self._state(meta, g)
             out["answer"] = answer

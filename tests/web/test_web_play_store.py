@@ -660,3 +660,34 @@ def test_a_move_for_a_turn_the_game_has_left_is_refused(client, games_dir):
     assert r.status_code == 200 and len(r.json()["turns"]) == n + 4
     r = client.post("/api/play/move", json={"id": gid, "move": "-"}, headers=EN)
     assert r.status_code == 200, r.text
+
+
+def test_parallel_first_moves_in_old_untouched_games_revive_no_more_than_max_open(golden_lexicon, games_dir):
+    # report-attack26g R1: the count of open games and the move's write were not under one lock, so 8 first
+    # moves in parallel in day-old untouched games revived 7 with max_open 3
+    import threading
+
+    store = GameStore(games_dir, golden_lexicon, None, keep=20, max_open=3)
+    att = address_of("10.9.0.1")
+    gids = []
+    for k in range(8):  # each aged at once: no longer open, so the next may start
+        gids.append(store.new("einsteiger", owner=f"t:r{k}", address=att)["id"])
+        _age(games_dir, gids[-1], UNTOUCHED_DAYS + 0.5)
+    gate = threading.Barrier(len(gids))
+    played, refused = [], []
+
+    def first_move(gid):
+        gate.wait()
+        try:
+            store.move(gid, "-")
+            played.append(gid)
+        except PlayError as exc:
+            refused.append(str(exc))
+
+    threads = [threading.Thread(target=first_move, args=(gid,)) for gid in gids]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(played) == 3 and len(refused) == 5
+    assert all("too many unfinished games" in e for e in refused)
