@@ -87,7 +87,8 @@ The engine's levels (:data:`LEVELS`):
 * ``meister`` — the deeper answer for the position's phase in :data:`MASTER_SECONDS`
   seconds (:func:`engine.analysis.phase.phase_answer` in the web's worker process: the
   endgame solver with the bag empty, the pre-endgame with 1–3 tiles, else a 2-ply
-  simulation of the best candidates); static equity when that worker is busy.
+  simulation of the best candidates); static equity when that worker is still busy after
+  :data:`MASTER_WAIT` seconds (a stranger's review there can take minutes).
 
 Rules: ``home`` (a word not in the list is refused with the reason) or
 ``tournament`` (SDeV: the engine challenges a word not in the list, the play is
@@ -113,7 +114,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["ACTIVE_DAYS", "BEGINNER_CAP", "BEGINNER_TOP", "GameStore", "KEEP", "LEVELS", "MASTER_SECONDS",
+__all__ = ["ACTIVE_DAYS", "BEGINNER_CAP", "BEGINNER_TOP", "GameStore", "KEEP", "LEVELS", "MASTER_SECONDS", "MASTER_WAIT",
            "MAX_GAMES", "MAX_GAME_BYTES", "MAX_NEW_PER_DAY", "MAX_OPEN", "PlayError", "StaleTurn", "UNTOUCHED_DAYS",
            "UNTOUCHED_KEEP", "UnknownGame", "address_of",
            "default_games_dir", "owner_of"]
@@ -153,6 +154,8 @@ BEGINNER_TOP = 8
 """Einsteiger: the move is drawn from this many best (by static equity) of the capped placements."""
 MASTER_SECONDS = 3.0
 """Meister: time per move for the phase's search (seconds)."""
+MASTER_WAIT = 1.0
+"""Meister: at most this many seconds in the deep worker's line; when it is still busy, static equity."""
 PLAY_RULES = ("home", "tournament")
 _ID = re.compile(r"[A-Za-z0-9_-]{8,40}")
 KINDS = ("play", "withdrawn", "exchange", "pass")
@@ -808,13 +811,9 @@ class GameStore:
 
         pos = g.position()
         cgp = pos.to_cgp() if pos.opponent_rack is None else _without_opponent(pos).to_cgp()
-        for _ in range(20):
-            try:
-                ans = self.deep.run(cgp, MASTER_SECONDS, client=f"spielen:{gid}")
-                break
-            except Busy:
-                time.sleep(0.5)
-        else:
+        try:  # a busy worker (a stranger's review can take minutes): static equity now (report-attack26g D2)
+            ans = self.deep.run(cgp, MASTER_SECONDS, client=f"spielen:{gid}", wait=MASTER_WAIT)
+        except Busy:
             return None
         move = ans.get("move") if ans.get("phase") == "endgame" else (ans.get("moves") or [{}])[0].get("move")
         if not move:
