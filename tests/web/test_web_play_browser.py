@@ -644,3 +644,33 @@ def test_starting_many_games_never_forgets_a_game_in_progress(browser, server, g
         assert len(ids) == 200 and done[0] in ids and done[-1] not in ids
     finally:
         ctx.close()
+
+
+def test_a_latin1_gcg_file_that_says_so_is_reviewed(browser, server, golden_lexicon, tmp_path):
+    """W1 of attack 26g: 'GCG-Datei analysieren' read the file as UTF-8, so a Latin-1 file declaring
+    #character-encoding ISO-8859-1 (read by `engine gcg`) was refused. Now it is decoded as engine/game/gcg.py
+    does (the Punkteblock's decoder, shared in i18n.js); invalid UTF-8 without the line is refused naming it."""
+    url, app = server
+    games = app.state.games
+    st = games.new("stark", "home", "Jörg", seed=_seed_where_the_player_starts(golden_lexicon, "home"))
+    games.move(st["id"], "-")
+    _name, text = games.gcg(st["id"])
+    lines = [x for x in text.splitlines() if not x.lower().startswith("#character-encoding")]
+    latin = ("#character-encoding ISO-8859-1\n" + "\n".join(lines) + "\n").encode("latin-1")
+    assert "Jörg".encode("latin-1") in latin
+    good, bad = tmp_path / "latin1.gcg", tmp_path / "bad.gcg"
+    good.write_bytes(latin)
+    bad.write_bytes(latin.split(b"\n", 1)[1])                        # the same bytes without the line
+    ctx = _page(browser)
+    pg = ctx.new_page()
+    try:
+        pg.goto(url + "/spielen")
+        pg.wait_for_load_state("networkidle")
+        pg.set_input_files("#review-file", str(bad))
+        expect(pg.locator("#review-msg")).to_contain_text("kein gültiges UTF-8")
+        pg.set_input_files("#review-file", str(good))
+        pg.wait_for_function("window.SPIEL.review !== null")
+        expect(pg.locator("#review-body")).to_be_visible()
+        expect(pg.locator("#review-body")).to_contain_text("Jörg")
+    finally:
+        ctx.close()

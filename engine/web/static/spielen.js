@@ -943,7 +943,17 @@
     $("#analyse").addEventListener("click", analyseGame);
     $("#review-file").addEventListener("change", async (e) => {
       const f = e.target.files[0];
-      if (f) analyseFile(await f.text());
+      if (f) {   // decoded as engine/game/gcg.py reads it (UTF-8, or ISO-8859-1 when the first line says so)
+        let text;
+        try { text = I18N.decodeGCG(new Uint8Array(await f.arrayBuffer())); } catch (err) {
+          view("review");
+          $("#review-body").hidden = true;
+          reviewError(err.message);
+          e.target.value = "";
+          return;
+        }
+        analyseFile(text);
+      }
       e.target.value = "";
     });
     $("#puzzle-check").addEventListener("click", checkPuzzle);
