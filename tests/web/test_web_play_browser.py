@@ -674,3 +674,23 @@ def test_a_latin1_gcg_file_that_says_so_is_reviewed(browser, server, golden_lexi
         expect(pg.locator("#review-body")).to_contain_text("Jörg")
     finally:
         ctx.close()
+
+
+def test_the_player_lines_message_and_the_offline_message_read_for_a_player(browser, server):
+    """E* of attack 26g: the review's "a GCG file needs #player1 and #player2 lines" stayed English on the
+    German page, and an unreachable server named `python -m engine web` (nothing a player can act on)."""
+    url, _app = server
+    ctx = _page(browser, game="O" * 20)
+    pg = ctx.new_page()
+    try:
+        pg.goto(url + "/spielen")
+        pg.wait_for_load_state("networkidle")
+        de = pg.evaluate("window.SPIEL.message('a GCG file needs #player1 and #player2 lines "
+                         "(one player only with #rules simultan)')")
+        assert de.startswith("eine GCG-Datei braucht die Zeilen #player1 und #player2")
+        pg.route("**/api/play/**", lambda route: route.abort())
+        pg.reload()
+        expect(pg.locator("#games")).to_contain_text("der Server ist nicht erreichbar")
+        assert "python" not in pg.locator("#games").inner_text()
+    finally:
+        ctx.close()
