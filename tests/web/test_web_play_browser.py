@@ -252,6 +252,18 @@ def _page(browser, lang="de", game=None, width=390):
     return ctx
 
 
+def _page_with_store(browser, store: dict, lang="de"):
+    """A phone page context in ``lang`` whose ``gse.spielen.v1`` starts as ``store`` (set once: a reload keeps
+    what the page saved)."""
+    import json
+
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    ctx.add_init_script(f"localStorage.setItem('gse.lang', '{lang}');"
+                        "if (!localStorage.getItem('gse.spielen.v1')) "
+                        f"localStorage.setItem('gse.spielen.v1', {json.dumps(json.dumps(store))});")
+    return ctx
+
+
 def test_the_first_start_says_it_prepares_and_a_reload_keeps_the_game(browser, server):
     """D1 of the fresh-user test: the start shows what happens for every level (not only Meister), the page keeps
     the game's id before the answer comes, and a reload while the server works asks for the same game again:
@@ -598,10 +610,7 @@ def test_game_ids_the_server_does_not_know_are_kept_until_removed_by_hand(browse
     lost, bad = "U" * 20, "D" * 20
     (app.state.games.dir / f"{bad}.json").write_text("{}", encoding="utf-8")
     for lang, word in (("de", "nicht auf diesem Server gefunden"), ("en", "not found on this server")):
-        ctx = browser.new_context(viewport={"width": 390, "height": 844})
-        ctx.add_init_script(f"localStorage.setItem('gse.lang', '{lang}');"
-                            f"if (!localStorage.getItem('gse.spielen.v1')) localStorage.setItem('gse.spielen.v1', "
-                            f"JSON.stringify({{current: '{lost}', ids: ['{lost}', '{st['id']}', '{bad}']}}));")
+        ctx = _page_with_store(browser, {"current": lost, "ids": [lost, st["id"], bad]}, lang)
         pg = ctx.new_page()
         try:
             pg.goto(url + "/spielen")
@@ -628,10 +637,7 @@ def test_starting_many_games_never_forgets_a_game_in_progress(browser, server, g
     url, app = server
     paused = _stark_game(app, golden_lexicon)["id"]
     done = [f"F{k:019d}" for k in range(205)]
-    ctx = browser.new_context(viewport={"width": 390, "height": 844})
-    ctx.add_init_script("localStorage.setItem('gse.lang', 'de');"
-                        "if (!localStorage.getItem('gse.spielen.v1')) localStorage.setItem('gse.spielen.v1', "
-                        f"JSON.stringify({{current: null, ids: {done + [paused]}, done: {done}}}));")
+    ctx = _page_with_store(browser, {"current": None, "ids": done + [paused], "done": done})
     pg = ctx.new_page()
     try:
         pg.goto(url + "/spielen")
