@@ -641,7 +641,7 @@ def test_starting_many_games_never_forgets_a_game_in_progress(browser, server, g
     pg = ctx.new_page()
     try:
         pg.goto(url + "/spielen")
-        pg.wait_for_load_state("networkidle")
+        expect(pg.locator("#games button[data-open]")).to_have_count(1)   # listed first though it is the last id
         pg.check("input[name=level][value=einsteiger]")
         pg.click("#start")
         pg.wait_for_function("window.SPIEL.state && !window.SPIEL.busy")

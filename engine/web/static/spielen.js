@@ -10,6 +10,7 @@
   const CKEY = "gse.spielen.kopien.v1"; // localStorage: {id: {gcg, names, scores, level, created, kept}}: finished games
   const COPIES = 30;                   // finished games kept in the browser at most (the newest)
   const IDS = 200;                     // game ids kept: beyond this, finished games' ids go (oldest first); never a running one
+  const LISTED = 40;                   // ids sent to /api/play/list (its limit)
   const PKEY = "gse.aufgaben.v1";   // localStorage: [{key, game, turn, player, board, rack, cgp, best, played, loss, unit, method, tries, solved}]
   const PREMIUM = { "3": ["tw"], "2": ["dw"], "t": ["tl"], "d": ["dl"], "*": ["star"] };  // labels: I18N.premium
 
@@ -645,7 +646,9 @@
     const ul = $("#games");
     const copies = loadCopies();
     if (!store.ids.length && !Object.keys(copies).length) { ul.innerHTML = `<li class="muted">${escapeHtml(T("s.games.none"))}</li>`; return; }
-    const asked = store.ids.slice(0, IDS);   // the server answers for at most 200
+    // the server looks at 40 ids: the games not known to be over first (a paused game is never hidden)
+    const over = new Set(store.done || []);
+    const asked = store.ids.filter((x) => !over.has(x)).concat(store.ids.filter((x) => over.has(x))).slice(0, LISTED);
     const r = asked.length ? await call("POST", "/api/play/list", { ids: asked }) : { games: [], damaged: [] };
     if (r.error) { ul.innerHTML = `<li class="bad">${escapeHtml(r.error)}</li>`; return; }
     // no id is dropped here: an id the server does not know (or a damaged game) is listed with a button to remove it
@@ -659,7 +662,7 @@
     const short = (id) => escapeHtml(id.slice(0, 8));
     const forget = (id) => `<button type="button" data-forget="${escapeHtml(id)}">${escapeHtml(T("s.forget"))}</button>`;
     for (const d of r.damaged || []) lines.push(`<li class="damaged">${escapeHtml(T("s.game.damaged", "\u0001", d.error)).replace("\u0001", short(d.id))} ${forget(d.id)}</li>`);
-    for (const id of asked) {
+    for (const id of r.unknown || []) {
       if (known.has(id) || copies[id]) continue;   // a finished game's copy is listed below
       lines.push(`<li class="unknown">${escapeHtml(T("s.game.unknown", "\u0001")).replace("\u0001", short(id))} ${forget(id)}</li>`);
     }
