@@ -19,6 +19,14 @@ DE: dict[str, str] = {
     "error: {exc}": "Fehler: {exc}",
     "error: interrupted": "Fehler: abgebrochen",
     "cannot read": "nicht lesbar",
+    # -- the default lexicon's first-use build (lexicon_tools.bundle.FirstUseProgress) ---------------
+    "default lexicon": "Standard-Wortliste",
+    "reading the packaged list": "lese die mitgelieferte Liste",
+    "building graph (DAWG + GADDAG)": "baue den Graphen (DAWG + GADDAG)",
+    "verifying graph": "prüfe den Graphen",
+    "writing bundle": "schreibe die Wortliste",
+    "done": "fertig",
+    "default lexicon built": "Standard-Wortliste gebaut",
     "error: {exc}; try again": "Fehler: {exc}; bitte noch einmal",
     "error: interrupted while compiling ({step}); the steps done are kept: run the command again, or "
     "`python -m engine warmup`, to finish":
@@ -294,9 +302,9 @@ DE: dict[str, str] = {
     "  your move {move} is not the solver's best": "  Ihr Zug {move} ist nicht der beste des Lösers",
     "partly approximated": "teils genähert",
     "pre-endgame ({state}, {s:.1f} s): {method}": "Vor-Endspiel ({state}, {s:.1f} s): {method}",
-    "--time {text!r}: expected seconds, e.g. 10 or 10s": "--time {text!r}: Sekunden erwartet, z. B. 10 oder 10s",
-    "--time must be positive, got {text!r}": "--time muss positiv sein, nicht {text!r}",
-    "--time must be a finite number of seconds, got {text!r}": "--time muss eine endliche Zahl Sekunden sein, "
+    "{option} {text!r}: expected seconds, e.g. 10 or 10s": "{option} {text!r}: Sekunden erwartet, z. B. 10 oder 10s",
+    "{option} must be positive, got {text!r}": "{option} muss positiv sein, nicht {text!r}",
+    "{option} must be a finite number of seconds, got {text!r}": "{option} muss eine endliche Zahl Sekunden sein, "
                                                                "nicht {text!r}",
     "max depth must be 1..{max} plies, got {n}": "die Tiefe muss 1..{max} Halbzüge sein, nicht {n}",
     "--nodes must be at least 1, got {n}": "--nodes muss mindestens 1 sein, nicht {n}",
@@ -679,6 +687,20 @@ PATTERNS_DE: list[tuple[str, object]] = [
      r"Ziehungen aufgezählt (über \1 je Zug eine Stichprobe), gierig zu Ende gespielt, dann exakte Endspiele für "
      r"die Züge in der engeren Wahl; \2 von \3 Zügen exakt"),
     (r"^cannot read \((.+)\)$", lambda m: f"nicht lesbar ({os_error_de(m[1])})"),
+    (r"^not a regular file$", "keine gewöhnliche Datei"),
+    (r"^(\d+) bytes is not a KLV file \(truncated\?\)$", r"\1 Bytes sind keine KLV-Datei (abgeschnitten?)"),
+    (r"^building the default lexicon \(first use only\)$", "baue die Standard-Wortliste (nur beim ersten Mal)"),
+    (r"^building the default lexicon \(the cached copy is unusable: (.+)\)$",
+     lambda m: f"baue die Standard-Wortliste (die gespeicherte Kopie ist unbrauchbar: {_de(m[1])})"),
+    (r"^unpacking the default leave table \(first use\)$", "entpacke die Standard-Restwerttabelle (erste Nutzung)"),
+    (r"^unpacking the default leave table \(the cached copy is unusable: (.+)\)$",
+     lambda m: f"entpacke die Standard-Restwerttabelle (die gespeicherte Kopie ist unbrauchbar: {_de(m[1])})"),
+    (r"^unpacking the default leave table \((.+) does not match its checksum \(damaged\)\)$",
+     r"entpacke die Standard-Restwerttabelle (\1 passt nicht zu ihrer Prüfsumme: beschädigt)"),
+    (r"^over (\d+) MB: not a GCG file$", r"über \1 MB: keine GCG-Datei"),
+    (r"^UTF-16 \(save it as UTF-8\)$", "UTF-16 (bitte als UTF-8 speichern)"),
+    (r"^not valid utf-8 \(declare #character-encoding ISO-8859-1\?\)$",
+     "kein gültiges UTF-8 (#character-encoding ISO-8859-1 angeben?)"),
     (r"^no such lexicon \(build one with `python -m lexicon_tools build`\)$",
      "keine solche Wortliste (eine bauen: „python -m lexicon_tools build“)"),
     (r"^board has (\d+) rows?, expected 15$", r"das Brett hat \1 Zeilen, nicht 15"),
@@ -745,6 +767,10 @@ PATTERNS_DE: list[tuple[str, object]] = [
      r"Opcode bag \1: nur \2 Steine liegen nicht auf dem Brett oder den Bänkchen"),
     (r"^opcode bag (\d+): that leaves (\d+) tiles unaccounted for, but the other racks hold at most (\d+)$",
      r"Opcode bag \1: dann fehlen \2 Steine, aber auf die anderen Bänkchen passen höchstens \3"),
+    (r"^preendgame: the bag is empty \(the unseen tiles are the opponent's rack\): this is an endgame, use "
+     r"`engine endgame`$",
+     "Vor-Endspiel: der Beutel ist leer (die ungesehenen Steine sind das Bänkchen des Gegners): das ist ein "
+     "Endspiel, dafür „python -m engine endgame“ aufrufen"),
     (r"^preendgame: the bag must hold 1 to (\d+) tiles, it holds (\d+)$",
      r"Vor-Endspiel: im Beutel müssen 1 bis \1 Steine liegen, es sind \2"),
     (r"^--port (.+): expected 1\.\.65535$", r"--port \1: erwartet 1 bis 65535"),

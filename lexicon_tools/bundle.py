@@ -618,18 +618,19 @@ class FirstUseProgress:
     where the time went. Nothing is printed before the first step.
     """
 
-    def __init__(self, file=None) -> None:
+    def __init__(self, file=None, translate=None) -> None:
         self.file = file if file is not None else sys.stderr
+        self.translate = translate or (lambda text: text)  # a step's text in the user's language
         self.bar = None
         self.t0: float | None = None
 
     def __call__(self, name: str) -> None:
-        text = FIRST_USE_STEPS.get(name, name)
+        text = self.translate(FIRST_USE_STEPS.get(name, name))
         if self.t0 is None:
             from tqdm import tqdm
 
             self.t0 = time.perf_counter()
-            self.bar = tqdm(total=len(FIRST_USE_STEPS), desc="default lexicon", unit="step", file=self.file,
+            self.bar = tqdm(total=len(FIRST_USE_STEPS), desc=self.translate("default lexicon"), unit="step", file=self.file,
                             disable=None, leave=False, bar_format="{desc}: {n}/{total}{postfix} [{elapsed}]")
             if self.bar.disable:
                 self.bar = None
@@ -645,14 +646,14 @@ class FirstUseProgress:
             return
         if self.bar is not None:
             self.bar.update(self.bar.total - self.bar.n)
-            self.bar.set_postfix_str("done")  # refreshes: the last state is shown before the bar is cleared
+            self.bar.set_postfix_str(self.translate("done"))  # refreshes: the last state is shown before the bar is cleared
             self.bar.close()
         else:
-            print(f"[{time.perf_counter() - self.t0:7.1f}s] default lexicon built", file=self.file, flush=True)
+            print(f"[{time.perf_counter() - self.t0:7.1f}s] {self.translate('default lexicon built')}", file=self.file, flush=True)
         self.t0 = None
 
 
-def default_lexicon(progress=None, verify: bool = False, stage=None) -> Lexicon:
+def default_lexicon(progress=None, verify: bool = False, stage=None, translate=None) -> Lexicon:
     """The default German lexicon, built from the packaged list on first use.
 
     The built bundle is cached (:func:`cache_dir`) under a name that includes the
@@ -662,7 +663,8 @@ def default_lexicon(progress=None, verify: bool = False, stage=None) -> Lexicon:
     ``"read"``, then :func:`build_bundle`'s ``"graph"``, ``"verify"``,
     ``"write"``; without it, a caller that gives ``progress`` gets a
     :class:`FirstUseProgress` on stderr (a bar on a terminal, timed lines
-    otherwise).
+    otherwise), whose texts ``translate`` (a function of the English text) puts into the user's
+    language.
 
     Raises:
         LexiconError: the packaged list is missing or the cache is unwritable.
@@ -693,7 +695,7 @@ def default_lexicon(progress=None, verify: bool = False, stage=None) -> Lexicon:
                                f"set GSE_CACHE_DIR to a writable directory") from None
         if progress:
             progress(f"building the default lexicon ({why})")
-        own = FirstUseProgress() if stage is None and progress is not None else None
+        own = FirstUseProgress(translate=translate) if stage is None and progress is not None else None
         step = stage or own or (lambda name: None)
         try:
             step("read")
@@ -742,20 +744,21 @@ def find_lexicon(name: str, near: Sequence[str | os.PathLike] = ()) -> Path | No
 
 
 def load_lexicon(path: str | os.PathLike | None = None, progress=None, verify: bool = False,
-                 stage=None) -> Lexicon:
+                 stage=None, translate=None) -> Lexicon:
     """Load ``path`` (bundle, ``.kwg`` or ``.kwg64``), or the default lexicon when ``None``.
 
     A ``path`` that does not exist and is a bare name (no directory) is looked up by
     :func:`find_lexicon` in the working directory and the lexicon cache, so ``--lexicon big`` finds
     ``big.lex``, ``big.kwg`` or ``big.kwg64``. ``verify`` forces the full check even when the files are
     unchanged since the last one (see :meth:`Lexicon.load`); ``progress`` gets notes; ``stage`` gets the
-    steps of a first-use build of the default lexicon (:func:`default_lexicon`).
+    steps of a first-use build of the default lexicon (:func:`default_lexicon`); ``translate`` puts the
+    texts of that build's progress into the user's language.
 
     Raises:
         LexiconError: as :meth:`Lexicon.load` (a name found nowhere: "no such lexicon").
     """
     if path is None:
-        return default_lexicon(progress, verify=verify, stage=stage)
+        return default_lexicon(progress, verify=verify, stage=stage, translate=translate)
     if not Path(path).exists():
         found = find_lexicon(str(path), near=["."])
         if found is not None:

@@ -50,7 +50,7 @@ def _lexicon(path):
 
     from engine.cli.main import _note
 
-    return load_lexicon(path, progress=_note)
+    return load_lexicon(path, progress=_note, translate=tr)
 
 
 def _table(path):
@@ -141,13 +141,14 @@ def cmd_analyze(args) -> int:
     n = None if args.all else (args.top or 20)
     cands = position_candidates(pos, lex, n, table)
     search = None if args.static else _search(pos, lex, table, args, t_start)
+    rc = 130 if search is not None and search[3] else 0  # Ctrl-C: the figures so far, then the shell's 128 + SIGINT
     if args.json:
         out = {"rack": pos.rack_string, "bag": pos.bag_count,
                "moves": [_cand_json(c, i) for i, c in enumerate(cands, 1)]}
         if search is not None:
             out[search[0]] = search[1]
         print(json.dumps(out, ensure_ascii=False))
-        return 0
+        return rc
     if search is not None:
         for line in search[2]:
             print(line)
@@ -155,7 +156,7 @@ def cmd_analyze(args) -> int:
     print(_header(pos, table))
     for line in _rows(cands):
         print(line)
-    return 0
+    return rc
 
 
 def _process_start() -> float:
@@ -199,7 +200,8 @@ def _record_position(record, turn):
 
 
 def _search(pos, lex, table, args, t_start: float):
-    """The endgame (bag empty), pre-endgame (1-3 tiles) or simulation answer: ``(json key, object, text lines)`` or None.
+    """The endgame (bag empty), pre-endgame (1-3 tiles) or simulation answer: ``(json key, object, text lines,
+    interrupted)`` or None; ``interrupted``: Ctrl-C ended the search, the answer is the one reached so far.
 
     The time budget (``--time``, default 10 s) counts from ``t_start``, the start of
     the process (:func:`_process_start`: Python's start-up, the lexicon and the leave
@@ -216,14 +218,18 @@ def _search(pos, lex, table, args, t_start: float):
         t_start = time.perf_counter()  # a first run compiled the kernels: the budget starts now
     limit = max(limit - (time.perf_counter() - t_start), min(limit, 0.5))
     if bag == 0:
-        from engine.analysis.endgame import endgame_position, solve
+        from engine.analysis.endgame import SearchInterrupted, endgame_position, solve
 
         try:
             epos = endgame_position(pos)
         except ValueError as exc:  # e.g. more than 7 unseen tiles: not an endgame after all
             _note(tr("no endgame search ({why})", why=tr(str(exc))))
             return None
-        r = solve(epos, lex, time_limit=limit)
+        try:
+            r, stopped = solve(epos, lex, time_limit=limit), False
+        except SearchInterrupted as stop:  # Ctrl-C: the deepest finished depth's answer
+            _note("interrupted (Ctrl-C); the answer of the deepest completed depth follows")
+            r, stopped = stop.result, True
         if r.complete:
             lines = [tr("endgame solver: best {move}, value {value:+d} (exact)", move=r.move, value=r.value),
                      tr("  pv: {pv}", pv=" | ".join(r.pv))]
@@ -231,14 +237,14 @@ def _search(pos, lex, table, args, t_start: float):
             lines = [tr("endgame solver: {status}", status=r.status()),
                      tr("  depth-{depth} estimate: {move}, value {value:+d}; pv: {pv}", depth=r.depth, move=r.move,
                         value=r.value, pv=" | ".join(r.pv))]
-        return "endgame", r.to_json(), lines
+        return "endgame", r.to_json(), lines, stopped
     if bag <= 3:
         from engine.analysis.preendgame import preendgame
 
         from engine.cli.endgame import preendgame_json, preendgame_lines
 
         res = preendgame(pos, lex, top=args.candidates or 8, time_limit=limit, table=table)
-        return "preendgame", preendgame_json(res), preendgame_lines(res)
+        return "preendgame", preendgame_json(res), preendgame_lines(res), bool(res.get("interrupted"))
     if args.time is None:  # a simulation only when asked for with --time (the static table stays instant)
         if args.infer:
             raise ValueError(tr("--infer draws the simulation's opponent racks: give --time too (e.g. --time 10s)"))
@@ -281,7 +287,7 @@ def _simulation_search(pos, lex, args, limit: float):
               "dropped_at": c.pruned_at} for c in ranked]
     return "simulation", {"moves": moves, "stop_reason": res.stop_reason, "iterations": res.total_iterations,
                           "seconds": round(res.seconds, 2), "seed": res.seed, "error": SIM_ERROR,
-                          "inferred": leaves is not None}, lines
+                          "inferred": leaves is not None}, lines, res.stop_reason == "interrupted"
 
 
 # ---------------------------------------------------------------------------

@@ -30,25 +30,26 @@ from engine.lang import num, tr
 def _lexicon(path):
     from lexicon_tools.bundle import load_lexicon
 
-    return load_lexicon(path, progress=_note)
+    return load_lexicon(path, progress=_note, translate=tr)
 
 
 def _note(msg: str) -> None:
     print(tr("note: {msg}", msg=tr(msg)), file=sys.stderr, flush=True)
 
 
-def _seconds(text: str | None) -> float | None:
+def _seconds(text: str | None, option: str = "--time") -> float | None:
+    """``text`` (``10``, ``10s``) as seconds; None for None. ``option`` is named in the refusal."""
     if text is None:
         return None
     t = text.strip().lower().removesuffix("s")
     try:
         v = float(t)
     except ValueError:
-        raise ValueError(tr("--time {text!r}: expected seconds, e.g. 10 or 10s", text=text)) from None
+        raise ValueError(tr("{option} {text!r}: expected seconds, e.g. 10 or 10s", option=option, text=text)) from None
     if not v > 0:
-        raise ValueError(tr("--time must be positive, got {text!r}", text=text))
+        raise ValueError(tr("{option} must be positive, got {text!r}", option=option, text=text))
     if not math.isfinite(v):
-        raise ValueError(tr("--time must be a finite number of seconds, got {text!r}", text=text))
+        raise ValueError(tr("{option} must be a finite number of seconds, got {text!r}", option=option, text=text))
     return v
 
 
@@ -58,7 +59,7 @@ def cmd_endgame(args) -> int:
     from engine.analysis.endgame import MAX_DEPTH, SearchInterrupted, endgame_position, solve
     from engine.analysis.warmup import warm_if_cold
 
-    pos = endgame_position(parse_cgp(args.cgp))
+    pos = endgame_position(parse_cgp(args.cgp, impossible_hint=False))
     limit = _seconds(args.time)
     if args.max_depth is not None and not 1 <= args.max_depth <= MAX_DEPTH:  # before the warm-up's note
         raise ValueError(tr("max depth must be 1..{max} plies, got {n}", max=MAX_DEPTH, n=args.max_depth))
@@ -147,7 +148,7 @@ def cmd_preendgame(args) -> int:
     from engine.analysis.preendgame import DEFAULT_TIME, preendgame, preendgame_bag
     from engine.analysis.warmup import warm_if_cold
 
-    pos = parse_cgp(args.cgp)
+    pos = parse_cgp(args.cgp, impossible_hint=False)
     preendgame_bag(pos)  # a position that is no pre-endgame is refused before the warm-up's note
     limit = _seconds(args.time)
     if args.top < 1:

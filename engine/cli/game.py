@@ -30,7 +30,7 @@ def _lexicon(path):
 
     from engine.cli.main import _note
 
-    return load_lexicon(path, progress=_note)
+    return load_lexicon(path, progress=_note, translate=tr)
 
 
 def cmd_selfplay(args) -> int:

@@ -95,8 +95,8 @@ def cmd_infer(args) -> int:
             raise ValueError(tr("give --cgp (the position after the opponent's move) and --move, or --gcg FILE"))
         if args.turn is not None:
             raise ValueError(tr("--turn is read only with --gcg"))
-        pos, move = parse_cgp(args.cgp), args.move
-        lex = load_lexicon(args.lexicon, progress=note)
+        pos, move = parse_cgp(args.cgp, impossible_hint=False), args.move
+        lex = load_lexicon(args.lexicon, progress=note, translate=tr)
         warn_notes(pos, lex)
         if args.on_rack or args.not_on_rack:
             move = _with_known_tiles(pos, move, args.on_rack, args.not_on_rack, lex)

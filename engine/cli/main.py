@@ -78,7 +78,7 @@ def _usage() -> str:
 
 
 def _lexicon(args):
-    return load_lexicon(args.lexicon, progress=_note)
+    return load_lexicon(args.lexicon, progress=_note, translate=tr)
 
 
 def _position(args, lexicon=None) -> Position:

@@ -78,7 +78,7 @@ def cmd_review(args) -> int:
     from engine.game.gcg import read_gcg_file
 
     seconds = _seconds(args.time)
-    end_seconds = _seconds(args.endgame_time)
+    end_seconds = _seconds(args.endgame_time, "--endgame-time")
     if args.plot is not None and not str(args.plot).lower().endswith(".svg"):
         raise ValueError(tr("--plot {plot}: the picture is written as SVG, name the file *.svg", plot=args.plot))
     if args.plot is not None:  # before the review: a bad path must not throw minutes of work away at the end

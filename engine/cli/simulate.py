@@ -100,7 +100,7 @@ def cmd_simulate(args) -> int:
     if pos.game_over():
         raise ValueError(tr("nothing to simulate: {why}", why=tr(pos.game_over())))
     check_tile_counts(pos, hint=False)  # an impossible position cannot be simulated: no --allow-impossible here
-    lex = load_lexicon(args.lexicon, progress=note)
+    lex = load_lexicon(args.lexicon, progress=note, translate=tr)
     warn_notes(pos, lex)
     workers = args.workers if args.workers is not None else _cores()
     backend = args.backend

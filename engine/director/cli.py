@@ -81,7 +81,7 @@ def _dir(args, lexicon=None):
     if lex is None and getattr(args, "lexicon", None):
         from lexicon_tools.bundle import load_lexicon
 
-        lex = load_lexicon(args.lexicon, progress=_note)
+        lex = load_lexicon(args.lexicon, progress=_note, translate=tr)
     return EventDir(args.event_dir, lexicon=lex, notes=_note)
 
 
@@ -233,7 +233,7 @@ def cmd_new(args) -> int:
             raise _Usage(tr("--table-size: at least 1 player per table"))
         for i, p in enumerate(players):
             tables.setdefault(p.strip(), i // args.table_size + 1)
-    lex = load_lexicon(args.lexicon, progress=_note)
+    lex = load_lexicon(args.lexicon, progress=_note, translate=tr)
     rules = _rules_from_args(args, lex.alphabet)
     d = EventDir.create(args.event_dir, players, seed=args.seed, rules=rules, name=args.name,
                         lexicon_path=args.lexicon, lexicon=lex, notes=_note, tables=tables)
@@ -620,7 +620,7 @@ def cmd_repair(args) -> int:
     if args.lexicon:
         from lexicon_tools.bundle import load_lexicon
 
-        lex = load_lexicon(args.lexicon, progress=_note)
+        lex = load_lexicon(args.lexicon, progress=_note, translate=tr)
     plan = plan_repair(args.event_dir, lex)
     for line in plan.lines():
         print(line)
@@ -657,7 +657,7 @@ def cmd_auto(args) -> int:
 
     from .store import play_master
 
-    lex = load_lexicon(args.lexicon, progress=_note)
+    lex = load_lexicon(args.lexicon, progress=_note, translate=tr)
     rules = _rules_from_args(args, lex.alphabet)
     shown = [0]
 

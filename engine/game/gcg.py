@@ -58,7 +58,9 @@ problem raises :class:`GCGError` naming the line.
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from dataclasses import replace
 from pathlib import Path
 
@@ -69,7 +71,7 @@ from lexicon_tools.alphabet import BLANK, Alphabet, german
 from engine.position.board import Board, format_start
 from engine.game.game import RULES, GameRecord, Kind, Rules, Turn, _counts, invisible_char, name_fault, rack_value
 
-__all__ = ["GCGError", "SIMULTAN", "UNKNOWN_RACK", "HAND_NOTE", "read_gcg", "read_gcg_file", "write_gcg",
+__all__ = ["GCGError", "MAX_GCG_BYTES", "SIMULTAN", "UNKNOWN_RACK", "HAND_NOTE", "read_gcg", "read_gcg_file", "write_gcg",
            "write_gcg_file"]
 
 SIMULTAN = Rules(name="simultan", min_players=1, max_players=1)
@@ -78,6 +80,10 @@ SIMULTAN = Rules(name="simultan", min_players=1, max_players=1)
 
 PACKAGED_SOURCE = "packaged:default_words.txt.xz"
 """The packaged default list's source name (``Lexicon.meta["source"]["name"]``); read as ``default``."""
+
+MAX_GCG_BYTES = 1024 * 1024
+"""The largest GCG file :func:`read_gcg_file` reads (the score pad's import limit, static/pad.js
+IMPORT_BYTES); a 600-exchange game is 14 KB."""
 
 UNKNOWN_RACK = "..."
 """The rack field of a turn whose rack is not known (a score pad's entry)."""
@@ -787,9 +793,16 @@ def read_gcg_file(path: str | Path, lexicon=None, **kwargs) -> GameRecord:
     """
     path = Path(path)
     try:
-        data = path.read_bytes()
+        with path.open("rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):  # /dev/zero, a pipe, a FIFO: never ends
+                raise GCGError(0, "not a regular file", str(path))
+            data = f.read(MAX_GCG_BYTES + 1)
     except OSError as exc:
         raise GCGError(0, f"cannot read ({exc.strerror or exc})", str(path)) from None
+    if len(data) > MAX_GCG_BYTES:
+        raise GCGError(0, f"over {MAX_GCG_BYTES // (1024 * 1024)} MB: not a GCG file", str(path))
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise GCGError(0, "UTF-16 (save it as UTF-8)", str(path))
     data = data.removeprefix(b"\xef\xbb\xbf")  # a UTF-8 byte-order mark (Windows editors write one)
     first = data.split(b"\n", 1)[0].strip().lower()
     enc = "latin-1" if first.startswith(b"#character-encoding") and b"8859" in first else "utf-8"

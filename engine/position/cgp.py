@@ -216,7 +216,7 @@ def check_tile_counts(pos: "Position", hint: bool = True) -> None:
 
 
 def parse_cgp(cgp: str, alphabet: Alphabet | None = None, strict: bool | None = None, *,
-              allow_impossible: bool = False) -> Position:
+              allow_impossible: bool = False, impossible_hint: bool = True) -> Position:
     """Parse a CGP string.
 
     Args:
@@ -225,6 +225,8 @@ def parse_cgp(cgp: str, alphabet: Alphabet | None = None, strict: bool | None = 
         strict: old spelling: ``strict=False`` is ``allow_impossible=True``.
         allow_impossible: accept a composed position with more of a tile on the
             board and racks than the set holds (the golden ``p_ref3`` has four L).
+        impossible_hint: the refusal of an impossible position names ``--allow-impossible``; off
+            for a command that does not have that option (``endgame``, ``preendgame``, ``infer``).
 
     Raises:
         CGPError: missing fields, a row that is not 15 squares, a letter outside
@@ -318,7 +320,7 @@ def parse_cgp(cgp: str, alphabet: Alphabet | None = None, strict: bool | None = 
             raise CGPError(f"opcode bag {opcodes['bag']!r}: expected a number of tiles (digits 0-9)")
     pos = Position(board, rack, opp_rack, scores, zero, opcodes)
     if not allow_impossible:
-        check_tile_counts(pos)
+        check_tile_counts(pos, hint=impossible_hint)
     unseen = pos.unseen()
     if opp_rack is not None:
         unseen = unseen - opp_rack

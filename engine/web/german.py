@@ -105,6 +105,10 @@ _PLAY_DAMAGE: list[tuple[str, object]] = [  # (pattern, re.Match.expand template
 ]
 _PLAY_RULES: list[tuple[str, object]] = [
     (r"^the game file cannot be read \((.*)\)$", lambda m: f"Die Spieldatei ist nicht lesbar ({os_error_de(m[1])})"),
+    (r"^the server's disk is full: the game was not saved; try again later$",
+     "Die Festplatte des Servers ist voll: die Partie wurde nicht gespeichert; später noch einmal versuchen"),
+    (r"^the server cannot save the game \((.*)\)$",
+     lambda m: f"Der Server kann die Partie nicht speichern ({os_error_de(m[1])})"),
     (r"^the game file is too large \(over (\d+) MB\).*$",
      r"Die Spieldatei ist zu groß (über \1 MB): das kann keine Partie sein"),
     (r"^too many games on this server \((\d+)\).*$",

@@ -387,13 +387,22 @@ class GameStore:
     def _write(self, gid: str, meta: dict, g=None) -> None:
         """Write ``meta`` to ``gid``'s file (the name read, never ``meta``'s own id) atomically; ``g``: the game
         replayed, whose end is kept as ``"over"`` (for pruning)."""
-        from lexicon_tools.normalize import write_atomic
+        from lexicon_tools.normalize import WordListError, write_atomic
 
-        self.dir.mkdir(parents=True, exist_ok=True)
         meta["updated"] = time.time()
         if g is not None:
             meta["over"] = bool(g.over)
-        write_atomic(self._path(gid), json.dumps(meta, ensure_ascii=False, indent=1))
+        try:
+            self.dir.mkdir(parents=True, exist_ok=True)
+            write_atomic(self._path(gid), json.dumps(meta, ensure_ascii=False, indent=1))
+        except (OSError, WordListError) as exc:  # the server's path goes to its log, never to the player
+            import logging
+
+            logging.getLogger("engine.web").warning("%s", exc)
+            why = str(exc).rsplit(": ", 1)[-1] if isinstance(exc, WordListError) else (exc.strerror or str(exc))
+            if why in ("No space left on device", "Disk quota exceeded"):
+                raise PlayError("the server's disk is full: the game was not saved; try again later") from None
+            raise PlayError(f"the server cannot save the game ({why})") from None
 
     def _scan(self) -> list[_File]:
         """The game files: regular files named ``<id>.json`` (symlinks, other files and entries that vanish or

@@ -722,3 +722,27 @@ def test_meister_does_not_wait_behind_a_strangers_analysis_in_the_deep_worker(go
     st = static.move(st["id"], "-")
     assert [x.get("move") for x in out["meister"]["turns"]] == [x.get("move") for x in st["turns"]]
     assert deep._ex is None                          # the worker was never asked
+
+
+def test_a_full_disk_is_named_without_the_servers_path(client, games_dir, monkeypatch):
+    """report-attack26g E*: a full disk gave "cannot write '<server path>': No space left on device" in English."""
+    import errno
+
+    from lexicon_tools import normalize
+
+    st = _new(client)
+    gid, turn = st["id"], len(st["turns"])  # the computer may have moved first
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(normalize.os, "fsync", full)
+    for headers, want in ((EN, "the server's disk is full: the game was not saved; try again later"),
+                          ({}, "Die Festplatte des Servers ist voll: die Partie wurde nicht gespeichert; später noch "
+                               "einmal versuchen")):
+        for path, body in (("/api/play/move", {"id": gid, "move": "-", "turn": turn}), ("/api/play/new", {"level": "stark"})):
+            r = client.post(path, json=body, headers=headers)
+            assert r.status_code == 400 and r.json()["error"] == want, r.text
+            assert str(games_dir) not in r.text
+    monkeypatch.undo()
+    assert client.post("/api/play/state", json={"id": gid}, headers=EN).json()["turns"] == st["turns"]  # the old file kept
