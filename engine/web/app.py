@@ -586,12 +586,15 @@ def create_app(lexicon=None, *, table=None, event_dir: str | Path | None = None,
     @app.post("/api/play/list", responses=POST_ERRORS)
     async def play_list(req: PlayListRequest, request: Request):
         """Short descriptions of the games the page knows (:meth:`engine.web.play.GameStore.summaries`): ``games``,
-        and ``damaged`` (``[{"id", "error"}]``: files that cannot be read or replayed; the rest is still listed)."""
+        and ``damaged`` (``[{"id", "error"}]``: files that cannot be read or replayed; the rest is still listed),
+        and ``unknown`` (the ids looked at that are not on this server; the page lists them, it drops none)."""
         def summaries():
             good, damaged = games.summaries(list(req.ids))
+            found = {d["id"] for d in good + damaged}
+            unknown = [i for i in list(req.ids)[: games.keep * 2] if i not in found]
             if not english(request.headers):
                 damaged = [{**d, "error": play_de(d["error"])} for d in damaged]
-            return {"games": good, "damaged": damaged}
+            return {"games": good, "damaged": damaged, "unknown": unknown}
         return await play_call(request, summaries)
 
     @app.get("/api/play/gcg/{gid}", responses=_errors(400, 429))

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
@@ -129,7 +130,7 @@ class DeepWorker:
             return self._ex
 
     def run(self, cgp: str, seconds: float, include: list[str] | None = None, last_move: str | None = None,
-            client: str = "?", gone: threading.Event | None = None) -> dict:
+            client: str = "?", gone: threading.Event | None = None, wait: float | None = None) -> dict:
         """The phase answer of ``cgp`` within ``seconds`` (blocks the calling thread, not the GIL);
         ``include``: moves to simulate as well, ``last_move``: the opponent's last move for the
         simulation's inference (:func:`engine.analysis.phase.phase_answer`).
@@ -138,14 +139,16 @@ class DeepWorker:
             client: who asks (the address): the slot is shared fairly between clients (module doc).
             gone: set when the client went away: a waiting request leaves the line, a running
                 analysis is stopped.
+            wait: at most this many seconds in the line for the slot (``None``: as long as it takes); then
+                :class:`Busy` ("busy_deep_others"). The Meister level does not wait behind a stranger's review.
 
         Raises:
-            engine.web.server.Busy: this client's deep analysis is running or waiting already, or
-                :data:`DEEP_WAITING` clients wait already.
+            engine.web.server.Busy: this client's deep analysis is running or waiting already,
+                :data:`DEEP_WAITING` clients wait already, or the slot was not free within ``wait``.
             engine.web.server.Gone: ``gone`` was set (nothing is answered).
         """
         return self._call(client, gone, float(seconds) + 300.0, "busy_deep_long",
-                          _task, cgp, float(seconds), list(include or []), last_move)
+                          _task, cgp, float(seconds), list(include or []), last_move, wait=wait)
 
     def review(self, gcg: str, endgame_seconds: float = 2.0, client: str = "?",
                gone: threading.Event | None = None, timeout: float = 600.0) -> dict:
@@ -159,13 +162,14 @@ class DeepWorker:
         return self._call(client, gone, timeout, "busy_review_long", _review_task, gcg,
                           float(endgame_seconds))
 
-    def _call(self, client: str, gone: threading.Event | None, limit: float, too_long: str, func, *args):
+    def _call(self, client: str, gone: threading.Event | None, limit: float, too_long: str, func, *args,
+              wait: float | None = None):
         """``func(*args)`` in the worker, in ``client``'s fair turn; stopped when ``gone`` is set or after
         ``limit`` seconds (the worker is ended; the next request starts a new one)."""
         from .server import Busy, Gone
 
         gone = gone or threading.Event()
-        self._enter(client, gone)
+        self._enter(client, gone, wait)
         try:
             try:
                 fut = self._executor().submit(func, *args)
@@ -189,22 +193,25 @@ class DeepWorker:
                 self._running = None
                 self._slot.notify_all()
 
-    def _enter(self, client: str, gone: threading.Event) -> None:
-        """Wait for the slot in the fair line (see :meth:`run`)."""
+    def _enter(self, client: str, gone: threading.Event, wait: float | None = None) -> None:
+        """Wait for the slot in the fair line (see :meth:`run`), at most ``wait`` seconds when given."""
         from .server import Busy, Gone
 
         with self._slot:
             if client == self._running or client in self._waiting:
                 raise Busy("busy_deep_own")
             if self._running is not None or self._waiting:
-                if len(self._waiting) >= DEEP_WAITING:
+                if len(self._waiting) >= DEEP_WAITING or (wait is not None and wait <= 0):
                     raise Busy("busy_deep_others")
+                deadline = None if wait is None else time.monotonic() + wait
                 self._tick += 1
                 self._waiting[client] = self._tick
                 try:
                     while self._running is not None or self._next() != client:
                         if gone.is_set():
                             raise Gone("the client went away while waiting for the deep analysis")
+                        if deadline is not None and time.monotonic() >= deadline:
+                            raise Busy("busy_deep_others")
                         self._slot.wait(0.2)
                 finally:
                     del self._waiting[client]

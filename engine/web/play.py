@@ -87,7 +87,8 @@ The engine's levels (:data:`LEVELS`):
 * ``meister`` — the deeper answer for the position's phase in :data:`MASTER_SECONDS`
   seconds (:func:`engine.analysis.phase.phase_answer` in the web's worker process: the
   endgame solver with the bag empty, the pre-endgame with 1–3 tiles, else a 2-ply
-  simulation of the best candidates); static equity when that worker is busy.
+  simulation of the best candidates); static equity when that worker is still busy after
+  :data:`MASTER_WAIT` seconds (a stranger's review there can take minutes).
 
 Rules: ``home`` (a word not in the list is refused with the reason) or
 ``tournament`` (SDeV: the engine challenges a word not in the list, the play is
@@ -98,6 +99,7 @@ The end of the game and its settlement are :class:`engine.game.game.Game`'s.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import ipaddress
 import json
@@ -113,7 +115,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = ["ACTIVE_DAYS", "BEGINNER_CAP", "BEGINNER_TOP", "GameStore", "KEEP", "LEVELS", "MASTER_SECONDS",
-           "MAX_GAMES", "MAX_GAME_BYTES", "MAX_NEW_PER_DAY", "MAX_OPEN", "PlayError", "StaleTurn", "UNTOUCHED_DAYS",
+           "MASTER_WAIT", "MAX_GAMES", "MAX_GAME_BYTES", "MAX_NEW_PER_DAY", "MAX_OPEN", "PlayError", "StaleTurn", "UNTOUCHED_DAYS",
            "UNTOUCHED_KEEP", "UnknownGame", "address_of",
            "default_games_dir", "owner_of"]
 
@@ -152,6 +154,8 @@ BEGINNER_TOP = 8
 """Einsteiger: the move is drawn from this many best (by static equity) of the capped placements."""
 MASTER_SECONDS = 3.0
 """Meister: time per move for the phase's search (seconds)."""
+MASTER_WAIT = 1.0
+"""Meister: at most this many seconds in the deep worker's line; when it is still busy, static equity."""
 PLAY_RULES = ("home", "tournament")
 _ID = re.compile(r"[A-Za-z0-9_-]{8,40}")
 KINDS = ("play", "withdrawn", "exchange", "pass")
@@ -630,25 +634,28 @@ class GameStore:
             self._engine_turns(meta, g)
             return self._state(meta, g)
 
-    def _check_revival(self, gid: str, meta: dict) -> None:
-        """The first move in an untouched game older than :attr:`untouched_days` (no longer open, module doc)
-        makes it open again: refused while its address already holds :attr:`max_open` open games. Else one
-        address could start games every day, let them age out of its count, then move once in each and hold
-        thousands of games in progress that no full server may delete (report-attack26e E1).
+    def _revival(self, gid: str, meta: dict) -> bool:
+        """Whether a move now is the first move in an untouched game older than :attr:`untouched_days` (no
+        longer open, module doc): it makes the game open again (:meth:`_check_revival`)."""
+        addr = meta.get("addr")
+        if not isinstance(addr, str) or any(a.get("p") == meta.get("you") for a in meta.get("actions", [])):
+            return False
+        try:
+            return os.stat(self._path(gid)).st_mtime < time.time() - self.untouched_days * 86400.0
+        except OSError:
+            return False
+
+    def _check_revival(self, meta: dict) -> None:
+        """The first move in an untouched game older than :attr:`untouched_days` (:meth:`_revival`) makes it open
+        again: refused while its address already holds :attr:`max_open` open games. Else one address could
+        start games every day, let them age out of its count, then move once in each and hold thousands of
+        games in progress that no full server may delete (report-attack26e E1). The caller holds ``_new_lock``
+        until the move is written, so that parallel first moves cannot all pass the count (report-attack26g R1).
 
         Raises:
             PlayError: "too many unfinished games from your address (N) ...".
         """
-        addr = meta.get("addr")
-        if not isinstance(addr, str) or any(a.get("p") == meta.get("you") for a in meta.get("actions", [])):
-            return
-        now = time.time()
-        try:
-            if os.stat(self._path(gid)).st_mtime >= now - self.untouched_days * 86400.0:
-                return
-        except OSError:
-            return
-        if self._open_count(self._scan(), addr, now) >= self.max_open:
+        if self._open_count(self._scan(), meta["addr"], time.time()) >= self.max_open:
             raise PlayError(f"too many unfinished games from your address ({self.max_open}); this game waited "
                             f"more than {self.untouched_days:g} day(s) for your first move and is not played on: "
                             "finish one of the others, or start a new game later")
@@ -672,9 +679,11 @@ class GameStore:
         if not isinstance(text, str) or not text.strip() or len(text) > 40:
             raise PlayError("type a move such as '8H HAUS', '-ABC' (exchange) or '-' (pass)")
         text = text.strip()
-        with self._lock(gid):
+        with self._lock(gid), contextlib.ExitStack() as revived:
             meta = self._read(gid)
-            self._check_revival(gid, meta)
+            if self._revival(gid, meta):  # the count and the write under one lock (game lock, then _new_lock,
+                revived.enter_context(self._new_lock)  # as in new(); _delete never waits for a game lock)
+                self._check_revival(meta)
             g = self._replay(meta)
             if turn is not None and turn != len(g.record().turns):
                 raise StaleTurn(f"the game has moved on in another tab or window (it has {len(g.record().turns)} "
@@ -708,6 +717,7 @@ class GameStore:
             meta["actions"].append(act)
             meta.pop("review", None)
             self._write(gid, meta, g)
+            revived.close()  # the game is open now: the next count sees it
             answer = self._engine_turns(meta, g)
             out = self._state(meta, g)
             out["answer"] = answer
@@ -810,13 +820,9 @@ class GameStore:
 
         pos = g.position()
         cgp = pos.to_cgp() if pos.opponent_rack is None else _without_opponent(pos).to_cgp()
-        for _ in range(20):
-            try:
-                ans = self.deep.run(cgp, MASTER_SECONDS, client=f"spielen:{gid}")
-                break
-            except Busy:
-                time.sleep(0.5)
-        else:
+        try:  # a busy worker (a stranger's review can take minutes): static equity now (report-attack26g D2)
+            ans = self.deep.run(cgp, MASTER_SECONDS, client=f"spielen:{gid}", wait=MASTER_WAIT)
+        except Busy:
             return None
         move = ans.get("move") if ans.get("phase") == "endgame" else (ans.get("moves") or [{}])[0].get("move")
         if not move:

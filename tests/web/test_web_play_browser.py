@@ -252,6 +252,18 @@ def _page(browser, lang="de", game=None, width=390):
     return ctx
 
 
+def _page_with_store(browser, store: dict, lang="de"):
+    """A phone page context in ``lang`` whose ``gse.spielen.v1`` starts as ``store`` (set once: a reload keeps
+    what the page saved)."""
+    import json
+
+    ctx = browser.new_context(viewport={"width": 390, "height": 844})
+    ctx.add_init_script(f"localStorage.setItem('gse.lang', '{lang}');"
+                        "if (!localStorage.getItem('gse.spielen.v1')) "
+                        f"localStorage.setItem('gse.spielen.v1', {json.dumps(json.dumps(store))});")
+    return ctx
+
+
 def test_the_first_start_says_it_prepares_and_a_reload_keeps_the_game(browser, server):
     """D1 of the fresh-user test: the start shows what happens for every level (not only Meister), the page keeps
     the game's id before the answer comes, and a reload while the server works asks for the same game again:
@@ -585,5 +597,106 @@ def test_a_pass_asks_first(browser, server, golden_lexicon):
         first = app.state.games.state(st["id"])["turns"][0]
         assert first["player"] == "Ana" and first["kind"] == "pass" and first["score"] == 0
         expect(pg.locator("#pass")).to_have_text("Passen")
+    finally:
+        ctx.close()
+
+
+def test_game_ids_the_server_does_not_know_are_kept_until_removed_by_hand(browser, server, golden_lexicon):
+    """B1 of attack 26g: a server started once on the wrong games folder answers "unknown game" for every id;
+    the page keeps the ids (listed as not found on this server, with a button to remove them), a damaged game
+    stays listed as damaged, and the games are back when the server is right again."""
+    url, app = server
+    st = _stark_game(app, golden_lexicon)
+    lost, bad = "U" * 20, "D" * 20
+    (app.state.games.dir / f"{bad}.json").write_text("{}", encoding="utf-8")
+    for lang, word in (("de", "nicht auf diesem Server gefunden"), ("en", "not found on this server")):
+        ctx = _page_with_store(browser, {"current": lost, "ids": [lost, st["id"], bad]}, lang)
+        pg = ctx.new_page()
+        try:
+            pg.goto(url + "/spielen")
+            expect(pg.locator("#games li.unknown")).to_have_count(1)
+            expect(pg.locator("#games li.unknown")).to_contain_text(word)
+            expect(pg.locator("#games li.damaged")).to_have_count(1)
+            expect(pg.locator("button[data-open]")).to_have_count(1)
+            ids = pg.evaluate("JSON.parse(localStorage.getItem('gse.spielen.v1')).ids")
+            assert ids == [lost, st["id"], bad]
+            pg.reload()
+            expect(pg.locator("#games li.unknown")).to_have_count(1)
+            pg.click("#games li.unknown button[data-forget]")
+            expect(pg.locator("#games li.unknown")).to_have_count(0)
+            ids = pg.evaluate("JSON.parse(localStorage.getItem('gse.spielen.v1')).ids")
+            assert ids == [st["id"], bad]
+            assert pg.evaluate("document.documentElement.scrollWidth") <= 390
+        finally:
+            ctx.close()
+
+
+def test_starting_many_games_never_forgets_a_game_in_progress(browser, server, golden_lexicon):
+    """B3 of attack 26g: the page kept only 20 ids, so 20 new games forgot a paused one. Now ids of finished
+    games go first (beyond 200), and the id of a game not known to be over stays."""
+    url, app = server
+    paused = _stark_game(app, golden_lexicon)["id"]
+    done = [f"F{k:019d}" for k in range(205)]
+    ctx = _page_with_store(browser, {"current": None, "ids": done + [paused], "done": done})
+    pg = ctx.new_page()
+    try:
+        pg.goto(url + "/spielen")
+        expect(pg.locator("#games button[data-open]")).to_have_count(1)   # listed first though it is the last id
+        pg.check("input[name=level][value=einsteiger]")
+        pg.click("#start")
+        pg.wait_for_function("window.SPIEL.state && !window.SPIEL.busy")
+        ids = pg.evaluate("JSON.parse(localStorage.getItem('gse.spielen.v1')).ids")
+        assert paused in ids and ids[0] == pg.evaluate("window.SPIEL.state.id")
+        assert len(ids) == 200 and done[0] in ids and done[-1] not in ids
+    finally:
+        ctx.close()
+
+
+def test_a_latin1_gcg_file_that_says_so_is_reviewed(browser, server, golden_lexicon, tmp_path):
+    """W1 of attack 26g: 'GCG-Datei analysieren' read the file as UTF-8, so a Latin-1 file declaring
+    #character-encoding ISO-8859-1 (read by `engine gcg`) was refused. Now it is decoded as engine/game/gcg.py
+    does (the Punkteblock's decoder, shared in i18n.js); invalid UTF-8 without the line is refused naming it."""
+    url, app = server
+    games = app.state.games
+    st = games.new("stark", "home", "Jörg", seed=_seed_where_the_player_starts(golden_lexicon, "home"))
+    games.move(st["id"], "-")
+    _name, text = games.gcg(st["id"])
+    lines = [x for x in text.splitlines() if not x.lower().startswith("#character-encoding")]
+    latin = ("#character-encoding ISO-8859-1\n" + "\n".join(lines) + "\n").encode("latin-1")
+    assert "Jörg".encode("latin-1") in latin
+    good, bad = tmp_path / "latin1.gcg", tmp_path / "bad.gcg"
+    good.write_bytes(latin)
+    bad.write_bytes(latin.split(b"\n", 1)[1])                        # the same bytes without the line
+    ctx = _page(browser)
+    pg = ctx.new_page()
+    try:
+        pg.goto(url + "/spielen")
+        pg.wait_for_load_state("networkidle")
+        pg.set_input_files("#review-file", str(bad))
+        expect(pg.locator("#review-msg")).to_contain_text("kein gültiges UTF-8")
+        pg.set_input_files("#review-file", str(good))
+        pg.wait_for_function("window.SPIEL.review !== null")
+        expect(pg.locator("#review-body")).to_be_visible()
+        expect(pg.locator("#review-body")).to_contain_text("Jörg")
+    finally:
+        ctx.close()
+
+
+def test_the_player_lines_message_and_the_offline_message_read_for_a_player(browser, server):
+    """E* of attack 26g: the review's "a GCG file needs #player1 and #player2 lines" stayed English on the
+    German page, and an unreachable server named `python -m engine web` (nothing a player can act on)."""
+    url, _app = server
+    ctx = _page(browser, game="O" * 20)
+    pg = ctx.new_page()
+    try:
+        pg.goto(url + "/spielen")
+        pg.wait_for_load_state("networkidle")
+        de = pg.evaluate("window.SPIEL.message('a GCG file needs #player1 and #player2 lines "
+                         "(one player only with #rules simultan)')")
+        assert de.startswith("eine GCG-Datei braucht die Zeilen #player1 und #player2")
+        pg.route("**/api/play/**", lambda route: route.abort())
+        pg.reload()
+        expect(pg.locator("#games")).to_contain_text("der Server ist nicht erreichbar")
+        assert "python" not in pg.locator("#games").inner_text()
     finally:
         ctx.close()

@@ -662,6 +662,68 @@ def test_a_move_for_a_turn_the_game_has_left_is_refused(client, games_dir):
     assert r.status_code == 200, r.text
 
 
+def test_parallel_first_moves_in_old_untouched_games_revive_no_more_than_max_open(golden_lexicon, games_dir):
+    # report-attack26g R1: the count of open games and the move's write were not under one lock, so 8 first
+    # moves in parallel in day-old untouched games revived 7 with max_open 3
+    import threading
+
+    store = GameStore(games_dir, golden_lexicon, None, keep=20, max_open=3)
+    att = address_of("10.9.0.1")
+    gids = []
+    for k in range(8):  # each aged at once: no longer open, so the next may start
+        gids.append(store.new("einsteiger", owner=f"t:r{k}", address=att)["id"])
+        _age(games_dir, gids[-1], UNTOUCHED_DAYS + 0.5)
+    gate = threading.Barrier(len(gids))
+    played, refused = [], []
+
+    def first_move(gid):
+        gate.wait()
+        try:
+            store.move(gid, "-")
+            played.append(gid)
+        except PlayError as exc:
+            refused.append(str(exc))
+
+    threads = [threading.Thread(target=first_move, args=(gid,)) for gid in gids]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(played) == 3 and len(refused) == 5
+    assert all("too many unfinished games" in e for e in refused)
+
+
+def test_meister_does_not_wait_behind_a_strangers_analysis_in_the_deep_worker(golden_lexicon, games_dir):
+    # report-attack26g D2: a Meister move waited in the deep worker's line behind a stranger's 32 s review
+    # (30 s instead of its 3 s). Now it waits at most MASTER_WAIT, then plays static equity (the move is the
+    # Stark level's). The worker here is held by a stranger for good: before, the move never came.
+    import threading
+
+    from engine.web.deep import DeepWorker
+    from engine.web.server import Busy
+
+    deep = DeepWorker(golden_lexicon, None)
+    deep._running = "stranger"                       # a review runs (no worker process is started here)
+    with pytest.raises(Busy):
+        deep.run("x", 3.0, client="me", wait=0.0)
+    store = GameStore(games_dir, golden_lexicon, None, deep=deep)
+    static = GameStore(games_dir / "static", golden_lexicon, None)
+    out = {}
+
+    def play():
+        out["meister"] = store.new("meister", seed=5, owner="t:m")
+        out["meister"] = store.move(out["meister"]["id"], "-")
+
+    t = threading.Thread(target=play, daemon=True)
+    t.start()
+    t.join(120)                                      # a bound for a hang, not a timing figure
+    assert "meister" in out and out["meister"]["answer"] is not None
+    st = static.new("stark", seed=5, owner="t:s")
+    st = static.move(st["id"], "-")
+    assert [x.get("move") for x in out["meister"]["turns"]] == [x.get("move") for x in st["turns"]]
+    assert deep._ex is None                          # the worker was never asked
+
+
 def test_a_full_disk_is_named_without_the_servers_path(client, games_dir, monkeypatch):
     """report-attack26g E*: a full disk gave "cannot write '<server path>': No space left on device" in English."""
     import errno

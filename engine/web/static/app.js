@@ -47,7 +47,7 @@
         body: body ? JSON.stringify(body) : undefined,
       });
     } catch (e) {
-      return { error: S("the server does not answer – is 'python -m engine web' still running?"), status: 0 };
+      return { error: S("the server is not reachable – please try again in a moment"), status: 0 };
     }
     let j = null;
     try { j = await r.json(); } catch (e) { j = null; }

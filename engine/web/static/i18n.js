@@ -4,6 +4,7 @@
 //   server(text)      a message of the server (English) in the page's language
 //   apply(root)       fill [data-i18n] (text), [data-i18n-ph] (placeholder), [data-i18n-title],
 //                     [data-i18n-aria] (aria-label) and [data-i18n-html] (markup) from the dictionary
+//   decodeGCG(bytes)  a GCG file's bytes as text, as engine/game/gcg.py reads them (/punkte and /spielen)
 "use strict";
 
 (() => {
@@ -570,7 +571,9 @@
     [/^rack '(.*)': (\d+) × (.+), but the tile set has only (\d+)$/, "Bänkchen '$1': $2 × $3, der Satz hat nur $4"],
     [/^more (.+) tiles on the board and racks than the German set holds \((\d+)\)$/,
       "mehr $1 auf Brett und Bänkchen, als der deutsche Satz hat ($2)"],
-    [/^the server does not answer.*$/, "der Server antwortet nicht – läuft „python -m engine web“ noch?"],
+    [/^the server is not reachable.*$/, "der Server ist nicht erreichbar – bitte gleich noch einmal versuchen"],
+    [/^a GCG file needs #player1 and #player2 lines.*$/,
+      "eine GCG-Datei braucht die Zeilen #player1 und #player2 (nur einen Spieler nur mit #rules simultan)"],
     [/^board has (\d+) rows?.*$/, (_m, n) => `das Brett hat ${n} ${n === "1" ? "Zeile" : "Zeilen"}, nicht 15`],
     [/^impossible position: (\d+) × (.+?) \((.+)\), the German tile set has (\d+)(?::.*)?$/,
       (_m, n, tile, parts, set) => {
@@ -649,6 +652,26 @@
     const de = lang === "de";
     return { "3": "3W", "2": "2W", "t": de ? "3B" : "3L", "d": de ? "2B" : "2L", "*": "★" }[code] || "";
   }
-  window.I18N = { t, server, apply, setLang, wireSwitch, num, premium, get lang() { return lang; }, DICT,
+  // a GCG file's bytes as text, as engine/game/gcg.py reads them: UTF-8 (a byte-order mark dropped), or
+  // ISO-8859-1 when the first line declares it; bytes that are not valid UTF-8 are refused naming the line
+  // (before, they were read as U+FFFD and the replacement characters kept); used by /punkte and /spielen
+  function decodeGCG(bytes) {
+    if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
+    let nl = bytes.indexOf(10);
+    const first = new TextDecoder("latin1").decode(bytes.subarray(0, nl < 0 ? bytes.length : nl)).trim().toLowerCase();
+    if (first.startsWith("#character-encoding") && first.includes("8859")) return new TextDecoder("latin1").decode(bytes);
+    try { return new TextDecoder("utf-8", { fatal: true }).decode(bytes); } catch (e) {
+      for (let line = 1, start = 0; start < bytes.length; line++) {
+        nl = bytes.indexOf(10, start);
+        const end = nl < 0 ? bytes.length : nl;
+        try { new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(start, end)); } catch (e2) {
+          throw new Error(t("p.import.encoding", line));
+        }
+        start = end + 1;
+      }
+      throw new Error(t("p.import.encoding", 1));
+    }
+  }
+  window.I18N = { t, server, apply, setLang, wireSwitch, num, premium, decodeGCG, get lang() { return lang; }, DICT,
     get onRelabel() { return onRelabel; }, set onRelabel(fn) { onRelabel = fn; } };
 })();

@@ -40,7 +40,7 @@
         body ? { "Content-Type": "application/json" } : {}),
         body: body ? JSON.stringify(body) : undefined });
     } catch (e) {
-      return { error: S("the server does not answer – is 'python -m engine web' still running?"), status: 0 };
+      return { error: S("the server is not reachable – please try again in a moment"), status: 0 };
     }
     let j = null;
     try { j = await r.json(); } catch (e) { j = null; }
@@ -967,26 +967,7 @@
   // and engine/game/gcg.py re-scores the move, so a larger one is refused there too (10^400 was read as Infinity)
   const SCORE_MAX = 9999, TOTAL_DIGITS = 9;
   const cutNum = (text) => (text.length <= 12 ? text : text.slice(0, 12) + "…");
-  // a GCG file's bytes as text, as engine/game/gcg.py reads them: UTF-8 (a byte-order mark dropped), or
-  // ISO-8859-1 when the first line declares it; bytes that are not valid UTF-8 are refused naming the line
-  // (before, they were read as U+FFFD and the replacement characters kept)
-  function decodeGCG(bytes) {
-    if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
-    let nl = bytes.indexOf(10);
-    const first = new TextDecoder("latin1").decode(bytes.subarray(0, nl < 0 ? bytes.length : nl)).trim().toLowerCase();
-    if (first.startsWith("#character-encoding") && first.includes("8859")) return new TextDecoder("latin1").decode(bytes);
-    try { return new TextDecoder("utf-8", { fatal: true }).decode(bytes); } catch (e) {
-      for (let line = 1, start = 0; start < bytes.length; line++) {
-        nl = bytes.indexOf(10, start);
-        const end = nl < 0 ? bytes.length : nl;
-        try { new TextDecoder("utf-8", { fatal: true }).decode(bytes.subarray(start, end)); } catch (e2) {
-          throw new Error(T("p.import.encoding", line));
-        }
-        start = end + 1;
-      }
-      throw new Error(T("p.import.encoding", 1));
-    }
-  }
+  const decodeGCG = I18N.decodeGCG;   // i18n.js: shared with /spielen
   function importGCG(text) {
     const players = [], nk = [], run = [];
     const g = newGame("classic", []);

@@ -9,6 +9,8 @@
   const KEY = "gse.spielen.v1";     // localStorage: {current, ids: [...], name, level, rules, owner}
   const CKEY = "gse.spielen.kopien.v1"; // localStorage: {id: {gcg, names, scores, level, created, kept}}: finished games
   const COPIES = 30;                   // finished games kept in the browser at most (the newest)
+  const IDS = 200;                     // game ids kept: beyond this, finished games' ids go (oldest first); never a running one
+  const LISTED = 40;                   // ids sent to /api/play/list (its limit)
   const PKEY = "gse.aufgaben.v1";   // localStorage: [{key, game, turn, player, board, rack, cgp, best, played, loss, unit, method, tries, solved}]
   const PREMIUM = { "3": ["tw"], "2": ["dw"], "t": ["tl"], "d": ["dl"], "*": ["star"] };  // labels: I18N.premium
 
@@ -35,6 +37,8 @@
     "s.settle.out": "{0} hat ausgespielt und bekommt {1} Punkte", "s.settle.rack": "{0}: Reststeine {1}, −{2}",
     "s.end.passes": "Ende durch Passen", "s.games.none": "Noch keine Partien.",
     "s.game.line": "{0} · {1} gegen {2} · {3}:{4}{5}", "s.game.running": " · läuft", "s.open": "Öffnen",
+    "s.game.unknown": "Partie {0} · nicht auf diesem Server gefunden", "s.game.damaged": "Partie {0}: {1}",
+    "s.forget": "Entfernen",
     "s.review": "Partieanalyse", "s.review.file": "GCG-Datei analysieren", "s.review.wait": "Analyse läuft …",
     "s.review.help": "Zug antippen: die Stellung davor, <span class=\"k played\">gelegt</span> und <span class=\"k best\">besser</span>. Verlust in Equity-Punkten (Endspiel: exakt in Punkten), Marken: Ungenauigkeit ab 3, Fehler ab 7, Patzer ab 15.",
     "s.review.none": "Keine Analyse: Partie beenden oder eine GCG-Datei wählen.",
@@ -86,6 +90,8 @@
     "s.settle.out": "{0} went out and gains {1} points", "s.settle.rack": "{0}: tiles left {1}, −{2}",
     "s.end.passes": "ended by passes", "s.games.none": "No games yet.",
     "s.game.line": "{0} · {1} against {2} · {3}:{4}{5}", "s.game.running": " · in progress", "s.open": "Open",
+    "s.game.unknown": "Game {0} · not found on this server", "s.game.damaged": "Game {0}: {1}",
+    "s.forget": "Remove",
     "s.review": "Game review", "s.review.file": "Review a GCG file", "s.review.wait": "Reviewing …",
     "s.review.help": "Tap a turn: the position before it, <span class=\"k played\">played</span> and <span class=\"k best\">better</span>. Loss in equity points (endgame: exact, in points); marks: inaccuracy from 3, mistake from 7, blunder from 15.",
     "s.review.none": "No review yet: finish a game or choose a GCG file.",
@@ -159,7 +165,7 @@
         body ? { "Content-Type": "application/json" } : {}), body: body ? JSON.stringify(body) : undefined,
         signal: timeout ? AbortSignal.timeout(timeout) : undefined });
     } catch (e) {
-      return { error: I18N.server("the server does not answer – is 'python -m engine web' still running?"), status: 0 };
+      return { error: I18N.server("the server is not reachable – please try again in a moment"), status: 0 };
     }
     let j = null;
     try { j = await r.json(); } catch (e) { j = null; }
@@ -211,6 +217,19 @@
   }
   function save() {
     try { localStorage.setItem(KEY, JSON.stringify(store)); } catch (e) { /* full or private mode */ }
+  }
+  // a game known to be over (its id may go when more than IDS are kept; the browser keeps a copy of it)
+  function markDone(id) {
+    if (!Array.isArray(store.done)) store.done = [];
+    if (!store.done.includes(id)) store.done.push(id);
+  }
+  // the ids without the oldest finished games' beyond IDS; the id of a game not known to be over is never dropped
+  function trimIds(ids) {
+    const done = new Set(store.done || []);
+    const out = ids.slice();
+    for (let k = out.length - 1; out.length > IDS && k >= 0; k--) if (done.has(out[k])) out.splice(k, 1);
+    store.done = (store.done || []).filter((x) => out.includes(x));
+    return out;
   }
   // the finished games this browser keeps as GCG (the server deletes finished games first when it is full)
   function loadCopies() {
@@ -480,7 +499,8 @@
     const r = await callRetry("POST", "/api/play/state", { id });
     busy = false;
     if (r.error) {
-      if (r.status === 400) { store.ids = store.ids.filter((x) => x !== id); if (store.current === id) store.current = null; save(); }
+      // the id is kept (a server started on the wrong games folder says "unknown" too): the list offers to remove it
+      if (r.status === 400 && store.current === id) { store.current = null; save(); }
       msg(r.error, true);
       showSetup();
       return;
@@ -488,6 +508,7 @@
     state = r;
     lastAnswer = lastEngineTurn(r);
     store.current = id;
+    if (r.over) markDone(id);
     save();
     clearEntry();
     review = null; reviewFor = null;
@@ -514,7 +535,7 @@
     }
     if ($("#start").disabled) return;
     store.pending = req;   // kept before asking: a reload meanwhile asks again for the same game
-    store.ids = [req.id, ...store.ids.filter((x) => x !== req.id)].slice(0, 20);
+    store.ids = trimIds([req.id, ...store.ids.filter((x) => x !== req.id)]);
     save();
     $("#start").disabled = true;
     const out = $("#setup-msg");
@@ -625,15 +646,26 @@
     const ul = $("#games");
     const copies = loadCopies();
     if (!store.ids.length && !Object.keys(copies).length) { ul.innerHTML = `<li class="muted">${escapeHtml(T("s.games.none"))}</li>`; return; }
-    const r = store.ids.length ? await call("POST", "/api/play/list", { ids: store.ids }) : { games: [], damaged: [] };
+    // the server looks at 40 ids: the games not known to be over first (a paused game is never hidden)
+    const over = new Set(store.done || []);
+    const asked = store.ids.filter((x) => !over.has(x)).concat(store.ids.filter((x) => over.has(x))).slice(0, LISTED);
+    const r = asked.length ? await call("POST", "/api/play/list", { ids: asked }) : { games: [], damaged: [] };
     if (r.error) { ul.innerHTML = `<li class="bad">${escapeHtml(r.error)}</li>`; return; }
-    const known = new Set(r.games.concat(r.damaged || []).map((g) => g.id));  // a damaged game's id is kept
-    store.ids = store.ids.filter((x) => known.has(x));
+    // no id is dropped here: an id the server does not know (or a damaged game) is listed with a button to remove it
+    const known = new Set(r.games.concat(r.damaged || []).map((g) => g.id));
+    for (const g of r.games) if (g.over) markDone(g.id);
     save();
     const when = (t) => new Date(t).toLocaleString(I18N.lang === "en" ? "en-GB" : "de-DE", { dateStyle: "short", timeStyle: "short" });
     const lines = r.games.map((g) => `<li><span class="when">${escapeHtml(when(g.created * 1000))}</span> ${escapeHtml(T("s.game.line", levelName(g.level), g.names[0], g.names[1],
         g.scores[0], g.scores[1], g.over ? "" : T("s.game.running")))} <button type="button" data-open="${escapeHtml(g.id)}">${escapeHtml(T("s.open"))}</button></li>`);
     // finished games the server no longer has (deleted to make room): this browser's copy, to download or review
+    const short = (id) => escapeHtml(id.slice(0, 8));
+    const forget = (id) => `<button type="button" data-forget="${escapeHtml(id)}">${escapeHtml(T("s.forget"))}</button>`;
+    for (const d of r.damaged || []) lines.push(`<li class="damaged">${escapeHtml(T("s.game.damaged", "\u0001", d.error)).replace("\u0001", short(d.id))} ${forget(d.id)}</li>`);
+    for (const id of r.unknown || []) {
+      if (known.has(id) || copies[id]) continue;   // a finished game's copy is listed below
+      lines.push(`<li class="unknown">${escapeHtml(T("s.game.unknown", "\u0001")).replace("\u0001", short(id))} ${forget(id)}</li>`);
+    }
     const gone = Object.keys(copies).filter((id) => !known.has(id)).sort((a, b) => (copies[b].kept || 0) - (copies[a].kept || 0));
     for (const id of gone) {
       const c = copies[id], nm = Array.isArray(c.names) ? c.names : ["?", "?"], sc = Array.isArray(c.scores) ? c.scores : ["?", "?"];
@@ -644,6 +676,14 @@
     }
     ul.innerHTML = lines.length ? lines.join("") : `<li class="muted">${escapeHtml(T("s.games.none"))}</li>`;
     ul.querySelectorAll("button[data-open]").forEach((b) => b.addEventListener("click", () => { view("game"); openGame(b.dataset.open); }));
+    ul.querySelectorAll("button[data-forget]").forEach((b) => b.addEventListener("click", () => {
+      const id = b.dataset.forget;
+      store.ids = store.ids.filter((x) => x !== id);
+      store.done = (store.done || []).filter((x) => x !== id);
+      if (store.current === id) store.current = null;
+      save();
+      renderHistory();
+    }));
     ul.querySelectorAll("button[data-copy-gcg]").forEach((b) => b.addEventListener("click", () => {
       const c = loadCopies()[b.dataset.copyGcg];
       if (c) download(`spiel-${b.dataset.copyGcg.slice(0, 8)}.gcg`, c.gcg);
@@ -906,7 +946,17 @@
     $("#analyse").addEventListener("click", analyseGame);
     $("#review-file").addEventListener("change", async (e) => {
       const f = e.target.files[0];
-      if (f) analyseFile(await f.text());
+      if (f) {   // decoded as engine/game/gcg.py reads it (UTF-8, or ISO-8859-1 when the first line says so)
+        let text;
+        try { text = I18N.decodeGCG(new Uint8Array(await f.arrayBuffer())); } catch (err) {
+          view("review");
+          $("#review-body").hidden = true;
+          reviewError(err.message);
+          e.target.value = "";
+          return;
+        }
+        analyseFile(text);
+      }
       e.target.value = "";
     });
     $("#puzzle-check").addEventListener("click", checkPuzzle);
