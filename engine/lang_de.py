@@ -775,6 +775,10 @@ PATTERNS_DE: list[tuple[str, object]] = [
      r"Vor-Endspiel: im Beutel müssen 1 bis \1 Steine liegen, es sind \2"),
     (r"^--port (.+): expected 1\.\.65535$", r"--port \1: erwartet 1 bis 65535"),
     (r"^--max-games must be at least 1, got (.+)$", r"--max-games muss mindestens 1 sein, nicht \1"),
+    (r"^--games (.+): another 'engine web' uses this games folder; stop it, or give this one its own --games DIR$",
+     r"--games \1: ein anderes „engine web“ benutzt diesen Spiele-Ordner; das andere beenden oder diesem einen "
+     r"eigenen --games-Ordner geben"),
+    (r"^--games (.+): cannot use it \((.+)\)$", r"--games \1: nicht benutzbar (\2)"),
     (r"^cannot read (.+): expected .*$",
      r"nicht lesbar: \1 – erwartet z. B. 8H HAUS (waagerecht) oder H8 HAUS (senkrecht)"),
     (r"^(.+): nested '\(' \(parentheses mark tiles already on the board\)$",

@@ -123,6 +123,42 @@ def _lan_address() -> str:
         return socket.gethostname()
 
 
+def lock_games_dir(games):
+    """Lock the games directory (``--games``, else :func:`engine.web.play.default_games_dir`) for this server:
+    an exclusive ``flock`` on ``DIR/.lock``, held as long as the returned file is open. A game's lock is only
+    the server process's, so two servers on one directory could both answer a move and one of them was lost
+    (report-attack26i H2).
+
+    Returns:
+        the open lock file (keep it), or ``None`` where ``flock`` does not exist.
+
+    Raises:
+        ValueError: another process holds the lock (another ``engine web`` on that directory), or the
+            directory cannot be made.
+    """
+    from pathlib import Path
+
+    from .play import default_games_dir
+
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not on Linux/macOS
+        return None
+    d = Path(games) if games is not None else default_games_dir()
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+        fh = open(d / ".lock", "a+")
+    except OSError as exc:
+        raise ValueError(f"--games {d}: cannot use it ({exc.strerror or exc})") from None
+    try:
+        fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        fh.close()
+        raise ValueError(f"--games {d}: another 'engine web' uses this games folder; stop it, or give this one "
+                         "its own --games DIR") from None
+    return fh
+
+
 def cmd_web(args) -> int:
     """Run the web server in the foreground; returns 0 after Ctrl+C."""
     import uvicorn
@@ -163,6 +199,7 @@ def cmd_web(args) -> int:
     except OSError as exc:
         hint = "; is the port in use? try --port" if exc.errno == errno.EADDRINUSE else ""
         raise OSError(f"cannot listen on {args.host}:{args.port} ({exc.strerror or exc}{hint})") from None
+    games_lock = lock_games_dir(args.games)  # held while this server runs  # noqa: F841
     table = None
     if args.leaves:
         from engine.leaves.table import LeaveTable

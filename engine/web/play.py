@@ -487,11 +487,13 @@ class GameStore:
                     gone.add(f.gid)
                     left -= 1
         if left >= self.max_games:  # the server is full: as few of the others' games as make room
-            for f in self._room_order([f for f in files if f.gid not in gone], stale):
-                if left < self.max_games:
-                    break
-                if self._delete(f):
-                    left -= 1
+            order = list(self._room_order([f for f in files if f.gid not in gone], stale))
+            if left - len(order) < self.max_games:  # else nothing is deleted: it would not make room anyway
+                for f in order:                     # (report-attack26i H1: a lowered --max-games wiped them all)
+                    if left < self.max_games:
+                        break
+                    if self._delete(f):
+                        left -= 1
         if left >= self.max_games:
             raise PlayError(f"too many games on this server ({self.max_games}); no game in progress was "
                             "deleted to make room: try again later, or ask the host")
@@ -725,14 +727,23 @@ class GameStore:
             return out
 
     def gcg(self, gid: str) -> tuple[str, str]:
-        """``(file name, GCG text)`` of a game (finished or not)."""
+        """``(file name, GCG text)`` of a game (finished or not). While the game runs, the file has no
+        ``#seed`` and the computer's racks are written ``...``: the seed gives every coming draw, and the
+        computer's racks the tiles it kept."""
         from engine.game.gcg import write_gcg
 
         with self._lock(gid):
             meta = self._read(gid)
             g = self._replay(meta)
         stamp = time.strftime("%Y-%m-%d-%H%M", time.localtime(meta["created"]))
-        return f"spiel-{stamp}-{meta['level']}.gcg", write_gcg(g)
+        text = write_gcg(g)
+        if not g.over:  # the seed gives every coming draw, the computer's racks its tiles kept (report-attack26i)
+            engine = f">{meta['names'][1 - meta['you']]}: "
+            lines = [ln for ln in text.splitlines() if not ln.startswith("#seed ")]
+            lines = [engine + "... " + ln[len(engine):].split(" ", 1)[1] if ln.startswith(engine) else ln
+                     for ln in lines]
+            text = "\n".join(lines) + "\n"
+        return f"spiel-{stamp}-{meta['level']}.gcg", text
 
     def record(self, gid: str):
         """The game's :class:`engine.game.game.GameRecord`, and its file data."""

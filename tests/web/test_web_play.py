@@ -328,3 +328,24 @@ def test_a_changed_word_list_keeps_the_games_in_progress(client, golden_lexicon)
         store.move(home["id"], "-")                                      # and the game goes on
     finally:
         store.lexicon = golden_lexicon
+
+
+def test_a_running_games_gcg_tells_neither_the_seed_nor_the_computers_racks(client, golden_lexicon):
+    # report-attack26i: the GCG of a running game had #seed (every coming draw) and the computer's racks (its
+    # tiles kept); the finished game's file has both
+    from engine.game.gcg import read_gcg
+
+    store = client.app.state.games
+    st = store.new("stark", "home", "Ana", seed=11)
+    for _ in range(2):
+        st = store.move(st["id"], "-")
+    assert not st["over"] and any(t["p"] == 1 and t["kind"] == "play" for t in st["turns"])
+    text = client.get(f"/api/play/gcg/{st['id']}").text
+    assert "#seed" not in text
+    mine = [ln for ln in text.splitlines() if ln.startswith(">Computer: ")]
+    assert mine and all(ln.startswith(">Computer: ... ") for ln in mine)
+    rec = read_gcg(text, golden_lexicon)  # still a record the CLI reads, with the same scores
+    assert rec.scores == st["scores"]
+    full = store._replay(store._read(st["id"]))
+    from engine.game.gcg import write_gcg
+    assert "#seed 11" in write_gcg(full)  # (what the finished game's file will say)

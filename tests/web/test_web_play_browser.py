@@ -700,3 +700,41 @@ def test_the_player_lines_message_and_the_offline_message_read_for_a_player(brow
         assert "python" not in pg.locator("#games").inner_text()
     finally:
         ctx.close()
+
+
+def _start_on(pg, level="einsteiger") -> str:
+    """Start a game on ``pg`` (the setup shown) and wait for it; its id."""
+    if not pg.locator("#start").is_visible():
+        pg.click("#new")
+    pg.check(f"input[name=level][value={level}]")
+    pg.click("#start")
+    pg.wait_for_function("window.SPIEL.state && !window.SPIEL.busy")
+    return pg.evaluate("window.SPIEL.state.id")
+
+
+def test_two_tabs_keep_each_others_games_and_a_full_storage_is_said(browser, server):
+    # report-attack26i T1: a tab opened earlier saved its stale list over the ids another tab had added;
+    # Q1: with the browser's storage full, a new game's id was lost on reload and nothing said so
+    url, _app = server
+    ctx = _page(browser)
+    try:
+        a, b = ctx.new_page(), ctx.new_page()
+        a.goto(url + "/spielen")
+        b.goto(url + "/spielen")
+        g1 = _start_on(b)
+        g2 = _start_on(a)   # tab A was opened before B's game existed
+        kept = a.evaluate("JSON.parse(localStorage.getItem('gse.spielen.v1')).ids")
+        assert g1 in kept and g2 in kept
+        b.reload()
+        b.click('.tabs button[data-view="game"]')
+        expect(b.locator("#games")).to_contain_text("Einsteiger", timeout=20_000)
+        assert b.locator("#games button[data-open]").count() == 2
+        # storage full: the page says the list is not saved (the game itself is on the server)
+        a.evaluate("""() => { const set = Storage.prototype.setItem;
+            Storage.prototype.setItem = function (k, v) {
+              if (k === 'gse.spielen.v1') throw new DOMException('quota', 'QuotaExceededError');
+              return set.call(this, k, v); }; }""")
+        _start_on(a)
+        expect(a.locator("#msg")).to_contain_text("der Speicher dieses Browsers ist voll")
+    finally:
+        ctx.close()

@@ -746,3 +746,46 @@ def test_a_full_disk_is_named_without_the_servers_path(client, games_dir, monkey
             assert str(games_dir) not in r.text
     monkeypatch.undo()
     assert client.post("/api/play/state", json={"id": gid}, headers=EN).json()["turns"] == st["turns"]  # the old file kept
+
+
+def test_a_server_over_its_cap_deletes_nothing_when_that_would_not_make_room(golden_lexicon, games_dir):
+    # report-attack26i H1: restarted with a lower --max-games, the first stranger's new game deleted every game
+    # that may go (idle ones), and was then refused all the same
+    store = GameStore(games_dir, golden_lexicon, None, keep=20, max_games=100)
+    active = [_moved(store, store.new("stark", owner=f"t:a{k}", address=address_of(f"10.3.0.{k}"))["id"], 1)
+              for k in range(2)]
+    idle = [_moved(store, store.new("stark", owner=f"t:i{k}", address=address_of(f"10.3.1.{k}"))["id"], 31)
+            for k in range(4)]
+    store.max_games = 1  # 6 files: deleting the 4 idle ones leaves 2, still not room for a new one
+    with pytest.raises(PlayError, match=r"^too many games on this server \(1\)"):
+        store.new("stark", owner="t:x", address=address_of("10.3.9.9"))
+    assert _files(games_dir) == set(active) | set(idle)
+    store.max_games = 4  # deleting the 3 oldest idle games makes room: only as many as needed go
+    store.new("stark", owner="t:y", address=address_of("10.3.9.8"))
+    assert set(active) <= _files(games_dir) and len(set(idle) & _files(games_dir)) == 1
+
+
+def test_a_second_server_on_the_same_games_folder_is_refused(games_dir, capsys):
+    # report-attack26i H2: two `engine web` on one games folder both answered the same move (game locks are per
+    # process); the file kept one of them
+    import socket
+
+    from engine.cli.main import main
+    from engine.web.cli import lock_games_dir
+
+    first = lock_games_dir(games_dir)
+    try:
+        with pytest.raises(ValueError, match="another 'engine web' uses this games folder"):
+            lock_games_dir(games_dir)
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        rc = main(["--lang", "de", "web", "--games", str(games_dir), "--port", str(port)])
+        assert rc == 2
+        assert capsys.readouterr().err.strip().endswith(
+            f"--games {games_dir}: ein anderes „engine web“ benutzt diesen Spiele-Ordner; das andere beenden oder "
+            "diesem einen eigenen --games-Ordner geben")
+    finally:
+        first.close()
+    lock_games_dir(games_dir).close()  # free again once the first server is gone
+    assert _files(games_dir) == set()   # the lock file is no game

@@ -28,7 +28,8 @@
     "s.bag": "Beutel", "s.bag.count": "{0} Steine", "s.unseen": "Ungesehene Steine",
     "s.unseen.help": "(Beutel und Bänkchen des Computers)",
     "s.saved": "Auf dem Server gespeichert: die Partie übersteht ein Neuladen und einen Neustart. Ist der Server voll, werden beendete Partien zuerst gelöscht; die letzten 30 beendeten behält auch dieser Browser (als GCG).",
-    "s.copy.line": "{0} · {1} gegen {2} · {3}:{4} · nur noch in diesem Browser", "s.copy.gcg": "GCG", "s.copy.review": "Analysieren",
+    "s.copy.line": "{0} · {1} gegen {2} · {3}:{4} · nur noch in diesem Browser",
+    "s.save.failed": "Achtung: der Speicher dieses Browsers ist voll – die Liste deiner Partien ist NICHT gespeichert und nach dem Neuladen weg. Speicher freigeben (z. B. alte Partien im Punkteblock löschen); die Partien selbst liegen auf dem Server.", "s.copy.gcg": "GCG", "s.copy.review": "Analysieren",
     "s.yourturn": "Du bist am Zug", "s.thinking": "Der Computer überlegt …", "s.over": "Partie beendet",
     "s.answer": "Computer: {0}", "s.answer.pass": "Computer passt", "s.answer.exchange": "Computer tauscht {0} Steine",
     "s.challenged": "Der Computer ficht an: {0} steht nicht in der Wortliste. Der Zug wird zurückgenommen, du setzt aus.",
@@ -81,7 +82,8 @@
     "s.bag": "Bag", "s.bag.count": "{0} tiles", "s.unseen": "Unseen tiles",
     "s.unseen.help": "(the bag and the computer's rack)",
     "s.saved": "Saved on the server: the game survives a reload and a restart. When the server is full, finished games are deleted first; this browser also keeps the last 30 finished ones (as GCG).",
-    "s.copy.line": "{0} · {1} against {2} · {3}:{4} · only in this browser now", "s.copy.gcg": "GCG", "s.copy.review": "Review",
+    "s.copy.line": "{0} · {1} against {2} · {3}:{4} · only in this browser now",
+    "s.save.failed": "Warning: this browser's storage is full – the list of your games is NOT saved and will be gone after a reload. Free some storage (e.g. delete old games on the score pad); the games themselves are on the server.", "s.copy.gcg": "GCG", "s.copy.review": "Review",
     "s.yourturn": "Your turn", "s.thinking": "The computer is thinking …", "s.over": "Game over",
     "s.answer": "Computer: {0}", "s.answer.pass": "Computer passes", "s.answer.exchange": "Computer exchanges {0} tiles",
     "s.challenged": "The computer challenges: {0} is not in the word list. The play is taken back and you lose your turn.",
@@ -215,8 +217,39 @@
     }
     return store.owner;
   }
+  // ids removed in this tab (by hand, or a start the server refused): not taken back from another tab's save
+  const forgotten = new Set();
+  // what another tab saved: its ids and finished games join this tab's (report-attack26i T1: a tab opened
+  // earlier wrote its stale list over the ids another tab had added)
+  function mergeStored() {
+    let cur = null;
+    try { cur = JSON.parse(localStorage.getItem(KEY) || "null"); } catch (e) { cur = null; }
+    if (!cur || !Array.isArray(cur.ids)) return;
+    const have = new Set(store.ids);
+    for (const id of cur.ids) if (typeof id === "string" && !have.has(id) && !forgotten.has(id)) { store.ids.push(id); have.add(id); }
+    if (Array.isArray(cur.done)) for (const id of cur.done) if (have.has(id)) markDone(id);
+    if (!/^[A-Za-z0-9_-]{16,64}$/.test(store.owner || "") && typeof cur.owner === "string") store.owner = cur.owner;
+    store.ids = trimIds(store.ids);   // beyond IDS the oldest finished ones go, as when this tab adds one
+  }
+  let saveFailed = false;
   function save() {
-    try { localStorage.setItem(KEY, JSON.stringify(store)); } catch (e) { /* full or private mode */ }
+    mergeStored();
+    const text = JSON.stringify(store);
+    for (let k = 0; k < 40; k++) {
+      try {
+        localStorage.setItem(KEY, text);
+        if (saveFailed) { saveFailed = false; msg(""); }
+        return true;
+      } catch (e) {   // full: the oldest copy of a finished game makes room (the ids matter more); else say so
+        const c = loadCopies(), old = Object.keys(c).sort((a, b) => (c[a].kept || 0) - (c[b].kept || 0));
+        if (!old.length) break;
+        delete c[old[0]];
+        try { localStorage.setItem(CKEY, JSON.stringify(c)); } catch (e2) { localStorage.removeItem(CKEY); }
+      }
+    }
+    saveFailed = true;   // report-attack26i Q1: a new game's id was lost on the next reload, and nothing said so
+    msg(T("s.save.failed"), true);
+    return false;
   }
   // a game known to be over (its id may go when more than IDS are kept; the browser keeps a copy of it)
   function markDone(id) {
@@ -551,6 +584,7 @@
       if (r.status >= 400 && r.status < 500 && r.status !== 429) {   // refused: forget it; else keep it for a reload
         store.pending = null;
         store.ids = store.ids.filter((x) => x !== req.id);
+        forgotten.add(req.id);
         save();
       }
       return;
@@ -680,6 +714,7 @@
       const id = b.dataset.forget;
       store.ids = store.ids.filter((x) => x !== id);
       store.done = (store.done || []).filter((x) => x !== id);
+      forgotten.add(id);
       if (store.current === id) store.current = null;
       save();
       renderHistory();
@@ -979,5 +1014,19 @@
   window.SPIEL = { get state() { return state; }, get review() { return review; }, get puzzles() { return puzzles; },
     get copies() { return loadCopies(); },
     get busy() { return busy; }, message: S };
+  // another tab saved: its list of games is this tab's too (its current game and entry stay)
+  window.addEventListener("storage", (e) => {
+    if (e.key !== KEY) return;
+    try {
+      const cur = JSON.parse(e.newValue || "null");
+      if (!cur || !Array.isArray(cur.ids)) return;
+      // this tab saves every id it adds at once, so the stored list already holds them; one removed in the
+      // other tab is gone here too
+      store.ids = cur.ids.filter((x) => typeof x === "string" && !forgotten.has(x));
+      store.done = Array.isArray(cur.done) ? cur.done.filter((x) => store.ids.includes(x)) : store.done;
+      if (typeof cur.owner === "string") store.owner = cur.owner;
+      renderHistory();
+    } catch (err) { /* a damaged entry: this tab's list stays */ }
+  });
   document.addEventListener("DOMContentLoaded", start);
 })();
