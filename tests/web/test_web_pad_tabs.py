@@ -147,6 +147,14 @@ def test_delete_asks_first_keeps_apart_from_open_and_can_be_undone(page):
     expect(item.locator("button.delete")).to_have_text("Wirklich löschen?")
     expect(item.locator("button.delete")).to_have_text("Löschen", timeout=8000)
     assert len(stored(pg)) == 2
+    pg.click("#lang")                                   # English: the same taps
+    item.locator("button.delete").click()
+    expect(item.locator("button.delete")).to_have_text("Really delete?")
+    pg.wait_for_timeout(350)
+    item.locator("button.delete").click()
+    expect(pg.locator("#games li.deleted")).to_contain_text("Deleted: Ana 16 · Ben 8")
+    expect(pg.locator("#games button.undo-delete")).to_have_text("Undo")
+    pg.click("#lang")
 
 
 def test_a_double_tap_on_x_is_one_tap(page):
@@ -161,3 +169,14 @@ def test_a_double_tap_on_x_is_one_tap(page):
     pg.wait_for_timeout(350)                            # a deliberate second tap removes
     x.click()
     expect(rows(pg)).to_have_count(1)
+
+
+def test_a_tab_at_the_setup_keeps_its_typed_names_when_another_tab_saves(page, ctx, server):
+    a = page
+    a.fill("#name1", "Eva")
+    b = ctx.new_page()
+    b.goto(server + "/punkte")
+    start_game(b, ["Ana", "Ben"])
+    points(b, 7)
+    expect(a.locator("#games li", has_text="Ana 7")).to_have_count(1)   # the other tab's game is listed
+    expect(a.locator("#name1")).to_have_value("Eva")

@@ -113,7 +113,7 @@
     const changed = !keep && game && (!fresh || JSON.stringify(fresh.turns) !== JSON.stringify(game.turns));
     game = keep || fresh;
     if (changed && entry.editing !== null) clearEntry();   // the row being edited may be another one now
-    if (!game) { showSetup(); render(); return; }
+    if (!game) { if (id) showSetup(); render(); return; }   // names typed into the setup stay
     render();
     if (changed && notation()) typedChanged();             // the typed move is checked again on the new board
   }
