@@ -158,6 +158,7 @@ def test_a_whole_three_player_game_on_a_phone(page, golden_lexicon, tmp_path, ca
     expect(pg.locator("#rows tr.turn")).to_have_count(8)
     remove = pg.locator("#rows tr.turn").nth(7).locator("button.remove")
     remove.click()
+    pg.wait_for_timeout(350)                       # a deliberate second tap (a double tap is one tap)
     remove.click()
     expect(pg.locator("#rows tr.turn")).to_have_count(7)
     # a correction: Cal's HASE (row 6) was really HASEN (tapping its points opens it, as ✎ does)

@@ -73,35 +73,81 @@
   }
 
   // ---- storage ------------------------------------------------------------------------------
-  function load() {
+  // the stored games (validated), or null: nothing stored or not readable
+  function readStored(raw) {
     try {
-      const s = JSON.parse(localStorage.getItem(KEY) || "null");
-      if (s && Array.isArray(s.games)) {   // a damaged entry is dropped, not a broken page
-        s.games = s.games.filter((g) => g && typeof g.id === "string" && Array.isArray(g.players) && g.players.length &&
-          Array.isArray(g.turns) && g.turns.every((t) => t && Number.isInteger(t.p) && t.p >= 0 && t.p < g.players.length &&
-            Number.isFinite(t.score) && (t.rack === undefined || typeof t.rack === "string") &&
-            (t.kind !== "play" || (Array.isArray(t.tiles) && typeof t.move === "string"))));
-        for (const g of s.games) {
-          if (!g.clock || !Array.isArray(g.clock.used)) g.clock = freshClock("off", g.players.length);
-          if (g.mode !== "together") g.mode = "classic";
-        }
-        store = s;
+      const s = JSON.parse(raw || "null");
+      if (!s || !Array.isArray(s.games)) return null;
+      // a damaged entry is dropped, not a broken page
+      s.games = s.games.filter((g) => g && typeof g.id === "string" && Array.isArray(g.players) && g.players.length &&
+        Array.isArray(g.turns) && g.turns.every((t) => t && Number.isInteger(t.p) && t.p >= 0 && t.p < g.players.length &&
+          Number.isFinite(t.score) && (t.rack === undefined || typeof t.rack === "string") &&
+          (t.kind !== "play" || (Array.isArray(t.tiles) && typeof t.move === "string"))));
+      for (const g of s.games) {
+        if (!g.clock || !Array.isArray(g.clock.used)) g.clock = freshClock("off", g.players.length);
+        if (g.mode !== "together") g.mode = "classic";
       }
-    } catch (e) { store = { current: null, games: [] }; }
+      return s;
+    } catch (e) { return null; }
+  }
+  function rawStored() { try { return localStorage.getItem(KEY); } catch (e) { return null; } }
+  // several tabs share the store (report-attack26h H1): `seen` is the stored text this tab last read or wrote;
+  // a save writes only this tab's changes (its open game, games it deleted or added) into what is stored now
+  let seen = null;
+  const dropIds = new Set(), putGames = new Set();
+  function load() {
+    seen = rawStored();
+    store = readStored(seen) || { current: null, games: [] };
     game = store.games.find((g) => g.id === store.current) || null;
+  }
+  // another tab saved: show what is stored now; this tab's open game stays open (unless it was deleted there)
+  function reread() {
+    const raw = rawStored();
+    if (raw === seen) return;
+    const keep = saveFailed ? game : null;    // rows this tab could not save are still shown, not replaced
+    const id = game && game.id;
+    seen = raw;
+    store = readStored(raw) || { current: null, games: [] };
+    const fresh = store.games.find((g) => g.id === id) || null;
+    if (keep) store.games = store.games.map((g) => (g.id === id ? keep : g));
+    const changed = !keep && game && (!fresh || JSON.stringify(fresh.turns) !== JSON.stringify(game.turns));
+    game = keep || fresh;
+    if (changed && entry.editing !== null) clearEntry();   // the row being edited may be another one now
+    if (!game) { if (id) showSetup(); render(); return; }   // names typed into the setup stay
+    render();
+    if (changed && notation()) typedChanged();             // the typed move is checked again on the new board
   }
   // true when the store reached localStorage; false when the browser refused it (over its quota, storage
   // blocked): then a warning stays on the page until a save succeeds (the rows shown are not saved)
   function save(quiet) {
-    if (game) game.updated = Date.now();
+    const raw = rawStored();
+    let clash = false;
+    if (raw !== seen) {                        // another tab saved since this one read: merge by game id
+      const disk = readStored(raw) || { current: null, games: [] };
+      const base = readStored(seen) || { current: null, games: [] };
+      const text = (list, id) => { const g = list.find((x) => x.id === id); return g ? JSON.stringify(g) : null; };
+      // the same game changed there too: its stored rows win, this tab's last step is not saved (and says so)
+      clash = !!game && text(disk.games, game.id) !== null && text(disk.games, game.id) !== text(base.games, game.id);
+      const put = new Map([...putGames, ...(game && !clash ? [game] : [])].map((g) => [g.id, g]));
+      const ids = new Set(disk.games.map((g) => g.id));
+      store.games = disk.games.map((g) => put.get(g.id) || g);
+      for (const g of put.values()) if (!ids.has(g.id)) store.games.push(g);
+      store.games = store.games.filter((g) => !dropIds.has(g.id));
+      if (clash) game = store.games.find((g) => g.id === game.id);
+    }
+    dropIds.clear();
+    putGames.clear();
+    if (game && !clash) game.updated = Date.now();
     store.current = game ? game.id : null;
     store.games.sort((a, b) => b.updated - a.updated);
     let ok = true;
-    try { localStorage.setItem(KEY, JSON.stringify(store)); } catch (e) { ok = false; }
+    const text = JSON.stringify(store);
+    try { localStorage.setItem(KEY, text); seen = text; } catch (e) { ok = false; }
     saveFailed = !ok;
     showSaveWarn();
     if (!ok && !quiet) msg(T("p.save.failed"), true);
-    return ok;
+    if (clash) { clearEntry(); msg(T("p.tab.clash"), true); }
+    return ok && !clash;
   }
   // room for one more game within KEEP: the least recently changed games without rows go first, then finished
   // ones (settled, or Together won); an unfinished game with rows is never dropped (report-attack26f F6).
@@ -115,6 +161,7 @@
     const drop = [...byAge.filter((g) => !g.turns.length && !g.end), ...byAge.filter((g) => g.turns.length && fin(g))];
     if (drop.length < over) return false;
     const gone = new Set(drop.slice(0, over));
+    for (const g of gone) dropIds.add(g.id);
     store.games = store.games.filter((g) => !gone.has(g));
     if (gone.has(game)) game = null;
     return true;
@@ -546,14 +593,23 @@
     typedChanged();
     $("#entry").scrollIntoView({ block: "nearest" });
   }
+  // a second tap confirms (no dialog on a phone): not sooner than CONFIRM_MS after the first, so a double tap is
+  // one tap (report-attack26h H9), and within ARMED_MS; then the button shows its own label again
+  const CONFIRM_MS = 300, ARMED_MS = 5000;
+  function confirmed(btn, label) {
+    const now = performance.now(), at = +btn.dataset.armedAt || 0;
+    if (btn.dataset.armed === "1" && now - at < ARMED_MS) return now - at >= CONFIRM_MS;
+    if (btn.dataset.armed !== "1") btn.dataset.label = btn.textContent;
+    Object.assign(btn.dataset, { armed: "1", armedAt: String(now) });
+    btn.textContent = label;
+    btn.classList.add("armed");
+    clearTimeout(btn.disarm);
+    btn.disarm = setTimeout(() => { btn.dataset.armed = ""; btn.textContent = btn.dataset.label; btn.classList.remove("armed"); }, ARMED_MS);
+    return false;
+  }
   function removeRow(i, btn) {
     const middle = !game.turns[i].challenge && game.turns.slice(i + 1).some((x) => !x.challenge);
-    if (btn.dataset.armed !== "1") {           // a second tap removes: no dialog on a phone
-      btn.dataset.armed = "1";
-      btn.textContent = T(middle ? "p.row.to_pass" : "p.row.remove") + "?";
-      btn.classList.add("armed");
-      return;
-    }
+    if (!confirmed(btn, T(middle ? "p.row.to_pass" : "p.row.remove") + "?")) return;
     const t = game.turns[i];
     // a turn with later turns after it becomes a pass of the same player: every later row keeps its player and
     // the turns still go round (the export imports again; report-attack26f F4). A wrong challenge's row is no
@@ -1260,29 +1316,57 @@
       `</ol><p class="winner">${escapeHtml(head)}</p>`;
     el.hidden = false;
   }
+  let deleted = null;                // the last game deleted from the list: {g, open}, for "Rückgängig"
+  function summaryOf(g) {
+    const saved = game;
+    game = g;
+    const tot = g.mode === "together" ? null : totals();
+    const text = g.mode === "together" ? `${T("p.mode.together")}: ${T("tg.goals", goals(), GOALS)}`
+      : g.players.map((n, p) => `${n} ${tot[p]}`).join(" · ");
+    game = saved;
+    return text;
+  }
+  function undoDelete() {
+    const { g, open } = deleted;
+    deleted = null;
+    if (!store.games.some((x) => x.id === g.id)) {
+      if (!makeRoom()) { render(); msg(T("p.full.new", KEEP), true); return; }
+      store.games.push(g);
+      putGames.add(g);
+    }
+    if (open) { game = g; $("#setup").hidden = true; }
+    save();
+    render();
+  }
   function renderHistory() {
     const ul = $("#games");
-    if (!store.games.length) { ul.innerHTML = `<li class="muted">${escapeHtml(T("p.history.none"))}</li>`; return; }
     ul.innerHTML = "";
+    if (deleted) {
+      const li = document.createElement("li");
+      li.className = "deleted";
+      li.innerHTML = `<span class="muted">${escapeHtml(T("p.deleted", summaryOf(deleted.g)))}</span> ` +
+        `<button type="button" class="undo-delete">${escapeHtml(T("p.delete.undo"))}</button>`;
+      li.querySelector(".undo-delete").addEventListener("click", undoDelete);
+      ul.appendChild(li);
+    }
+    if (!store.games.length) { ul.insertAdjacentHTML("beforeend", `<li class="muted">${escapeHtml(T("p.history.none"))}</li>`); return; }
     const loc = I18N.lang === "de" ? "de-DE" : "en-GB";
     for (const g of store.games) {
       const li = document.createElement("li");
       li.dataset.id = g.id;
       const d = new Date(g.created).toLocaleString(loc, { dateStyle: "short", timeStyle: "short" });
-      const saved = game;
-      game = g;
-      const tot = g.mode === "together" ? null : totals();
-      const summary = g.mode === "together" ? `${T("p.mode.together")}: ${T("tg.goals", goals(), GOALS)}`
-        : g.players.map((n, p) => `${n} ${tot[p]}`).join(" · ");
-      game = saved;
-      li.innerHTML = `<span class="when">${escapeHtml(d)}</span> <span class="what">${escapeHtml(summary)}</span> ` +
+      li.innerHTML = `<span class="when">${escapeHtml(d)}</span> <span class="what">${escapeHtml(summaryOf(g))}</span> ` +
         (g === game ? `<span class="muted">${escapeHtml(T("p.current"))}</span>` :
           `<button type="button" class="open">${escapeHtml(T("p.open"))}</button>`) +
         ` <button type="button" class="delete" aria-label="${escapeHtml(T("p.delete"))}">${escapeHtml(T("p.delete"))}</button>`;
       const open = li.querySelector(".open");
       if (open) open.addEventListener("click", () => { game = g; clearEntry(); save(); $("#setup").hidden = true; render(); window.scrollTo(0, 0); });
-      li.querySelector(".delete").addEventListener("click", () => {
+      // a second tap deletes (report-attack26h H3), and "Rückgängig" brings the game back
+      li.querySelector(".delete").addEventListener("click", (e) => {
+        if (!confirmed(e.currentTarget, T("p.delete.confirm"))) return;
+        deleted = { g, open: game === g };
         store.games = store.games.filter((x) => x !== g);
+        dropIds.add(g.id);
         if (game === g) game = null;
         save();
         render();
@@ -1455,6 +1539,9 @@
       game.clock = freshClock(game.clock.mode, game.players.length, game.clock.amount);
       save(); renderClock();
     });
+    // another tab of this browser saved (report-attack26h H1): show its rows before this tab takes input
+    window.addEventListener("storage", (e) => { if (e.key === KEY || e.key === null) reread(); });
+    window.addEventListener("focus", reread);
     setInterval(() => { if (game && game.clock.mode !== "off") renderClock(); }, 250);
     document.addEventListener("visibilitychange", () => { if (!document.hidden) renderClock(); });
     I18N.onRelabel = relabel;          // from now on the language switches without a reload
