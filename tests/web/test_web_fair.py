@@ -38,21 +38,28 @@ def wait_until(cond, timeout: float = 30.0) -> bool:
 # ---------------------------------------------------------------------------
 # the analysis pool: fair turns, a share per client, dropped when the client went away
 # ---------------------------------------------------------------------------
+async def _held_pool(pool):
+    """Client A's job "A1" holds ``pool``'s one worker until ``gate`` is set; returns ``(job, gate, order, a1)``:
+    the job function (records the names run, in ``order``) and A1's future, once A1 runs."""
+    started, gate, order = threading.Event(), threading.Event(), []
+
+    def job(name):
+        if name == "A1":
+            started.set()
+            gate.wait(30)
+        order.append(name)
+        return name
+
+    a1 = asyncio.ensure_future(pool.run(job, "A1", client="A"))
+    while not started.is_set():
+        await asyncio.sleep(0.01)
+    return job, gate, order, a1
+
+
 def test_pool_serves_the_waiting_client_served_longest_ago_first():
     async def scenario():
         pool = HeavyPool(workers=1, queue=8, per_client=3)
-        started, gate, order = threading.Event(), threading.Event(), []
-
-        def job(name):
-            if name == "A1":
-                started.set()
-                gate.wait(30)
-            order.append(name)
-            return name
-
-        a1 = asyncio.ensure_future(pool.run(job, "A1", client="A"))
-        while not started.is_set():
-            await asyncio.sleep(0.01)
+        job, gate, order, a1 = await _held_pool(pool)
         rest = [asyncio.ensure_future(pool.run(job, n, client=c)) for n, c in (("A2", "A"), ("A3", "A"))]
         await asyncio.sleep(0)
         with pytest.raises(Busy, match="3 of your analyses"):   # A's share is full ...
@@ -79,18 +86,7 @@ def test_a_full_queue_makes_room_for_a_newcomer_from_the_biggest_holder():
     # at least two more admissions than it does; clients holding equal shares keep them
     async def scenario():
         pool = HeavyPool(workers=1, queue=4, per_client=2)
-        started, gate, order = threading.Event(), threading.Event(), []
-
-        def job(name):
-            if name == "A1":
-                started.set()
-                gate.wait(30)
-            order.append(name)
-            return name
-
-        a1 = asyncio.ensure_future(pool.run(job, "A1", client="A"))
-        while not started.is_set():
-            await asyncio.sleep(0.01)
+        job, gate, order, a1 = await _held_pool(pool)
         a2 = asyncio.ensure_future(pool.run(job, "A2", client="A"))
         b = [asyncio.ensure_future(pool.run(job, n, client="B")) for n in ("B1", "B2")]
         await asyncio.sleep(0)
