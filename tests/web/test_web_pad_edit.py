@@ -179,5 +179,10 @@ def test_a_blank_is_a_joker_in_german(page):
     start_game(pg, ["Ana", "Ben"])
     type_move(pg, "H8", False, "HAUS", ["H8", "I8", "J8", "K8"])
     expect(pg.locator("#preview")).to_have_text("✗ ungültig: der Zug braucht 4 × Joker, der Satz hat 2")
+    # a "." or a square off the board (✎ after an import) is German too
+    assert pg.evaluate("I18N.server(\"HA.S: '.' is not a letter of the German tile set\")") \
+        == "HA.S: „.“ ist kein Stein des deutschen Satzes"
+    assert pg.evaluate("I18N.server(\"square 'Q9' is not on the board (rows 1-15, columns A-O; 8H across, H8 down)\")") \
+        == "das Feld „Q9“ gibt es nicht (Zeilen 1–15, Spalten A–O; 8H waagerecht, H8 senkrecht)"
     pg.click("#lang")
     expect(pg.locator("#preview")).to_have_text("✗ illegal: the move needs 4 × blank, but the set has 2")

@@ -559,6 +559,10 @@
     [/^(.+) from (\w+) runs off the board: .*$/, "$1 ab $2 läuft über den Rand des Bretts"],
     [/^(.+) places no tile: .*$/, "$1 legt keinen Stein: jedes Feld hat seinen Buchstaben schon"],
     [/^the move places (\d+) tiles; a rack holds (\d+)$/, "der Zug legt $1 Steine; aufs Bänkchen passen $2"],
+    // after an import, ✎ may send a "." or "?" or a square off the board (report-attack26h H8); as engine/lang_de.py
+    [/^(.+): '(.+)' is not a letter of the German tile set$/, "$1: „$2“ ist kein Stein des deutschen Satzes"],
+    [/^square '(.*)' is not on the board \(rows 1-15, columns A-O; 8H across, H8 down\)$/,
+      "das Feld „$1“ gibt es nicht (Zeilen 1–15, Spalten A–O; 8H waagerecht, H8 senkrecht)"],
     // a blank is a "Joker" in German (report-attack26h H8: "4 × blank")
     [/^the move needs (\d+) × (.+), but the set has (\d+) and (\d+) (?:is|are) on the board$/,
       (_m, n, tile, set, on) => `der Zug braucht ${n} × ${tile === "blank" ? "Joker" : tile}, der Satz hat ${set} und ${on} liegen schon`],
