@@ -377,7 +377,9 @@
     const text = notation();
     if (!text) return;
     const my = ++checkNo;
-    const ans = await call("POST", "/api/pad", { cgp: boardCGP(boardOf(entry.editing)), move: text, together: together() });
+    // an edited row is checked on the board before it: a later row's tile was not there yet (report-attack26h H2b)
+    const before = entry.editing !== null ? boardOf(entry.editing, entry.editing) : boardOf(null);
+    const ans = await call("POST", "/api/pad", { cgp: boardCGP(before), move: text, together: together() });
     if (my !== checkNo || text !== notation()) return;
     if ((ans.status === 429 || ans.status === 503)) { clearTimeout(checkTimer); checkTimer = setTimeout(check, 1000); return; }
     entry.answer = ans;
@@ -402,11 +404,13 @@
     let html = `<div>${T("p.preview.new", tiles)}</div><div class="words">${T("p.preview.words", words)}</div>`;
     if (!together()) html += `<div class="good">${escapeHtml(T("p.preview.total", ans.score))}</div>`;
     if (ans.unknown.length) html += `<div class="warn">${escapeHtml(T("p.preview.unknown", ans.unknown.join(", ")))}</div>`;
+    const later = entry.editing !== null ? editProblem(entry.editing, { kind: "play", tiles: ans.tiles }) : null;
+    if (later) html += `<div class="bad">${escapeHtml(later)}</div>`;
     out.innerHTML = html;
     const rackBad = rackCheck();
-    $("#save").disabled = ans.unknown.length > 0 || wonTogether() || !!rackBad;
+    $("#save").disabled = ans.unknown.length > 0 || wonTogether() || !!rackBad || !!later;
     $("#save-agreed").hidden = !ans.unknown.length;
-    $("#save-agreed").disabled = wonTogether() || !!rackBad;
+    $("#save-agreed").disabled = wonTogether() || !!rackBad || !!later;
     drawBoard();
   }
   // on a phone the preview and "Zug speichern" lie below the board: bring them into view once the move is checked
@@ -444,6 +448,8 @@
         if (turn.kind !== "points") { msg(T("p.row.challenge.only"), true); return; }
         turn.challenge = true;
       }
+      const later = editProblem(entry.editing, turn);
+      if (later) { msg(later, true); return; }
       turn.p = old.p;
       turn.corrected = true;
       game.turns[entry.editing] = turn;
@@ -532,6 +538,8 @@
       for (const [ch, k] of Object.entries(need)) if (k > (mine[ch] || 0)) return T("p.rack.tiles", rack, tileName(ch));
     } else if (turn.kind === "exchange" && (turn.n || 7) > Array.from(rack).length) {
       return T("p.rack.exchange", turn.n || 7, Array.from(rack).length);
+    } else if (turn.kind === "exchange" && turn.swapped) {     // the tiles named must be on the rack
+      for (const [ch, k] of Object.entries(countTiles(turn.swapped))) if (k > (mine[ch] || 0)) return T("p.rack.tiles", rack, tileName(ch));
     }
     for (let j = i - 1; j >= 0; j--) {
       const t = game.turns[j];
@@ -633,21 +641,39 @@
     const m = across ? /^(\d+)([A-O])$/.exec(start) : /^([A-O])(\d+)$/.exec(start);
     return { r: across ? +m[1] - 1 : +m[2] - 1, c: COLS.indexOf(across ? m[2] : m[1]), across, w };
   }
+  // the squares of a stored play's word ("8H HA(U)S"), its own tiles and those it lies on: [[r, c]]
+  function wordSquares(move) {
+    const { across, w, r, c } = moveStart(move);
+    return Array.from(w.replace(/[()]/g, "")).map((_ch, k) => (across ? [r, c + k] : [r + k, c]));
+  }
   // the first later play whose word lies on a tile of play row i (-1: none); such a row cannot go
   function laterPlayOn(i) {
     const mine = new Set(game.turns[i].tiles.map(([r, c]) => r * N + c));
     for (let j = i + 1; j < game.turns.length; j++) {
       const t = game.turns[j];
-      if (t.kind !== "play") continue;
-      const { across, w, ...at } = moveStart(t.move);
-      let { r, c } = at;
-      for (const ch of Array.from(w)) {
-        if (ch === "(" || ch === ")") continue;
-        if (mine.has(r * N + c)) return j;
-        if (across) c++; else r++;
-      }
+      if (t.kind === "play" && wordSquares(t.move).some(([r, c]) => mine.has(r * N + c))) return j;
     }
     return -1;
+  }
+  // why row i cannot become `turn` (✎), or null: every later play must still lie where it lies (report-attack26h
+  // H2, H2b). A tile of row i that a later play's word runs through stays, with its letter and blank (as a pass,
+  // points or a play elsewhere it would be gone: the export wrote "." and the import lost the letter), and no new
+  // tile goes on a square where a later row lays its own
+  function editProblem(i, turn) {
+    const old = game.turns[i];
+    const tile = (r, c, ch, bl) => [r * N + c, `${ch}${bl ? "?" : ""}`];
+    const now = new Map(turn.kind === "play" ? turn.tiles.map((x) => tile(...x)) : []);
+    const gone = new Set(old.kind !== "play" ? [] : old.tiles.map((x) => tile(...x))
+      .filter(([k, v]) => now.get(k) !== v).map(([k]) => k));
+    for (let j = i + 1; j < game.turns.length; j++) {
+      const t = game.turns[j];
+      if (t.kind !== "play") continue;
+      const on = wordSquares(t.move).find(([r, c]) => gone.has(r * N + c));
+      if (on) return T("p.row.edit.built", i + 1, j + 1, squareName(...on));
+      const over = t.tiles.find(([r, c]) => now.has(r * N + c));
+      if (over) return T("p.row.edit.later", i + 1, j + 1, squareName(over[0], over[1]));
+    }
+    return null;
   }
 
   // ---- end of game -----------------------------------------------------------------------------------
@@ -909,9 +935,10 @@
         // a play challenged off: the play and its "--" line, as GCG writes it (report-attack26e E5)
         lines.push(`${head} ${gcgPlay(t.withdrawn)} +${t.withdrawnScore} ${tot[t.p] + t.withdrawnScore}`, `${head} -- -${t.withdrawnScore} ${tot[t.p]}`);
       } else if (t.kind === "pass") lines.push(`${head} - +0 ${tot[t.p]}`);
-      else if (t.kind === "exchange") {     // the whole rack exchanged: its tiles are known
+      else if (t.kind === "exchange") {     // the tiles named by an import, or the whole rack: the tiles are known
         const all = t.rack && Array.from(t.rack).length === (t.n || 7);
-        lines.push(`${head} -${all ? t.rack : t.n || 7} +0 ${tot[t.p]}`);
+        const tiles = typeof t.swapped === "string" && Array.from(t.swapped).length === (t.n || 7) ? t.swapped : "";
+        lines.push(`${head} -${tiles || (all ? t.rack : t.n || 7)} +0 ${tot[t.p]}`);
       } else if (t.kind === "points" && t.challenge) {   // a wrong challenge's penalty, as it was read (signed)
         lines.push(`>${nk[t.p]}: ${t.rack ? `${t.rack} ` : ""}(challenge) ${t.score < 0 ? "" : "+"}${t.score} ${tot[t.p]}`);
       } else if (t.kind === "points") lines.push(`#note by hand: ${head} +${t.score} ${tot[t.p]}`);
@@ -929,7 +956,14 @@
         tot[a.p] += a.score;
         if (a.kind === "rest") lines.push(`>${nk[a.p]}: ${a.text} (${a.text}) -${-a.score} ${tot[a.p]}`);
         else if (a.kind === "out") { if (a.text) lines.push(`>${nk[a.p]}: (${a.text}) +${a.score} ${tot[a.p]}`); }
-        else lines.push(`>${nk[a.p]}: (time) ${a.score} ${tot[a.p]}`);
+        else {                  // an import's several time lines of one player: each again (report-attack26h H4)
+          const parts = ((game.end.timeParts || [])[a.p] || []).filter((x) => Number.isSafeInteger(x) && x > 0);
+          let run = tot[a.p] - a.score;
+          for (const x of parts.length > 1 && parts.reduce((s, x) => s + x, 0) === -a.score ? parts : [-a.score]) {
+            run -= x;
+            lines.push(`>${nk[a.p]}: (time) -${x} ${run}`);
+          }
+        }
       }
       const outLine = game.end.out !== null && game.end.out !== undefined && adj.some((a) => a.kind === "out" && a.text);
       if (lines.length === before || (game.end.out !== null && game.end.out !== undefined && !outLine)) {
@@ -1017,7 +1051,7 @@
   }
   // limits of an import, checked before the file is read (a 200,000-pass file froze the page for a minute):
   // the file's size, the move lines (">nick:", "#note by hand:") of one game
-  const IMPORT_BYTES = 1024 * 1024, IMPORT_TURNS = 2000;
+  const IMPORT_BYTES = 1024 * 1024, IMPORT_TURNS = 2000, IMPORT_NAME = 30;
   const fmtMB = (bytes) => (bytes / 1024 / 1024).toFixed(1).replace(".", I18N.lang === "de" ? "," : ".");
   // a score of a move line: ASCII digits (the regex), at most SCORE_MAX either way: a real one has at most 4 digits
   // and engine/game/gcg.py re-scores the move, so a larger one is refused there too (10^400 was read as Infinity)
@@ -1028,7 +1062,7 @@
     const players = [], nk = [], run = [];
     const g = newGame("classic", []);
     const b = Array.from({ length: N }, () => Array(N).fill(""));
-    const rest = [], time = [];
+    const rest = [], time = [], timeParts = [];
     let out = null, n = 0, lastTurn = null, ended = false;
     let endLine = null;                       // the first line of the game's end (rest, out, time): no turn after it
     let incomplete = false;                   // a row by hand placed no tiles: the board lacks them from here on
@@ -1092,6 +1126,11 @@
           if (tab) throw new Error(T("p.import.invisible", i + 1, `#player${pl[1]}`, tab));
           if (/^[#>]/.test(nick)) throw new Error(T("p.import.player.start", i + 1, pl[1], nick));
           if (nk.includes(nick)) throw new Error(T("p.import.player.twice", i + 1, nick));
+          // a name as long as a line widened the page (report-attack26h H7); setup allows 20 characters
+          const shown = Array.from(full || nick);
+          if (shown.length > IMPORT_NAME) {
+            throw new Error(T("p.import.player.long", i + 1, pl[1], shown.slice(0, 20).join("") + "…", IMPORT_NAME));
+          }
           nk.push(nick);
           players.push(full || nick);
         } else if (name === "rules" && /^[a-z0-9_-]{1,30}$/i.test(value)) g.rules = value;   // exported again (E5)
@@ -1116,10 +1155,15 @@
       const NUM = "([+-]?\\d+)";
       let k;
       if ((k = new RegExp(`^(\\S*)\\s*\\((time|challenge)\\)\\s+${NUM}\\s+${NUM}$`).exec(body))) {
-        if (k[2] === "time") { time[p] = -score; if (endLine === null) endLine = i; }
-        else {
+        if (k[2] === "time") {                // several lines of one player: each kept, written back (H4)
+          (timeParts[p] = timeParts[p] || []).push(-score);
+          time[p] = (time[p] || 0) - score;
+          if (endLine === null) endLine = i;
+        } else {
           if (endLine !== null) throw fail(i, "p.import.after_end", endLine + 1);
-          g.turns.push({ p, kind: "points", score, challenge: true });   // exported as "(challenge)" again
+          const t = { p, kind: "points", score, challenge: true };      // exported as "(challenge)" again
+          if (rackField(k[1])) t.rack = rackField(k[1]);                  // with its rack (report-attack26h H4)
+          g.turns.push(t);
         }
       } else if ((k = new RegExp(`^\\((\\S+)\\)\\s+${NUM}\\s+${NUM}$`).exec(body))) {
         Array.from(k[1]).forEach((ch) => letterOk(i, ch, true));
@@ -1139,8 +1183,11 @@
         g.turns.push({ p, kind: "pass", score: 0, rack: rackField(k[1]) });
       } else if ((k = new RegExp(`^(\\S+)\\s+-(\\S+)\\s+${NUM}\\s+${NUM}$`).exec(body))) {
         inTurn(i, p);
-        g.turns.push({ p, kind: "exchange", score: 0, n: /^\d+$/.test(k[2]) ? +k[2] : Array.from(k[2]).length,
-          rack: rackField(k[1]) });
+        const t = { p, kind: "exchange", score: 0, n: /^\d+$/.test(k[2]) ? +k[2] : Array.from(k[2]).length,
+          rack: rackField(k[1]) };
+        // the tiles exchanged, when the file names them: kept and written back (report-attack26h H4: "-EEI" was "-3")
+        if (!/^\d+$/.test(k[2])) t.swapped = Array.from(k[2]).map((ch) => letterOk(i, ch, true)).join("");
+        g.turns.push(t);
       } else if ((k = new RegExp(`^(\\S+)\\s+([0-9A-Oa-o]{2,3})\\s+(\\S+)\\s+${NUM}\\s+${NUM}$`).exec(body))) {
         inTurn(i, p);
         const st = k[2].toUpperCase();
@@ -1148,7 +1195,7 @@
         const mm = across ? /^(\d+)([A-O])$/.exec(st) : /^([A-O])(\d+)$/.exec(st);
         if (!mm) throw fail(i, "p.import.square", st);
         let r = across ? +mm[1] - 1 : +mm[2] - 1, c = across ? COLS.indexOf(mm[2]) : COLS.indexOf(mm[1]);
-        if (r >= N) throw fail(i, "p.import.square", st);
+        if (r < 0 || r >= N) throw fail(i, "p.import.square", st);   // row 0 ("0H", "H0"): no square either
         const tiles = [];
         let written = "", inParens = false;
         for (const ch of Array.from(k[3].normalize("NFC"))) {
@@ -1187,7 +1234,8 @@
     if (rest.length || out !== null || time.length || ended) {
       // lost on time: more than 5 minutes over, i.e. a penalty over 5 × 10 points (clockPenalties; E4)
       g.end = { rest: players.map((_x, p) => rest[p] || { text: "", value: 0 }), out,
-        time: players.map((_x, p) => time[p] || 0), lost: players.map((_x, p) => (time[p] || 0) > LOST_OVER) };
+        time: players.map((_x, p) => time[p] || 0), lost: players.map((_x, p) => (timeParts[p] || []).some((x) => x > LOST_OVER)) };
+      if (timeParts.some((x) => x && x.length > 1)) g.end.timeParts = players.map((_x, p) => timeParts[p] || []);
     }
     return { game: g, entries: n };
   }
@@ -1250,7 +1298,7 @@
     let what;
     if (t.kind === "play") what = `<span class="mv">${showWord(t.move)}</span>`;
     else if (t.kind === "pass") what = escapeHtml(T("p.row.pass")) + (t.withdrawn ? ` (${escapeHtml(t.withdrawn)})` : "");
-    else if (t.kind === "exchange") what = `${escapeHtml(T("p.row.exchange"))} ${t.n || ""}`;
+    else if (t.kind === "exchange") what = `${escapeHtml(T("p.row.exchange"))} ${t.n || ""}${t.swapped ? ` (${escapeHtml(t.swapped)})` : ""}`;
     else what = escapeHtml(T(t.challenge ? "p.row.challenge" : "p.row.points"));
     if (t.rack && !together()) what += ` <span class="rk">${escapeHtml(T("p.row.rack", t.rack))}</span>`;
     return what + " " + tags.join(" ");
