@@ -738,3 +738,74 @@ def test_two_tabs_keep_each_others_games_and_a_full_storage_is_said(browser, ser
         expect(a.locator("#msg")).to_contain_text("der Speicher dieses Browsers ist voll")
     finally:
         ctx.close()
+
+
+def test_two_tabs_starting_at_once_keep_both_games_and_a_removal_reaches_the_other_tab(browser, server):
+    """report-attack26k T2: two tabs starting a game at the same instant each wrote the list they had read, and
+    the storage event made the other tab take that list as it was, so one game's id was lost. Now a stored list
+    that lacks one of this tab's ids is merged and written back; an id removed by hand in one tab (kept as
+    `gone`) is not taken back by the other."""
+    import json
+
+    url, _app = server
+    ctx = _page(browser)
+    try:
+        a, b = ctx.new_page(), ctx.new_page()
+        a.goto(url + "/spielen")
+        b.goto(url + "/spielen")
+        g1 = _start_on(a)
+        other = "R" * 20
+        # tab B saves the list it read before A's game existed: only its own (racing) id
+        b.evaluate(f"localStorage.setItem('gse.spielen.v1', {json.dumps(json.dumps({'ids': [other], 'current': other}))})")
+        a.wait_for_function(f"JSON.parse(localStorage.getItem('gse.spielen.v1')).ids.includes('{g1}')")
+        ids = a.evaluate("JSON.parse(localStorage.getItem('gse.spielen.v1')).ids")
+        assert set(ids) == {g1, other}
+        # B removes the unknown id by hand: A does not bring it back when it saves next
+        b.reload()   # B opens the current game or shows the setup (which tab's `current` was written last varies)
+        b.click('.tabs button[data-view="game"]')
+        b.wait_for_selector("#games li.unknown", timeout=30000)
+        b.click(f'#games button[data-forget="{other}"]', timeout=30000)
+        a.wait_for_function(f"!JSON.parse(localStorage.getItem('gse.spielen.v1')).ids.includes('{other}')")
+        a.reload()
+        a.wait_for_selector("#games li")
+        ids = a.evaluate("JSON.parse(localStorage.getItem('gse.spielen.v1')).ids")
+        assert ids == [g1]
+    finally:
+        ctx.close()
+
+
+def test_a_full_storage_never_drops_the_copy_of_a_game_the_server_deleted(browser, server, golden_lexicon):
+    """report-attack26k Q2: with the storage full, saving the list dropped the oldest copy of a finished game,
+    even one the server no longer had (its only record). Now only copies of games the server still has make
+    room; the others go only by the "Kopie löschen" button, and the page says when the list is not saved."""
+    import json
+
+    url, app = server
+    held = _stark_game(app, golden_lexicon)["id"]
+    deleted = "Z" * 20
+    copies = {held: {"gcg": "#player1 a A\n#player2 b B\n", "names": ["A", "B"], "scores": [1, 2], "level": "stark",
+                     "created": 1, "kept": 1, "server": True},
+              deleted: {"gcg": "#player1 c C\n#player2 d D\n", "names": ["C", "D"], "scores": [3, 4],
+                        "level": "stark", "created": 2, "kept": 2}}
+    ctx = _page_with_store(browser, {"current": None, "ids": [held, deleted], "done": [held, deleted]})
+    ctx.add_init_script(f"if (!localStorage.getItem('gse.spielen.kopien.v1')) "
+                        f"localStorage.setItem('gse.spielen.kopien.v1', {json.dumps(json.dumps(copies))});")
+    pg = ctx.new_page()
+    try:
+        pg.goto(url + "/spielen")
+        expect(pg.locator("#games li.copy")).to_have_count(1)          # the deleted game, from its copy
+        server_flags = pg.evaluate("Object.fromEntries(Object.entries(window.SPIEL.copies).map(([k, v]) => [k, v.server]))")
+        assert server_flags == {held: True, deleted: False}
+        pg.evaluate("""() => { const set = Storage.prototype.setItem;
+            Storage.prototype.setItem = function (k, v) {
+              if (k === 'gse.spielen.v1') throw new DOMException('quota', 'QuotaExceededError');
+              return set.call(this, k, v); }; }""")
+        _start_on(pg)
+        expect(pg.locator("#msg")).to_contain_text("der Speicher dieses Browsers ist voll")
+        assert list(pg.evaluate("window.SPIEL.copies")) == [deleted]  # the held game's copy made room, not this
+        pg.once("dialog", lambda d: d.accept())
+        pg.click(f'#games button[data-copy-forget="{deleted}"]')
+        expect(pg.locator("#games li.copy")).to_have_count(0)
+        assert pg.evaluate("window.SPIEL.copies") == {}
+    finally:
+        ctx.close()

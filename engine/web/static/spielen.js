@@ -30,6 +30,8 @@
     "s.saved": "Auf dem Server gespeichert: die Partie übersteht ein Neuladen und einen Neustart. Ist der Server voll, werden beendete Partien zuerst gelöscht; die letzten 30 beendeten behält auch dieser Browser (als GCG).",
     "s.copy.line": "{0} · {1} gegen {2} · {3}:{4} · nur noch in diesem Browser",
     "s.save.failed": "Achtung: der Speicher dieses Browsers ist voll – die Liste deiner Partien ist NICHT gespeichert und nach dem Neuladen weg. Speicher freigeben (z. B. alte Partien im Punkteblock löschen); die Partien selbst liegen auf dem Server.", "s.copy.gcg": "GCG", "s.copy.review": "Analysieren",
+    "s.copy.full": "Der Speicher dieses Browsers ist voll: von dieser fertigen Partie gibt es keine Kopie im Browser, nur die auf dem Server (der löscht fertige Partien zuerst, wenn er voll ist). Speicher freigeben oder die Partie als GCG herunterladen.",
+    "s.copy.forget": "Kopie löschen", "s.copy.forget.ask": "Die Kopie dieser Partie löschen? Der Server hat sie nicht mehr; sie ist dann ganz weg.",
     "s.yourturn": "Du bist am Zug", "s.thinking": "Der Computer überlegt …", "s.over": "Partie beendet",
     "s.answer": "Computer: {0}", "s.answer.pass": "Computer passt", "s.answer.exchange": "Computer tauscht {0} Steine",
     "s.challenged": "Der Computer ficht an: {0} steht nicht in der Wortliste. Der Zug wird zurückgenommen, du setzt aus.",
@@ -84,6 +86,8 @@
     "s.saved": "Saved on the server: the game survives a reload and a restart. When the server is full, finished games are deleted first; this browser also keeps the last 30 finished ones (as GCG).",
     "s.copy.line": "{0} · {1} against {2} · {3}:{4} · only in this browser now",
     "s.save.failed": "Warning: this browser's storage is full – the list of your games is NOT saved and will be gone after a reload. Free some storage (e.g. delete old games on the score pad); the games themselves are on the server.", "s.copy.gcg": "GCG", "s.copy.review": "Review",
+    "s.copy.full": "This browser's storage is full: this finished game has no copy in the browser, only the server's (which deletes finished games first when it is full). Free some storage or download the game as GCG.",
+    "s.copy.forget": "Delete copy", "s.copy.forget.ask": "Delete the copy of this game? The server no longer has it; it will be gone for good.",
     "s.yourturn": "Your turn", "s.thinking": "The computer is thinking …", "s.over": "Game over",
     "s.answer": "Computer: {0}", "s.answer.pass": "Computer passes", "s.answer.exchange": "Computer exchanges {0} tiles",
     "s.challenged": "The computer challenges: {0} is not in the word list. The play is taken back and you lose your turn.",
@@ -203,6 +207,7 @@
       const s = JSON.parse(localStorage.getItem(KEY) || "null");
       if (s && Array.isArray(s.ids)) store = Object.assign(store, s);
     } catch (e) { /* a damaged entry: start afresh */ }
+    if (Array.isArray(store.gone)) for (const id of store.gone) forgotten.add(id);
     try {
       const p = JSON.parse(localStorage.getItem(PKEY) || "[]");
       puzzles = Array.isArray(p) ? p.filter((x) => x && x.key && Array.isArray(x.board)) : [];
@@ -217,19 +222,40 @@
     }
     return store.owner;
   }
-  // ids removed in this tab (by hand, or a start the server refused): not taken back from another tab's save
-  const forgotten = new Set();
-  // what another tab saved: its ids and finished games join this tab's (report-attack26i T1: a tab opened
-  // earlier wrote its stale list over the ids another tab had added)
+  // ids removed by hand (or a start the server refused) in this tab or another: never taken back from a save.
+  // Kept in the stored entry as `gone` (the newest IDS), so a removal in one tab reaches the others.
+  const forgotten = new Set();   // filled by load()
+  function forget(id) {
+    store.ids = store.ids.filter((x) => x !== id);
+    store.done = (store.done || []).filter((x) => x !== id);
+    forgotten.add(id);
+    store.gone = (Array.isArray(store.gone) ? store.gone.filter((x) => x !== id) : []).concat([id]).slice(-IDS);
+    if (store.current === id) store.current = null;
+  }
+  // another tab's stored entry joins this tab's: the union of both lists of ids, without the removed ones
+  // (report-attack26i T1: a tab opened earlier wrote its stale list over the ids another tab had added;
+  // report-attack26k T2: two tabs starting a game at the same instant each kept only their own id).
+  // Answers whether this tab holds an id the stored entry lacks (then this tab saves, so no id is lost).
+  function mergeEntry(cur) {
+    if (!cur || !Array.isArray(cur.ids)) return false;
+    if (Array.isArray(cur.gone)) for (const id of cur.gone) if (typeof id === "string" && !forgotten.has(id)) {
+      forgotten.add(id);
+      store.gone = (Array.isArray(store.gone) ? store.gone : []).concat([id]).slice(-IDS);
+    }
+    store.ids = store.ids.filter((x) => !forgotten.has(x));
+    const theirs = new Set(cur.ids), have = new Set(store.ids);
+    const missing = store.ids.some((x) => !theirs.has(x));
+    for (const id of cur.ids) if (typeof id === "string" && !have.has(id) && !forgotten.has(id)) { store.ids.push(id); have.add(id); }
+    if (Array.isArray(cur.done)) for (const id of cur.done) if (have.has(id)) markDone(id);
+    store.done = (store.done || []).filter((x) => have.has(x));
+    if (!/^[A-Za-z0-9_-]{16,64}$/.test(store.owner || "") && typeof cur.owner === "string") store.owner = cur.owner;
+    store.ids = trimIds(store.ids);   // beyond IDS the oldest finished ones go, as when this tab adds one
+    return missing;
+  }
   function mergeStored() {
     let cur = null;
     try { cur = JSON.parse(localStorage.getItem(KEY) || "null"); } catch (e) { cur = null; }
-    if (!cur || !Array.isArray(cur.ids)) return;
-    const have = new Set(store.ids);
-    for (const id of cur.ids) if (typeof id === "string" && !have.has(id) && !forgotten.has(id)) { store.ids.push(id); have.add(id); }
-    if (Array.isArray(cur.done)) for (const id of cur.done) if (have.has(id)) markDone(id);
-    if (!/^[A-Za-z0-9_-]{16,64}$/.test(store.owner || "") && typeof cur.owner === "string") store.owner = cur.owner;
-    store.ids = trimIds(store.ids);   // beyond IDS the oldest finished ones go, as when this tab adds one
+    mergeEntry(cur);
   }
   let saveFailed = false;
   function save() {
@@ -240,11 +266,11 @@
         localStorage.setItem(KEY, text);
         if (saveFailed) { saveFailed = false; msg(""); }
         return true;
-      } catch (e) {   // full: the oldest copy of a finished game makes room (the ids matter more); else say so
-        const c = loadCopies(), old = Object.keys(c).sort((a, b) => (c[a].kept || 0) - (c[b].kept || 0));
-        if (!old.length) break;
+      } catch (e) {   // full: the oldest copy of a game the server still has makes room (the ids matter more)
+        const c = loadCopies(), old = spareCopies(c);
+        if (!old.length) break;   // report-attack26k Q2: a copy of a game the server deleted is the only one left
         delete c[old[0]];
-        try { localStorage.setItem(CKEY, JSON.stringify(c)); } catch (e2) { localStorage.removeItem(CKEY); }
+        try { localStorage.setItem(CKEY, JSON.stringify(c)); } catch (e2) { break; }
       }
     }
     saveFailed = true;   // report-attack26i Q1: a new game's id was lost on the next reload, and nothing said so
@@ -271,14 +297,32 @@
       return c && typeof c === "object" && !Array.isArray(c) ? c : {};
     } catch (e) { return {}; }
   }
-  function saveCopies(c) {
+  // the copies that may go to make room, oldest first: those of games the server still had when last asked
+  // (a copy of a game the server deleted is the only record of it: it goes only by hand, never to make room)
+  function spareCopies(c, keep) {
+    return Object.keys(c).filter((id) => c[id].server !== false && id !== keep).sort((a, b) => (c[a].kept || 0) - (c[b].kept || 0));
+  }
+  // what the server said of the copies' games: `known` it has, `unknown` it no longer has
+  function markCopies(c, known, unknown) {
+    let changed = false;
+    for (const id of Object.keys(c)) {
+      const on = known.has(id) ? true : unknown.has(id) ? false : c[id].server;
+      if (on !== c[id].server) { c[id].server = on; changed = true; }
+    }
+    if (changed) try { localStorage.setItem(CKEY, JSON.stringify(c)); } catch (e) { /* the flags are set again next time */ }
+  }
+  // keeps at most COPIES (the newest); when storage is full, copies of games the server still has make room,
+  // the new one last; answers false when it could not be kept (the server's copy stays the only one)
+  function saveCopies(c, added) {
     const ids = Object.keys(c).sort((a, b) => (c[b].kept || 0) - (c[a].kept || 0));
-    for (const id of ids.slice(COPIES)) delete c[id];
+    // beyond COPIES the oldest copies of games the server still has go; a copy of a deleted game goes only by hand
+    const over = ids.length - COPIES;
+    if (over > 0) for (const id of spareCopies(c, added).slice(0, over)) delete c[id];
     for (;;) {
       try { localStorage.setItem(CKEY, JSON.stringify(c)); return true; } catch (e) {
-        const left = Object.keys(c).sort((a, b) => (c[a].kept || 0) - (c[b].kept || 0));
-        if (left.length <= 1) return false;       // full or private mode: the server's copy stays the only one
-        delete c[left[0]];                          // the oldest copy makes room
+        const spare = spareCopies(c, added);
+        if (!spare.length) { msg(T("s.copy.full"), true); return false; }
+        delete c[spare[0]];
       }
     }
   }
@@ -292,8 +336,8 @@
       const gcg = await r.text();
       const c = loadCopies();
       c[st.id] = { gcg, names: st.names, scores: st.result ? st.result.scores : st.scores, level: st.level,
-        created: st.created || null, kept: Date.now() };
-      saveCopies(c);
+        created: st.created || null, kept: Date.now(), server: true };
+      saveCopies(c, st.id);
     } catch (e) { /* offline: tried again when the game is shown next */ } finally { copying = null; }
   }
   function download(name, text) {
@@ -541,6 +585,7 @@
     state = r;
     lastAnswer = lastEngineTurn(r);
     store.current = id;
+    if (!store.ids.includes(id) && !forgotten.has(id)) store.ids.push(id);   // report-attack26k T2: never lost while open
     if (r.over) markDone(id);
     save();
     clearEntry();
@@ -583,8 +628,7 @@
       out.textContent = r.error;
       if (r.status >= 400 && r.status < 500 && r.status !== 429) {   // refused: forget it; else keep it for a reload
         store.pending = null;
-        store.ids = store.ids.filter((x) => x !== req.id);
-        forgotten.add(req.id);
+        forget(req.id);
         save();
       }
       return;
@@ -688,17 +732,18 @@
     // no id is dropped here: an id the server does not know (or a damaged game) is listed with a button to remove it
     const known = new Set(r.games.concat(r.damaged || []).map((g) => g.id));
     for (const g of r.games) if (g.over) markDone(g.id);
+    markCopies(copies, known, new Set(r.unknown || []));
     save();
     const when = (t) => new Date(t).toLocaleString(I18N.lang === "en" ? "en-GB" : "de-DE", { dateStyle: "short", timeStyle: "short" });
     const lines = r.games.map((g) => `<li><span class="when">${escapeHtml(when(g.created * 1000))}</span> ${escapeHtml(T("s.game.line", levelName(g.level), g.names[0], g.names[1],
         g.scores[0], g.scores[1], g.over ? "" : T("s.game.running")))} <button type="button" data-open="${escapeHtml(g.id)}">${escapeHtml(T("s.open"))}</button></li>`);
     // finished games the server no longer has (deleted to make room): this browser's copy, to download or review
     const short = (id) => escapeHtml(id.slice(0, 8));
-    const forget = (id) => `<button type="button" data-forget="${escapeHtml(id)}">${escapeHtml(T("s.forget"))}</button>`;
-    for (const d of r.damaged || []) lines.push(`<li class="damaged">${escapeHtml(T("s.game.damaged", "\u0001", d.error)).replace("\u0001", short(d.id))} ${forget(d.id)}</li>`);
+    const forgetButton = (id) => `<button type="button" data-forget="${escapeHtml(id)}">${escapeHtml(T("s.forget"))}</button>`;
+    for (const d of r.damaged || []) lines.push(`<li class="damaged">${escapeHtml(T("s.game.damaged", "\u0001", d.error)).replace("\u0001", short(d.id))} ${forgetButton(d.id)}</li>`);
     for (const id of r.unknown || []) {
       if (known.has(id) || copies[id]) continue;   // a finished game's copy is listed below
-      lines.push(`<li class="unknown">${escapeHtml(T("s.game.unknown", "\u0001")).replace("\u0001", short(id))} ${forget(id)}</li>`);
+      lines.push(`<li class="unknown">${escapeHtml(T("s.game.unknown", "\u0001")).replace("\u0001", short(id))} ${forgetButton(id)}</li>`);
     }
     const gone = Object.keys(copies).filter((id) => !known.has(id)).sort((a, b) => (copies[b].kept || 0) - (copies[a].kept || 0));
     for (const id of gone) {
@@ -706,22 +751,26 @@
       lines.push(`<li class="copy"><span class="when">${escapeHtml(when(c.created ? c.created * 1000 : c.kept || 0))}</span> ` +
         `${escapeHtml(T("s.copy.line", levelName(c.level), nm[0], nm[1], sc[0], sc[1]))} ` +
         `<button type="button" data-copy-gcg="${escapeHtml(id)}">${escapeHtml(T("s.copy.gcg"))}</button> ` +
-        `<button type="button" data-copy-review="${escapeHtml(id)}">${escapeHtml(T("s.copy.review"))}</button></li>`);
+        `<button type="button" data-copy-review="${escapeHtml(id)}">${escapeHtml(T("s.copy.review"))}</button> ` +
+        `<button type="button" data-copy-forget="${escapeHtml(id)}">${escapeHtml(T("s.copy.forget"))}</button></li>`);
     }
     ul.innerHTML = lines.length ? lines.join("") : `<li class="muted">${escapeHtml(T("s.games.none"))}</li>`;
     ul.querySelectorAll("button[data-open]").forEach((b) => b.addEventListener("click", () => { view("game"); openGame(b.dataset.open); }));
     ul.querySelectorAll("button[data-forget]").forEach((b) => b.addEventListener("click", () => {
-      const id = b.dataset.forget;
-      store.ids = store.ids.filter((x) => x !== id);
-      store.done = (store.done || []).filter((x) => x !== id);
-      forgotten.add(id);
-      if (store.current === id) store.current = null;
+      forget(b.dataset.forget);
       save();
       renderHistory();
     }));
     ul.querySelectorAll("button[data-copy-gcg]").forEach((b) => b.addEventListener("click", () => {
       const c = loadCopies()[b.dataset.copyGcg];
       if (c) download(`spiel-${b.dataset.copyGcg.slice(0, 8)}.gcg`, c.gcg);
+    }));
+    ul.querySelectorAll("button[data-copy-forget]").forEach((b) => b.addEventListener("click", () => {
+      if (!window.confirm(T("s.copy.forget.ask"))) return;
+      const c = loadCopies();
+      delete c[b.dataset.copyForget];
+      try { localStorage.setItem(CKEY, JSON.stringify(c)); } catch (e) { /* smaller than before: fits */ }
+      renderHistory();
     }));
     ul.querySelectorAll("button[data-copy-review]").forEach((b) => b.addEventListener("click", () => {
       const c = loadCopies()[b.dataset.copyReview];
@@ -1020,11 +1069,7 @@
     try {
       const cur = JSON.parse(e.newValue || "null");
       if (!cur || !Array.isArray(cur.ids)) return;
-      // this tab saves every id it adds at once, so the stored list already holds them; one removed in the
-      // other tab is gone here too
-      store.ids = cur.ids.filter((x) => typeof x === "string" && !forgotten.has(x));
-      store.done = Array.isArray(cur.done) ? cur.done.filter((x) => store.ids.includes(x)) : store.done;
-      if (typeof cur.owner === "string") store.owner = cur.owner;
+      if (mergeEntry(cur)) save();   // an id the other tab had not seen yet: written back at once
       renderHistory();
     } catch (err) { /* a damaged entry: this tab's list stays */ }
   });
