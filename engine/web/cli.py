@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import ipaddress
+import os
 import socket
 import sys
 import threading
@@ -125,12 +126,13 @@ def _lan_address() -> str:
 
 def lock_games_dir(games):
     """Lock the games directory (``--games``, else :func:`engine.web.play.default_games_dir`) for this server:
-    an exclusive ``flock`` on ``DIR/.lock``, held as long as the returned file is open. A game's lock is only
-    the server process's, so two servers on one directory could both answer a move and one of them was lost
-    (report-attack26i H2).
+    an exclusive ``flock`` on the directory itself, held as long as the returned handle is open. A game's lock
+    is only the server process's, so two servers on one directory could both answer a move and one of them was
+    lost (report-attack26i H2). The directory, not a file in it, is locked: deleting a ``DIR/.lock`` file let
+    a second server in (report-attack26k L1).
 
     Returns:
-        the open lock file (keep it), or ``None`` where ``flock`` does not exist.
+        the open handle (keep it; ``close()`` frees the folder), or ``None`` where ``flock`` does not exist.
 
     Raises:
         ValueError: another process holds the lock (another ``engine web`` on that directory), or the
@@ -147,16 +149,28 @@ def lock_games_dir(games):
     d = Path(games) if games is not None else default_games_dir()
     try:
         d.mkdir(parents=True, exist_ok=True)
-        fh = open(d / ".lock", "a+")
+        fd = os.open(d, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     except OSError as exc:
         raise ValueError(f"--games {d}: cannot use it ({exc.strerror or exc})") from None
     try:
-        fcntl.flock(fh, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError:
-        fh.close()
+        os.close(fd)
         raise ValueError(f"--games {d}: another 'engine web' uses this games folder; stop it, or give this one "
                          "its own --games DIR") from None
-    return fh
+    return _HeldLock(fd)
+
+
+class _HeldLock:
+    """An open descriptor holding a ``flock``; ``close()`` (or the end of the process) frees it."""
+
+    def __init__(self, fd: int):
+        self.fd = fd
+
+    def close(self) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)
+            self.fd = -1
 
 
 def cmd_web(args) -> int:

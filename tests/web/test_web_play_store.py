@@ -777,6 +777,12 @@ def test_a_second_server_on_the_same_games_folder_is_refused(games_dir, capsys):
     try:
         with pytest.raises(ValueError, match="another 'engine web' uses this games folder"):
             lock_games_dir(games_dir)
+        # report-attack26k L1: deleting every file in the folder (a `.lock` of an older version too) lets no
+        # second server in: the folder itself is locked
+        for f in games_dir.iterdir():
+            f.unlink()
+        with pytest.raises(ValueError, match="another 'engine web' uses this games folder"):
+            lock_games_dir(games_dir)
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
