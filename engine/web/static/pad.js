@@ -572,8 +572,18 @@
     if (ans && !ans.error && ans.legal && entry.answerFor === notation()) showAnswer();   // save follows the rack
     else rackCheck();
   }
+  // "Abrechnung zurücknehmen" (or ↶ on a settled game): the rows of the end go, but time penalties that
+  // the clock cannot give again (an import's "(time)" lines, a clock reset since) are kept for the next
+  // "Abrechnen" (report-attack26j J2: they were lost)
+  function unsettle() {
+    const e = game.end;
+    if (e && (e.time || []).some((x) => x)) game.keptTime = { time: e.time, lost: e.lost, timeParts: e.timeParts };
+    game.end = null;
+    save();
+    render();
+  }
   function undoLast() {
-    if (game.end) { game.end = null; save(); render(); return; }
+    if (game.end) { unsettle(); return; }
     if (!game.turns.length) { msg(T("a.nothing_to_undo")); return; }
     game.turns.pop();
     clearEntry();
@@ -710,6 +720,17 @@
     else if (keep !== null) sel.value = keep;       // a choice made by hand stays (a relabel, a new move)
     else { sel.dataset.chosen = ""; autoOut(); }
     $("#settle").dataset.armed = "";
+    const kept = game.end ? null : keptTime();
+    $("#end-kept").hidden = !kept;
+    $("#end-kept").textContent = kept ? T("p.end.kept", kept.time.map((x, p) => (x ? `${game.players[p]} −${x}` : "")).filter(Boolean).join(", ")) : "";
+  }
+  // the time penalties of a settlement taken back (unsettle), when they fit this game's players; else null
+  function keptTime() {
+    const k = game.keptTime, n = game.players.length;
+    const okList = (a, f) => Array.isArray(a) && a.length === n && a.every(f);
+    if (!k || !okList(k.time, (x) => Number.isSafeInteger(x) && x >= 0 && x <= SCORE_MAX) || !k.time.some((x) => x)) return null;
+    return { time: k.time, lost: okList(k.lost, (x) => typeof x === "boolean") ? k.lost : k.time.map((x) => x > LOST_OVER),
+      timeParts: okList(k.timeParts, (a) => Array.isArray(a) && a.every((x) => Number.isSafeInteger(x) && x > 0)) ? k.timeParts : undefined };
   }
   // letters ("QE", blank "?") or a number of points; null when neither
   function readRest(text) {
@@ -773,7 +794,12 @@
     btn.dataset.armed = "";
     if (out !== null && (rest[out].value || rest[out].text)) { $("#end-msg").textContent = T("p.end.out_rest", game.players[out]); return; }
     const pen = clockPenalties();
-    game.end = { rest, out, time: pen.map((x) => x.points), lost: pen.map((x) => x.lost) };
+    const kept = keptTime();
+    if (kept && !pen.some((x) => x.points)) {   // the clock gives none: the penalties of the settlement taken back
+      game.end = { rest, out, time: kept.time, lost: kept.lost };
+      if (kept.timeParts) game.end.timeParts = kept.timeParts;
+    } else game.end = { rest, out, time: pen.map((x) => x.points), lost: pen.map((x) => x.lost) };
+    delete game.keptTime;
     if (game.clock.running) clockPause();
     $("#end-msg").textContent = "";
     clearEntry();
@@ -902,9 +928,26 @@
     return out;
   }
   // "8H HA(U)S" as GCG writes it: "8H HA.S" (a letter already on the board is a dot)
-  function gcgPlay(move) {
+  // a play in GCG: a letter on the board already is "."; after a row by hand the pad's board may lack it
+  // (that row's tiles are unknown), then it stays "(H)", which the import reads back (report-attack26j J6:
+  // it became ".", and the letter was lost). `board`: the pad's board before this play (boardBefore).
+  function gcgPlay(move, board) {
     const [start, w] = move.split(" ");
-    return `${start} ${w.replace(/\(([^)]*)\)/g, (_m, inner) => ".".repeat(Array.from(inner).length))}`;
+    const across = /^\d/.test(start);
+    const mm = across ? /^(\d+)([A-O])$/.exec(start) : /^([A-O])(\d+)$/.exec(start);
+    if (!board || !mm) return `${start} ${w.replace(/\(([^)]*)\)/g, (_m, inner) => ".".repeat(Array.from(inner).length))}`;
+    let r = across ? +mm[1] - 1 : +mm[2] - 1, c = across ? COLS.indexOf(mm[2]) : COLS.indexOf(mm[1]);
+    let out = "", inParens = false, open = false;
+    for (const ch of Array.from(w)) {
+      if (ch === "(") { inParens = true; continue; }
+      if (ch === ")") { inParens = false; continue; }
+      const known = inParens && ch !== "." && r < N && c < N && !(board[r] && board[r][c]);
+      if (known && !open) { out += "("; open = true; }
+      if (!known && open) { out += ")"; open = false; }
+      out += inParens && !known ? "." : ch;
+      if (across) c++; else r++;
+    }
+    return `${start} ${out}${open ? ")" : ""}`;
   }
   function gcgText() {
     // plain integers only (a score of 1e23 was written as "+1e+23", which no reader takes back)
@@ -926,14 +969,14 @@
     const agreed = [...new Set(game.turns.flatMap((t) => (t.kind === "play" && t.agreed ? t.unknown : [])))];
     if (agreed.length) lines.push(`#agreed ${agreed.join(" ")}`);
     const tot = game.players.map(() => 0);
-    for (const t of game.turns) {
+    game.turns.forEach((t, i) => {
       tot[t.p] += t.score;
       const head = `>${nk[t.p]}: ${t.rack || "..."}`;
-      if (t.kind === "play") lines.push(`${head} ${gcgPlay(t.move)} +${t.score} ${tot[t.p]}`);
+      if (t.kind === "play") lines.push(`${head} ${gcgPlay(t.move, boardOf(undefined, i))} +${t.score} ${tot[t.p]}`);
       else if (t.kind === "pass" && typeof t.withdrawn === "string" && / \S/.test(t.withdrawn) &&
           Number.isSafeInteger(t.withdrawnScore) && t.withdrawnScore >= 0 && t.withdrawnScore <= SCORE_MAX) {
         // a play challenged off: the play and its "--" line, as GCG writes it (report-attack26e E5)
-        lines.push(`${head} ${gcgPlay(t.withdrawn)} +${t.withdrawnScore} ${tot[t.p] + t.withdrawnScore}`, `${head} -- -${t.withdrawnScore} ${tot[t.p]}`);
+        lines.push(`${head} ${gcgPlay(t.withdrawn, boardOf(undefined, i))} +${t.withdrawnScore} ${tot[t.p] + t.withdrawnScore}`, `${head} -- -${t.withdrawnScore} ${tot[t.p]}`);
       } else if (t.kind === "pass") lines.push(`${head} - +0 ${tot[t.p]}`);
       else if (t.kind === "exchange") {     // the tiles named by an import, or the whole rack: the tiles are known
         const all = t.rack && Array.from(t.rack).length === (t.n || 7);
@@ -942,7 +985,7 @@
       } else if (t.kind === "points" && t.challenge) {   // a wrong challenge's penalty, as it was read (signed)
         lines.push(`>${nk[t.p]}: ${t.rack ? `${t.rack} ` : ""}(challenge) ${t.score < 0 ? "" : "+"}${t.score} ${tot[t.p]}`);
       } else if (t.kind === "points") lines.push(`#note by hand: ${head} +${t.score} ${tot[t.p]}`);
-    }
+    });
     if (game.end) {
       const bad = passesRestProblem();
       if (bad) return { error: bad };
@@ -1156,6 +1199,8 @@
       let k;
       if ((k = new RegExp(`^(\\S*)\\s*\\((time|challenge)\\)\\s+${NUM}\\s+${NUM}$`).exec(body))) {
         if (k[2] === "time") {                // several lines of one player: each kept, written back (H4)
+          // −10 per started minute over, as engine/game/gcg.py checks (report-attack26j J5: "+10" came back "--10")
+          if (score >= 0 || score % 10) throw fail(i, "p.import.time", nums[1]);
           (timeParts[p] = timeParts[p] || []).push(-score);
           time[p] = (time[p] || 0) - score;
           if (endLine === null) endLine = i;
@@ -1542,7 +1587,7 @@
     $("#edit-cancel").addEventListener("click", () => { clearEntry(); render(); });
     $("#settle").addEventListener("click", oneTap(settle));
     $("#out").addEventListener("change", () => { $("#out").dataset.chosen = "1"; $("#end-msg").textContent = ""; });
-    $("#unsettle").addEventListener("click", () => { game.end = null; save(); render(); });
+    $("#unsettle").addEventListener("click", unsettle);
     $("#export").addEventListener("click", exportGCG);
     $("#import-file").addEventListener("change", async (e) => {
       const f = e.target.files[0];
