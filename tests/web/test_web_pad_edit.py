@@ -186,3 +186,34 @@ def test_a_blank_is_a_joker_in_german(page):
         == "das Feld „Q9“ gibt es nicht (Zeilen 1–15, Spalten A–O; 8H waagerecht, H8 senkrecht)"
     pg.click("#lang")
     expect(pg.locator("#preview")).to_have_text("✗ illegal: the move needs 4 × blank, but the set has 2")
+
+
+def test_a_play_a_later_play_hooks_onto_is_neither_removed_nor_changed(page, tmp_path, golden_lexicon):
+    # report-attack26j J1: × turned HAUS into a pass although ER (down from L8) hooks onto its S (HAUSE): ER was
+    # left hanging on the board and the export held a play the CLI refuses
+    pg = page
+    start_game(pg, ["Ana", "Ben"])
+    play(pg, "H8", False, "HAUS", 1)
+    play(pg, "L8", True, "ER", 2)                       # E on L8 makes HAUSE across; no tile of HAUS in ER
+    pg.fill("#points", "5")
+    pg.click("#save-points")
+    expect(rows(pg)).to_have_count(3)
+    btn = rows(pg).nth(0).locator("button.remove")
+    btn.click()
+    pg.wait_for_timeout(350)
+    btn.click()
+    expect(pg.locator("#msg")).to_have_text(
+        "Zug 1 bleibt: Zug 2 liegt auf seinen Steinen oder legt an sie an. Erst Zug 2 ändern oder entfernen.")
+    assert pg.evaluate("PAD.game.turns.map(t => t.move || t.kind)") == ["8H HAUS", "L8 ER", "points"]
+    edit(pg, 0)
+    pg.click("#pass")                                   # main: accepted, ER left hanging
+    expect(pg.locator("#msg")).to_have_text(
+        "Zug 1 bleibt so: Zug 2 legt an seinen Stein auf K8 an. Erst Zug 2 ändern oder entfernen.")
+    assert pg.evaluate("PAD.game.turns[0].move") == "8H HAUS"
+    pg.click("#lang")
+    pg.wait_for_timeout(450)                            # not a double tap on "Passen"
+    pg.click("#pass")
+    expect(pg.locator("#msg")).to_have_text(
+        "Move 1 stays as it is: move 2 hooks onto its tile on K8. Change or remove move 2 first.")
+    pg.click("#lang")
+    assert pg.evaluate("PAD.game.turns.map(t => t.move || t.kind)") == ["8H HAUS", "L8 ER", "points"]

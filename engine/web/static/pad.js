@@ -656,14 +656,39 @@
     const { across, w, r, c } = moveStart(move);
     return Array.from(w.replace(/[()]/g, "")).map((_ch, k) => (across ? [r, c + k] : [r + k, c]));
   }
-  // the first later play whose word lies on a tile of play row i (-1: none); such a row cannot go
-  function laterPlayOn(i) {
-    const mine = new Set(game.turns[i].tiles.map(([r, c]) => r * N + c));
+  // the squares beside a stored play that its words depend on: across the play from each of its own tiles (a
+  // tile there made a cross-word: the play hooked onto it) and just before and after its word
+  function besideSquares(t) {
+    const { across, w, r, c } = moveStart(t.move);
+    const len = Array.from(w.replace(/[()]/g, "")).length;
+    const out = across ? [[r, c - 1], [r, c + len]] : [[r - 1, c], [r + len, c]];
+    for (const [tr, tc] of t.tiles) out.push(...(across ? [[tr - 1, tc], [tr + 1, tc]] : [[tr, tc - 1], [tr, tc + 1]]));
+    return out.filter(([a, b]) => a >= 0 && a < N && b >= 0 && b < N);
+  }
+  // the first later play (after row i) that a change of row i would change: its word runs through a square in
+  // `gone` (a tile taken away or changed) or it hooked onto one, or a tile in `added` lands beside it or where
+  // it lays its own (report-attack26j J1: a play hooking onto row i's tile was left hanging). {j, sq, kind}
+  // ("built", "hook", "later", "beside") or null
+  function laterConflict(i, gone, added) {
     for (let j = i + 1; j < game.turns.length; j++) {
       const t = game.turns[j];
-      if (t.kind === "play" && wordSquares(t.move).some(([r, c]) => mine.has(r * N + c))) return j;
+      if (t.kind !== "play") continue;
+      const on = wordSquares(t.move).find(([r, c]) => gone.has(r * N + c));
+      if (on) return { j, sq: on, kind: "built" };
+      const beside = besideSquares(t);
+      const hook = beside.find(([r, c]) => gone.has(r * N + c));
+      if (hook) return { j, sq: hook, kind: "hook" };
+      const over = t.tiles.find(([r, c]) => added.has(r * N + c));
+      if (over) return { j, sq: [over[0], over[1]], kind: "later" };
+      const next = beside.find(([r, c]) => added.has(r * N + c));
+      if (next) return { j, sq: next, kind: "beside" };
     }
-    return -1;
+    return null;
+  }
+  // the first later play that lies on, or hooked onto, a tile of play row i (-1: none); such a row cannot go
+  function laterPlayOn(i) {
+    const x = laterConflict(i, new Set(game.turns[i].tiles.map(([r, c]) => r * N + c)), new Set());
+    return x ? x.j : -1;
   }
   // why row i cannot become `turn` (✎), or null: every later play must still lie where it lies (report-attack26h
   // H2, H2b). A tile of row i that a later play's word runs through stays, with its letter and blank (as a pass,
@@ -673,17 +698,11 @@
     const old = game.turns[i];
     const tile = (r, c, ch, bl) => [r * N + c, `${ch}${bl ? "?" : ""}`];
     const now = new Map(turn.kind === "play" ? turn.tiles.map((x) => tile(...x)) : []);
-    const gone = new Set(old.kind !== "play" ? [] : old.tiles.map((x) => tile(...x))
-      .filter(([k, v]) => now.get(k) !== v).map(([k]) => k));
-    for (let j = i + 1; j < game.turns.length; j++) {
-      const t = game.turns[j];
-      if (t.kind !== "play") continue;
-      const on = wordSquares(t.move).find(([r, c]) => gone.has(r * N + c));
-      if (on) return T("p.row.edit.built", i + 1, j + 1, squareName(...on));
-      const over = t.tiles.find(([r, c]) => now.has(r * N + c));
-      if (over) return T("p.row.edit.later", i + 1, j + 1, squareName(over[0], over[1]));
-    }
-    return null;
+    const was = new Map(old.kind !== "play" ? [] : old.tiles.map((x) => tile(...x)));
+    const gone = new Set([...was].filter(([k, v]) => now.get(k) !== v).map(([k]) => k));
+    const added = new Set([...now].filter(([k, v]) => was.get(k) !== v).map(([k]) => k));
+    const x = laterConflict(i, gone, added);
+    return x ? T(`p.row.edit.${x.kind}`, i + 1, x.j + 1, squareName(...x.sq)) : null;
   }
 
   // ---- end of game -----------------------------------------------------------------------------------
