@@ -712,15 +712,21 @@ def _start_on(pg, level="einsteiger") -> str:
     return pg.evaluate("window.SPIEL.state.id")
 
 
+def _two_tabs(ctx, url):
+    """Two tabs of /spielen in one browser (one localStorage), both loaded."""
+    a, b = ctx.new_page(), ctx.new_page()
+    a.goto(url + "/spielen")
+    b.goto(url + "/spielen")
+    return a, b
+
+
 def test_two_tabs_keep_each_others_games_and_a_full_storage_is_said(browser, server):
     # report-attack26i T1: a tab opened earlier saved its stale list over the ids another tab had added;
     # Q1: with the browser's storage full, a new game's id was lost on reload and nothing said so
     url, _app = server
     ctx = _page(browser)
     try:
-        a, b = ctx.new_page(), ctx.new_page()
-        a.goto(url + "/spielen")
-        b.goto(url + "/spielen")
+        a, b = _two_tabs(ctx, url)
         g1 = _start_on(b)
         g2 = _start_on(a)   # tab A was opened before B's game existed
         kept = a.evaluate("JSON.parse(localStorage.getItem('gse.spielen.v1')).ids")
@@ -750,9 +756,7 @@ def test_two_tabs_starting_at_once_keep_both_games_and_a_removal_reaches_the_oth
     url, _app = server
     ctx = _page(browser)
     try:
-        a, b = ctx.new_page(), ctx.new_page()
-        a.goto(url + "/spielen")
-        b.goto(url + "/spielen")
+        a, b = _two_tabs(ctx, url)
         g1 = _start_on(a)
         other = "R" * 20
         # tab B saves the list it read before A's game existed: only its own (racing) id
