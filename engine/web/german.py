@@ -107,6 +107,9 @@ _PLAY_RULES: list[tuple[str, object]] = [
     (r"^the game file cannot be read \((.*)\)$", lambda m: f"Die Spieldatei ist nicht lesbar ({os_error_de(m[1])})"),
     (r"^the server's disk is full: the game was not saved; try again later$",
      "Die Festplatte des Servers ist voll: die Partie wurde nicht gespeichert; später noch einmal versuchen"),
+    (r"^the games folder of this server was moved or deleted while it ran: .*$",
+     "Der Spiele-Ordner dieses Servers wurde verschoben oder gelöscht, während er lief: nichts gespeichert; "
+     "der Server muss neu gestartet werden"),
     (r"^the server cannot save the game \((.*)\)$",
      lambda m: f"Der Server kann die Partie nicht speichern ({os_error_de(m[1])})"),
     (r"^the game file is too large \(over (\d+) MB\).*$",

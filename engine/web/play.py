@@ -101,7 +101,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import ipaddress
 import json
 import math
 import os
@@ -188,25 +187,12 @@ def owner_of(token: str | None, address: str | None) -> str:
 
 def address_of(address: str | None) -> str:
     """The address key of a new game (``"addr"`` in its file; :data:`MAX_OPEN`): a hash of the client's IPv4
-    address, of an IPv6 address's /48 network, or of the text as given when it is not an IP address.
+    address, of an IPv6 address's /48 network, or of the text as given when it is not an IP address
+    (:func:`engine.web.server.network_of`, which says why /48; a large organisation behind one /48 shares one
+    :data:`MAX_OPEN`, as a club behind one IPv4 address does)."""
+    from .server import network_of
 
-    Why /48: an ISP gives one customer a /64 at least, commonly a /56 (256 /64s) or a /48 (65,536 /64s; RIPE-690
-    and RFC 6177 recommend /56 to /48 for an end site), so counting by /64 let one home line fill the server
-    (report-attack26c A1). A /48 is the largest block one customer gets; the price is that a large organisation
-    behind one /48 shares one :data:`MAX_OPEN`, as a club behind one IPv4 address does."""
-    text = address or "?"
-    try:
-        ip = ipaddress.ip_address(text)
-    except ValueError:
-        pass
-    else:
-        if ip.version == 6 and ip.ipv4_mapped is not None:
-            text = str(ip.ipv4_mapped)
-        elif ip.version == 6:
-            text = str(ipaddress.ip_network(f"{ip}/48", strict=False))
-        else:
-            text = str(ip)
-    return owner_of(None, text)
+    return owner_of(None, network_of(address))
 
 
 def _check_game(data, gid: str) -> dict:
@@ -336,8 +322,35 @@ class GameStore:
         self.untouched_keep = untouched_keep
         self._made: dict[str, list[float]] = {}  # address -> the times of its new games in the last 24 hours
         self._seen: dict[str, tuple[tuple[int, int, int], str | None, bool, bool, str | None, bool]] = {}
+        self._folder = self._folder_id()  # the directory this server writes to (None: not made yet)
 
     # -- files -------------------------------------------------------------------------
+    def _folder_id(self) -> tuple[int, int] | None:
+        try:
+            st = os.stat(self.dir)
+        except OSError:
+            return None
+        return (st.st_dev, st.st_ino)
+
+    def _check_folder(self) -> None:
+        """Refuse to write when the games directory is no longer the one this server started with: moved,
+        deleted or replaced while it ran, a second ``engine web`` may use a new directory at that path, and both
+        would answer moves of one game (report-attack26l: `mv DIR DIR.old`, a second server on DIR, and one of
+        two moves both servers accepted was lost). The lock of ``engine web`` (:func:`engine.web.cli.lock_games_dir`)
+        is on the directory it found at the start.
+
+        Raises:
+            PlayError: the directory changed; nothing is written until the server is restarted.
+        """
+        now = self._folder_id()
+        if self._folder is None and not self.dir.exists():
+            return  # made by the first game
+        if self._folder is None:
+            self._folder = now
+        elif now != self._folder:
+            raise PlayError("the games folder of this server was moved or deleted while it ran: nothing was saved; "
+                            "the server must be restarted")
+
     def _path(self, gid: str) -> Path:
         if not isinstance(gid, str) or not _ID.fullmatch(gid):
             raise PlayError("unknown game")
@@ -392,8 +405,11 @@ class GameStore:
         meta["updated"] = time.time()
         if g is not None:
             meta["over"] = bool(g.over)
+        self._check_folder()
         try:
             self.dir.mkdir(parents=True, exist_ok=True)
+            if self._folder is None:
+                self._folder = self._folder_id()
             write_atomic(self._path(gid), json.dumps(meta, ensure_ascii=False, indent=1))
         except (OSError, WordListError) as exc:  # the server's path goes to its log, never to the player
             import logging
@@ -613,6 +629,7 @@ class GameStore:
                 meta = self._read(gid)  # the same request again (a reload while the first one ran)
             else:
                 with self._new_lock:  # one new game at a time: the count below stays true until it is written
+                    self._check_folder()  # never delete to make room in another server's directory
                     self._make_room(meta["owner"], meta.get("addr"))
                     self._write(made, meta)
                     if address is not None:
@@ -806,7 +823,7 @@ class GameStore:
 
         level = meta["level"]
         if level == "meister" and self.deep is not None:
-            act = self._master(g, meta["id"])
+            act = self._master(g, meta.get("addr") or meta["id"])
             if act is not None:
                 return act
         if level == "einsteiger":
@@ -826,13 +843,17 @@ class GameStore:
             return {"kind": "exchange", "tiles": c.exchanged}
         return {"kind": "pass"}
 
-    def _master(self, g, gid: str) -> dict | None:
+    def _master(self, g, who: str) -> dict | None:
+        """The Meister's move from the deep worker, waiting in the turn of ``who`` (the game's address hash, else
+        its id): one address's games share one turn, so 40 open Meister games of one address take no more of the
+        deep worker than one (report-attack26l: each game queued as a client of its own, and a stranger's
+        1-second analysis waited 42 s). ``None``: the worker is busy (static equity then)."""
         from .server import Busy
 
         pos = g.position()
         cgp = pos.to_cgp() if pos.opponent_rack is None else _without_opponent(pos).to_cgp()
         try:  # a busy worker (a stranger's review can take minutes): static equity now (report-attack26g D2)
-            ans = self.deep.run(cgp, MASTER_SECONDS, client=f"spielen:{gid}", wait=MASTER_WAIT)
+            ans = self.deep.run(cgp, MASTER_SECONDS, client=f"spielen:{who}", wait=MASTER_WAIT)
         except Busy:
             return None
         move = ans.get("move") if ans.get("phase") == "endgame" else (ans.get("moves") or [{}])[0].get("move")

@@ -19,11 +19,12 @@
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 import threading
 
 __all__ = ["message", "english", "LANG_HEADER", "MESSAGES", "HeavyPool", "Busy", "Gone", "HeaderLimit", "JSONGuard", "guarded_h11", "server_config", "MAX_JSON_DEPTH",
-           "REQUEST_TIMEOUT", "KEEP_ALIVE_TIMEOUT", "MAX_CONNECTIONS", "HEAVY_WORKERS", "HEAVY_QUEUE"]
+           "REQUEST_TIMEOUT", "KEEP_ALIVE_TIMEOUT", "MAX_CONNECTIONS", "MAX_CONNECTIONS_PER_ADDRESS", "network_of", "HEAVY_WORKERS", "HEAVY_QUEUE"]
 
 MAX_JSON_DEPTH = 32
 """Deepest nesting of arrays and objects accepted in a request body (the API needs 1)."""
@@ -31,8 +32,14 @@ REQUEST_TIMEOUT = 10.0
 """Seconds a client has to send a whole request (headers and body) once it starts one."""
 KEEP_ALIVE_TIMEOUT = 5
 """Seconds an idle keep-alive connection stays open."""
-MAX_CONNECTIONS = 200
+MAX_CONNECTIONS = 800
 """Open connections at most; more get 503 from uvicorn."""
+MAX_CONNECTIONS_PER_ADDRESS = 64
+"""Open connections of one client address at most (:func:`network_of`; a trusted proxy's own are not counted):
+more are answered 503 and closed at once, so one client holding connections open (each sending its request
+slowly) cannot take the :data:`MAX_CONNECTIONS` everybody shares (report-attack26l: 205 connections from one
+address kept every other address at 503). 64 leaves room for a club's players behind one address (a browser
+opens up to 6 connections to a server, and an idle one closes after :data:`KEEP_ALIVE_TIMEOUT`)."""
 HEAVY_WORKERS = 1
 """Analysis requests computed at the same time (the kernels are CPU-bound)."""
 HEAVY_QUEUE = 8
@@ -416,8 +423,50 @@ class JSONGuard:
         await self.app(scope, replay, send)
 
 
-def guarded_h11(request_timeout: float = REQUEST_TIMEOUT):
-    """uvicorn's h11 protocol class with a deadline for reading each request.
+def network_of(address: str | None) -> str:
+    """The client key of an address: the IPv4 address, an IPv6 address's /48 network (an IPv4-mapped one as
+    IPv4), or the text as given when it is not an IP address (``"?"`` for none).
+
+    Why /48: an ISP gives one customer a /64 at least, commonly a /56 or a /48 (RIPE-690 and RFC 6177 recommend
+    /56 to /48 for an end site), so counting by /64 let one home line take a limit many times (report-attack26c
+    A1). The price: a large organisation behind one /48 counts as one client, as a club behind one IPv4 address.
+    """
+    text = address or "?"
+    try:
+        ip = ipaddress.ip_address(text)
+    except ValueError:
+        return text
+    if ip.version == 6 and ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    if ip.version == 6:
+        return str(ipaddress.ip_network(f"{ip}/48", strict=False))
+    return str(ip)
+
+
+def _in_networks(address: str, networks: str | None) -> bool:
+    """True when ``address`` is in one of the comma-separated addresses or networks (``--trust-proxy``)."""
+    if not networks:
+        return False
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    for part in networks.split(","):
+        part = part.strip()
+        if part == "*":
+            return True
+        try:
+            if ip in ipaddress.ip_network(part, strict=False):
+                return True
+        except ValueError:
+            continue
+    return False
+
+
+def guarded_h11(request_timeout: float = REQUEST_TIMEOUT, per_address: int = MAX_CONNECTIONS_PER_ADDRESS,
+                trusted: str | None = None):
+    """uvicorn's h11 protocol class with a deadline for reading each request and a cap on one address's
+    connections.
 
     The deadline starts when a connection opens and again when a response is
     complete (the keep-alive timeout closes an idle connection sooner); it stops
@@ -425,14 +474,23 @@ def guarded_h11(request_timeout: float = REQUEST_TIMEOUT):
     at the deadline is closed (uvicorn alone only times out idle keep-alive
     connections, so a client sending a header byte every few seconds stays for ever).
 
+    A client address (:func:`network_of`) with ``per_address`` connections open gets ``503`` on the next one,
+    which is closed at once (:data:`MAX_CONNECTIONS_PER_ADDRESS`); the addresses in ``trusted`` (reverse proxies,
+    ``--trust-proxy``) are not capped, since every visitor comes through them.
+
     Returns:
         a subclass of ``uvicorn.protocols.http.h11_impl.H11Protocol``.
     """
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
+    open_by: dict[str, int] = {}   # client key -> open connections (one event loop: no lock needed)
+    refused = (b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 5\r\nContent-Type: text/plain; charset=utf-8\r\n"
+               b"Connection: close\r\nContent-Length: 39\r\n\r\ntoo many connections from your address\n")
+
     class DeadlineH11Protocol(H11Protocol):
         timeout_request = request_timeout
+        open_connections = open_by
 
         def _arm(self) -> None:
             self._disarm()
@@ -454,6 +512,15 @@ def guarded_h11(request_timeout: float = REQUEST_TIMEOUT):
 
         def connection_made(self, transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
+            peer = self.client[0] if self.client else None
+            self._counted = None if peer is None or _in_networks(peer, trusted) else network_of(peer)
+            if self._counted is not None:
+                if open_by.get(self._counted, 0) >= per_address:
+                    self._counted = None
+                    transport.write(refused)
+                    transport.close()
+                    return
+                open_by[self._counted] = open_by.get(self._counted, 0) + 1
             self._arm()
 
         def data_received(self, data: bytes) -> None:
@@ -468,6 +535,13 @@ def guarded_h11(request_timeout: float = REQUEST_TIMEOUT):
 
         def connection_lost(self, exc) -> None:
             self._disarm()
+            key, self._counted = getattr(self, "_counted", None), None
+            if key is not None:
+                left = open_by.get(key, 1) - 1
+                if left > 0:
+                    open_by[key] = left
+                else:
+                    open_by.pop(key, None)
             super().connection_lost(exc)
 
     return DeadlineH11Protocol
@@ -475,7 +549,8 @@ def guarded_h11(request_timeout: float = REQUEST_TIMEOUT):
 
 def server_config(app, host: str = "127.0.0.1", port: int = 0, *, trust_proxy: str | None = None,
                   request_timeout: float = REQUEST_TIMEOUT, keep_alive: int = KEEP_ALIVE_TIMEOUT,
-                  max_connections: int = MAX_CONNECTIONS, log_level: str = "warning"):
+                  max_connections: int = MAX_CONNECTIONS, max_per_address: int = MAX_CONNECTIONS_PER_ADDRESS,
+                  log_level: str = "warning"):
     """The uvicorn configuration of the web server.
 
     Args:
@@ -488,6 +563,7 @@ def server_config(app, host: str = "127.0.0.1", port: int = 0, *, trust_proxy: s
         request_timeout: seconds to send a whole request (:func:`guarded_h11`).
         keep_alive: seconds an idle keep-alive connection stays open.
         max_connections: open connections at most (more get 503).
+        max_per_address: open connections of one client address at most (:func:`guarded_h11`).
         log_level: uvicorn's log level.
 
     Returns:
@@ -495,7 +571,8 @@ def server_config(app, host: str = "127.0.0.1", port: int = 0, *, trust_proxy: s
     """
     import uvicorn
 
-    return uvicorn.Config(app, host=host, port=port, log_level=log_level, http=guarded_h11(request_timeout),
+    return uvicorn.Config(app, host=host, port=port, log_level=log_level,
+                          http=guarded_h11(request_timeout, max_per_address, trusted=trust_proxy),
                           proxy_headers=trust_proxy is not None,
                           forwarded_allow_ips=trust_proxy,
                           timeout_keep_alive=keep_alive, limit_concurrency=max_connections,

@@ -795,3 +795,47 @@ def test_a_second_server_on_the_same_games_folder_is_refused(games_dir, capsys):
         first.close()
     lock_games_dir(games_dir).close()  # free again once the first server is gone
     assert _files(games_dir) == set()   # the lock file is no game
+
+
+def test_a_games_folder_moved_while_the_server_runs_gets_no_more_writes(client, games_dir):
+    # report-attack26l: `mv DIR DIR.old` and a second `engine web` on a new DIR; the first server still wrote by
+    # path, so both answered moves of one game and one of them was lost
+    gid = _new(client)["id"]
+    moved = games_dir.with_name("spiele.old")
+    games_dir.rename(moved)
+    games_dir.mkdir()                                   # the second server's new, empty folder
+    other = json.loads((moved / f"{gid}.json").read_text(encoding="utf-8"))
+    (games_dir / f"{gid}.json").write_text(json.dumps(other), encoding="utf-8")   # it serves the same game
+    before = (games_dir / f"{gid}.json").read_bytes()
+    r = client.post("/api/play/move", json={"id": gid, "move": "-"}, headers=EN)
+    assert r.status_code == 400 and r.json()["error"] == (
+        "the games folder of this server was moved or deleted while it ran: nothing was saved; the server must be "
+        "restarted")
+    assert (games_dir / f"{gid}.json").read_bytes() == before          # not written in the other server's folder
+    r = client.post("/api/play/new", json={"level": "stark"})
+    assert r.status_code == 400 and r.json()["error"].startswith(
+        "Der Spiele-Ordner dieses Servers wurde verschoben oder gelöscht, während er lief: nichts gespeichert")
+    assert _files(games_dir) == {gid} and _files(moved) == {gid}
+
+
+def test_the_meister_games_of_one_address_wait_in_one_turn_of_the_deep_worker(golden_lexicon, games_dir):
+    # report-attack26l: each Meister game queued in the deep worker as a client of its own, so one address with
+    # 6 games took 6 turns for each of a stranger's one, whose 1-second analysis waited 42 s
+    from engine.web.play import address_of
+    from engine.web.server import Busy
+
+    class Recording:
+        clients: list[str] = []
+
+        def run(self, cgp, seconds, client, wait):
+            self.clients.append(client)
+            raise Busy("busy_deep_own")              # the Meister then plays static equity
+
+    deep = Recording()
+    store = GameStore(games_dir, golden_lexicon, None, deep=deep)
+    for address, seed in (("10.0.0.1", 1), ("10.0.0.1", 2), ("10.0.0.2", 3)):
+        gid = store.new("meister", seed=seed, owner=f"t:{seed}", address=address_of(address))["id"]
+        store.move(gid, "-")
+    a1, a2 = (f"spielen:{address_of(a)}" for a in ("10.0.0.1", "10.0.0.2"))
+    assert set(deep.clients) == {a1, a2} and deep.clients.count(a2) >= 1
+    assert deep.clients.count(a1) >= 2               # both games of 10.0.0.1 in its one turn

@@ -11,6 +11,7 @@ import http.client
 import json
 import socket
 import threading
+import time
 from urllib.parse import urlsplit
 
 import pytest
@@ -191,6 +192,48 @@ def test_slow_loris_and_idle_connections_are_dropped(golden_lexicon):
         assert closed
         for s in loris + [idle, conn]:
             s.close()
+
+
+def _get_from(u, source: str) -> bytes:
+    """The first bytes of the answer to ``GET /api/rules`` sent from the loopback address ``source``."""
+    with socket.create_connection((u.hostname, u.port), timeout=10, source_address=(source, 0)) as c:
+        c.sendall(b"GET /api/rules HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        return c.recv(64)
+
+
+def test_one_address_cannot_hold_every_connection(golden_lexicon):
+    # report-attack26l: 205 connections from 127.0.0.2, each sending its request slowly and opened again when
+    # closed, kept every other address at 503 (the server's 200 connections were all 127.0.0.2's)
+    app = create_app(golden_lexicon, rate="1000/second")
+    with background_server(app, request_timeout=30.0, max_connections=12, max_per_address=4) as url:
+        u = urlsplit(url)
+        held = [socket.create_connection((u.hostname, u.port), timeout=5, source_address=("127.0.0.2", 0))
+                for _ in range(4)]
+        for h in held:
+            h.sendall(b"GET /api/rules HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: a")   # never finished
+        assert not any(_closed(h, 0.3) for h in held)          # its first 4 stay open
+        for _ in range(3):                                     # more from it: 503 at once, and closed
+            with socket.create_connection((u.hostname, u.port), timeout=5, source_address=("127.0.0.2", 0)) as c:
+                c.settimeout(5)
+                assert c.recv(64).startswith(b"HTTP/1.1 503 ")
+        assert _get_from(u, "127.0.0.3").startswith(b"HTTP/1.1 200")   # another address is served
+        held.pop().close()
+        for _ in range(50):                                    # the server sees the close within moments
+            if _get_from(u, "127.0.0.2").startswith(b"HTTP/1.1 200"):
+                break
+            time.sleep(0.1)
+        else:
+            raise AssertionError("127.0.0.2 not served after one of its connections closed")
+        for h in held:
+            h.close()
+    # a trusted proxy's connections are every visitor's: not capped
+    with background_server(app, request_timeout=30.0, max_per_address=2, trust_proxy="127.0.0.2") as url:
+        u = urlsplit(url)
+        held = [socket.create_connection((u.hostname, u.port), timeout=5, source_address=("127.0.0.2", 0))
+                for _ in range(3)]
+        assert _get_from(u, "127.0.0.2").startswith(b"HTTP/1.1 200")
+        for h in held:
+            h.close()
 
 
 # ---------------------------------------------------------------------------
