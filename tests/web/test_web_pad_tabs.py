@@ -180,3 +180,28 @@ def test_a_tab_at_the_setup_keeps_its_typed_names_when_another_tab_saves(page, c
     points(b, 7)
     expect(a.locator("#games li", has_text="Ana 7")).to_have_count(1)   # the other tab's game is listed
     expect(a.locator("#name1")).to_have_value("Eva")
+
+
+def test_a_change_in_another_tab_is_said_to_a_tab_that_was_typing_or_editing(page, ctx, server):
+    # report-attack26l: tab A left its ✎ edit silently when tab B saved a row, and points typed in A for Ben were
+    # saved as Ana's row after B had saved Ben's, without a word
+    a = page
+    start_game(a, ["Ana", "Ben"])
+    points(a, 7)
+    b, errors = second_tab(ctx, server)
+    expect(rows(b)).to_have_count(1)
+    a.fill("#points", "12")                          # typed in A for Ben, not saved yet
+    points(b, 9)                                     # B saves Ben's row first
+    expect(a.locator("#msg")).to_have_text(
+        "Diese Partie wurde in einem anderen Tab geändert: jetzt ist Ana am Zug. Die Eingabe hier wird für Ana "
+        "gespeichert.")
+    a.fill("#points", "")
+    rows(a).nth(0).locator("button.edit").click()    # A corrects row 1; B saves another row meanwhile
+    expect(a.locator("#edit-banner")).to_be_visible()
+    points(b, 4)
+    expect(a.locator("#edit-banner")).to_be_hidden()
+    expect(a.locator("#msg")).to_have_text(
+        "Diese Partie wurde in einem anderen Tab geändert: die Korrektur hier ist abgebrochen (nichts gespeichert). "
+        "Bitte die Zeile noch einmal mit ✎ öffnen.")
+    assert stored(a) == {"Ana Ben": [7, 9, 4]}
+    assert not errors, errors

@@ -112,10 +112,14 @@
     if (keep) store.games = store.games.map((g) => (g.id === id ? keep : g));
     const changed = !keep && game && (!fresh || JSON.stringify(fresh.turns) !== JSON.stringify(game.turns));
     game = keep || fresh;
-    if (changed && entry.editing !== null) clearEntry();   // the row being edited may be another one now
+    const wasEditing = changed && entry.editing !== null;
+    if (wasEditing) clearEntry();                           // the row being edited may be another one now
     if (!game) { if (id) showSetup(); render(); return; }   // names typed into the setup stay
     render();
     if (changed && notation()) typedChanged();             // the typed move is checked again on the new board
+    // said, not silent (report-attack26l): the edit was left, or what is typed here goes to whoever is to move now
+    if (wasEditing) msg(T("p.tab.edit_left"), true);
+    else if (changed && (notation() || $("#points").value.trim())) msg(T("p.tab.typed", game.players[nextPlayer()]), true);
   }
   // true when the store reached localStorage; false when the browser refused it (over its quota, storage
   // blocked): then a warning stays on the page until a save succeeds (the rows shown are not saved)
