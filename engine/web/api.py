@@ -99,8 +99,14 @@ def rules_json(board: Board | None = None) -> dict:
         ``blank``: ``{"value", "count"}``; ``rack_size``; ``bingo_bonus``;
         ``columns``: ``"ABCDEFGHIJKLMNO"``; ``premiums``: 15 strings of 15
         characters, ``.`` plain, ``d``/``t`` double/triple letter,
-        ``2``/``3`` double/triple word, ``*`` the centre star (a double word).
+        ``2``/``3`` double/triple word, ``*`` the centre star (a double word);
+        ``game_rules``: the ``#rules`` names :func:`engine.game.gcg.read_gcg` knows, each
+        ``{"min_players", "max_players", "challenge_penalty", "penalty_per_word"}`` (the score
+        pad's GCG import holds a file to them as the reader does).
     """
+    from engine.game.game import RULES
+    from engine.game.gcg import SIMULTAN
+
     board = board or Board()
     a, lay = board.alphabet, board.layout
     code = {(1, 1): ".", (2, 1): "d", (3, 1): "t", (1, 2): "2", (1, 3): "3"}
@@ -118,6 +124,9 @@ def rules_json(board: Board | None = None) -> dict:
         "bingo_bonus": a.bingo_bonus,
         "columns": COLUMNS[:N],
         "premiums": premiums,
+        "game_rules": {r.name: {"min_players": r.min_players, "max_players": r.max_players,
+                                "challenge_penalty": r.challenge_penalty, "penalty_per_word": r.penalty_per_word}
+                       for r in (*RULES.values(), SIMULTAN)},
     }
 
 

@@ -1,7 +1,9 @@
 """The score pad's GCG import reads what ``engine/game/gcg.py`` reads (report-attack26d B7, the rest): a file
 that is not UTF-8 (unless its first line declares ISO-8859-1), a turn after the game's end, and a letter in
 brackets on an empty square (or a letter on a square that holds another) are refused naming the line, where the
-CLI refuses them too. Headless Chromium at a phone's viewport, the setup of tests/web/test_web_pad.py.
+CLI refuses them too. report-attack26l: racks against the tiles played, exchanged and kept (lowercase racks read
+as uppercase, lowercase in a word a blank), tiles the set no longer has, the ``#rules`` and their challenge
+penalty, and lines ending in a CR alone. Headless Chromium at a phone's viewport, the setup of tests/web/test_web_pad.py.
 Skipped when Chromium or Playwright is missing, except under CI (``CI`` set).
 """
 
@@ -15,8 +17,10 @@ require_chromium()
 from playwright.sync_api import expect  # noqa: E402
 from test_web_pad import PHONE, ctx, page, server, start_game, totals  # noqa: E402,F401  (fixtures)
 from test_web_pad_gcg import refused_in_english, refused_like_the_cli, rows  # noqa: E402
+from test_web_pad_roundtrip import imp, round_trip  # noqa: E402
 
 HEAD = "#player1 Ana Ana\n#player2 Ben Ben\n"
+AB = "#player1 a Ana\n#player2 b Bob\n"
 
 
 def test_a_file_that_is_not_utf8_is_refused_unless_it_says_latin1(page, tmp_path):
@@ -75,3 +79,83 @@ def test_letters_must_lie_where_the_line_says(page, tmp_path):
     pg.set_input_files("#import-file", str(tmp_path / "c.gcg"))
     expect(pg.locator("#io-msg")).to_have_text("GCG gelesen: 2 Einträge")
     expect(rows(pg)).to_have_count(2)
+
+
+def test_racks_hold_what_is_played_exchanged_and_kept(page, tmp_path, golden_lexicon):
+    pg = page
+    start_game(pg, ["Ida", "Jo"])
+    f = tmp_path / "r.gcg"
+    for body, message in (
+            (">a: AEHSTUZ -AEHSTUZE +0 0\n", "Zeile 3: Bank: 8 Steine getauscht, auf der Bank liegen aber nur 7"),
+            (">a: AEHSTUZ -EE +0 0\n", "Zeile 3: Bank AEHSTUZ: kein E für diesen Zug"),
+            (">a: ... -AEHSTUZE +0 0\n", "Zeile 3: Tausch von 8 Steinen: getauscht werden 1 bis 7"),
+            (">a: ... -0 +0 0\n", "Zeile 3: Tausch von 0 Steinen: getauscht werden 1 bis 7"),
+            (">a: ... -QQ +0 0\n", "Zeile 3: -QQ: 2 × Q, aber vom Satz (1 × Q) sind nur 1 nicht auf dem Brett"),
+            (">a: AEH5TUZ - +0 0\n", "Zeile 3: Bank: „5“ ist kein Stein (Buchstaben, ? für einen Joker)"),
+            (">a: AEHSTUZ 8H HAUS +10 10\n>b: ... - +0 0\n>a: EINRSTU - +0 10\n",
+             "Zeile 5: Bank: Ana hat nach Zug 1 ETZ behalten – diese Steine müssen auf der Bank sein")):
+        refused_like_the_cli(pg, f, AB + body, message.split(":")[0].split()[1], message)
+    refused_in_english(pg, f, AB + ">a: AEHSTUZ -AEHSTUZE +0 0\n",
+                       "GCG not read: line 3: Rack: 8 tiles exchanged, but the rack holds only 7")
+    # a rack and exchanged tiles in lowercase: the same tiles in uppercase, as the CLI reads them
+    expect(imp(pg, tmp_path, "ok.gcg", AB + ">a: aehstuz -aeh +0 0\n")).to_have_text("GCG gelesen: 1 Einträge")
+    assert pg.evaluate("[PAD.game.turns[0].rack, PAD.game.turns[0].swapped]") == ["AEHSTUZ", "AEH"]
+    round_trip(pg, tmp_path, golden_lexicon)
+
+
+def test_lowercase_in_a_word_is_a_blank_the_rack_must_hold(page, tmp_path, golden_lexicon):
+    pg = page
+    start_game(pg, ["Ida", "Jo"])
+    f = tmp_path / "l.gcg"
+    refused_like_the_cli(pg, f, AB + ">a: aehstuz 8h haus +14 14\n", 3, "Zeile 3: Bank AEHSTUZ: kein Joker für diesen Zug")
+    refused_like_the_cli(pg, f, AB + ">a: ... 8H haus +0 0\n", 3,
+                         "Zeile 3: haus: 4 × Joker, aber vom Satz (2 × Joker) sind nur 2 nicht auf dem Brett")
+    expect(imp(pg, tmp_path, "ok.gcg", AB + ">a: aehst?u 8h hAUS +6 6\n")).to_have_text("GCG gelesen: 1 Einträge")
+    assert pg.evaluate("[PAD.game.turns[0].rack, PAD.game.turns[0].move]") == ["AEHST?U", "8H hAUS"]
+    assert ">Ana: AEHST?U 8H hAUS +6 6" in round_trip(pg, tmp_path, golden_lexicon)
+
+
+def test_the_files_rules_and_their_challenge_penalty(page, tmp_path):
+    from engine.game.gcg import GCGError, read_gcg
+
+    pg = page
+    start_game(pg, ["Ida", "Jo"])
+    f = tmp_path / "c.gcg"
+    haus = ">a: ... 8H HAUS +10 10\n"
+    refused_like_the_cli(pg, f, AB + "#rules home\n" + haus + ">b: ... (challenge) -10 -10\n", 5,
+                         "Zeile 5: Anfechtung -10: nach den Regeln home kostet eine falsche Anfechtung des letzten "
+                         "Zugs −5")
+    refused_in_english(pg, f, AB + haus + ">b: (challenge) -10 -10\n",
+                       "GCG not read: line 4: challenge -10: under home rules a wrong challenge of the last play "
+                       "costs −5")
+    refused_like_the_cli(pg, f, AB + ">a: ... - +0 0\n>b: (challenge) -5 -5\n", 4,
+                         "Zeile 4: Anfechtung -5: der letzte Zug hat nichts gelegt, das sich anfechten ließe")
+    # tournament rules: 10 points per word of the last play (9J AB forms AB, UA and SB)
+    ab = AB + "#rules tournament\n" + haus + ">b: ... 9J AB +10 10\n>a: (challenge) {} {}\n"
+    refused_like_the_cli(pg, f, ab.format(-40, -30), 6, "Zeile 6: Anfechtung -40: nach den Regeln tournament kostet "
+                         "eine falsche Anfechtung des letzten Zugs −10 oder −20 oder −30")
+    # a name the CLI does not know, and more players than the rules allow (the CLI: no line)
+    for text, message in ((AB + "#rules Hausregeln\n" + haus,
+                           "Zeile 3: unbekannte Regeln „Hausregeln“ (bekannt: home, tournament, tournament-25, simultan)"),
+                          (AB + "#player3 c Cem\n#rules tournament\n" + haus,
+                           "Zeile 4: Regeln tournament: 2 bis 2 Spieler, hier 3")):
+        with pytest.raises(GCGError, match="rules"):
+            read_gcg(text, None)
+        expect(imp(pg, tmp_path, "c.gcg", text)).to_have_text("GCG nicht gelesen: " + message)
+    expect(pg.locator("#games li")).to_have_count(1)
+    expect(imp(pg, tmp_path, "ok.gcg", ab.format(-30, -20))).to_have_text("GCG gelesen: 3 Einträge")
+    assert totals(pg) == [-20, 10]
+    read_gcg(round_trip(pg, tmp_path), None)                   # AB, UA, SB: not all in the word list
+
+
+def test_lines_ending_in_a_cr_alone_are_read(page, tmp_path):
+    from engine.game.gcg import read_gcg_file
+
+    pg = page
+    start_game(pg, ["Ida", "Jo"])
+    f = tmp_path / "cr.gcg"
+    f.write_bytes((AB + ">a: ... 8H HAUS +10 10\n>b: ... - +0 0\n").replace("\n", "\r").encode())
+    assert [t.score for t in read_gcg_file(f).turns] == [10, 0]
+    pg.set_input_files("#import-file", str(f))
+    expect(pg.locator("#io-msg")).to_have_text("GCG gelesen: 2 Einträge")
+    assert totals(pg) == [10, 0]

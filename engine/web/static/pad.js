@@ -191,10 +191,11 @@
     }
     return 0;
   }
-  // the board of the plays before row `upto` (default: all), without row `except` (the row being edited)
-  function boardOf(except, upto) {
+  // the board of the plays before row `upto` (default: all), without row `except` (the row being edited);
+  // `turns`: the rows (default: the open game's; an import's own while it is read)
+  function boardOf(except, upto, turns = game.turns) {
     const b = Array.from({ length: N }, () => Array(N).fill(""));
-    game.turns.forEach((t, i) => {
+    turns.forEach((t, i) => {
       if (i === except || t.kind !== "play" || (upto !== undefined && i >= upto)) return;
       for (const [r, c, ch, bl] of t.tiles) b[r][c] = bl ? ch.toLowerCase() : ch;
     });
@@ -530,9 +531,9 @@
   // what is wrong with `rack` for row i (a new row: the number of rows) of player p, or null: more of a tile
   // than the set has off the board before it, a tile the move places that the rack lacks, more tiles exchanged
   // than it holds, or not the tiles the player kept at their last turn with a rack (engine/game/gcg.py checks
-  // the same when it reads the export)
-  function rackProblem(rack, i, turn, p) {
-    const set = setCounts(), used = boardCounts(boardOf(null, i)), mine = countTiles(rack);
+  // the same when it reads the export). `turns`, `names`: an import's rows and players (default: the open game's)
+  function rackProblem(rack, i, turn, p, turns = game.turns, names = game.players) {
+    const set = setCounts(), used = boardCounts(boardOf(null, i, turns)), mine = countTiles(rack);
     for (const [ch, k] of Object.entries(mine)) {
       const left = set[ch] - (used[ch] || 0);
       if (k > left) return T("p.rack.unseen", k, tileName(ch), set[ch], Math.max(0, left));
@@ -546,11 +547,11 @@
       for (const [ch, k] of Object.entries(countTiles(turn.swapped))) if (k > (mine[ch] || 0)) return T("p.rack.tiles", rack, tileName(ch));
     }
     for (let j = i - 1; j >= 0; j--) {
-      const t = game.turns[j];
+      const t = turns[j];
       if (t.p !== p) continue;
       const kept = keptAfter(t);
       if (kept) for (const [ch, k] of Object.entries(countTiles(kept))) {
-        if (k > (mine[ch] || 0)) return T("p.rack.kept", game.players[p], j + 1, kept);
+        if (k > (mine[ch] || 0)) return T("p.rack.kept", names[p], j + 1, kept);
       }
       break;
     }
@@ -1073,11 +1074,14 @@
     } catch (e) { /* the text field has it */ }
   }
   // a GCG file as a new game: plays placed on the board as written (the file's scores kept)
-  // a GCG rack field as the pad keeps it ("" for "..." or anything that is not a rack)
-  function rackField(text) {
+  // a GCG rack field as the pad keeps it ("" for "..."), lowercase read as uppercase, as engine/game/gcg.py
+  // reads it; anything that is not a rack (a "*" too, which the pad's field takes for a blank) is refused naming
+  // line ln (report-attack26l)
+  function rackField(text, ln) {
     if (!text || text === "...") return "";
-    const r = readRack(text);
-    return r.error ? "" : r.rack;
+    const r = text.includes("*") ? { error: T("p.rack.bad", "*") } : readRack(text);
+    if (r.error) throw new Error(T("p.import.hand.rack", ln, r.error));
+    return r.rack;
   }
   // a "#note by hand: >nick: RACK +POINTS TOTAL" line (ln: its number) as engine/game/gcg.py reads it, with
   // points 0..HAND_MAX in ASCII digits and TOTAL = the player's total so far (run) + POINTS; the rack "..." or
@@ -1132,10 +1136,56 @@
     let out = null, n = 0, lastTurn = null, ended = false;
     let endLine = null;                       // the first line of the game's end (rest, out, time): no turn after it
     let incomplete = false;                   // a row by hand placed no tiles: the board lacks them from here on
-    const lines = text.split(/\r?\n/);
+    // lines end as Python's str.splitlines() ends them, which engine/game/gcg.py uses (a CR alone too)
+    const lines = text.split(/\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]/);
     const moveLines = lines.filter((l) => /^\s*(>|#note by hand:)/.test(l)).length;
     if (moveLines > IMPORT_TURNS) throw new Error(T("p.import.lines", moveLines, IMPORT_TURNS));
     const fail = (i, key, ...a) => new Error(T(key, i + 1, ...a));
+    // the file's #rules, as engine/game/gcg.py holds a file to them: a name it knows (home without the line), a
+    // number of players they allow; their challenge penalty (report-attack26l)
+    let rulesAt = null, lastWords = 0;        // the #rules line; the words the last play formed (0: none since)
+    const gameRules = () => {
+      const name = g.rules || "home", known = rules.game_rules || {};
+      if (!Object.prototype.hasOwnProperty.call(known, name)) {
+        throw fail(rulesAt, "p.import.rules", name.slice(0, 30), Object.keys(known).join(", "));
+      }
+      return known[name];
+    };
+    // a row just read (the last of g.turns) against its rack as the export checks it (rackProblem); without a
+    // rack: at most a rack's worth of tiles placed or exchanged, all of them still off the board (engine/game/gcg.py)
+    const rowTiles = (i, what) => {
+      const at = g.turns.length - 1, t = g.turns[at];
+      if (t.kind === "exchange" && (t.n < 1 || (!t.rack && t.n > rules.rack_size))) {
+        throw fail(i, "p.import.exchange", t.n, t.rack ? Array.from(t.rack).length : rules.rack_size);
+      }
+      if (t.rack) {
+        const bad = rackProblem(t.rack, at, t, t.p, g.turns, players);
+        if (bad) throw fail(i, "p.import.hand.rack", bad);
+        return;
+      }
+      const need = t.kind === "play" ? t.tiles.map(([, , ch, bl]) => (bl ? "?" : ch)).join("") : t.swapped || "";
+      const k = Array.from(need).length;
+      if (k > rules.rack_size) throw fail(i, "p.import.hand.rack", T("p.rack.long", k, rules.rack_size));
+      const set = setCounts(), used = boardCounts(boardOf(null, at, g.turns));
+      for (const [ch, m] of Object.entries(countTiles(need))) {
+        const free = set[ch] - (used[ch] || 0);
+        if (m > free) throw fail(i, "p.import.unseen", what, m, tileName(ch), set[ch], Math.max(0, free));
+      }
+    };
+    // the words a play of `tiles` (on b already) formed: its word along `across` and each cross-word of 2+ letters
+    const wordsOf = (tiles, across) => {
+      const run = (r, c, dr, dc) => {
+        let k = 1;
+        for (const s of [1, -1]) {
+          for (let rr = r + s * dr, cc = c + s * dc; rr >= 0 && rr < N && cc >= 0 && cc < N && b[rr][cc]; rr += s * dr, cc += s * dc) k++;
+        }
+        return k;
+      };
+      if (!tiles.length) return 0;
+      const [r0, c0] = tiles[0];
+      return (run(r0, c0, across ? 0 : 1, across ? 1 : 0) > 1 ? 1 : 0) +
+        tiles.filter(([r, c]) => run(r, c, across ? 1 : 0, across ? 0 : 1) > 1).length;
+    };
     // the turns (plays, passes, exchanges, rows by hand) go round in the order of #player1..: engine/game/gcg.py
     const inTurn = (i, p) => {
       if (endLine !== null) throw fail(i, "p.import.after_end", endLine + 1);
@@ -1163,6 +1213,8 @@
         const t = { p: h.p, kind: "points", score: h.score };
         if (h.rack) t.rack = h.rack;
         g.turns.push(t);
+        rowTiles(i, "");
+        lastWords = 0;
         n++;
         continue;
       }
@@ -1199,9 +1251,13 @@
           }
           nk.push(nick);
           players.push(full || nick);
-        } else if (name === "rules" && /^[a-z0-9_-]{1,30}$/i.test(value)) g.rules = value;   // exported again (E5)
+        } else if (name === "rules") {          // exported again (E5); checked at the first move line and the end
+          g.rules = value;
+          rulesAt = i;
+        }
         continue;                               // other pragmas: nothing the pad keeps
       }
+      if (!n) gameRules();
       let m = /^>(\S+):\s*(.*)$/.exec(s);
       if (!m) throw fail(i, "p.import.line", s.slice(0, 40));
       if (!nk.includes(m[1])) throw fail(i, "p.import.hand.nick", m[1]);
@@ -1229,9 +1285,18 @@
           if (endLine === null) endLine = i;
         } else {
           if (endLine !== null) throw fail(i, "p.import.after_end", endLine + 1);
+          // the rules' penalty (tournament: per word of the last play), as engine/game/gcg.py checks it
+          const gr = gameRules(), pen = gr.challenge_penalty;
+          const ok = gr.penalty_per_word ? Array.from({ length: lastWords }, (_x, w) => -pen * (w + 1)) : [-pen];
+          if (!lastWords) throw fail(i, "p.import.challenge.none", nums[1]);
+          if (!ok.includes(score)) {
+            throw fail(i, "p.import.challenge", nums[1], g.rules || "home", ok.map((v) => `−${-v}`).join(T("p.import.or")));
+          }
           const t = { p, kind: "points", score, challenge: true };      // exported as "(challenge)" again
-          if (rackField(k[1])) t.rack = rackField(k[1]);                  // with its rack (report-attack26h H4)
+          const rack = rackField(k[1], i + 1);
+          if (rack) t.rack = rack;                                        // with its rack (report-attack26h H4)
           g.turns.push(t);
+          rowTiles(i, "");
         }
       } else if ((k = new RegExp(`^\\((\\S+)\\)\\s+${NUM}\\s+${NUM}$`).exec(body))) {
         Array.from(k[1]).forEach((ch) => letterOk(i, ch, true));
@@ -1246,16 +1311,21 @@
         for (const [r, c] of last.tiles) b[r][c] = "";
         g.turns[g.turns.length - 1] = { p: last.p, kind: "pass", score: 0, withdrawn: last.move, withdrawnScore: last.score,
           rack: last.rack };
+        lastWords = 0;
       } else if ((k = new RegExp(`^(\\S+)\\s+-\\s+${NUM}\\s+${NUM}$`).exec(body))) {
         inTurn(i, p);
-        g.turns.push({ p, kind: "pass", score: 0, rack: rackField(k[1]) });
+        g.turns.push({ p, kind: "pass", score: 0, rack: rackField(k[1], i + 1) });
+        rowTiles(i, "");
+        lastWords = 0;
       } else if ((k = new RegExp(`^(\\S+)\\s+-(\\S+)\\s+${NUM}\\s+${NUM}$`).exec(body))) {
         inTurn(i, p);
         const t = { p, kind: "exchange", score: 0, n: /^\d+$/.test(k[2]) ? +k[2] : Array.from(k[2]).length,
-          rack: rackField(k[1]) };
+          rack: rackField(k[1], i + 1) };
         // the tiles exchanged, when the file names them: kept and written back (report-attack26h H4: "-EEI" was "-3")
         if (!/^\d+$/.test(k[2])) t.swapped = Array.from(k[2]).map((ch) => letterOk(i, ch, true)).join("");
         g.turns.push(t);
+        rowTiles(i, `-${k[2]}`);
+        lastWords = 0;
       } else if ((k = new RegExp(`^(\\S+)\\s+([0-9A-Oa-o]{2,3})\\s+(\\S+)\\s+${NUM}\\s+${NUM}$`).exec(body))) {
         inTurn(i, p);
         const st = k[2].toUpperCase();
@@ -1291,12 +1361,18 @@
         }
         for (const [tr, tc, L, bl] of tiles) b[tr][tc] = bl ? L.toLowerCase() : L;
         g.turns.push({ p, kind: "play", move: `${st} ${written.replace(/\)\(/g, "")}`, tiles, words: [], score,
-          rack: rackField(k[1]),
+          rack: rackField(k[1], i + 1),
           bingo: tiles.length === 7, agreed: false, unknown: [] });
+        rowTiles(i, k[3]);
+        lastWords = wordsOf(tiles, across);
       } else throw fail(i, "p.import.line", body.slice(0, 40));
       n++;
     }
     if (players.length < 2) throw new Error(T("p.import.players"));
+    const gr = gameRules();
+    if (players.length < gr.min_players || players.length > gr.max_players) {
+      throw fail(rulesAt, "p.import.rules.players", g.rules, gr.min_players, gr.max_players, players.length);
+    }
     g.players = players;
     g.clock = freshClock("off", players.length);
     if (rest.length || out !== null || time.length || ended) {
