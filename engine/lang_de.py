@@ -586,6 +586,8 @@ DE: dict[str, str] = {
     "lost: {where}: {why}": "verloren: {where}: {why}",
     "mended: line {line} (one damaged byte): entry {seq}": "geheilt: Zeile {line} (ein beschädigtes Byte): Eintrag {seq}",
     "recovered from {dir}/: entry {seq}": "aus {dir}/ wiederhergestellt: Eintrag {seq}",
+    "recovered from {file} (the last acknowledged entry): entry {seq}":
+        "aus {file} wiederhergestellt (der letzte bestätigte Eintrag): Eintrag {seq}",
     "interrupted write at the end ({n} bytes, never acknowledged): moved to journal.torn":
         "abgebrochenes Schreiben am Ende ({n} Bytes, nie bestätigt): nach journal.torn verschoben",
     "its creation": "Anlage",
@@ -925,6 +927,20 @@ SIMULTAN_PATTERNS_DE: list[tuple[str, object]] = [
      rf"cannot be rebuilt safely - {_RUN_REPAIR}$",
      r"\1 Zeile \2: der letzte Eintrag ist vollständig, aber sein Ende ist beschädigt (kein abgebrochenes "
      r"Schreiben); das Turnier lässt sich nicht sicher wiederherstellen – " + _REPAIR_DE.format(3)),
+    (rf"^(.+) line (\d+): entry (\d+) was acknowledged \((.+?)\) but its line is cut short \((\d+) bytes left\): "
+     rf"damage, not an interrupted write; the event cannot be rebuilt safely - {_RUN_REPAIR}$",
+     lambda m: (f"{m[1]} Zeile {m[2]}: Eintrag {m[3]} war bestätigt ({m[4].replace('a copy in', 'eine Kopie in')}), "
+                f"aber seine Zeile ist abgeschnitten (noch {m[5]} Bytes): ein Schaden, kein abgebrochenes Schreiben; "
+                f"das Turnier lässt sich nicht sicher wiederherstellen – „python -m engine simultan repair {m[6]}“ "
+                f"zeigt, was zu retten ist")),
+    (rf"^(.+) line (\d+): the journal ends after entry (\d+), but entry (\d+) was acknowledged \((\S+)\): "
+     rf"acknowledged entries are missing; {_RUN_REPAIR}$",
+     r"\1 Zeile \2: das Journal endet nach Eintrag \3, aber Eintrag \4 war bestätigt (\5): bestätigte Einträge "
+     r"fehlen; " + _REPAIR_DE.format(6)),
+    (rf"^(.+) line (\d+): the last entry is cut short and (.+), so it cannot be told from an interrupted write; "
+     rf"{_RUN_REPAIR}$",
+     r"\1 Zeile \2: der letzte Eintrag ist abgeschnitten und \3, daher nicht von einem abgebrochenen Schreiben zu "
+     r"unterscheiden; " + _REPAIR_DE.format(4)),
     (rf"^(.+) line (\d+): entry number (.+), expected (\d+); {_RUN_REPAIR}$",
      r"\1 Zeile \2: Eintragsnummer \3, erwartet \4; " + _REPAIR_DE.format(5)),
     (r"^(.+): not an event directory \(no (\S+)\); create one with `python -m engine simultan new`$",

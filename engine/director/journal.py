@@ -2,20 +2,29 @@
 
 ``journal.jsonl`` holds one JSON object per line, each with ``seq`` (1, 2, …)
 and ``crc`` (CRC-32 of the record's canonical JSON without ``crc``, 8 hex
-digits). A command appends exactly one record with a single ``write`` and
-returns only after ``fsync``, so an entry the director saw acknowledged is on
-disk. A line whose checksum verifies is never dropped. Only a last line that
-fails its checksum, lacks its newline *and* is cut short (its JSON object never
-closes: :func:`is_cut_short`) is an interrupted write: a torn write can only
-shorten the last line. Readers ignore it, and the next writing command (under
-the exclusive lock) moves its bytes to ``journal.torn`` and truncates the
-journal before appending. A last line that verifies but lacks its newline is
-kept (the newline is added before the next append). Anything else (a damaged
-terminated line, a complete last line whose final byte was changed, an entry
-out of order) is an error: the event is not rebuilt from a journal that cannot be
-trusted; ``simultan repair`` (:func:`salvage`) shows what would be lost and
-salvages every intact entry, with help from the copies in ``backup/``
-(:func:`backup_journal`, one per closed round).
+digits). A command appends exactly one record with a single ``write``, ``fsync``s
+it, then writes ``journal.ack`` (:func:`write_ack`: the ``seq``, ``crc`` and whole
+line of that entry, atomically) and only then reports success: an entry the
+director saw acknowledged is on disk twice. A line whose checksum verifies is
+never dropped. Only a last line that fails its checksum, lacks its newline, is
+cut short (its JSON object never closes: :func:`is_cut_short`) *and* comes after
+every acknowledged entry (its number is above the ack's ``seq``, and no copy in
+``backup/`` has it) is an interrupted write: a torn write can only shorten the
+last line, and a kill between the journal's ``fsync`` and the ack leaves a
+complete line. Readers ignore it, and the next writing command (under the
+exclusive lock) moves its bytes to ``journal.torn`` and truncates the journal
+before appending. A cut-short last line the ack (or a backup copy) names was
+acknowledged and damaged afterwards (``truncate -s -3``); so is a journal that
+ends before the ack's entry: both are errors, never dropped, and ``simultan
+repair`` takes the entry back from ``journal.ack``. An event without
+``journal.ack`` (made by an older version) reads as before. A last line that
+verifies but lacks its newline is kept (the newline is added before the next
+append). Anything else (a damaged terminated line, a complete last line whose
+final byte was changed, an entry out of order) is an error: the event is not
+rebuilt from a journal that cannot be trusted; ``simultan repair``
+(:func:`~engine.director.repair.plan_repair`) shows what would be lost and salvages every intact entry, with
+help from ``journal.ack`` and the copies in ``backup/`` (:func:`backup_journal`,
+one per closed round).
 
 ``lock`` is locked with ``flock`` (shared for reading commands, exclusive for
 writing ones), so two directors' commands run one after the other and each
@@ -33,11 +42,14 @@ from contextlib import contextmanager
 from pathlib import Path
 
 __all__ = ["JournalError", "Journal", "event_lock", "atomic_write", "backup_journal", "remove_stale_temps", "scan_lines",
-           "is_cut_short", "JOURNAL_FILE", "LOCK_FILE", "TORN_FILE", "BACKUP_DIR", "BACKUPS_KEPT"]
+           "is_cut_short", "read_ack", "write_ack", "remove_ack", "backup_records", "JOURNAL_FILE", "LOCK_FILE",
+           "TORN_FILE", "ACK_FILE", "BACKUP_DIR", "BACKUPS_KEPT"]
 
 JOURNAL_FILE = "journal.jsonl"
 LOCK_FILE = "lock"
 TORN_FILE = "journal.torn"
+ACK_FILE = "journal.ack"
+"""The last acknowledged entry: ``{"seq": N, "crc": ..., "line": "the journal's line N"}`` (:func:`write_ack`)."""
 BACKUP_DIR = "backup"
 BACKUPS_KEPT = 3
 """Copies of the journal kept in ``backup/`` (the newest ones, one per closed round)."""
@@ -130,6 +142,74 @@ def scan_lines(data: bytes) -> list[tuple[bytes, dict | None, bool]]:
     return out
 
 
+def read_ack(directory: str | os.PathLike) -> tuple[int, bytes, dict] | None:
+    """The last acknowledged entry from ``journal.ack``: ``(seq, its line without newline, its record)``;
+    ``None`` when there is no such file (an event made by an older version).
+
+    Raises:
+        JournalError: the file is there but cannot be read, or its line does not verify.
+    """
+    path = Path(directory) / ACK_FILE
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise JournalError(f"{path}: cannot be read ({os_error_text(exc)})") from None
+    try:
+        ack = json.loads(data.decode("utf-8"))
+        seq, crc, line = ack["seq"], ack["crc"], ack["line"].encode("utf-8")
+    except (UnicodeDecodeError, ValueError, KeyError, TypeError, AttributeError):
+        raise JournalError(f"{path}: damaged") from None
+    rec = try_decode(line)
+    if rec is None or type(seq) is not int or rec.get("seq") != seq or rec.get("crc", crc) != crc \
+            or record_crc(rec) != crc:
+        raise JournalError(f"{path}: damaged (its entry does not verify)")
+    return seq, line, rec
+
+
+def write_ack(directory: str | os.PathLike, line: bytes) -> None:
+    """Record ``line`` (a verified journal line, with or without its newline) as the last acknowledged
+    entry: ``journal.ack`` written atomically (fixed temporary name: call under the exclusive lock),
+    then the directory ``fsync``ed.
+
+    Raises:
+        OSError: the file could not be written (it is then unchanged); the message names it.
+    """
+    directory = Path(directory)
+    line = line.rstrip(b"\n")
+    rec = try_decode(line)
+    if rec is None:
+        raise ValueError("write_ack: the line does not verify")
+    data = _canonical({"seq": rec["seq"], "crc": record_crc(rec), "line": line.decode("utf-8")}) + "\n"
+    atomic_write(directory / ACK_FILE, data, tmp_name=f".{ACK_FILE}.tmp")
+    _fsync_dir(directory)
+
+
+def remove_ack(directory: str | os.PathLike) -> None:
+    """Remove ``journal.ack`` (fsynced) before the journal is rewritten (``repair --apply``), so that a
+    kill before the new ack leaves none rather than one naming entries the new journal lacks."""
+    try:
+        (Path(directory) / ACK_FILE).unlink()
+    except FileNotFoundError:
+        return
+    _fsync_dir(Path(directory))
+
+
+def backup_records(directory: str | os.PathLike) -> dict[int, dict]:
+    """Verified entries of the copies in ``backup/`` by ``seq`` (the newest copy first)."""
+    out: dict[int, dict] = {}
+    for path in sorted((Path(directory) / BACKUP_DIR).glob("journal-r*.jsonl"), reverse=True):
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue
+        for _raw, rec, _term in scan_lines(data):
+            if rec is not None and isinstance(rec.get("seq"), int):
+                out.setdefault(rec["seq"], rec)
+    return out
+
+
 class Journal:
     """The journal file of one event directory.
 
@@ -194,6 +274,7 @@ class Journal:
                                    f"damaged (not an interrupted write); the event cannot be rebuilt safely - "
                                    f"{REPAIR_HINT.replace('DIR', str(self.directory))}")
             if rec is None:
+                self._refuse_if_acknowledged(len(out) + 1, tail)
                 self.torn = tail  # an interrupted write: never acknowledged
             elif rec.get("seq") != len(out) + 1:
                 raise JournalError(f"{self.path} line {len(out) + 1}: entry number {rec.get('seq')!r}, expected "
@@ -202,7 +283,35 @@ class Journal:
                 out.append(rec)
                 self.unterminated = True
                 self._good_size = len(data)
+        if not self.torn:
+            try:
+                ack = read_ack(self.directory)
+            except JournalError:  # a damaged ack hides nothing here; the next append rewrites it
+                ack = None
+            if ack is not None and ack[0] > len(out):
+                raise JournalError(f"{self.path} line {len(out) + 1}: the journal ends after entry {len(out)}, but "
+                                   f"entry {ack[0]} was acknowledged ({ACK_FILE}): acknowledged entries are missing; "
+                                   f"{REPAIR_HINT.replace('DIR', str(self.directory))}")
         return out
+
+    def _refuse_if_acknowledged(self, n: int, tail: bytes) -> None:
+        """Raise when entry ``n``, whose line ``tail`` is cut short, was acknowledged (``journal.ack`` says
+        so, or a copy in ``backup/`` holds it): damage after the write, not an interrupted write."""
+        hint = REPAIR_HINT.replace('DIR', str(self.directory))
+        try:
+            ack = read_ack(self.directory)
+        except JournalError as exc:
+            raise JournalError(f"{self.path} line {n}: the last entry is cut short and {exc}, so it cannot be "
+                               f"told from an interrupted write; {hint}") from None
+        if ack is not None and ack[0] >= n:
+            where = ACK_FILE
+        elif n in backup_records(self.directory):
+            where = f"a copy in {BACKUP_DIR}/"
+        else:
+            return
+        raise JournalError(f"{self.path} line {n}: entry {n} was acknowledged ({where}) but its line is cut short "
+                           f"({len(tail)} bytes left): damage, not an interrupted write; the event cannot be rebuilt "
+                           f"safely - {hint}")
 
     def repair_tail(self) -> bool:
         """Make the journal end in a newline before an append (call under the exclusive lock, after :meth:`read`).
@@ -258,16 +367,31 @@ class Journal:
         self._good_size = size + len(data)
 
     def append(self, record: dict) -> None:
-        """Append one record with a single write and ``fsync`` (call under the exclusive lock).
+        """Append one record with a single write and ``fsync``, then write ``journal.ack`` for it
+        (:func:`write_ack`; call under the exclusive lock).
 
         Raises:
-            OSError: the write or ``fsync`` failed (a full disk): the journal is cut
+            OSError: the write, ``fsync`` or the ack failed (a full disk): the journal is cut
                 back to its old size, so the entry is not recorded; the message names the file.
         """
+        line = encode_record(record)
         try:
-            self._append_bytes(encode_record(record))
+            self._append_bytes(line)
         except OSError as exc:
             raise OSError(exc.errno, f"{self.path}: the entry was not recorded ({exc.strerror or exc})") from None
+        try:
+            write_ack(self.directory, line)
+        except OSError as exc:  # the ack was not renamed into place: take the entry back, the command fails
+            size = self._good_size - len(line)  # (an interrupt or a kill leaves the verified entry, which counts)
+            try:
+                with open(self.path, "r+b") as f:
+                    f.truncate(size)
+                    f.flush()
+                    os.fsync(f.fileno())
+                self._good_size = size
+            except OSError:
+                pass
+            raise OSError(exc.errno, f"the entry was not recorded: {exc.strerror or exc}") from None
 
     def create(self, record: dict) -> None:
         """Start a new journal with its first record; fsync the file and the directory.
@@ -297,13 +421,23 @@ class Journal:
             raise
         os.close(fd)
         _fsync_dir(self.directory)
+        try:
+            write_ack(self.directory, data)
+        except OSError as exc:
+            try:
+                self.path.unlink()  # nothing was acknowledged
+            except OSError:
+                pass
+            raise OSError(exc.errno, f"the event was not created: {exc.strerror or exc}") from None
 
 
-def atomic_write(path: str | os.PathLike, data: bytes | str) -> None:
+def atomic_write(path: str | os.PathLike, data: bytes | str, tmp_name: str | None = None) -> None:
     """Write ``path`` all or nothing: a temporary file next to it, ``fsync``, rename.
 
     On any failure (a full disk, an interrupt) the temporary file is removed and
-    ``path`` is left as it was.
+    ``path`` is left as it was. ``tmp_name`` (default ``.NAME.PID.tmp``) is the
+    temporary file's name; a fixed one suits a writer under a lock (a killed one's
+    file is reused, not left behind).
 
     Raises:
         OSError: the file could not be written; the message names it.
@@ -311,7 +445,7 @@ def atomic_write(path: str | os.PathLike, data: bytes | str) -> None:
     path = Path(path)
     if isinstance(data, str):
         data = data.encode("utf-8")
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp = path.with_name(tmp_name or f".{path.name}.{os.getpid()}.tmp")
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
         try:

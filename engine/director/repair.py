@@ -9,8 +9,12 @@ order: :class:`~engine.director.journal.JournalError`) blocks every command.
    byte changed anywhere, a newline replaced by another byte or put in the
    middle of a line) and the mended line verifies - CRC-32 makes a wrong
    mend that verifies by chance a one-in-four-billion event per candidate;
-2. entries it cannot read there are taken from the copies in ``backup/``
-   (:func:`~engine.director.journal.backup_journal`, one per closed round);
+2. entries it cannot read there are taken from ``journal.ack`` (the last
+   acknowledged entry, whole: :func:`~engine.director.journal.write_ack`) and
+   from the copies in ``backup/``
+   (:func:`~engine.director.journal.backup_journal`, one per closed round); a
+   cut-short last line either of them has was acknowledged, so it is damage,
+   not an interrupted write;
 3. the entries are replayed in order; one that no longer fits the event (it
    follows a lost entry it depends on, e.g. a submission for a round whose
    ``close`` is lost) is left out, and so is an ``undo`` whose action is lost;
@@ -30,8 +34,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .event import describe_action, lexicon_id, replay
-from .journal import (BACKUP_DIR, JOURNAL_FILE, JournalError, atomic_write, backup_journal, encode_record,
-                      event_lock, is_cut_short, scan_lines, try_decode)
+from .journal import (ACK_FILE, BACKUP_DIR, JOURNAL_FILE, JournalError, atomic_write, backup_journal,
+                      backup_records, encode_record, event_lock, is_cut_short, read_ack, remove_ack, scan_lines,
+                      try_decode, write_ack)
 
 __all__ = ["RepairPlan", "plan_repair", "apply_repair"]
 
@@ -46,6 +51,7 @@ class RepairPlan:
         lost: ``[(where, why), ...]`` for every line or entry not kept
             (``where`` names the line of the journal or the entry number).
         recovered: entry numbers taken from a backup copy.
+        from_ack: entry numbers taken from ``journal.ack`` (the last acknowledged entry).
         mended: ``[(line, seq), ...]``: damaged lines kept because one changed byte explained the damage.
         torn: bytes of an interrupted last write (never acknowledged; moved to ``journal.torn``).
         intact: True when the journal needs no repair.
@@ -56,6 +62,7 @@ class RepairPlan:
     records: list = field(default_factory=list)
     lost: list = field(default_factory=list)
     recovered: list = field(default_factory=list)
+    from_ack: list = field(default_factory=list)
     mended: list = field(default_factory=list)
     torn: bytes = b""
     intact: bool = False
@@ -73,6 +80,8 @@ class RepairPlan:
             out.append(tr("lost: {where}: {why}", where=tr(where), why=tr(why)))
         for line, seq in self.mended:
             out.append(tr("mended: line {line} (one damaged byte): entry {seq}", line=line, seq=seq))
+        for seq in self.from_ack:
+            out.append(tr("recovered from {file} (the last acknowledged entry): entry {seq}", file=ACK_FILE, seq=seq))
         for seq in self.recovered:
             out.append(tr("recovered from {dir}/: entry {seq}", dir=BACKUP_DIR, seq=seq))
         if self.torn:
@@ -128,20 +137,6 @@ def mend_line(raw: bytes) -> dict | None:
     return None
 
 
-def _backup_records(directory: Path) -> dict[int, dict]:
-    """Verified entries of the backup copies by ``seq`` (the newest copy first)."""
-    out: dict[int, dict] = {}
-    for path in sorted((directory / BACKUP_DIR).glob("journal-r*.jsonl"), reverse=True):
-        try:
-            data = path.read_bytes()
-        except OSError:
-            continue
-        for _raw, rec, _term in scan_lines(data):
-            if rec is not None and isinstance(rec.get("seq"), int):
-                out.setdefault(rec["seq"], rec)
-    return out
-
-
 def plan_repair(directory: str | Path, lexicon=None) -> RepairPlan:
     """Work out the salvaged journal of ``directory`` (nothing is written).
 
@@ -162,6 +157,16 @@ def plan_repair(directory: str | Path, lexicon=None) -> RepairPlan:
         raise JournalError(f"{directory}: not an event directory (no {JOURNAL_FILE})") from None
     plan.data = data
     lines = scan_lines(data)
+    try:
+        ack = read_ack(directory)
+    except JournalError:  # a damaged ack: a cut-short last line cannot be called an interrupted write
+        ack = (len(lines), None, None)
+    backups = backup_records(directory)
+
+    def torn(i: int, raw: bytes, terminated: bool) -> bool:  # line i (from 1): an interrupted write
+        return (not terminated and i == len(lines) and is_cut_short(raw) and (ack is None or i > ack[0])
+                and i not in backups)
+
     by_seq: dict[int, dict] = {}
     damaged = False
     bad_lines: set[int] = set()
@@ -170,8 +175,10 @@ def plan_repair(directory: str | Path, lexicon=None) -> RepairPlan:
     for i, (raw, rec, terminated) in enumerate(lines):
         if rec is not None or i + 1 in joined:
             continue
-        if not terminated and is_cut_short(raw):
+        if torn(i + 1, raw, terminated):
             continue  # an interrupted write
+        if not terminated and ack is not None and ack[1] is not None and i + 1 == ack[0] and ack[1].startswith(raw):
+            continue  # the acknowledged last entry cut short: journal.ack has it whole
         rec = mend_line(raw)
         if rec is None and i + 1 < len(lines) and lines[i + 1][1] is None:  # a byte became a newline?
             both = raw + b"\0" + lines[i + 1][0]
@@ -188,7 +195,7 @@ def plan_repair(directory: str | Path, lexicon=None) -> RepairPlan:
             damaged = True
             plan.mended.append((i, rec.get("seq")))
         if rec is None:
-            if not terminated and i == len(lines) and is_cut_short(raw):
+            if torn(i, raw, terminated):
                 plan.torn = raw
             else:
                 damaged = True
@@ -203,14 +210,17 @@ def plan_repair(directory: str | Path, lexicon=None) -> RepairPlan:
         if seq != i:
             damaged = True
         by_seq[seq] = rec
-    backups = _backup_records(directory)
+    if ack is not None and ack[2] is not None and ack[0] not in by_seq:
+        by_seq[ack[0]] = ack[2]
+        plan.from_ack.append(ack[0])
+        damaged = True
     for seq in sorted(backups):
         if seq not in by_seq:
             by_seq[seq] = backups[seq]
             plan.recovered.append(seq)
             damaged = True
-    plan.lost = [(w, y) for w, y in plan.lost if not (w.startswith("line ") and int(w[5:]) in plan.recovered
-                                                       and int(w[5:]) in bad_lines)]
+    plan.lost = [(w, y) for w, y in plan.lost if not (w.startswith("line ") and int(w[5:]) in bad_lines
+                                                       and int(w[5:]) in plan.recovered + plan.from_ack)]
     if 1 not in by_seq or by_seq[1].get("type") != "new":
         raise JournalError(f"{directory / JOURNAL_FILE}: the first entry (`new`: the event's settings) is damaged "
                            f"and no copy in {BACKUP_DIR}/ has it; the event cannot be salvaged")
@@ -269,7 +279,8 @@ def apply_repair(plan: RepairPlan) -> Path | None:
     """Write the salvaged journal of ``plan`` (under the exclusive lock).
 
     The old journal is kept as ``journal.damaged-YYYYMMDD-HHMMSS``; the torn
-    bytes go to ``journal.torn``; ``backup/`` (numbered like the old journal) is
+    bytes go to ``journal.torn``; ``journal.ack`` names the new last entry;
+    ``backup/`` (numbered like the old journal) is
     renamed ``backup.damaged-YYYYMMDD-HHMMSS`` and a copy of the salvaged journal
     starts the new ``backup/``.
 
@@ -296,7 +307,10 @@ def apply_repair(plan: RepairPlan) -> Path | None:
                 f.write(f"# {time.strftime('%Y-%m-%d %H:%M:%S')} removed by repair\n".encode() + plan.torn + b"\n")
                 f.flush()
                 os.fsync(f.fileno())
-        atomic_write(path, b"".join(encode_record(r) for r in plan.records))
+        remove_ack(directory)
+        lines = [encode_record(r) for r in plan.records]
+        atomic_write(path, b"".join(lines))
+        write_ack(directory, lines[-1])
         if (directory / BACKUP_DIR).is_dir():
             (directory / BACKUP_DIR).rename(directory / f"{BACKUP_DIR}.damaged-{stamp}")
         closes = [r for r in plan.records if r.get("type") == "close"]

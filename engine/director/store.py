@@ -10,6 +10,7 @@ Layout of an event directory::
 
     journal.jsonl   the event (append-only; see engine.director.journal)
     lock            the lock file
+    journal.ack     the last acknowledged entry (see engine.director.journal)
     journal.torn    bytes of interrupted writes removed from the journal (if any)
     backup/         copies of the journal, one per closed round (the newest three)
     export/         derived files, rewritten after every change (see engine.director.export);

@@ -185,6 +185,126 @@ def test_repair_keeps_the_last_entry_after_any_one_byte_change_of_its_end(tmp_pa
     assert journal.read_bytes() == good
 
 
+def test_every_cut_of_an_acknowledged_last_entry_is_refused_and_repair_restores_it(tmp_path, capsys, lex):
+    """report-attack26l: `truncate -s -3 journal.jsonl` after a submission that printed success made the
+    entry look like an interrupted write, and the next command dropped it ("never acknowledged").
+    journal.ack names the acknowledged entry: every cut of its line is refused, never dropped, and
+    repair takes the entry back whole from journal.ack."""
+    journal, good, last = _submitted(tmp_path / "ev", lex)
+    line_len = len(good) - good.rstrip(b"\n").rfind(b"\n") - 1      # the last line with its newline
+    assert json.loads((tmp_path / "ev" / "journal.ack").read_text())["seq"] == last["seq"] == 3
+    for cut in range(1, line_len + 1):
+        journal.write_bytes(good[:-cut])
+        j = Journal(tmp_path / "ev")
+        if cut == 1:                                # only the newline is gone: the line verifies and counts
+            assert j.read()[-1] == last and not j.torn
+            continue
+        with pytest.raises(JournalError, match="entry 3 was acknowledged") as info:
+            j.read()
+        assert "simultan repair" in str(info.value) and "line 3" in str(info.value), cut
+        plan = plan_repair(tmp_path / "ev", lex)
+        assert plan.records[-1] == last and plan.from_ack == [3], cut
+        assert not plan.torn and not plan.lost and "never acknowledged" not in "\n".join(plan.lines())
+    # a changing command refuses too: the entry stays where it is, nothing goes to journal.torn
+    cut = good[:-3]
+    journal.write_bytes(cut)
+    code, _out, err = run(capsys, "submit", tmp_path / "ev", "Ben", "-")
+    assert code == 2 and "line 3: entry 3 was acknowledged (journal.ack) but its line is cut short" in err
+    assert journal.read_bytes() == cut and not (tmp_path / "ev" / "journal.torn").exists()
+    code, out, _err = run(capsys, "repair", tmp_path / "ev", "--lexicon", lex.path)
+    assert code == 1 and "recovered from journal.ack (the last acknowledged entry): entry 3" in out
+    assert "never acknowledged" not in out
+    code, _out, err = run(capsys, "repair", tmp_path / "ev", "--lexicon", lex.path, "--apply")
+    assert code == 0, err
+    assert journal.read_bytes() == good and Journal(tmp_path / "ev").read()[-1] == last
+    # the whole line gone: the journal ends before the acknowledged entry
+    other = shutil.copytree(tmp_path / "ev", tmp_path / "ev2")
+    (other / "journal.jsonl").write_bytes(good[:-line_len])
+    with pytest.raises(JournalError, match="line 3: the journal ends after entry 2, but entry 3 was acknowledged"):
+        Journal(other).read()
+    plan = plan_repair(other, lex)
+    assert plan.records[-1] == last and plan.from_ack == [3]
+    apply_repair(plan)
+    assert (other / "journal.jsonl").read_bytes() == good
+    d = EventDir(other, lex, notes=None, export=False)              # the event goes on
+    d.submit("Ben", "-")
+    assert [r["seq"] for r in Journal(other).read()] == [1, 2, 3, 4]
+
+
+def test_a_torn_write_after_the_acknowledged_entry_is_still_removed(tmp_path, capsys, lex):
+    """A crash during the journal write leaves a cut-short line numbered one above journal.ack:
+    an interrupted write, removed as before; a crash between the journal's fsync and the ack
+    leaves a complete line, which counts."""
+    journal, good, last = _submitted(tmp_path / "ev", lex)
+    half = encode_record({"seq": 4, "type": "submit", "time": 9.0, "round": 1, "player": "Ben", "move": "-"})[:-30]
+    journal.write_bytes(good + half)
+    j = Journal(tmp_path / "ev")
+    assert j.read()[-1] == last and j.torn == half
+    plan = plan_repair(tmp_path / "ev", lex)
+    assert plan.torn == half and not plan.from_ack and plan.records[-1] == last
+    assert "interrupted write at the end (%d bytes, never acknowledged)" % len(half) in "\n".join(plan.lines())
+    code, _out, err = run(capsys, "submit", tmp_path / "ev", "Ben", "-")
+    assert code == 0 and "removed an interrupted write" in err, err
+    assert (tmp_path / "ev" / "journal.torn").read_bytes().endswith(half + b"\n")
+    records = Journal(tmp_path / "ev").read()
+    assert [r["seq"] for r in records] == [1, 2, 3, 4] and records[2] == last
+    assert (records[3]["seq"], records[3]["player"]) == (4, "Ben")
+    assert json.loads((tmp_path / "ev" / "journal.ack").read_text())["seq"] == 4
+    # killed after the journal's fsync, before the ack: the complete line counts
+    whole = encode_record({**records[3], "seq": 5, "player": "Cal"})
+    journal.write_bytes(journal.read_bytes() + whole)
+    assert Journal(tmp_path / "ev").read()[-1]["player"] == "Cal"
+
+
+def test_an_ack_that_cannot_be_written_records_nothing(tmp_path, lex, monkeypatch):
+    import engine.director.journal as journal_mod
+
+    journal, good, last = _submitted(tmp_path / "ev", lex)
+    ack = (tmp_path / "ev" / "journal.ack").read_bytes()
+    real = journal_mod.atomic_write
+
+    def full(path, data, tmp_name=None):
+        if Path(path).name == "journal.ack":
+            raise OSError(errno.ENOSPC, f"{path}: not written (No space left on device)")
+        return real(path, data, tmp_name)
+
+    monkeypatch.setattr(journal_mod, "atomic_write", full)
+    with pytest.raises(OSError, match=r"the entry was not recorded: .*journal.ack: not written"):
+        EventDir(tmp_path / "ev", lex, notes=None, export=False).submit("Ben", "-")
+    monkeypatch.undo()
+    assert journal.read_bytes() == good and (tmp_path / "ev" / "journal.ack").read_bytes() == ack
+    assert not [p.name for p in (tmp_path / "ev").iterdir() if p.name.endswith(".tmp")]
+
+
+def test_an_event_without_an_ack_reads_as_before(tmp_path, capsys, lex):
+    """An event made by an older version has no journal.ack: a cut-short last line is an interrupted
+    write as before (nothing tells it apart), unless a copy in backup/ holds the entry."""
+    journal, good, last = _submitted(tmp_path / "ev", lex)
+    (tmp_path / "ev" / "journal.ack").unlink()
+    assert Journal(tmp_path / "ev").read()[-1] == last             # intact: reads
+    journal.write_bytes(good[:-3])
+    j = Journal(tmp_path / "ev")
+    assert j.read()[-1]["seq"] == 2 and j.torn == good[:-3].rsplit(b"\n", 1)[1]
+    code, _out, err = run(capsys, "submit", tmp_path / "ev", "Ben", "-")
+    assert code == 0 and "removed an interrupted write" in err, err
+    records = Journal(tmp_path / "ev").read()
+    assert [r["seq"] for r in records] == [1, 2, 3] and records[2]["player"] == "Ben"
+    assert json.loads((tmp_path / "ev" / "journal.ack").read_text())["seq"] == 3   # acknowledged from now on
+    # a close is in backup/: its cut-short line was acknowledged even without journal.ack
+    d = EventDir(tmp_path / "ev", lex, notes=None, export=False)
+    d.close()
+    (tmp_path / "ev" / "journal.ack").unlink()
+    closed = journal.read_bytes()
+    journal.write_bytes(closed[:-3])
+    with pytest.raises(JournalError, match=r"line 4: entry 4 was acknowledged \(a copy in backup/\)"):
+        Journal(tmp_path / "ev").read()
+    plan = plan_repair(tmp_path / "ev", lex)
+    assert plan.recovered == [4] and not plan.torn and not plan.lost
+    assert "never acknowledged" not in "\n".join(plan.lines())
+    apply_repair(plan)
+    assert journal.read_bytes() == closed
+
+
 def _three_rounds(path, lex, clock=None) -> EventDir:
     d = new_event(path, lex, clock=clock)
     for _ in range(3):
