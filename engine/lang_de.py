@@ -87,6 +87,13 @@ DE: dict[str, str] = {
     "rack inference": "Rückschluss auf das Bänkchen",
     "could not start the ahead-of-time build in the background ({exc}); `python -m engine warmup aot` does it":
         "konnte das Vorab-Übersetzen nicht im Hintergrund starten ({exc}); „python -m engine warmup aot“ erledigt es",
+    "compiling the deep analysis in its worker process in the background (once; it is cached for later starts; "
+    "a deep analysis asked for meanwhile waits for it, the Meister plays static equity)":
+        "übersetze die genaue Analyse in ihrem Rechenprozess im Hintergrund (einmal; für spätere Starts "
+        "zwischengespeichert; eine genaue Analyse wartet so lange, der Meister spielt nach statischer Equity)",
+    "deep analysis ready ({s} s)": "genaue Analyse bereit ({s} s)",
+    "starting the deep analysis worker failed ({exc}); the first deep analysis starts it":
+        "der Rechenprozess der genauen Analyse ist nicht gestartet ({exc}); die erste genaue Analyse startet ihn",
     "compiling the move generator ahead of time in the background (once, about 20 s of CPU) so that later "
     "starts skip Numba; `python -m engine warmup` compiles every kernel ahead; GSE_AOT=0 turns this off":
         "übersetze den Zuggenerator vorab im Hintergrund (einmal, etwa 20 s CPU), damit spätere Starts ohne Numba "

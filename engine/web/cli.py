@@ -71,6 +71,33 @@ def warm_play_kernels(lexicon, note=_note) -> threading.Thread:
     return t
 
 
+def warm_deep_worker(deep, note=_note) -> threading.Thread:
+    """Start the deep worker (:meth:`engine.web.deep.DeepWorker.warm`: the deep analysis, the Meister level and
+    the Partieanalyse) in a daemon thread; returns the thread (already started). A compile is announced on
+    ``note`` before and after; a failure is noted, not raised (the first request then starts the worker)."""
+    from engine.analysis.warmup import COMMAND_STEPS, uncached
+    from engine.lang import tr
+
+    def run():
+        try:
+            cold = bool(uncached(COMMAND_STEPS["web"]))
+            if cold:
+                note(tr("compiling the deep analysis in its worker process in the background (once; it is cached "
+                        "for later starts; a deep analysis asked for meanwhile waits for it, the Meister plays "
+                        "static equity)"))
+            start = time.monotonic()
+            deep.warm()
+            if cold:
+                note(tr("deep analysis ready ({s} s)", s=round(time.monotonic() - start)))
+        except Exception as exc:  # noqa: BLE001 - a warm-up must never stop the server
+            note(tr("starting the deep analysis worker failed ({exc}); the first deep analysis starts it",
+                    exc=f"{type(exc).__name__}: {exc}"))
+
+    t = threading.Thread(target=run, name="warm-deep", daemon=True)
+    t.start()
+    return t
+
+
 @contextlib.contextmanager
 def background_server(app, host: str = "127.0.0.1", port: int = 0, timeout: float = 30.0, **settings):
     """Serve ``app`` with uvicorn in a daemon thread (for tests, screenshots and scripts),
@@ -240,6 +267,7 @@ def cmd_web(args) -> int:
                      new_player_links=args.new_player_links, link_base=base, games_dir=args.games,
                      max_games=args.max_games)
     warm_play_kernels(lexicon)
+    warm_deep_worker(app.state.deep)
     print(f"serving on http://{shown}:{args.port}/" + (f"  (projection: http://{shown}:{args.port}/director)"
                                                       if args.event else ""), file=sys.stderr)
     if key is not None:  # shown once; the server keeps only its hash

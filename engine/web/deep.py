@@ -150,6 +150,18 @@ class DeepWorker:
         return self._call(client, gone, float(seconds) + 300.0, "busy_deep_long",
                           _task, cgp, float(seconds), list(include or []), last_move, wait=wait)
 
+    def warm(self) -> None:
+        """Start the worker process and load (after installing: compile) its kernels now, blocking the calling
+        thread; ``python -m engine web`` calls it in a background thread when it starts, so that the first
+        visitor's deep analysis does not wait minutes for a compile nobody announced (report-attack26l: 67 s).
+        It takes the slot in the fair line as the client ``"(warm-up)"``: a request meanwhile waits in the line
+        (its budget starts when its turn comes).
+
+        Raises:
+            engine.web.server.Busy: the worker process died or the line is full.
+        """
+        self._call("(warm-up)", None, 3600.0, "busy_deep_long", _task_setup)
+
     def review(self, gcg: str, endgame_seconds: float = 2.0, client: str = "?",
                gone: threading.Event | None = None, timeout: float = 600.0) -> dict:
         """The Partieanalyse of a GCG text in the worker process, in the same fair slot as :meth:`run`:

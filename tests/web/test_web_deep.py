@@ -361,3 +361,18 @@ def test_the_worker_exits_when_the_server_is_killed(tmp_path):
         if worker and _alive(worker):
             __import__("os").kill(worker, 9)
         err.close()
+
+
+def test_warm_starts_the_worker_and_loads_its_lexicon_and_kernels_before_any_request(golden_lexicon):
+    # report-attack26l: the first deep analysis after installing waited 67 s for a compile nobody announced;
+    # `engine web` now calls warm() in the background at its start (warm_deep_worker)
+    from engine.web.deep import DeepWorker
+
+    w = DeepWorker(golden_lexicon, None)
+    try:
+        w.warm()
+        assert w._running is None                      # the slot is free again
+        loaded = "__import__('engine.web.deep').web.deep._WORKER['lexicon'].word_count"
+        assert w._executor().submit(eval, loaded).result(timeout=60) == golden_lexicon.word_count
+    finally:
+        w.close()
