@@ -813,3 +813,30 @@ def test_a_full_storage_never_drops_the_copy_of_a_game_the_server_deleted(browse
         assert pg.evaluate("window.SPIEL.copies") == {}
     finally:
         ctx.close()
+
+
+def test_copies_are_checked_with_the_server_even_beyond_the_40_ids_asked(browser, server, golden_lexicon):
+    """report-attack26l F4: with 40 ids not known to be over before them, the copies' games were never asked
+    about: a game the server still had was listed as "nur noch in diesem Browser", and a copy marked as held
+    by the server kept that mark after the server deleted the game (so it could go to make room)."""
+    import json
+
+    url, app = server
+    held = _stark_game(app, golden_lexicon)["id"]
+    deleted = "Y" * 20
+    fake = [f"F{i:019d}" for i in range(40)]
+    copy = {"gcg": "#player1 a A\n#player2 b B\n", "names": ["A", "B"], "scores": [1, 2], "level": "stark",
+            "created": 1, "kept": 1, "server": True}
+    copies = {held: copy, deleted: dict(copy, created=2, kept=2)}
+    ctx = _page_with_store(browser, {"current": None, "ids": fake + [held, deleted], "done": [held, deleted]})
+    ctx.add_init_script(f"if (!localStorage.getItem('gse.spielen.kopien.v1')) "
+                        f"localStorage.setItem('gse.spielen.kopien.v1', {json.dumps(json.dumps(copies))});")
+    pg = ctx.new_page()
+    try:
+        pg.goto(url + "/spielen")
+        expect(pg.locator(f'#games button[data-open="{held}"]')).to_have_count(1)   # main: listed as a copy only
+        expect(pg.locator("#games li.copy")).to_have_count(1)
+        flags = pg.evaluate("Object.fromEntries(Object.entries(window.SPIEL.copies).map(([k, v]) => [k, v.server]))")
+        assert flags == {held: True, deleted: False}                                 # main: deleted stayed True
+    finally:
+        ctx.close()

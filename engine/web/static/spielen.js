@@ -729,6 +729,13 @@
     const asked = store.ids.filter((x) => !over.has(x)).concat(store.ids.filter((x) => over.has(x))).slice(0, LISTED);
     const r = asked.length ? await call("POST", "/api/play/list", { ids: asked }) : { games: [], damaged: [] };
     if (r.error) { ul.innerHTML = `<li class="bad">${escapeHtml(r.error)}</li>`; return; }
+    // the copies' games too, when their ids were not among those asked (report-attack26l F4: a copy's "the server
+    // still has it" was never checked again, so a copy whose game the server deleted later could go to make room)
+    const extra = Object.keys(copies).filter((id) => !asked.includes(id)).slice(0, LISTED);
+    if (extra.length) {
+      const r2 = await call("POST", "/api/play/list", { ids: extra });
+      if (!r2.error) for (const k of ["games", "damaged", "unknown"]) r[k] = (r[k] || []).concat(r2[k] || []);
+    }
     // no id is dropped here: an id the server does not know (or a damaged game) is listed with a button to remove it
     const known = new Set(r.games.concat(r.damaged || []).map((g) => g.id));
     for (const g of r.games) if (g.over) markDone(g.id);
