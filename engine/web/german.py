@@ -108,8 +108,10 @@ _PLAY_RULES: list[tuple[str, object]] = [
     (r"^the server's disk is full: the game was not saved; try again later$",
      "Die Festplatte des Servers ist voll: die Partie wurde nicht gespeichert; später noch einmal versuchen"),
     (r"^the games folder of this server was moved or deleted while it ran: .*$",
-     "Der Spiele-Ordner dieses Servers wurde verschoben oder gelöscht, während er lief: nichts gespeichert; "
+     "Der Spiele-Ordner dieses Servers wurde verschoben oder gelöscht, während er lief: er speichert nichts mehr; "
      "der Server muss neu gestartet werden"),
+    (r"^your move was saved; the computer's answer was not: (.*)$",
+     lambda m: f"Dein Zug ist gespeichert, die Antwort des Computers nicht: {play_de(m[1])}"),
     (r"^the server cannot save the game \((.*)\)$",
      lambda m: f"Der Server kann die Partie nicht speichern ({os_error_de(m[1])})"),
     (r"^the game file is too large \(over (\d+) MB\).*$",

@@ -348,8 +348,8 @@ class GameStore:
         if self._folder is None:
             self._folder = now
         elif now != self._folder:
-            raise PlayError("the games folder of this server was moved or deleted while it ran: nothing was saved; "
-                            "the server must be restarted")
+            raise PlayError("the games folder of this server was moved or deleted while it ran: it saves nothing "
+                            "more; the server must be restarted")
 
     def _path(self, gid: str) -> Path:
         if not isinstance(gid, str) or not _ID.fullmatch(gid):
@@ -737,7 +737,10 @@ class GameStore:
             meta.pop("review", None)
             self._write(gid, meta, g)
             revived.close()  # the game is open now: the next count sees it
-            answer = self._engine_turns(meta, g)
+            try:
+                answer = self._engine_turns(meta, g)
+            except PlayError as exc:  # the player's move is on disk: say so (report-attack26l F3)
+                raise PlayError(f"your move was saved; the computer's answer was not: {exc}") from None
             out = self._state(meta, g)
             out["answer"] = answer
             out["challenged"] = challenged

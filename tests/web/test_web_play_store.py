@@ -809,12 +809,12 @@ def test_a_games_folder_moved_while_the_server_runs_gets_no_more_writes(client, 
     before = (games_dir / f"{gid}.json").read_bytes()
     r = client.post("/api/play/move", json={"id": gid, "move": "-"}, headers=EN)
     assert r.status_code == 400 and r.json()["error"] == (
-        "the games folder of this server was moved or deleted while it ran: nothing was saved; the server must be "
-        "restarted")
+        "the games folder of this server was moved or deleted while it ran: it saves nothing more; the server must "
+        "be restarted")
     assert (games_dir / f"{gid}.json").read_bytes() == before          # not written in the other server's folder
     r = client.post("/api/play/new", json={"level": "stark"})
     assert r.status_code == 400 and r.json()["error"].startswith(
-        "Der Spiele-Ordner dieses Servers wurde verschoben oder gelöscht, während er lief: nichts gespeichert")
+        "Der Spiele-Ordner dieses Servers wurde verschoben oder gelöscht, während er lief: er speichert nichts mehr")
     assert _files(games_dir) == {gid} and _files(moved) == {gid}
 
 
@@ -839,3 +839,32 @@ def test_the_meister_games_of_one_address_wait_in_one_turn_of_the_deep_worker(go
     a1, a2 = (f"spielen:{address_of(a)}" for a in ("10.0.0.1", "10.0.0.2"))
     assert set(deep.clients) == {a1, a2} and deep.clients.count(a2) >= 1
     assert deep.clients.count(a1) >= 2               # both games of 10.0.0.1 in its one turn
+
+
+def test_a_move_saved_before_the_folder_moved_is_said_to_be_saved(golden_lexicon, games_dir):
+    # report-attack26l F3: the folder moved between the player's move and the computer's answer; the answer said
+    # "nichts gespeichert" although the player's move was in the file
+    from engine.web.german import play_de
+    from engine.web.play import PlayError
+
+    store = GameStore(games_dir, golden_lexicon, None)
+    gid = store.new("stark", seed=5, owner="t:m")["id"]
+    moved = games_dir.with_name("spiele.mid")
+    answer = store._engine_turns
+
+    def moved_then_answer(meta, g):
+        games_dir.rename(moved)
+        games_dir.mkdir()
+        return answer(meta, g)
+
+    store._engine_turns = moved_then_answer
+    with pytest.raises(PlayError) as err:
+        store.move(gid, "-")
+    assert str(err.value) == ("your move was saved; the computer's answer was not: the games folder of this server "
+                              "was moved or deleted while it ran: it saves nothing more; the server must be restarted")
+    assert play_de(str(err.value)) == (
+        "Dein Zug ist gespeichert, die Antwort des Computers nicht: Der Spiele-Ordner dieses Servers wurde "
+        "verschoben oder gelöscht, während er lief: er speichert nichts mehr; der Server muss neu gestartet werden")
+    saved = json.loads((moved / f"{gid}.json").read_text(encoding="utf-8"))
+    assert saved["actions"][-1] == {"kind": "pass", "p": saved["you"]}
+    assert _files(games_dir) == set()
