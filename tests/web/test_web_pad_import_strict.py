@@ -159,3 +159,27 @@ def test_lines_ending_in_a_cr_alone_are_read(page, tmp_path):
     pg.set_input_files("#import-file", str(f))
     expect(pg.locator("#io-msg")).to_have_text("GCG gelesen: 2 Einträge")
     assert totals(pg) == [10, 0]
+
+
+def test_remaining_tiles_and_going_out_are_checked_as_the_cli_checks_them(page, tmp_path):
+    # report-attack26l F1: `(TILES) -N` lines were taken as written: a wrong value, a rack that is other tiles,
+    # tiles the set no longer has, two lines for one player (the export dropped the second)
+    pg = page
+    start_game(pg, ["Ida", "Jo"])
+    game = "#player1 ana Ana\n#player2 ben Ben\n>ana: ... 8H HAUS +10 10\n>ben: ... - +0 0\n"
+    refused_like_the_cli(pg, tmp_path / "v.gcg", game + ">ana: EN (EN) -5 5\n", 5,
+                         "Zeile 5: die Reststeine EN sind 2 Punkte wert: der Eintrag muss −2 sein, nicht -5")
+    refused_like_the_cli(pg, tmp_path / "q.gcg", game + ">ana: ... (QQ) -20 -10\n", 5,
+                         "Zeile 5: Ana: 2 × Q")
+    refused_like_the_cli(pg, tmp_path / "o.gcg", game + ">ben: EN (EN) -2 -2\n>ana: (EN) +5 15\n", 6,
+                         "Zeile 6: die Steine EN sind 2 Punkte wert: wer ausspielt, bekommt +2, nicht +5")
+    for name, text, message in (
+            ("r.gcg", game + ">ana: EN (QI) -11 -1\n", "Zeile 5: Bank EN und Reststeine (QI) sind nicht dieselben Steine"),
+            ("t.gcg", game + ">ben: EN (EN) -2 -2\n>ben: ER (ER) -2 -4\n",
+             "Zeile 6: Reststeine von Ben stehen schon in Zeile 5")):
+        expect(imp(pg, tmp_path, name, text)).to_have_text("GCG nicht gelesen: " + message)
+    refused_in_english(pg, tmp_path / "e.gcg", game + ">ana: EN (EN) -5 5\n",
+                       "GCG not read: line 5: the remaining tiles EN are worth 2: the entry must be −2, not -5")
+    expect(imp(pg, tmp_path, "ok.gcg", game + ">ben: EN (EN) -2 -2\n>ana: (EN) +2 12\n")).to_have_text(
+        "GCG gelesen: 4 Einträge")
+    assert totals(pg) == [12, -2]

@@ -1132,7 +1132,7 @@
     const players = [], nk = [], run = [];
     const g = newGame("classic", []);
     const b = Array.from({ length: N }, () => Array(N).fill(""));
-    const rest = [], time = [], timeParts = [];
+    const rest = [], restLine = [], time = [], timeParts = [];
     let out = null, n = 0, lastTurn = null, ended = false;
     let endLine = null;                       // the first line of the game's end (rest, out, time): no turn after it
     let incomplete = false;                   // a row by hand placed no tiles: the board lacks them from here on
@@ -1299,11 +1299,21 @@
           rowTiles(i, "");
         }
       } else if ((k = new RegExp(`^\\((\\S+)\\)\\s+${NUM}\\s+${NUM}$`).exec(body))) {
-        Array.from(k[1]).forEach((ch) => letterOk(i, ch, true));
+        const tiles = Array.from(k[1]).map((ch) => letterOk(i, ch, true)).join("");
+        if (rackValue(tiles) !== score) throw fail(i, "p.import.out.value", k[1], rackValue(tiles), nums[1]);
         out = p;
         if (endLine === null) endLine = i;
       } else if ((k = new RegExp(`^(\\S+)\\s+\\((\\S+)\\)\\s+${NUM}\\s+${NUM}$`).exec(body))) {
-        rest[p] = { text: Array.from(k[2]).map((ch) => letterOk(i, ch, true)).join(""), value: -score };
+        // as engine/game/gcg.py: the tiles' value, once per player, the rack field (when given) the same tiles;
+        // whether the set still has them is checked at the end (restProblem), as "Abrechnen" does (report-attack26l)
+        if (rest[p]) throw fail(i, "p.import.rest.twice", players[p], restLine[p] + 1);
+        const tiles = Array.from(k[2]).map((ch) => letterOk(i, ch, true)).join("");
+        if (rackValue(tiles) !== -score) throw fail(i, "p.import.rest.value", k[2], rackValue(tiles), nums[1]);
+        const sorted = (x) => Array.from(x).sort().join("");
+        const rack = rackField(k[1], i + 1);
+        if (rack && sorted(rack) !== sorted(tiles)) throw fail(i, "p.import.rest.rack", k[1], k[2]);
+        rest[p] = { text: tiles, value: -score };
+        restLine[p] = i;
         if (endLine === null) endLine = i;
       } else if ((k = new RegExp(`^(\\S+)\\s+--\\s+${NUM}\\s+${NUM}$`).exec(body))) {
         const last = g.turns[g.turns.length - 1];
@@ -1380,6 +1390,11 @@
       g.end = { rest: players.map((_x, p) => rest[p] || { text: "", value: 0 }), out,
         time: players.map((_x, p) => time[p] || 0), lost: players.map((_x, p) => (timeParts[p] || []).some((x) => x > LOST_OVER)) };
       if (timeParts.some((x) => x && x.length > 1)) g.end.timeParts = players.map((_x, p) => timeParts[p] || []);
+      const g0 = game;
+      game = g;                                 // restProblem reads the game's board and players
+      let bad;
+      try { bad = restProblem(g.end.rest); } finally { game = g0; }
+      if (bad) throw new Error(T("p.import.rest.tiles", Math.max(...restLine.filter((x) => x !== undefined)) + 1, bad));
     }
     return { game: g, entries: n };
   }
