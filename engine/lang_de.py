@@ -944,6 +944,12 @@ SIMULTAN_PATTERNS_DE: list[tuple[str, object]] = [
      rf"acknowledged entries are missing; {_RUN_REPAIR}$",
      r"\1 Zeile \2: das Journal endet nach Eintrag \3, aber Eintrag \4 war bestätigt (\5): bestätigte Einträge "
      r"fehlen; " + _REPAIR_DE.format(6)),
+    (rf"^(.+) line (\d+): the journal ends after entry (\d+), and (.+), but it names entry (\d+) as acknowledged: "
+     rf"acknowledged entries may be missing; {_RUN_REPAIR}$",
+     lambda m: (f"{m[1]} Zeile {m[2]}: das Journal endet nach Eintrag {m[3]}, und "
+                f"{m[4].replace(': damaged (its entry does not verify)', ': beschädigt (sein Eintrag stimmt nicht)').replace(': damaged', ': beschädigt')}"
+                f", nennt aber Eintrag {m[5]} als bestätigt: bestätigte Einträge fehlen womöglich; "
+                f"„python -m engine simultan repair {m[6]}“ zeigt, was zu retten ist")),
     (rf"^(.+) line (\d+): the last entry is cut short and (.+), so it cannot be told from an interrupted write; "
      rf"{_RUN_REPAIR}$",
      r"\1 Zeile \2: der letzte Eintrag ist abgeschnitten und \3, daher nicht von einem abgebrochenen Schreiben zu "

@@ -142,6 +142,15 @@ def scan_lines(data: bytes) -> list[tuple[bytes, dict | None, bool]]:
     return out
 
 
+def _readable_seq(directory: str | os.PathLike) -> int | None:
+    """The ``seq`` field of a ``journal.ack`` whose entry does not verify, when its JSON still gives one."""
+    try:
+        seq = json.loads((Path(directory) / ACK_FILE).read_bytes().decode("utf-8")).get("seq")
+    except (OSError, UnicodeDecodeError, ValueError, AttributeError):
+        return None
+    return seq if type(seq) is int and seq > 0 else None
+
+
 def read_ack(directory: str | os.PathLike) -> tuple[int, bytes, dict] | None:
     """The last acknowledged entry from ``journal.ack``: ``(seq, its line without newline, its record)``;
     ``None`` when there is no such file (an event made by an older version).
@@ -286,8 +295,13 @@ class Journal:
         if not self.torn:
             try:
                 ack = read_ack(self.directory)
-            except JournalError:  # a damaged ack hides nothing here; the next append rewrites it
-                ack = None
+            except JournalError as exc:  # damaged: its seq, when still readable, may say entries are missing
+                seq = _readable_seq(self.directory)
+                if seq is not None and seq > len(out):  # (report-attack26l F2: lost lines went unnoticed)
+                    raise JournalError(f"{self.path} line {len(out) + 1}: the journal ends after entry {len(out)}, "
+                                       f"and {exc}, but it names entry {seq} as acknowledged: acknowledged entries "
+                                       f"may be missing; {REPAIR_HINT.replace('DIR', str(self.directory))}") from None
+                ack = None  # otherwise it hides nothing here; the next append rewrites it
             if ack is not None and ack[0] > len(out):
                 raise JournalError(f"{self.path} line {len(out) + 1}: the journal ends after entry {len(out)}, but "
                                    f"entry {ack[0]} was acknowledged ({ACK_FILE}): acknowledged entries are missing; "

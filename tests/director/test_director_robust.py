@@ -828,3 +828,25 @@ def test_export_status_says_a_round_has_not_started_before_its_clock_runs(tmp_pa
     assert status_line(d.load()) == "Runde 1 noch nicht gestartet · 0 Runden gespielt"
     d.start()
     assert status_line(d.load()) == "Runde 1 läuft · 0 Runden gespielt"
+
+
+def test_lost_lines_are_noticed_when_the_ack_is_damaged_too(tmp_path, lex):
+    """report-attack26l F2: two entries cut off and a byte of journal.ack's line flipped: the journal read as
+    whole ("nothing to repair"), the acknowledged entries gone without a word. The damaged ack's seq is
+    still readable and says entries are missing."""
+    journal, good, last = _submitted(tmp_path / "ev", lex)
+    ack = tmp_path / "ev" / "journal.ack"
+    data = json.loads(ack.read_text(encoding="utf-8"))
+    data["line"] = data["line"].replace('"seq"', '"seQ"', 1)      # its entry no longer verifies
+    ack.write_text(json.dumps(data), encoding="utf-8")
+    first = good[:good.index(b"\n") + 1]
+    journal.write_bytes(first)                                    # entries 2 and 3 gone
+    with pytest.raises(JournalError, match=r"line 2: the journal ends after entry 1, and .*journal.ack: damaged "
+                                           r"\(its entry does not verify\), but it names entry 3 as acknowledged") as info:
+        Journal(tmp_path / "ev").read()
+    from engine.lang import tr_in
+
+    assert "Zeile 2: das Journal endet nach Eintrag 1, und " in tr_in("de", str(info.value))
+    assert "beschädigt (sein Eintrag stimmt nicht), nennt aber Eintrag 3 als bestätigt" in tr_in("de", str(info.value))
+    journal.write_bytes(good)                                     # the journal whole: a damaged ack hides nothing
+    assert Journal(tmp_path / "ev").read()[-1] == last
