@@ -180,6 +180,14 @@ def test_remaining_tiles_and_going_out_are_checked_as_the_cli_checks_them(page, 
         expect(imp(pg, tmp_path, name, text)).to_have_text("GCG nicht gelesen: " + message)
     refused_in_english(pg, tmp_path / "e.gcg", game + ">ana: EN (EN) -5 5\n",
                        "GCG not read: line 5: the remaining tiles EN are worth 2: the entry must be −2, not -5")
+    for name, text, message in (                       # going out against the others' remaining tiles
+            ("o1.gcg", game + ">ben: EN (EN) -2 -2\n>ana: (QI) +11 21\n",
+             "Zeile 6: wer ausspielt, bekommt die Reststeine der anderen (EN), nicht QI"),
+            ("o2.gcg", game + ">ben: Y (Y) -10 -10\n>ana: (YY) +20 30\n",
+             "Zeile 6: wer ausspielt, bekommt die Reststeine der anderen (Y), nicht YY"),
+            ("o3.gcg", game + ">ana: (EN) +2 12\n>ana: R (R) -1 11\n", "Zeile 6: Ana hat ausgespielt und hat doch Reststeine"),
+            ("o4.gcg", game + ">ana: (EN) +2 12\n>ben: (R) +1 1\n", "Zeile 6: ausgespielt hat schon Zeile 5")):
+        expect(imp(pg, tmp_path, name, text)).to_have_text("GCG nicht gelesen: " + message)
     expect(imp(pg, tmp_path, "ok.gcg", game + ">ben: EN (EN) -2 -2\n>ana: (EN) +2 12\n")).to_have_text(
         "GCG gelesen: 4 Einträge")
     assert totals(pg) == [12, -2]

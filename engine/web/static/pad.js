@@ -1133,7 +1133,7 @@
     const g = newGame("classic", []);
     const b = Array.from({ length: N }, () => Array(N).fill(""));
     const rest = [], restLine = [], time = [], timeParts = [];
-    let out = null, n = 0, lastTurn = null, ended = false;
+    let out = null, n = 0, lastTurn = null, ended = false, outLine = null, outTiles = "";
     let endLine = null;                       // the first line of the game's end (rest, out, time): no turn after it
     let incomplete = false;                   // a row by hand placed no tiles: the board lacks them from here on
     // lines end as Python's str.splitlines() ends them, which engine/game/gcg.py uses (a CR alone too)
@@ -1301,7 +1301,10 @@
       } else if ((k = new RegExp(`^\\((\\S+)\\)\\s+${NUM}\\s+${NUM}$`).exec(body))) {
         const tiles = Array.from(k[1]).map((ch) => letterOk(i, ch, true)).join("");
         if (rackValue(tiles) !== score) throw fail(i, "p.import.out.value", k[1], rackValue(tiles), nums[1]);
+        if (out !== null) throw fail(i, "p.import.out.twice", outLine + 1);
         out = p;
+        outLine = i;
+        outTiles = tiles;
         if (endLine === null) endLine = i;
       } else if ((k = new RegExp(`^(\\S+)\\s+\\((\\S+)\\)\\s+${NUM}\\s+${NUM}$`).exec(body))) {
         // as engine/game/gcg.py: the tiles' value, once per player, the rack field (when given) the same tiles;
@@ -1390,6 +1393,15 @@
       g.end = { rest: players.map((_x, p) => rest[p] || { text: "", value: 0 }), out,
         time: players.map((_x, p) => time[p] || 0), lost: players.map((_x, p) => (timeParts[p] || []).some((x) => x > LOST_OVER)) };
       if (timeParts.some((x) => x && x.length > 1)) g.end.timeParts = players.map((_x, p) => timeParts[p] || []);
+      // going out: the bonus counts exactly the others' remaining tiles, and the player who went out has none
+      // (engine/game/gcg.py; report-attack26l: "(QI)" against "EN", "(YY)" against "Y", a rest line of the player
+      // who went out were taken and changed on export)
+      if (out !== null) {
+        const sorted = (x) => Array.from(x).sort().join("");
+        if (rest[out]) throw new Error(T("p.import.out.rest", Math.max(outLine, restLine[out]) + 1, players[out]));
+        const others = rest.map((r, q) => (q === out || !r ? "" : r.text)).join("");
+        if (sorted(others) !== sorted(outTiles)) throw new Error(T("p.import.out.tiles", outLine + 1, outTiles, others || "–"));
+      }
       const g0 = game;
       game = g;                                 // restProblem reads the game's board and players
       let bad;
