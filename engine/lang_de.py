@@ -600,6 +600,10 @@ DE: dict[str, str] = {
     "its creation": "Anlage",
     "kept: {n} entries (the event up to {what})": "behalten: {n} Einträge (das Turnier bis einschließlich: {what})",
     "not readable in the journal or any copy": "weder im Journal noch in einer Kopie lesbar",
+    "acknowledged (journal.ack) but not in the journal or any copy":
+        "bestätigt (journal.ack), aber weder im Journal noch in einer Kopie",
+    "{file} is damaged: written again for the last entry kept":
+        "{file} ist beschädigt: neu geschrieben für den letzten behaltenen Eintrag",
     "no tiles left": "keine Steine mehr",
     # -- the global option ----------------------------------------------------------------------------
     "--lang needs a value: de or en": "--lang braucht einen Wert: de oder en",
@@ -944,6 +948,9 @@ SIMULTAN_PATTERNS_DE: list[tuple[str, object]] = [
      rf"acknowledged entries are missing; {_RUN_REPAIR}$",
      r"\1 Zeile \2: das Journal endet nach Eintrag \3, aber Eintrag \4 war bestätigt (\5): bestätigte Einträge "
      r"fehlen; " + _REPAIR_DE.format(6)),
+    (rf"^(.+): damaged(?: \(its entry does not verify\))?: it cannot tell whether acknowledged entries are missing; "
+     rf"{_RUN_REPAIR}$",
+     r"\1: beschädigt: ob bestätigte Einträge fehlen, ist nicht zu erkennen; " + _REPAIR_DE.format(2)),
     (rf"^(.+) line (\d+): the journal ends after entry (\d+), and (.+), but it names entry (\d+) as acknowledged: "
      rf"acknowledged entries may be missing; {_RUN_REPAIR}$",
      lambda m: (f"{m[1]} Zeile {m[2]}: das Journal endet nach Eintrag {m[3]}, und "

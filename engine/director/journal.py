@@ -41,7 +41,7 @@ import zlib
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["JournalError", "Journal", "event_lock", "atomic_write", "backup_journal", "remove_stale_temps", "scan_lines",
+__all__ = ["JournalError", "Journal", "readable_ack_seq", "event_lock", "atomic_write", "backup_journal", "remove_stale_temps", "scan_lines",
            "is_cut_short", "read_ack", "write_ack", "remove_ack", "backup_records", "JOURNAL_FILE", "LOCK_FILE",
            "TORN_FILE", "ACK_FILE", "BACKUP_DIR", "BACKUPS_KEPT"]
 
@@ -142,7 +142,7 @@ def scan_lines(data: bytes) -> list[tuple[bytes, dict | None, bool]]:
     return out
 
 
-def _readable_seq(directory: str | os.PathLike) -> int | None:
+def readable_ack_seq(directory: str | os.PathLike) -> int | None:
     """The ``seq`` field of a ``journal.ack`` whose entry does not verify, when its JSON still gives one."""
     try:
         seq = json.loads((Path(directory) / ACK_FILE).read_bytes().decode("utf-8")).get("seq")
@@ -296,12 +296,15 @@ class Journal:
             try:
                 ack = read_ack(self.directory)
             except JournalError as exc:  # damaged: its seq, when still readable, may say entries are missing
-                seq = _readable_seq(self.directory)
+                seq = readable_ack_seq(self.directory)
                 if seq is not None and seq > len(out):  # (report-attack26l F2: lost lines went unnoticed)
                     raise JournalError(f"{self.path} line {len(out) + 1}: the journal ends after entry {len(out)}, "
                                        f"and {exc}, but it names entry {seq} as acknowledged: acknowledged entries "
                                        f"may be missing; {REPAIR_HINT.replace('DIR', str(self.directory))}") from None
-                ack = None  # otherwise it hides nothing here; the next append rewrites it
+                if seq is None:  # nothing to tell whether entries are missing: repair checks backup/ and writes it
+                    raise JournalError(f"{exc}: it cannot tell whether acknowledged entries are missing; "
+                                       f"{REPAIR_HINT.replace('DIR', str(self.directory))}") from None
+                ack = None  # its seq is within the journal: it hides nothing; the next append rewrites it
             if ack is not None and ack[0] > len(out):
                 raise JournalError(f"{self.path} line {len(out) + 1}: the journal ends after entry {len(out)}, but "
                                    f"entry {ack[0]} was acknowledged ({ACK_FILE}): acknowledged entries are missing; "

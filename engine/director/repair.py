@@ -36,7 +36,7 @@ from pathlib import Path
 from .event import describe_action, lexicon_id, replay
 from .journal import (ACK_FILE, BACKUP_DIR, JOURNAL_FILE, JournalError, atomic_write, backup_journal,
                       backup_records, encode_record, event_lock, is_cut_short, read_ack, remove_ack, scan_lines,
-                      try_decode, write_ack)
+                      readable_ack_seq, try_decode, write_ack)
 
 __all__ = ["RepairPlan", "plan_repair", "apply_repair"]
 
@@ -63,6 +63,7 @@ class RepairPlan:
     lost: list = field(default_factory=list)
     recovered: list = field(default_factory=list)
     from_ack: list = field(default_factory=list)
+    ack_damaged: bool = False
     mended: list = field(default_factory=list)
     torn: bytes = b""
     intact: bool = False
@@ -82,6 +83,8 @@ class RepairPlan:
             out.append(tr("mended: line {line} (one damaged byte): entry {seq}", line=line, seq=seq))
         for seq in self.from_ack:
             out.append(tr("recovered from {file} (the last acknowledged entry): entry {seq}", file=ACK_FILE, seq=seq))
+        if self.ack_damaged:
+            out.append(tr("{file} is damaged: written again for the last entry kept", file=ACK_FILE))
         for seq in self.recovered:
             out.append(tr("recovered from {dir}/: entry {seq}", dir=BACKUP_DIR, seq=seq))
         if self.torn:
@@ -161,6 +164,8 @@ def plan_repair(directory: str | Path, lexicon=None) -> RepairPlan:
         ack = read_ack(directory)
     except JournalError:  # a damaged ack: a cut-short last line cannot be called an interrupted write
         ack = (len(lines), None, None)
+        plan.ack_damaged = True  # written again by apply_repair (report-attack26l: every command refused it,
+        ack_seq = readable_ack_seq(directory)  # and repair said "nothing to repair")
     backups = backup_records(directory)
 
     def torn(i: int, raw: bytes, terminated: bool) -> bool:  # line i (from 1): an interrupted write
@@ -233,6 +238,10 @@ def plan_repair(directory: str | Path, lexicon=None) -> RepairPlan:
     if want != lexicon_id(lexicon):
         raise JournalError(f"the lexicon given is not the one this event was created with (fingerprint "
                            f"{str(want)[:12]}); repair needs the event's lexicon (--lexicon)")
+    if plan.ack_damaged:
+        damaged = True
+        for seq in range(max(by_seq) + 1, (ack_seq or 0) + 1):  # named acknowledged, and in no copy
+            plan.lost.append((f"entry {seq}", f"acknowledged ({ACK_FILE}) but not in the journal or any copy"))
     if not damaged and not plan.torn and sorted(by_seq) == list(range(1, len(by_seq) + 1)):
         plan.records = [by_seq[s] for s in sorted(by_seq)]
         try:

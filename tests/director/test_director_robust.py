@@ -850,3 +850,32 @@ def test_lost_lines_are_noticed_when_the_ack_is_damaged_too(tmp_path, lex):
     assert "beschädigt (sein Eintrag stimmt nicht), nennt aber Eintrag 3 als bestätigt" in tr_in("de", str(info.value))
     journal.write_bytes(good)                                     # the journal whole: a damaged ack hides nothing
     assert Journal(tmp_path / "ev").read()[-1] == last
+
+
+def test_repair_mends_a_damaged_ack_and_names_the_entries_it_acknowledged(tmp_path, lex, capsys):
+    """report-attack26l: journal.ack with a wrong crc (or unreadable) and lines lost: every command refused and
+    `repair` said "every entry verifies; nothing to repair", so the director was locked out. Now repair names
+    the acknowledged entries that are gone and `--apply` writes the ack again; an unreadable ack is refused."""
+    journal, good, last = _submitted(tmp_path / "ev", lex)
+    ack = tmp_path / "ev" / "journal.ack"
+    data = json.loads(ack.read_text(encoding="utf-8"))
+    ack.write_text(json.dumps(dict(data, crc="00000000")), encoding="utf-8")
+    journal.write_bytes(good[:good.index(b"\n") + 1])                 # entries 2 and 3 gone
+    with pytest.raises(JournalError, match="names entry 3 as acknowledged"):
+        Journal(tmp_path / "ev").read()
+    code, out, _err = run(capsys, "repair", tmp_path / "ev", "--lexicon", lex.path)
+    assert code == 1 and "nothing to repair" not in out
+    assert "lost: entry 2: acknowledged (journal.ack) but not in the journal or any copy" in out
+    assert "lost: entry 3: acknowledged (journal.ack) but not in the journal or any copy" in out
+    assert "journal.ack is damaged: written again for the last entry kept" in out
+    code, _out, err = run(capsys, "repair", tmp_path / "ev", "--lexicon", lex.path, "--apply")
+    assert code == 0, err
+    assert [r["seq"] for r in Journal(tmp_path / "ev").read()] == [1]    # the director goes on
+    # garbage in the ack, the journal whole: refused (nothing tells whether entries are missing), then mended
+    journal.write_bytes(good)
+    ack.write_text("garbage", encoding="utf-8")
+    with pytest.raises(JournalError, match="journal.ack: damaged: it cannot tell whether acknowledged entries"):
+        Journal(tmp_path / "ev").read()
+    code, out, err = run(capsys, "repair", tmp_path / "ev", "--lexicon", lex.path, "--apply")
+    assert code == 0, err
+    assert Journal(tmp_path / "ev").read()[-1] == last
