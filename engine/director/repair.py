@@ -35,7 +35,7 @@ from pathlib import Path
 
 from .event import describe_action, lexicon_id, replay
 from .journal import (ACK_FILE, BACKUP_DIR, JOURNAL_FILE, JournalError, atomic_write, backup_journal,
-                      backup_records, encode_record, event_lock, is_cut_short, read_ack, remove_ack, scan_lines,
+                      backup_records, encode_record, event_lock, is_cut_short, read_ack, scan_lines,
                       readable_ack_seq, try_decode, write_ack)
 
 __all__ = ["RepairPlan", "plan_repair", "apply_repair"]
@@ -215,7 +215,15 @@ def plan_repair(directory: str | Path, lexicon=None) -> RepairPlan:
         if seq != i:
             damaged = True
         by_seq[seq] = rec
-    if ack is not None and ack[2] is not None and ack[0] not in by_seq:
+    same = lambda a, b: {k: v for k, v in a.items() if k not in ("seq", "crc")} == \
+        {k: v for k, v in b.items() if k not in ("seq", "crc")}  # noqa: E731
+    # the ack's entry, unless the journal holds it under another number (a repair renumbered, and was killed
+    # before it wrote the new ack)
+    if ack is not None and ack[2] is not None and ack[0] not in by_seq \
+            and any(same(ack[2], r) for r in by_seq.values()):
+        plan.ack_damaged = True  # it names the entry by its number before the renumbering: written again
+        damaged = True
+    elif ack is not None and ack[2] is not None and ack[0] not in by_seq:
         by_seq[ack[0]] = ack[2]
         plan.from_ack.append(ack[0])
         damaged = True
@@ -316,7 +324,12 @@ def apply_repair(plan: RepairPlan) -> Path | None:
                 f.write(f"# {time.strftime('%Y-%m-%d %H:%M:%S')} removed by repair\n".encode() + plan.torn + b"\n")
                 f.flush()
                 os.fsync(f.fileno())
-        remove_ack(directory)
+        # the old ack stays until the new journal is in place (report-attack26l: a kill between removing it and
+        # writing the journal made its entry look like an interrupted write, and it was dropped); a directory
+        # in its place is moved aside, so the new one can be written
+        ack_path = directory / ACK_FILE
+        if ack_path.is_dir() and not ack_path.is_symlink():
+            ack_path.rename(directory / f"{ACK_FILE}.damaged-{stamp}")
         lines = [encode_record(r) for r in plan.records]
         atomic_write(path, b"".join(lines))
         write_ack(directory, lines[-1])

@@ -879,3 +879,36 @@ def test_repair_mends_a_damaged_ack_and_names_the_entries_it_acknowledged(tmp_pa
     code, out, err = run(capsys, "repair", tmp_path / "ev", "--lexicon", lex.path, "--apply")
     assert code == 0, err
     assert Journal(tmp_path / "ev").read()[-1] == last
+
+
+def test_a_repair_killed_before_the_new_journal_keeps_the_acknowledged_entry(tmp_path, lex, monkeypatch):
+    """report-attack26l: `repair --apply` removed journal.ack before it wrote the journal; killed in between, the
+    cut-short acknowledged entry looked like an interrupted write and the next command dropped it. The ack now
+    stays until the new journal is in place; and a directory where the ack belongs is moved aside."""
+    from engine.director import repair as repair_mod
+
+    journal, good, last = _submitted(tmp_path / "ev", lex)
+    journal.write_bytes(good[:-3])
+    write = repair_mod.atomic_write
+
+    def killed(path, data, **kw):
+        if Path(path).name == "journal.jsonl":
+            raise SystemExit("killed")                # the process ends before the new journal is written
+        return write(path, data, **kw)
+
+    monkeypatch.setattr(repair_mod, "atomic_write", killed)
+    with pytest.raises(SystemExit):
+        apply_repair(plan_repair(tmp_path / "ev", lex))
+    monkeypatch.setattr(repair_mod, "atomic_write", write)
+    with pytest.raises(JournalError, match="entry 3 was acknowledged"):   # main: read as an interrupted write
+        Journal(tmp_path / "ev").read()
+    apply_repair(plan_repair(tmp_path / "ev", lex))
+    assert Journal(tmp_path / "ev").read()[-1] == last
+    # the ack is a directory: refused, and repair --apply moves it aside and writes the ack
+    ack = tmp_path / "ev" / "journal.ack"
+    ack.unlink()
+    ack.mkdir()
+    with pytest.raises(JournalError, match="journal.ack"):
+        Journal(tmp_path / "ev").read()
+    apply_repair(plan_repair(tmp_path / "ev", lex))
+    assert ack.is_file() and Journal(tmp_path / "ev").read()[-1] == last

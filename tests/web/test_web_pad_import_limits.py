@@ -181,11 +181,11 @@ def test_numbers_letters_and_turns_are_refused_naming_the_line_in_german(page, t
                        "GCG not read: line 3: “5” is not a letter of the German tile set")
     # the good file with Ben's remaining tiles holding a blank ("?" is a tile there): read
     f = tmp_path / "good.gcg"
-    f.write_text(GOOD + ">Ben: E? (E?) -1 -1\n", encoding="utf-8")
+    f.write_text(GOOD + ">Ben: E? (E?) -1 -1\n>Ana: (E?) +1 11\n", encoding="utf-8")   # Ana went out
     pg.set_input_files("#import-file", str(f))
-    expect(pg.locator("#io-msg")).to_have_text("GCG gelesen: 3 Einträge")
+    expect(pg.locator("#io-msg")).to_have_text("GCG gelesen: 4 Einträge")
     expect(pg.locator("#games li")).to_have_count(2)
-    assert totals(pg) == [10, -1]
+    assert totals(pg) == [11, -1]
 
 
 def test_the_export_writes_plain_integers_or_refuses(page):

@@ -57,11 +57,15 @@ def test_a_turn_after_the_end_is_refused(page, tmp_path):
     refused_in_english(pg, tmp_path / "a.gcg", ended + ">Ben: ERT - +0 -3\n",
                        "GCG not read: line 5: the game ended at line 4 (remaining tiles, going out or a time penalty): "
                        "no turn after that")
-    # the end lines themselves, in any order, are read: rest, time
-    (tmp_path / "b.gcg").write_text(ended + ">Ana: (time) -10 0\n", encoding="utf-8")
+    # the end lines themselves, in any order, are read: rest, time, going out (which Ana did: she has no rest)
+    from engine.game.gcg import read_gcg
+
+    text = ended + ">Ana: (time) -10 0\n>Ana: (ERT) +3 3\n"
+    assert read_gcg(text, None).scores == [3, -3]
+    (tmp_path / "b.gcg").write_text(text, encoding="utf-8")
     pg.set_input_files("#import-file", str(tmp_path / "b.gcg"))
-    expect(pg.locator("#io-msg")).to_have_text("GCG gelesen: 3 Einträge")
-    assert totals(pg) == [0, -3]
+    expect(pg.locator("#io-msg")).to_have_text("GCG gelesen: 4 Einträge")
+    assert totals(pg) == [3, -3]
 
 
 def test_letters_must_lie_where_the_line_says(page, tmp_path):
@@ -186,8 +190,10 @@ def test_remaining_tiles_and_going_out_are_checked_as_the_cli_checks_them(page, 
             ("o2.gcg", game + ">ben: Y (Y) -10 -10\n>ana: (YY) +20 30\n",
              "Zeile 6: wer ausspielt, bekommt die Reststeine der anderen (Y), nicht YY"),
             ("o3.gcg", game + ">ana: (EN) +2 12\n>ana: R (R) -1 11\n", "Zeile 6: Ana hat ausgespielt und hat doch Reststeine"),
-            ("o4.gcg", game + ">ana: (EN) +2 12\n>ben: (R) +1 1\n", "Zeile 6: ausgespielt hat schon Zeile 5")):
-        expect(imp(pg, tmp_path, name, text)).to_have_text("GCG nicht gelesen: " + message)
+            ("o4.gcg", game + ">ana: (EN) +2 12\n>ben: (R) +1 1\n", "Zeile 6: ausgespielt hat schon Zeile 5"),
+            ("o5.gcg", game + ">ben: EN (EN) -2 -2\n",
+             "Zeile 5: Ana hat keine Reststeine, hat also ausgespielt: die Zeile dafür fehlt")):
+        expect(imp(pg, tmp_path, name, text)).to_contain_text("GCG nicht gelesen: " + message)
     expect(imp(pg, tmp_path, "ok.gcg", game + ">ben: EN (EN) -2 -2\n>ana: (EN) +2 12\n")).to_have_text(
         "GCG gelesen: 4 Einträge")
     assert totals(pg) == [12, -2]

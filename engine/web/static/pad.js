@@ -1407,6 +1407,10 @@
       let bad;
       try { bad = restProblem(g.end.rest); } finally { game = g0; }
       if (bad) throw new Error(T("p.import.rest.tiles", Math.max(...restLine.filter((x) => x !== undefined)) + 1, bad));
+      // a player without remaining tiles went out: the file says so (engine/game/gcg.py asks for that line)
+      const lastRest = Math.max(-1, ...restLine.filter((x) => x !== undefined));
+      const bare = players.findIndex((_x, q) => !rest[q] && q !== out);
+      if (lastRest >= 0 && bare >= 0) throw new Error(T("p.import.out.missing", lastRest + 1, players[bare]));
     }
     return { game: g, entries: n };
   }
