@@ -219,14 +219,13 @@ def plan_repair(directory: str | Path, lexicon=None) -> RepairPlan:
         {k: v for k, v in b.items() if k not in ("seq", "crc")}  # noqa: E731
     # the ack's entry, unless the journal holds it under another number (a repair renumbered, and was killed
     # before it wrote the new ack)
-    if ack is not None and ack[2] is not None and ack[0] not in by_seq \
-            and any(same(ack[2], r) for r in by_seq.values()):
-        plan.ack_damaged = True  # it names the entry by its number before the renumbering: written again
+    if ack is not None and ack[2] is not None and ack[0] not in by_seq:
         damaged = True
-    elif ack is not None and ack[2] is not None and ack[0] not in by_seq:
-        by_seq[ack[0]] = ack[2]
-        plan.from_ack.append(ack[0])
-        damaged = True
+        if any(same(ack[2], r) for r in by_seq.values()):
+            plan.ack_damaged = True  # it names the entry by its number before the renumbering: written again
+        else:
+            by_seq[ack[0]] = ack[2]
+            plan.from_ack.append(ack[0])
     for seq in sorted(backups):
         if seq not in by_seq:
             by_seq[seq] = backups[seq]

@@ -343,10 +343,8 @@ class GameStore:
             PlayError: the directory changed; nothing is written until the server is restarted.
         """
         now = self._folder_id()
-        if self._folder is None and not self.dir.exists():
-            return  # made by the first game
         if self._folder is None:
-            self._folder = now
+            self._folder = now  # None while the first game has not made it yet
         elif now != self._folder:
             raise PlayError("the games folder of this server was moved or deleted while it ran: it saves nothing "
                             "more; the server must be restarted")

@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import json
 import threading
@@ -443,24 +444,25 @@ def network_of(address: str | None) -> str:
     return str(ip)
 
 
-def _in_networks(address: str, networks: str | None) -> bool:
-    """True when ``address`` is in one of the comma-separated addresses or networks (``--trust-proxy``)."""
-    if not networks:
-        return False
-    try:
-        ip = ipaddress.ip_address(address)
-    except ValueError:
-        return False
-    for part in networks.split(","):
-        part = part.strip()
-        if part == "*":
-            return True
+def _trusted_test(networks: str | None):
+    """A test ``address -> bool``: is it one of the comma-separated addresses or networks (``--trust-proxy``;
+    ``*``: every address)? The networks are parsed once, not on every connection."""
+    parts = [p.strip() for p in (networks or "").split(",") if p.strip()]
+    if "*" in parts:
+        return lambda _address: True
+    nets = []
+    for part in parts:
+        with contextlib.suppress(ValueError):
+            nets.append(ipaddress.ip_network(part, strict=False))
+
+    def test(address: str) -> bool:
         try:
-            if ip in ipaddress.ip_network(part, strict=False):
-                return True
+            ip = ipaddress.ip_address(address)
         except ValueError:
-            continue
-    return False
+            return False
+        return any(ip in n for n in nets)
+
+    return test
 
 
 def guarded_h11(request_timeout: float = REQUEST_TIMEOUT, per_address: int = MAX_CONNECTIONS_PER_ADDRESS,
@@ -485,6 +487,7 @@ def guarded_h11(request_timeout: float = REQUEST_TIMEOUT, per_address: int = MAX
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
     open_by: dict[str, int] = {}   # client key -> open connections (one event loop: no lock needed)
+    is_trusted = _trusted_test(trusted)
     refused = (b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 5\r\nContent-Type: text/plain; charset=utf-8\r\n"
                b"Connection: close\r\nContent-Length: 39\r\n\r\ntoo many connections from your address\n")
 
@@ -513,7 +516,7 @@ def guarded_h11(request_timeout: float = REQUEST_TIMEOUT, per_address: int = MAX
         def connection_made(self, transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
             peer = self.client[0] if self.client else None
-            self._counted = None if peer is None or _in_networks(peer, trusted) else network_of(peer)
+            self._counted = None if peer is None or is_trusted(peer) else network_of(peer)
             if self._counted is not None:
                 if open_by.get(self._counted, 0) >= per_address:
                     self._counted = None
