@@ -778,6 +778,30 @@ def test_two_tabs_starting_at_once_keep_both_games_and_a_removal_reaches_the_oth
         ctx.close()
 
 
+def test_two_tabs_with_different_games_do_not_answer_each_other_for_ever(browser, server):
+    """CI run of 2026-12-04: the list of games saved the entry each time it was drawn, and a save in one tab
+    draws the list in the other; two tabs whose current games differ wrote different entries, so each save
+    answered the other's, for ever (the list redrawn many times a second, each time a request to the server,
+    and its buttons detached before they could be clicked). Once both lists are drawn, nothing more is asked."""
+    url, _app = server
+    ctx = _page(browser)
+    try:
+        a, b = _two_tabs(ctx, url)
+        g1 = _start_on(a)
+        g2 = _start_on(b)
+        assert g1 != g2
+        a.wait_for_function(f"JSON.parse(localStorage.getItem('gse.spielen.v1')).ids.includes('{g2}')")
+        a.wait_for_timeout(1500)   # the lists drawn after the starts
+        asked = []
+        for pg in (a, b):
+            pg.on("request", lambda req: asked.append(req.url) if req.url.endswith("/api/play/list") else None)
+        a.wait_for_timeout(3000)
+        assert len(asked) <= 2, f"{len(asked)} list requests in 3 s while nobody did anything"
+        assert a.evaluate("window.SPIEL.state.id") == g1 and b.evaluate("window.SPIEL.state.id") == g2
+    finally:
+        ctx.close()
+
+
 def test_a_full_storage_never_drops_the_copy_of_a_game_the_server_deleted(browser, server, golden_lexicon):
     """report-attack26k Q2: with the storage full, saving the list dropped the oldest copy of a finished game,
     even one the server no longer had (its only record). Now only copies of games the server still has make

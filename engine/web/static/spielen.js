@@ -197,7 +197,11 @@
   }
   // a signed number of points with a real minus sign (−15, +8)
   const signed = (x) => (x > 0 ? `+${x}` : x < 0 ? `\u2212${-x}` : "0");
-  function msg(text, bad) { const el = $("#msg"); el.textContent = text || ""; el.className = bad ? "bad" : ""; }
+  // an empty message leaves the warning that the list of games is not saved (it stays until a save succeeds)
+  function msg(text, bad) {
+    if (!text && saveFailed) { text = T("s.save.failed"); bad = true; }
+    const el = $("#msg"); el.textContent = text || ""; el.className = bad ? "bad" : "";
+  }
   function squareName(r, c) { return COLS[c] + (r + 1); }
   function startText(start, dir) { return dir === "across" ? `${start.r + 1}${COLS[start.c]}` : `${COLS[start.c]}${start.r + 1}`; }
 
@@ -738,9 +742,12 @@
     }
     // no id is dropped here: an id the server does not know (or a damaged game) is listed with a button to remove it
     const known = new Set(r.games.concat(r.damaged || []).map((g) => g.id));
+    const doneBefore = (store.done || []).length;
     for (const g of r.games) if (g.over) markDone(g.id);
     markCopies(copies, known, new Set(r.unknown || []));
-    save();
+    // saved only when a game was found over: an unconditional save here made two tabs with different current
+    // games answer each other's storage event for ever (each save a new entry, each a list request)
+    if ((store.done || []).length !== doneBefore) save();
     const when = (t) => new Date(t).toLocaleString(I18N.lang === "en" ? "en-GB" : "de-DE", { dateStyle: "short", timeStyle: "short" });
     const lines = r.games.map((g) => `<li><span class="when">${escapeHtml(when(g.created * 1000))}</span> ${escapeHtml(T("s.game.line", levelName(g.level), g.names[0], g.names[1],
         g.scores[0], g.scores[1], g.over ? "" : T("s.game.running")))} <button type="button" data-open="${escapeHtml(g.id)}">${escapeHtml(T("s.open"))}</button></li>`);
