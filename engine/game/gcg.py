@@ -525,6 +525,12 @@ class _Reader:
                 if score != -value:
                     raise GCGError(ln, f"remaining tiles {left} are worth {value}: the entry must be "
                                        f"{-value:+d}, not {score:+d}")
+                if any(q == p for q, _r in rack_entries):
+                    first = next(t.line for t in turns if t.kind == Kind.RACK and t.player == p)
+                    raise GCGError(ln, f"{nick}'s remaining tiles are deducted twice (also on line {first})")
+                together = _counts("".join(r for _q, r in rack_entries), a) + counts
+                self.check_available(board, together, ln, f"remaining tiles of all players together "
+                                                          f"({a.rack_string(together)})")
                 final_racks[p] = a.rack_string(counts)
                 rack_entries.append((p, final_racks[p]))
                 turns.append(Turn(Kind.RACK, p, final_racks[p], score, total, line=ln))
@@ -536,6 +542,9 @@ class _Reader:
                 if score != value:
                     raise GCGError(ln, f"tiles {left} are worth {value}: the player who went out gains "
                                        f"{value:+d} (not doubled), not {score:+d}")
+                if out_entry is not None:
+                    raise GCGError(ln, f"a second going-out line (the first is line {out_entry[0]}): one player "
+                                       f"gains the others' remaining tiles once")
                 out_entry = (ln, p, counts)
                 turns.append(Turn(Kind.OUT, p, a.rack_string(counts), score, total, line=ln))
                 end_seen = True

@@ -171,6 +171,14 @@ BAD = [
     (">ana: CEORSXY 8F SCORE +18 18\n>ben: EQ (EQ) -10 -10", "line 6: remaining tiles EQ are worth 11"),
     (">ana: CEORSXY 8F SCORE +18 18\n>ben: AB - +0 0\n>ana: ABC - +0 18",
      "line 7: rack ABC does not hold the tiles ana kept on line 5 \\(XY\\)"),
+    # one player's remaining tiles deducted twice, a second going-out bonus, and remaining tiles that are not
+    # in the set all together (each line alone is possible): the totals add up, the score would not be right
+    (">ana: CEORSXY 8F SCORE +18 18\n>ben: EQ (EQ) -11 -11\n>ben: EQ (EQ) -11 -22",
+     "line 7: ben's remaining tiles are deducted twice \\(also on line 6\\)"),
+    (">ana: AHSU 8E HAUS +10 10\n>ben: EQ (EQ) -11 -11\n>ana: (EQ) +11 21\n>ana: (EQ) +11 32",
+     "line 8: a second going-out line \\(the first is line 7\\)"),
+    (">ana: CEORSXY 8F SCORE +18 18\n>ben: Q (Q) -10 -10\n>ana: Q (Q) -10 8",
+     "line 7: remaining tiles of all players together \\(QQ\\): 2 × Q but only 1"),
 ]
 
 
