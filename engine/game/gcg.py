@@ -235,6 +235,8 @@ _RE_SPECIAL = re.compile(rf"(\S*)\s*\((challenge|time)\)\s+({_NUM})\s+({_NUM})$"
 _RE_RACK = re.compile(rf"(\S+)\s+\((\S+)\)\s+({_NUM})\s+({_NUM})$")
 _RE_OUT = re.compile(rf"\((\S+)\)\s+({_NUM})\s+({_NUM})$")
 _RE_HAND = re.compile(rf"(\S+)\s+({_NUM})\s+({_NUM})$")  # the move line of a HAND_NOTE (no placement)
+_RE_END_NOTE = re.compile(r"#note end of game(?:, out: (\S+))?$")
+"""The score pad's note that a game is over when no end-of-game line holds it (engine/web/static/pad.js)."""
 _HAND = "\n"  # starts the body of a HAND_NOTE in the reader's list of entries (no line of a file holds one)
 
 
@@ -290,6 +292,7 @@ class _Reader:
         rules = self.rules_arg
         rules_name = None
         raw: list[tuple[int, str, str]] = []  # (line, nick, body)
+        end_note = None  # the line of the score pad's "#note end of game"
         for i, line in enumerate(lines, start=1):
             s = line.strip()
             if not s:
@@ -304,6 +307,11 @@ class _Reader:
                 continue
             if s.startswith("#"):
                 if raw:
+                    end = _RE_END_NOTE.match(s)
+                    if end and end.group(1) is not None and end.group(1) not in players:
+                        raise GCGError(i, f"player {end.group(1)!r} is not declared with #player1..#player4")
+                    if end and end_note is None:
+                        end_note = i  # the score pad's end of the game: no move may follow
                     if s.startswith("#note"):
                         continue  # notes on moves are not kept
                     raise GCGError(i, f"pragma {s.split()[0]} after the first move")
@@ -400,6 +408,8 @@ class _Reader:
             if kind in Kind.TURNS or kind == "withdraw-line":
                 if end_seen:
                     raise GCGError(ln, f"{nick} moves after the end-of-game entries")
+                if end_note is not None and ln > end_note:
+                    raise GCGError(ln, f"{nick} moves after the note on line {end_note} that the game is over")
                 over = self.game_over(turns, n, rules, board, None if fields[0] == UNKNOWN_RACK else fields[0], ln) \
                     if kind in Kind.TURNS and not simultan else None
                 if over:  # nothing after the end is replayed (a file of 200,000 passes stops here)

@@ -179,6 +179,11 @@ BAD = [
      "line 8: a second going-out line \\(the first is line 7\\)"),
     (">ana: CEORSXY 8F SCORE +18 18\n>ben: Q (Q) -10 -10\n>ana: Q (Q) -10 8",
      "line 7: remaining tiles of all players together \\(QQ\\): 2 × Q but only 1"),
+    # the score pad's note that the game is over (written when no end-of-game line holds the end)
+    (">ana: CEORSXY 8F SCORE +18 18\n#note end of game\n>ben: AB - +0 0",
+     "line 7: ben moves after the note on line 6 that the game is over"),
+    (">ana: CEORSXY 8F SCORE +18 18\n#note end of game, out: cal",
+     "line 6: player 'cal' is not declared"),
 ]
 
 

@@ -173,8 +173,12 @@ def test_remaining_tiles_and_going_out_are_checked_as_the_cli_checks_them(page, 
     game = "#player1 ana Ana\n#player2 ben Ben\n>ana: ... 8H HAUS +10 10\n>ben: ... - +0 0\n"
     refused_like_the_cli(pg, tmp_path / "v.gcg", game + ">ana: EN (EN) -5 5\n", 5,
                          "Zeile 5: die Reststeine EN sind 2 Punkte wert: der Eintrag muss −2 sein, nicht -5")
-    refused_like_the_cli(pg, tmp_path / "q.gcg", game + ">ana: ... (QQ) -20 -10\n", 5,
+    refused_like_the_cli(pg, tmp_path / "q.gcg", game + ">ana: QQ (QQ) -20 -10\n", 5,
                          "Zeile 5: Ana: 2 × Q")
+    refused_like_the_cli(pg, tmp_path / "d.gcg", game + ">ana: ... (EN) -2 8\n", 5,   # "..." is no rack here
+                         "Zeile 5: Bank ... und Reststeine (EN) sind nicht dieselben Steine")
+    refused_like_the_cli(pg, tmp_path / "n.gcg", game + "#note end of game, out: cal\n", 5,
+                         "Zeile 5: Spieler „cal“ ist nicht mit #player1 … #player4 angemeldet")
     refused_like_the_cli(pg, tmp_path / "o.gcg", game + ">ben: EN (EN) -2 -2\n>ana: (EN) +5 15\n", 6,
                          "Zeile 6: die Steine EN sind 2 Punkte wert: wer ausspielt, bekommt +2, nicht +5")
     for name, text, message in (

@@ -1222,7 +1222,8 @@
       if (endNote) {                            // the end of a game settled with nothing to write (gcgText)
         ended = true;
         if (endLine === null) endLine = i;
-        if (endNote[1] !== undefined && nk.includes(endNote[1])) out = nk.indexOf(endNote[1]);
+        if (endNote[1] !== undefined && !nk.includes(endNote[1])) throw fail(i, "p.import.hand.nick", endNote[1]);
+        if (endNote[1] !== undefined) out = nk.indexOf(endNote[1]);
         continue;
       }
       if (s.startsWith("#")) {                  // a pragma, read as engine/game/gcg.py reads it (case-sensitive)
@@ -1313,7 +1314,7 @@
         const tiles = Array.from(k[2]).map((ch) => letterOk(i, ch, true)).join("");
         if (rackValue(tiles) !== -score) throw fail(i, "p.import.rest.value", k[2], rackValue(tiles), nums[1]);
         const sorted = (x) => Array.from(x).sort().join("");
-        const rack = rackField(k[1], i + 1);
+        const rack = k[1] === "..." ? "..." : rackField(k[1], i + 1);   // "..." is no rack here (as the CLI)
         if (rack && sorted(rack) !== sorted(tiles)) throw fail(i, "p.import.rest.rack", k[1], k[2]);
         rest[p] = { text: tiles, value: -score };
         restLine[p] = i;
