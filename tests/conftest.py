@@ -87,10 +87,62 @@ def browser():
         yield b
 
 
+WARM_MIN_TESTS = 600
+"""A run of at least this many tests compiles the kernels beside itself (tests/_warm_kernels.py)."""
+LATE = ("analysis", "game")
+"""Folders of tests/ whose tests run last in such a run: they need the kernels the warm-up compiles."""
+_warm: dict = {}
+
+
 def pytest_collection_modifyitems(config, items):
     """Every test that drives Chromium (the ``browser`` fixture, or a ``*_browser.py`` module) is ``slow``:
-    ``make test-fast`` (``-m "not slow"``) leaves them out, CI runs them."""
+    ``make test-fast`` (``-m "not slow"``) leaves them out, CI runs them.
+
+    A run of most of the suite (:data:`WARM_MIN_TESTS`) starts tests/_warm_kernels.py in the background
+    (``GSE_TEST_WARMUP=0``: not) and runs the tests of :data:`LATE` last, when their kernels are compiled."""
     for item in items:
         if "browser" in getattr(item, "fixturenames", ()) or item.path.name.endswith("_browser.py") \
                 or item.path.name == "test_web_e2e.py":
             item.add_marker(pytest.mark.slow)
+    if len(items) < WARM_MIN_TESTS or os.environ.get("GSE_TEST_WARMUP", "1") == "0" or config.option.collectonly:
+        return
+    here = Path(__file__).parent
+
+    def late(item) -> bool:
+        try:
+            return item.path.relative_to(here).parts[0] in LATE
+        except ValueError:
+            return False
+
+    items[:] = [i for i in items if not late(i)] + [i for i in items if late(i)]
+    import subprocess
+    import sys
+    import tempfile
+
+    work = Path(tempfile.mkdtemp(prefix="gse-warm-"))
+    log = open(work / "warm.log", "w", encoding="utf-8")
+    _warm.update(work=work, log=log, proc=subprocess.Popen(
+        [sys.executable, str(here / "_warm_kernels.py"), str(work)], stdin=subprocess.DEVNULL,
+        stdout=log, stderr=log, start_new_session=True))
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Say how the background warm-up went (its steps' CPU seconds), then stop it and remove its files."""
+    proc = _warm.get("proc")
+    if proc is None:
+        return
+    import shutil
+
+    rc = proc.poll()
+    if rc is None:
+        os.killpg(proc.pid, signal.SIGKILL)  # its step children go with it (one session)
+        proc.wait()
+    _warm["log"].close()
+    lines = (_warm["work"] / "warm.log").read_text(encoding="utf-8", errors="replace").splitlines()
+    done = [ln for ln in lines if "done" in ln or "error" in ln.lower()][-6:]
+    terminalreporter.write_line(f"kernels compiled beside the run (tests/_warm_kernels.py): "
+                                f"{'still running, stopped' if rc is None else f'exit {rc}'}")
+    for ln in done:
+        terminalreporter.write_line("  " + ln.strip()[:200])
+    shutil.rmtree(_warm["work"], ignore_errors=True)
+    _warm.clear()
