@@ -750,6 +750,18 @@ PATTERNS_DE: list[tuple[str, object]] = [
      r"abgeschnitten?)"),
     (r"^points by hand ([+-]\d+): a turn scores 0 to (\d+)$",
      r"Punkte von Hand \1: erlaubt sind ganze Zahlen von 0 bis \2"),
+    (r"^remaining tiles of all players together \((.+)\): (\d+) × (.+) but only (\d+) of the (\d+) are not on the board$",
+     lambda m: f"Reststeine aller Spieler zusammen ({m[1]}): {m[2]} × {'Joker' if m[3] == 'blank' else m[3]}, aber "
+               f"außerhalb des Bretts gibt es nur noch {m[4]} (der Satz hat {m[5]})"),
+    (r"^(\S+) went out, but the remaining-tiles line of (.+) is missing \(.*\)$",
+     r"\1 hat ausgespielt, aber die Reststeine-Zeile von \2 fehlt („>Kürzel: BANK (BANK) -WERT STAND“ vor dieser Zeile)"),
+    (r"^(\S+)'s remaining tiles are deducted twice \(also on line (\d+)\)$",
+     r"die Reststeine von \1 sind zweimal abgezogen (auch in Zeile \2)"),
+    (r"^a second going-out line \(the first is line (\d+)\): one player gains the others' remaining tiles once$",
+     r"eine zweite Zeile fürs Ausspielen (die erste ist Zeile \1): nur einer bekommt die Reststeine der anderen, einmal"),
+    (r"^(\S+): a challenge after the end-of-game entries$", r"\1: ein Einspruch nach den Einträgen des Partieendes"),
+    (r"^(\S+) moves after the note on line (\d+) that the game is over$",
+     r"\1 zieht nach dem Vermerk in Zeile \2, dass die Partie zu Ende ist"),
     (r"^(rack|exchanged tiles|remaining tiles) (.+): (\d+) × (.+) but only (\d+) of the (\d+) are not on the board$",
      lambda m: f"{ {'rack': 'Bänkchen', 'exchanged tiles': 'getauschte Steine', 'remaining tiles': 'Reststeine'}[m[1]]} "
                f"{m[2]}: {m[3]} × {'Joker' if m[4] == 'blank' else m[4]}, aber außerhalb des Bretts gibt es nur noch "

@@ -43,7 +43,8 @@ from pathlib import Path
 
 __all__ = ["JournalError", "Journal", "readable_ack_seq", "event_lock", "atomic_write", "backup_journal", "remove_stale_temps", "scan_lines",
            "is_cut_short", "read_ack", "write_ack", "remove_ack", "backup_records", "JOURNAL_FILE", "LOCK_FILE",
-           "TORN_FILE", "ACK_FILE", "BACKUP_DIR", "BACKUPS_KEPT"]
+           "TORN_FILE", "ACK_FILE", "BACKUP_DIR", "BACKUPS_KEPT",
+           "event_remains", "no_journal_message"]
 
 JOURNAL_FILE = "journal.jsonl"
 LOCK_FILE = "lock"
@@ -54,6 +55,23 @@ BACKUP_DIR = "backup"
 BACKUPS_KEPT = 3
 """Copies of the journal kept in ``backup/`` (the newest ones, one per closed round)."""
 REPAIR_HINT = "run `python -m engine simultan repair DIR` to see what can be salvaged"
+
+
+def event_remains(directory: str | Path) -> bool:
+    """True when ``directory`` has no journal but its acknowledgement or backups of one (a deleted journal)."""
+    directory = Path(directory)
+    return not (directory / JOURNAL_FILE).exists() and (
+        os.path.lexists(directory / ACK_FILE) or any((directory / BACKUP_DIR).glob("journal-r*.jsonl")))
+
+
+def no_journal_message(directory: str | Path) -> str:
+    """What to tell a director whose ``directory`` has no journal (report-attack26m F2: a deleted journal was
+    called "not an event directory", with advice to create a new event there, over the old one's remains)."""
+    if event_remains(directory):
+        return (f"{directory}: {JOURNAL_FILE} is missing, but {ACK_FILE} or {BACKUP_DIR}/ hold entries of an event; "
+                f"run `python -m engine simultan repair {directory}` to rebuild the journal from them")
+    return (f"{directory}: not an event directory (no {JOURNAL_FILE}); "
+            f"create one with `python -m engine simultan new`")
 
 
 class JournalError(ValueError):
@@ -259,8 +277,7 @@ class Journal:
         try:
             data = self.path.read_bytes()
         except FileNotFoundError:
-            raise JournalError(f"{self.directory}: not an event directory (no {JOURNAL_FILE}); "
-                               f"create one with `python -m engine simultan new`") from None
+            raise JournalError(no_journal_message(self.directory)) from None
         end = data.rfind(b"\n") + 1
         tail = data[end:]
         self.torn, self.unterminated, self._good_size = b"", False, end
@@ -579,8 +596,7 @@ def event_lock(directory: str | os.PathLike, exclusive: bool, timeout: float | N
     if not directory.is_dir():
         raise JournalError(f"{directory}: no such event directory")
     if not (directory / JOURNAL_FILE).is_file():  # no lock file left behind in a stray directory
-        raise JournalError(f"{directory}: not an event directory (no {JOURNAL_FILE}); "
-                           f"create one with `python -m engine simultan new`")
+        raise JournalError(no_journal_message(directory))
     timeout = _lock_timeout() if timeout is None else timeout
     try:
         fd = os.open(directory / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)

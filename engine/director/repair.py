@@ -35,7 +35,7 @@ from pathlib import Path
 
 from .event import describe_action, lexicon_id, replay
 from .journal import (ACK_FILE, BACKUP_DIR, JOURNAL_FILE, JournalError, atomic_write, backup_journal,
-                      backup_records, encode_record, event_lock, is_cut_short, read_ack, scan_lines,
+                      backup_records, encode_record, event_lock, event_remains, is_cut_short, read_ack, scan_lines,
                       readable_ack_seq, try_decode, write_ack)
 
 __all__ = ["RepairPlan", "plan_repair", "apply_repair"]
@@ -64,6 +64,8 @@ class RepairPlan:
     recovered: list = field(default_factory=list)
     from_ack: list = field(default_factory=list)
     ack_damaged: bool = False
+    missing: bool = False
+    """The journal file itself was gone (rebuilt from journal.ack and backup/)."""
     mended: list = field(default_factory=list)
     torn: bytes = b""
     intact: bool = False
@@ -157,9 +159,13 @@ def plan_repair(directory: str | Path, lexicon=None) -> RepairPlan:
     try:
         data = (directory / JOURNAL_FILE).read_bytes()
     except FileNotFoundError:
-        raise JournalError(f"{directory}: not an event directory (no {JOURNAL_FILE})") from None
+        if not event_remains(directory):
+            raise JournalError(f"{directory}: not an event directory (no {JOURNAL_FILE})") from None
+        data = b""  # report-attack26m F2: a deleted journal is rebuilt from journal.ack and backup/, as an empty one
+        plan.missing = True
     plan.data = data
     lines = scan_lines(data)
+    ack_seq = None
     try:
         ack = read_ack(directory)
     except JournalError:  # a damaged ack: a cut-short last line cannot be called an interrupted write
@@ -312,6 +318,12 @@ def apply_repair(plan: RepairPlan) -> Path | None:
     directory = plan.directory
     path = directory / JOURNAL_FILE
     stamp = time.strftime('%Y%m%d-%H%M%S')
+    if plan.missing:  # the lock needs the journal file: an empty one, as the plan read it
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+            os.close(fd)
+        except FileExistsError:
+            pass  # made meanwhile: compared with the plan below
     with event_lock(directory, exclusive=True):
         data = path.read_bytes()
         if data != plan.data:

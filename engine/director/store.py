@@ -121,6 +121,10 @@ class EventDir:
         """
         path = Path(path)
         journal = Journal(path)
+        from .journal import event_remains, no_journal_message
+
+        if event_remains(path):  # report-attack26m F2: `new` over a deleted journal's ack and backups
+            raise DirectorError(no_journal_message(path) + "; or choose another directory for a new event")
         if journal.exists():
             if journal.read():
                 raise DirectorError(f"{path} already holds an event; choose another directory")

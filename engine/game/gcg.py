@@ -511,6 +511,8 @@ class _Reader:
                 kept[p] = None if unknown else (rack, ln)
                 last_play_words = []
             elif kind == Kind.CHALLENGE:
+                if end_seen:  # report-attack26m F7: the pad refuses it too
+                    raise GCGError(ln, f"{nick}: a challenge after the end-of-game entries")
                 pen = rules.challenge_penalty
                 ok_values = ([-pen * k for k in range(1, len(last_play_words) + 1)] if rules.penalty_per_word
                              else [-pen])
@@ -570,6 +572,12 @@ class _Reader:
                                    f"remaining tiles are {a.rack_string(others) or 'none'}")
             if any(q == p for q, _r in rack_entries):
                 raise GCGError(ln, f"{players[p]} went out but also has remaining tiles")
+            # report-attack26m F6: when one went out, every other player holds tiles (a second empty rack would
+            # have ended the game before); a missing line left them undeducted and out of the bonus
+            missing = [players[q] for q in range(n) if q != p and all(r != q for r, _t in rack_entries)]
+            if missing:
+                raise GCGError(ln, f"{players[p]} went out, but the remaining-tiles line of {', '.join(missing)} "
+                                   f"is missing ('>nick: RACK (RACK) -VALUE TOTAL' before this line)")
             end_reason = "out"
         else:
             moves = [t for t in turns if t.kind in Kind.TURNS]

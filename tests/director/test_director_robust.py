@@ -912,3 +912,63 @@ def test_a_repair_killed_before_the_new_journal_keeps_the_acknowledged_entry(tmp
         Journal(tmp_path / "ev").read()
     apply_repair(plan_repair(tmp_path / "ev", lex))
     assert ack.is_file() and Journal(tmp_path / "ev").read()[-1] == last
+
+
+def test_repair_killed_between_the_new_journal_and_the_new_ack_is_repaired_again(tmp_path, lex, capsys):
+    """report-attack26m F1: `repair --apply` renumbered the journal and was killed before it wrote the new
+    journal.ack; the old ack names the last entry by its old number. Every command said "run repair", and
+    repair died with an UnboundLocalError. Now repair writes the ack again and the event goes on."""
+    ev = tmp_path / "ev"
+    journal, _good, _last = _submitted(ev, lex)
+    assert run(capsys, "submit", ev, PLAYERS[1], "-")[0] == 0
+    last = Journal(ev).read()[-1]
+    lines = journal.read_bytes().splitlines(keepends=True)
+    journal.write_bytes(b"".join(lines[:2]) + b"garbage beyond mending\n" + lines[3])   # Ana's entry 3 lost
+    old_ack = (ev / "journal.ack").read_bytes()
+    apply_repair(plan_repair(ev, lex))
+    assert [r["seq"] for r in Journal(ev).read()] == [1, 2, 3]                          # renumbered
+    (ev / "journal.ack").write_bytes(old_ack)          # as after a kill between the two renames
+    with pytest.raises(JournalError, match="repair"):
+        Journal(ev).read()
+    code, out, err = run(capsys, "repair", ev, "--lexicon", lex.path)
+    assert code == 1 and "Traceback" not in err and "internal error" not in err
+    assert "journal.ack is damaged: written again for the last entry kept" in out and "lost:" not in out
+    code, _out, err = run(capsys, "repair", ev, "--lexicon", lex.path, "--apply")
+    assert code == 0, err
+    records = Journal(ev).read()
+    assert [r["seq"] for r in records] == [1, 2, 3]
+    assert {k: v for k, v in records[-1].items() if k not in ("seq", "crc")} == \
+        {k: v for k, v in last.items() if k not in ("seq", "crc")}
+
+
+def test_a_deleted_journal_is_rebuilt_from_the_ack_and_new_refuses_its_remains(tmp_path, lex, capsys):
+    """report-attack26m F2: with journal.jsonl deleted, every command called the folder "not an event
+    directory" and advised `simultan new`, which was accepted there and overwrote journal.ack; repair refused
+    although journal.ack held the last entry. Now the message says to run repair, repair rebuilds the journal
+    from journal.ack and backup/ (naming what is lost), and `new` refuses the folder."""
+    ev = tmp_path / "ev"
+    assert run(capsys, "new", ev, "--players", *PLAYERS, "--seed", 2024, "--lexicon", lex.path)[0] == 0
+    for argv in (("round", ev, "--start"), *(("submit", ev, p, "-") for p in PLAYERS), ("close", ev),
+                 ("round", ev, "--start"), ("submit", ev, "Ana", "-"), ("submit", ev, "Ben", "-")):
+        assert run(capsys, *argv)[0] == 0, argv
+    journal = ev / "journal.jsonl"
+    records = Journal(ev).read()
+    last = records[-1]
+    assert [r["type"] for r in records] == ["new", "start", "submit", "submit", "submit", "close", "start",
+                                            "submit", "submit"]
+    journal.unlink()
+    code, _out, err = run(capsys, "round", ev)
+    assert code == 2 and "journal.jsonl is missing" in err and "simultan repair" in err and "simultan new" not in err
+    code, _out, err = run(capsys, "new", ev, "--players", "X", "Y", "--seed", 1, "--lexicon", lex.path)
+    assert code == 2 and "journal.jsonl is missing" in err
+    assert json.loads((ev / "journal.ack").read_text(encoding="utf-8"))["seq"] == last["seq"]   # untouched
+    code, out, err = run(capsys, "repair", ev, "--lexicon", lex.path)
+    assert code == 1, err
+    assert "lost: entry 7" in out and "lost: entry 8" in out                     # after the backup, before the ack
+    assert not journal.exists()                                                  # a plan writes nothing
+    code, _out, err = run(capsys, "repair", ev, "--lexicon", lex.path, "--apply")
+    assert code == 0, err
+    kept = Journal(ev).read()
+    assert [r["type"] for r in kept] == ["new", "start", "submit", "submit", "submit", "close", "submit"]
+    assert {k: v for k, v in kept[-1].items() if k not in ("seq", "crc")} == \
+        {k: v for k, v in last.items() if k not in ("seq", "crc")}               # Ben's, from the ack

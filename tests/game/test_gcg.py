@@ -184,7 +184,19 @@ BAD = [
      "line 7: ben moves after the note on line 6 that the game is over"),
     (">ana: CEORSXY 8F SCORE +18 18\n#note end of game, out: cal",
      "line 6: player 'cal' is not declared"),
+    (">ana: AHSU 8E HAUS +10 10\n>ben: EQ (EQ) -11 -11\n>ana: (EQ) +11 21\n>ben: EQ (challenge) -5 -16",
+     "line 8: ben: a challenge after the end-of-game entries"),
 ]
+
+
+def test_going_out_needs_the_remaining_tiles_of_every_other_player(small_lex):
+    # report-attack26m F6: three players, one went out, one remaining-tiles line left out: read with that
+    # player's tiles neither deducted nor in the bonus (288/253 for 281/260 in the attack's game)
+    head = "#player1 ana Ana\n#player2 ben Ben\n#player3 cal Cal\n>ana: AHSU 8E HAUS +10 10\n"
+    with pytest.raises(GCGError, match=r"line 6: ana went out, but the remaining-tiles line of cal is missing"):
+        read_gcg(head + ">ben: EQ (EQ) -11 -11\n>ana: (EQ) +11 21\n", small_lex)
+    rec = read_gcg(head + ">ben: EQ (EQ) -11 -11\n>cal: AB (AB) -4 -4\n>ana: (ABEQ) +15 25\n", small_lex)
+    assert rec.scores == [25, -11, -4] and rec.end_reason == "out"
 
 
 @pytest.mark.parametrize("lines,message", BAD, ids=[str(i) for i in range(len(BAD))])
