@@ -326,6 +326,12 @@ class Journal:
                 raise JournalError(f"{self.path} line {len(out) + 1}: the journal ends after entry {len(out)}, but "
                                    f"entry {ack[0]} was acknowledged ({ACK_FILE}): acknowledged entries are missing; "
                                    f"{REPAIR_HINT.replace('DIR', str(self.directory))}")
+            if ack is None:  # no ack (gone, or an event older than acks): the copies in backup/ tell what was there
+                copied = max(backup_records(self.directory), default=0)  # (report-attack26m F3: a journal cut
+                if copied > len(out):                                    # back by whole lines read silently)
+                    raise JournalError(f"{self.path} line {len(out) + 1}: the journal ends after entry {len(out)}, "
+                                       f"but a copy in {BACKUP_DIR}/ holds entry {copied}: acknowledged entries are "
+                                       f"missing; {REPAIR_HINT.replace('DIR', str(self.directory))}")
         return out
 
     def _refuse_if_acknowledged(self, n: int, tail: bytes) -> None:

@@ -972,3 +972,24 @@ def test_a_deleted_journal_is_rebuilt_from_the_ack_and_new_refuses_its_remains(t
     assert [r["type"] for r in kept] == ["new", "start", "submit", "submit", "submit", "close", "submit"]
     assert {k: v for k, v in kept[-1].items() if k not in ("seq", "crc")} == \
         {k: v for k, v in last.items() if k not in ("seq", "crc")}               # Ben's, from the ack
+
+
+def test_a_journal_cut_back_by_whole_lines_without_an_ack_is_refused_by_its_backup(tmp_path, lex, capsys):
+    """report-attack26m F3: journal.ack gone and the journal cut back to before a round's close: the event was
+    read as if the close had never been, and the next close overwrote the backup that still held it. The
+    copies in backup/ now tell the entries were there; repair brings them back."""
+    ev = tmp_path / "ev"
+    assert run(capsys, "new", ev, "--players", *PLAYERS, "--seed", 2024, "--lexicon", lex.path)[0] == 0
+    for argv in (("round", ev, "--start"), *(("submit", ev, p, "-") for p in PLAYERS), ("close", ev)):
+        assert run(capsys, *argv)[0] == 0, argv
+    journal = ev / "journal.jsonl"
+    whole = Journal(ev).read()
+    journal.write_bytes(b"".join(journal.read_bytes().splitlines(keepends=True)[:3]))
+    (ev / "journal.ack").unlink()
+    with pytest.raises(JournalError, match=r"ends after entry 3, but a copy in backup/ holds entry 6"):
+        Journal(ev).read()
+    code, _out, err = run(capsys, "close", ev)
+    assert code == 2 and "simultan repair" in err
+    code, _out, err = run(capsys, "repair", ev, "--lexicon", lex.path, "--apply")
+    assert code == 0, err
+    assert [r["type"] for r in Journal(ev).read()] == [r["type"] for r in whole]
