@@ -209,7 +209,11 @@ def write_ack(directory: str | os.PathLike, line: bytes) -> None:
     if rec is None:
         raise ValueError("write_ack: the line does not verify")
     data = _canonical({"seq": rec["seq"], "crc": record_crc(rec), "line": line.decode("utf-8")}) + "\n"
-    atomic_write(directory / ACK_FILE, data, tmp_name=f".{ACK_FILE}.tmp")
+    tmp = directory / f".{ACK_FILE}.tmp"
+    if tmp.is_dir() and not tmp.is_symlink():  # report-attack26m F4: the message named journal.ack
+        raise OSError(21, f"{tmp} is a directory where the acknowledgement's temporary file belongs; remove it "
+                          f"(rmdir) and do it again")
+    atomic_write(directory / ACK_FILE, data, tmp_name=tmp.name)
     _fsync_dir(directory)
 
 
@@ -607,6 +611,9 @@ def event_lock(directory: str | os.PathLike, exclusive: bool, timeout: float | N
     try:
         fd = os.open(directory / LOCK_FILE, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:
+        if exclusive and (directory / LOCK_FILE).is_dir():  # report-attack26m F4: "is the directory read-only?"
+            raise OSError(exc.errno, f"{directory / LOCK_FILE} is a directory where the event's lock file belongs; "
+                                     f"remove it (rmdir) and do it again") from None
         if exclusive:
             raise OSError(exc.errno, f"{directory / LOCK_FILE}: cannot lock the event for a change "
                                      f"({exc.strerror or exc}); is the directory read-only?") from None

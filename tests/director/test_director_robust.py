@@ -993,3 +993,19 @@ def test_a_journal_cut_back_by_whole_lines_without_an_ack_is_refused_by_its_back
     code, _out, err = run(capsys, "repair", ev, "--lexicon", lex.path, "--apply")
     assert code == 0, err
     assert [r["type"] for r in Journal(ev).read()] == [r["type"] for r in whole]
+
+
+@pytest.mark.parametrize("name", ["lock", ".journal.ack.tmp"])
+def test_a_directory_in_place_of_the_lock_or_the_acks_temporary_file_is_named(tmp_path, lex, capsys, name):
+    """report-attack26m F4: a directory `lock` was reported as "is the directory read-only?", a directory
+    `.journal.ack.tmp` as journal.ack not written; the message now names it and says to remove it."""
+    ev = tmp_path / "ev"
+    assert run(capsys, "new", ev, "--players", *PLAYERS, "--seed", 2024, "--lexicon", lex.path)[0] == 0
+    if (ev / name).exists():
+        (ev / name).unlink()
+    (ev / name).mkdir()
+    code, _out, err = run(capsys, "round", ev, "--start")
+    assert code == 2 and f"{ev / name} is a directory where" in err and "remove it (rmdir)" in err, err
+    assert [r["type"] for r in Journal(ev).read()] == ["new"]         # nothing recorded
+    (ev / name).rmdir()
+    assert run(capsys, "round", ev, "--start")[0] == 0
