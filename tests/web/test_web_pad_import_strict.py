@@ -175,6 +175,10 @@ def test_remaining_tiles_and_going_out_are_checked_as_the_cli_checks_them(page, 
                          "Zeile 5: die Reststeine EN sind 2 Punkte wert: der Eintrag muss −2 sein, nicht -5")
     refused_like_the_cli(pg, tmp_path / "q.gcg", game + ">ana: QQ (QQ) -20 -10\n", 5,
                          "Zeile 5: Ana: 2 × Q")
+    game3 = "#player1 ana Ana\n#player2 ben Ben\n#player3 cal Cal\n>ana: ... 8H HAUS +10 10\n>ben: ... - +0 0\n" \
+            ">cal: ... - +0 0\n"                  # report-attack26m F6: the missing line is Cal's, not Ana's
+    refused_like_the_cli(pg, tmp_path / "m3.gcg", game3 + ">ben: EN (EN) -2 -2\n>ana: (EN) +2 12\n", 8,
+                         "Zeile 8: Ana hat ausgespielt, aber die Reststeine-Zeile von Cal fehlt")
     refused_like_the_cli(pg, tmp_path / "d.gcg", game + ">ana: ... (EN) -2 8\n", 5,   # "..." is no rack here
                          "Zeile 5: Bank ... und Reststeine (EN) sind nicht dieselben Steine")
     refused_like_the_cli(pg, tmp_path / "n.gcg", game + "#note end of game, out: cal\n", 5,

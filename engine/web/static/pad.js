@@ -1411,6 +1411,8 @@
       // a player without remaining tiles went out: the file says so (engine/game/gcg.py asks for that line)
       const lastRest = Math.max(-1, ...restLine.filter((x) => x !== undefined));
       const bare = players.findIndex((_x, q) => !rest[q] && q !== out);
+      // report-attack26m F6: when one went out, every other player holds tiles: a missing line is theirs
+      if (out !== null && bare >= 0) throw new Error(T("p.import.rest.missing", outLine + 1, players[out], players[bare]));
       if (lastRest >= 0 && bare >= 0) throw new Error(T("p.import.out.missing", lastRest + 1, players[bare]));
     }
     return { game: g, entries: n };
